@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import {
+  emptyBookingForm,
+  maxLengths,
+  messageFor,
+  validateBooking,
+  type BookingForm,
+} from './booking-rules.ts';
+import { toBookingForm, toBookingRow } from './booking-row.ts';
+
+const valid: BookingForm = {
+  fullName: 'Aisha Khan',
+  phone: '07700 900123',
+  email: 'aisha@example.co.uk',
+  instagram: '',
+};
+
+describe('validateBooking', () => {
+  it.each([
+    ['a complete request', valid, {}],
+    ['a UK number with country code and brackets', { ...valid, phone: '+44 (0) 1634 123 456' }, {}],
+    ['a number with hyphens', { ...valid, phone: '01634-123-456' }, {}],
+    ['exactly ten characters', { ...valid, phone: '0123456789' }, {}],
+    ['a name with surrounding spaces', { ...valid, fullName: '  Aisha  ' }, {}],
+    ['an Instagram handle', { ...valid, instagram: '@aisha.k' }, {}],
+    ['an empty form', emptyBookingForm, { fullName: 'required', phone: 'required', email: 'required' }],
+    ['a name of spaces only', { ...valid, fullName: '   ' }, { fullName: 'required' }],
+    ['a phone of spaces only', { ...valid, phone: '    ' }, { phone: 'required' }],
+    ['letters in the phone', { ...valid, phone: 'abc1234567' }, { phone: 'invalid' }],
+    ['a short phone', { ...valid, phone: '12345' }, { phone: 'invalid' }],
+    ['nine characters', { ...valid, phone: '012345678' }, { phone: 'invalid' }],
+    ['a dot in the phone', { ...valid, phone: '07700.900.123' }, { phone: 'invalid' }],
+    ['a space in the e-mail', { ...valid, email: 'a b@c.co' }, { email: 'invalid' }],
+    ['an e-mail without a dot in the domain', { ...valid, email: 'foo@bar' }, { email: 'invalid' }],
+    ['an e-mail without an @', { ...valid, email: 'foo.bar.com' }, { email: 'invalid' }],
+    ['an e-mail with two @', { ...valid, email: 'a@b@c.com' }, { email: 'invalid' }],
+    ['an empty e-mail', { ...valid, email: '' }, { email: 'required' }],
+    ['a name over the limit', { ...valid, fullName: 'a'.repeat(maxLengths.fullName + 1) }, { fullName: 'tooLong' }],
+    ['a name at the limit', { ...valid, fullName: 'a'.repeat(maxLengths.fullName) }, {}],
+    ['a phone over the limit', { ...valid, phone: '1'.repeat(maxLengths.phone + 1) }, { phone: 'tooLong' }],
+    ['an e-mail over the limit', { ...valid, email: `${'a'.repeat(250)}@b.co` }, { email: 'tooLong' }],
+    ['an Instagram handle over the limit', { ...valid, instagram: 'x'.repeat(maxLengths.instagram + 1) }, { instagram: 'tooLong' }],
+  ] as const)('%s', (_name, form, expected) => {
+    expect(validateBooking(form)).toEqual(expected);
+  });
+});
+
+describe('messageFor', () => {
+  it.each([
+    ['fullName', 'required', 'Full name is required'],
+    ['phone', 'required', 'Phone number is required'],
+    ['phone', 'invalid', 'Please enter a valid phone number'],
+    ['email', 'required', 'Email is required'],
+    ['email', 'invalid', 'Please enter a valid email address'],
+  ] as const)('%s %s reads as the specification says', (field, failure, message) => {
+    expect(messageFor(field, failure)).toBe(message);
+  });
+});
+
+describe('toBookingRow', () => {
+  const id = '5f1e0b8e-4f7a-4c43-9d55-3b0a1c2d3e4f';
+
+  it('trims every value and stores an empty Instagram as null', () => {
+    expect(
+      toBookingRow({ fullName: ' Aisha Khan ', phone: ' 07700 900123 ', email: ' a@b.co ', instagram: '   ' }, id),
+    ).toEqual({ id, full_name: 'Aisha Khan', phone: '07700 900123', email: 'a@b.co', instagram: null });
+  });
+
+  it('keeps the Instagram handle as typed, trimmed', () => {
+    expect(toBookingRow({ ...valid, instagram: ' @Aisha.K ' }, id).instagram).toBe('@Aisha.K');
+  });
+
+  it('maps back to the form for the server-side check', () => {
+    const { id: _id, ...row } = toBookingRow(valid, id);
+    expect(toBookingForm(row)).toEqual(valid);
+  });
+});
