@@ -4,14 +4,24 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist', 'dist-server', 'data', 'test-results', 'playwright-report', 'screenshots', 'bench-results'] },
+  {
+    ignores: [
+      'dist',
+      'dist-server',
+      'data',
+      'test-results',
+      'playwright-report',
+      'screenshots',
+      'bench-results',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
     },
   },
   {
@@ -28,8 +38,22 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'react', 'react-dom', 'react-dom/*', 'pg', '@electric-sql/*', '@supabase/*'], message: 'core/ must stay free of I/O, DOM and framework imports.' },
-            { group: ['../src/*', '../server/*'], message: 'core/ is imported by src/ and server/, never the other way round.' },
+            {
+              group: [
+                'node:*',
+                'react',
+                'react-dom',
+                'react-dom/*',
+                'pg',
+                '@electric-sql/*',
+                '@supabase/*',
+              ],
+              message: 'core/ must stay free of I/O, DOM and framework imports.',
+            },
+            {
+              group: ['../src/*', '../server/*'],
+              message: 'core/ is imported by src/ and server/, never the other way round.',
+            },
           ],
         },
       ],

@@ -23,7 +23,11 @@ describe('validateBooking', () => {
     ['exactly ten characters', { ...valid, phone: '0123456789' }, {}],
     ['a name with surrounding spaces', { ...valid, fullName: '  Aisha  ' }, {}],
     ['an Instagram handle', { ...valid, instagram: '@aisha.k' }, {}],
-    ['an empty form', emptyBookingForm, { fullName: 'required', phone: 'required', email: 'required' }],
+    [
+      'an empty form',
+      emptyBookingForm,
+      { fullName: 'required', phone: 'required', email: 'required' },
+    ],
     ['a name of spaces only', { ...valid, fullName: '   ' }, { fullName: 'required' }],
     ['a phone of spaces only', { ...valid, phone: '    ' }, { phone: 'required' }],
     ['letters in the phone', { ...valid, phone: 'abc1234567' }, { phone: 'invalid' }],
@@ -35,11 +39,27 @@ describe('validateBooking', () => {
     ['an e-mail without an @', { ...valid, email: 'foo.bar.com' }, { email: 'invalid' }],
     ['an e-mail with two @', { ...valid, email: 'a@b@c.com' }, { email: 'invalid' }],
     ['an empty e-mail', { ...valid, email: '' }, { email: 'required' }],
-    ['a name over the limit', { ...valid, fullName: 'a'.repeat(maxLengths.fullName + 1) }, { fullName: 'tooLong' }],
+    [
+      'a name over the limit',
+      { ...valid, fullName: 'a'.repeat(maxLengths.fullName + 1) },
+      { fullName: 'tooLong' },
+    ],
     ['a name at the limit', { ...valid, fullName: 'a'.repeat(maxLengths.fullName) }, {}],
-    ['a phone over the limit', { ...valid, phone: '1'.repeat(maxLengths.phone + 1) }, { phone: 'tooLong' }],
-    ['an e-mail over the limit', { ...valid, email: `${'a'.repeat(250)}@b.co` }, { email: 'tooLong' }],
-    ['an Instagram handle over the limit', { ...valid, instagram: 'x'.repeat(maxLengths.instagram + 1) }, { instagram: 'tooLong' }],
+    [
+      'a phone over the limit',
+      { ...valid, phone: '1'.repeat(maxLengths.phone + 1) },
+      { phone: 'tooLong' },
+    ],
+    [
+      'an e-mail over the limit',
+      { ...valid, email: `${'a'.repeat(250)}@b.co` },
+      { email: 'tooLong' },
+    ],
+    [
+      'an Instagram handle over the limit',
+      { ...valid, instagram: 'x'.repeat(maxLengths.instagram + 1) },
+      { instagram: 'tooLong' },
+    ],
   ] as const)('%s', (_name, form, expected) => {
     expect(validateBooking(form)).toEqual(expected);
   });
@@ -62,8 +82,17 @@ describe('toBookingRow', () => {
 
   it('trims every value and stores an empty Instagram as null', () => {
     expect(
-      toBookingRow({ fullName: ' Aisha Khan ', phone: ' 07700 900123 ', email: ' a@b.co ', instagram: '   ' }, id),
-    ).toEqual({ id, full_name: 'Aisha Khan', phone: '07700 900123', email: 'a@b.co', instagram: null });
+      toBookingRow(
+        { fullName: ' Aisha Khan ', phone: ' 07700 900123 ', email: ' a@b.co ', instagram: '   ' },
+        id,
+      ),
+    ).toEqual({
+      id,
+      full_name: 'Aisha Khan',
+      phone: '07700 900123',
+      email: 'a@b.co',
+      instagram: null,
+    });
   });
 
   it('keeps the Instagram handle as typed, trimmed', () => {

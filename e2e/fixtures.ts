@@ -1,0 +1,33 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+export const viewNames = ['home', 'benefits', 'testimonials', 'location', 'contact'] as const;
+
+/** Opens a view by its fragment and waits until its heading is there. */
+export async function openView(page: Page, name: string): Promise<void> {
+  await page.goto(name === 'home' ? '/' : `/#${name}`);
+  await expect(page.locator('main h1')).toBeVisible();
+}
+
+/** The side menu, once open. */
+export function sideMenu(page: Page) {
+  return page.getByRole('dialog', { name: 'Menu' });
+}
+
+export async function openMenu(page: Page) {
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await expect(sideMenu(page)).toBeVisible();
+}
+
+/** axe-core's WCAG 2.2 A and AA rules plus its best practices. */
+export async function accessibilityViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
+  return results.violations.map((violation) => ({
+    id: violation.id,
+    impact: violation.impact,
+    help: violation.help,
+    targets: violation.nodes.map((node) => node.target.join(' ')).slice(0, 5),
+  }));
+}

@@ -1,0 +1,274 @@
+import { expect, test } from '@playwright/test';
+import { openMenu, openView, sideMenu } from './fixtures.ts';
+
+const menuEntries = [
+  ['Home', 'Rochester Hijama', ''],
+  ['Benefits', 'Benefits of Hijama', '#benefits'],
+  ['Testimonials', 'Client Testimonials', '#testimonials'],
+  ['Location', 'Visit Us', '#location'],
+  ['Contact', 'Book Your Session', '#contact'],
+] as const;
+
+test.describe('side menu', () => {
+  test('lists the five pages and marks the current one', async ({ page }) => {
+    await openView(page, 'benefits');
+    await openMenu(page);
+    const links = sideMenu(page).getByRole('link');
+    await expect(links).toHaveText(['Home', 'Benefits', 'Testimonials', 'Location', 'Contact']);
+    await expect(sideMenu(page).getByRole('link', { name: 'Benefits' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await expect(sideMenu(page).locator('[aria-current]')).toHaveCount(1);
+    const current = await sideMenu(page)
+      .getByRole('link', { name: 'Benefits' })
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
+    const other = await sideMenu(page)
+      .getByRole('link', { name: 'Home' })
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(current).not.toBe(other);
+  });
+
+  for (const [label, heading, hash] of menuEntries) {
+    test(`choosing ${label} navigates, closes the menu, scrolls to the top and focuses the heading`, async ({
+      page,
+    }) => {
+      await openView(page, label === 'Home' ? 'location' : 'home');
+      await page.evaluate(() => window.scrollTo(0, 400));
+      await openMenu(page);
+      await sideMenu(page).getByRole('link', { name: label }).click();
+      await expect(sideMenu(page)).toBeHidden();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+      await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+      expect(new URL(page.url()).hash).toBe(hash);
+    });
+  }
+
+  test('closes with its close button and gives focus back to the menu button', async ({ page }) => {
+    await openView(page, 'home');
+    await openMenu(page);
+    await sideMenu(page).getByRole('button', { name: 'Close menu' }).click();
+    await expect(sideMenu(page)).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+  });
+
+  test('closes on a click on the backdrop', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openView(page, 'home');
+    await openMenu(page);
+    await page.mouse.click(100, 400);
+    await expect(sideMenu(page)).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rochester Hijama');
+  });
+
+  test('closes on Escape', async ({ page }) => {
+    await openView(page, 'home');
+    await page.getByRole('button', { name: 'Open menu' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(sideMenu(page)).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(sideMenu(page)).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+  });
+
+  test('keeps keyboard focus inside while open', async ({ page }) => {
+    await openView(page, 'home');
+    await openMenu(page);
+    for (let step = 0; step < 12; step += 1) {
+      await page.keyboard.press(step % 3 === 2 ? 'Shift+Tab' : 'Tab');
+      const inside = await page.evaluate(() => {
+        const active = document.activeElement;
+        return Boolean(active && active !== document.body && active.closest('dialog.side-menu'));
+      });
+      expect(inside, `focus after ${step + 1} key presses`).toBe(true);
+    }
+  });
+
+  test('stops the page behind from scrolling while open', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 700 });
+    await openView(page, 'home');
+    await openMenu(page);
+    await page.mouse.move(200, 400);
+    await page.mouse.wheel(0, 800);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe(
+      'hidden',
+    );
+    await page.keyboard.press('Escape');
+    await expect
+      .poll(() => page.evaluate(() => getComputedStyle(document.documentElement).overflow))
+      .toBe('visible');
+  });
+
+  for (const [width, expected] of [
+    [375, 375],
+    [1280, 320],
+  ] as const) {
+    test(`is ${expected} px wide on a ${width} px screen`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await openView(page, 'home');
+      await openMenu(page);
+      await expect.poll(async () => (await sideMenu(page).boundingBox())?.x).toBe(width - expected);
+      expect((await sideMenu(page).boundingBox())?.width).toBe(expected);
+    });
+  }
+});
+
+test.describe('top bar', () => {
+  test('turns dark and blurred once the page is scrolled more than 20 px', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 700 });
+    await openView(page, 'home');
+    const bar = page.locator('header.nav-bar');
+    await page.evaluate(() => window.scrollTo(0, 20));
+    await expect(bar).toHaveAttribute('data-scrolled', 'false');
+    await page.evaluate(() => window.scrollTo(0, 21));
+    await expect(bar).toHaveAttribute('data-scrolled', 'true');
+    await expect
+      .poll(() => bar.evaluate((el) => getComputedStyle(el).backdropFilter))
+      .toContain('blur(');
+    await expect
+      .poll(() => bar.evaluate((el) => getComputedStyle(el).backgroundColor))
+      .toBe('rgba(15, 48, 46, 0.82)');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect(bar).toHaveAttribute('data-scrolled', 'false');
+    expect(await bar.evaluate((el) => getComputedStyle(el).backdropFilter)).toBe('none');
+  });
+
+  test('is on every view', async ({ page }) => {
+    for (const view of ['home', 'benefits', 'testimonials', 'location', 'contact', 'nowhere']) {
+      await openView(page, view);
+      await expect(page.getByRole('button', { name: 'Open menu' })).toBeVisible();
+    }
+  });
+});
+
+test.describe('address bar', () => {
+  test('mirrors the page in the fragment, and Back and Forward move between views', async ({
+    page,
+  }) => {
+    await openView(page, 'home');
+    expect(new URL(page.url()).hash).toBe('');
+    await openMenu(page);
+    await sideMenu(page).getByRole('link', { name: 'Benefits' }).click();
+    await expect(page).toHaveURL(/\/#benefits$/);
+    await openMenu(page);
+    await sideMenu(page).getByRole('link', { name: 'Location' }).click();
+    await expect(page).toHaveURL(/\/#location$/);
+
+    await page.goBack();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Benefits of Hijama');
+    await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+    await page.goBack();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rochester Hijama');
+    await page.goForward();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Benefits of Hijama');
+  });
+
+  test('a link to /#contact opens the booking view', async ({ page }) => {
+    await page.goto('/#contact');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Book Your Session');
+    await expect(page.getByLabel('Full Name')).toBeVisible();
+  });
+
+  test('/#home is the home view', async ({ page }) => {
+    await page.goto('/#home');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rochester Hijama');
+  });
+
+  test('an unknown fragment shows Coming Soon', async ({ page }) => {
+    await page.goto('/#prices');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Coming Soon');
+  });
+
+  test('a fragment typed into the address bar switches the view', async ({ page }) => {
+    await openView(page, 'home');
+    await page.evaluate(() => {
+      window.location.hash = '#testimonials';
+    });
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Client Testimonials');
+  });
+
+  test('the skip link moves focus to the main content without changing the page', async ({
+    page,
+  }) => {
+    await openView(page, 'benefits');
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to main content' });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+    await expect(page).toHaveURL(/#benefits$/);
+  });
+});
+
+test.describe('motion', () => {
+  test('scrolls smoothly to the top after a switch', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 700 });
+    await openView(page, 'home');
+    await page.evaluate(() => window.scrollTo(0, 2500));
+    await page.locator('a:has-text("Book Your Session Now")').click();
+    // Mid-animation the page is neither where it was nor at the top yet.
+    const during = await page.evaluate(
+      () => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(window.scrollY))),
+    );
+    expect(during).toBeGreaterThan(0);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  test('jumps to the top at once under reduced motion', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.setViewportSize({ width: 375, height: 700 });
+    await openView(page, 'home');
+    await page.evaluate(() => window.scrollTo(0, 2500));
+    await page.locator('a:has-text("Book Your Session Now")').click();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  test('reveals cards as they scroll into view, fading and scaling in over 1000 ms', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 700 });
+    await openView(page, 'benefits');
+    const last = page.locator('.card').last();
+    await expect(last).toHaveAttribute('data-reveal', 'waiting');
+    expect(await last.evaluate((el) => getComputedStyle(el).opacity)).toBe('0');
+    expect(await last.evaluate((el) => getComputedStyle(el).transitionDuration)).toContain('1s');
+    await last.scrollIntoViewIfNeeded();
+    await expect(last).toHaveAttribute('data-reveal', 'shown');
+    await expect.poll(() => last.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+  });
+
+  test('staggers the cards that appear together', async ({ page }) => {
+    await openView(page, 'benefits');
+    const delays = await page
+      .locator('.card')
+      .evaluateAll((cards) =>
+        cards.slice(0, 4).map((card) => getComputedStyle(card).transitionDelay),
+      );
+    expect(new Set(delays).size).toBe(4);
+  });
+
+  test('shows everything at once under reduced motion', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.setViewportSize({ width: 375, height: 700 });
+    await openView(page, 'benefits');
+    const last = page.locator('.card').last();
+    expect(await last.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+    await expect(last).toHaveAttribute('data-reveal', 'static');
+  });
+
+  test('never leaves content invisible when IntersectionObserver is missing', async ({ page }) => {
+    await page.addInitScript(() => {
+      // @ts-expect-error: simulating an older browser
+      delete window.IntersectionObserver;
+    });
+    await page.setViewportSize({ width: 375, height: 700 });
+    await openView(page, 'benefits');
+    const last = page.locator('.card').last();
+    expect(await last.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+  });
+});

@@ -1,0 +1,41 @@
+import { defineConfig } from '@playwright/test';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { e2eServiceKey } from './e2e/constants.ts';
+import { chromiumArgs, chromiumPath } from './scripts/lib/chromium.ts';
+
+const port = Number(process.env.E2E_PORT ?? 4310);
+const baseURL = `http://127.0.0.1:${port}`;
+const dataDir = join(tmpdir(), `hijama-e2e-${port}`);
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  reporter: process.env.CI ? 'line' : 'list',
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+    trace: 'off',
+  },
+  webServer: {
+    // A fresh embedded database for every run: the tests count the rows they store.
+    command: `rm -rf "${dataDir}" && node dist-server/server/index.js`,
+    url: baseURL,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SERVICE_ROLE_KEY: e2eServiceKey,
+    },
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,68 @@
+import { useId } from 'react';
+import { X } from 'lucide-react';
+import { site } from '../content/site.ts';
+import { Dialog } from '../components/dialog.tsx';
+import { useNavigation } from './navigation.ts';
+
+interface SideMenuProps {
+  isOpen: boolean;
+  onClose: () => void;
+}
+
+/** The slide-in panel listing every page, the current one marked. */
+export function SideMenu({ isOpen, onClose }: SideMenuProps) {
+  const { pageName, navigate } = useNavigation();
+  const titleId = useId();
+
+  return (
+    <Dialog isOpen={isOpen} onClose={onClose} labelledBy={titleId} className="side-menu">
+      <div className="side-menu-panel">
+        <div className="side-menu-header">
+          <h2 id={titleId} className="side-menu-title">
+            {site.chrome.menuTitle}
+          </h2>
+          <button
+            type="button"
+            className="icon-button"
+            onClick={onClose}
+            aria-label={site.chrome.closeMenu}
+          >
+            <X aria-hidden="true" />
+          </button>
+        </div>
+        <nav aria-labelledby={titleId}>
+          <ul className="side-menu-list">
+            {site.navigation.map((item) => {
+              const current = item.id === pageName;
+              return (
+                <li key={item.id}>
+                  <a
+                    href={item.id === 'home' ? '#home' : `#${item.id}`}
+                    className="side-menu-link"
+                    aria-current={current ? 'page' : undefined}
+                    onClick={(event) => {
+                      event.preventDefault();
+                      onClose();
+                      navigate(item.id);
+                    }}
+                  >
+                    {item.label}
+                  </a>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <div className="side-menu-footer">
+          <p className="side-menu-practice">{site.practiceName}</p>
+          <p>{site.shortDescription}</p>
+          <p>
+            <a href={`tel:${site.contactDetails.phone.international}`}>
+              {site.contactDetails.phone.display}
+            </a>
+          </p>
+        </div>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,180 @@
+import { useEffect, useReducer, useRef, type ChangeEvent, type FormEvent } from 'react';
+import { CircleAlert, CircleCheck } from 'lucide-react';
+import {
+  bookingFields,
+  maxLengths,
+  messageFor,
+  type BookingField,
+} from '../../core/booking-rules.ts';
+import { toBookingRow } from '../../core/booking-row.ts';
+import { site } from '../content/site.ts';
+import { Modal } from '../components/modal.tsx';
+import { sendBookingRequest } from './booking-api.ts';
+import { bookingFormReducer, initialBookingFormState } from './submission.ts';
+
+const copy = site.bookingForm;
+
+const inputAttributes: Record<
+  BookingField,
+  { type: string; autoComplete: string; inputMode?: 'tel' | 'email' }
+> = {
+  fullName: { type: 'text', autoComplete: 'name' },
+  phone: { type: 'tel', autoComplete: 'tel', inputMode: 'tel' },
+  email: { type: 'email', autoComplete: 'email', inputMode: 'email' },
+  instagram: { type: 'text', autoComplete: 'off' },
+};
+
+const requiredFields: ReadonlySet<BookingField> = new Set(['fullName', 'phone', 'email']);
+
+function newRequestId(): string {
+  return crypto.randomUUID();
+}
+
+/** The booking request form: the component renders and dispatches; submission.ts decides. */
+export function BookingForm() {
+  const [state, dispatch] = useReducer(bookingFormReducer, initialBookingFormState);
+  const inputs = useRef<Partial<Record<BookingField, HTMLInputElement | null>>>({});
+  const failureRef = useRef<HTMLParagraphElement>(null);
+  const submitting = state.status === 'submitting';
+
+  // Sending starts when the reducer says so; the id makes a retry of the same content safe.
+  useEffect(() => {
+    if (state.status !== 'submitting' || state.requestId === null) return;
+    let current = true;
+    sendBookingRequest(toBookingRow(state.values, state.requestId)).then(
+      () => current && dispatch({ type: 'succeeded' }),
+      (error: unknown) => {
+        console.error('The booking request could not be sent:', error);
+        if (current) dispatch({ type: 'failed' });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [state.status, state.requestId, state.values]);
+
+  // After a refused submit, take the visitor to the first field to correct.
+  useEffect(() => {
+    if (state.refusedSubmits === 0) return;
+    const first = bookingFields.find((field) => state.failures[field]);
+    if (first) inputs.current[first]?.focus();
+    // Only a new refused submit moves focus, not every change of the failures.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state.refusedSubmits]);
+
+  // The disabled button lost focus while sending: put it on the message instead.
+  useEffect(() => {
+    if (state.status === 'error') failureRef.current?.focus();
+  }, [state.status]);
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    dispatch({ type: 'submitted', newRequestId: newRequestId() });
+  };
+
+  const onChange = (field: BookingField) => (event: ChangeEvent<HTMLInputElement>) =>
+    dispatch({ type: 'edited', field, value: event.target.value });
+
+  const failureCount = Object.keys(state.failures).length;
+  const announcement = submitting
+    ? copy.sendingAnnouncement
+    : failureCount > 0
+      ? copy.fixFieldsAnnouncement(failureCount)
+      : '';
+
+  return (
+    <>
+      <form
+        className="booking-form"
+        noValidate
+        onSubmit={onSubmit}
+        aria-describedby="booking-required-note"
+      >
+        <p id="booking-required-note" className="form-note">
+          {copy.requiredNote}
+        </p>
+        <fieldset className="form-fields" disabled={submitting}>
+          <legend className="visually-hidden">{site.contact.heading}</legend>
+          {bookingFields.map((field) => {
+            const id = `booking-${field}`;
+            const failure = state.failures[field];
+            const hint = field === 'phone' || field === 'instagram' ? copy.hints[field] : undefined;
+            const describedBy = [failure ? `${id}-error` : null, hint ? `${id}-hint` : null]
+              .filter(Boolean)
+              .join(' ');
+            const required = requiredFields.has(field);
+            return (
+              <div className="field" key={field} data-invalid={failure ? true : undefined}>
+                <label htmlFor={id} className="field-label">
+                  {copy.labels[field]}
+                  {required ? (
+                    <span className="field-required" aria-hidden="true">
+                      {' *'}
+                    </span>
+                  ) : null}
+                </label>
+                {hint ? (
+                  <p id={`${id}-hint`} className="field-hint">
+                    {hint}
+                  </p>
+                ) : null}
+                <input
+                  ref={(element) => {
+                    inputs.current[field] = element;
+                  }}
+                  id={id}
+                  name={field}
+                  className="field-input"
+                  {...inputAttributes[field]}
+                  required={required}
+                  maxLength={maxLengths[field]}
+                  placeholder={field === 'instagram' ? copy.instagramPlaceholder : undefined}
+                  value={state.values[field]}
+                  onChange={onChange(field)}
+                  aria-invalid={failure ? true : undefined}
+                  aria-describedby={describedBy || undefined}
+                  spellCheck={field === 'fullName' ? undefined : false}
+                />
+                {failure ? (
+                  <p id={`${id}-error`} className="field-error">
+                    <CircleAlert aria-hidden="true" className="field-error-icon" />
+                    {messageFor(field, failure)}
+                  </p>
+                ) : null}
+              </div>
+            );
+          })}
+        </fieldset>
+
+        {state.status === 'error' ? (
+          <p className="form-failure" role="alert" tabIndex={-1} ref={failureRef}>
+            <CircleAlert aria-hidden="true" className="form-failure-icon" />
+            {copy.failure}
+          </p>
+        ) : null}
+
+        <button type="submit" className="button button-primary button-block" disabled={submitting}>
+          {submitting ? copy.submitting : copy.submit}
+        </button>
+        <p className="visually-hidden" role="status" aria-live="polite">
+          {announcement}
+        </p>
+        <p className="form-privacy">{copy.privacy}</p>
+      </form>
+
+      <Modal
+        isOpen={state.status === 'success'}
+        onClose={() => {
+          dispatch({ type: 'dismissed' });
+          inputs.current.fullName?.focus();
+        }}
+        title={copy.success.title}
+        icon={<CircleCheck aria-hidden="true" className="modal-icon" />}
+      >
+        {copy.success.paragraphs.map((paragraph) => (
+          <p key={paragraph}>{paragraph}</p>
+        ))}
+      </Modal>
+    </>
+  );
+}

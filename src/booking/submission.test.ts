@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bookingFormReducer,
+  initialBookingFormState,
+  type BookingFormEvent,
+  type BookingFormState,
+} from './submission.ts';
+
+const filled: BookingFormState = {
+  ...initialBookingFormState,
+  values: {
+    fullName: 'Aisha Khan',
+    phone: '07700 900123',
+    email: 'aisha@example.com',
+    instagram: '',
+  },
+};
+const submitting: BookingFormState = { ...filled, status: 'submitting', requestId: 'id-1' };
+const succeeded: BookingFormState = { ...initialBookingFormState, status: 'success' };
+const failed: BookingFormState = { ...submitting, status: 'error' };
+
+const submit: BookingFormEvent = { type: 'submitted', newRequestId: 'id-new' };
+
+describe('bookingFormReducer', () => {
+  it.each<[string, BookingFormState, BookingFormEvent, Partial<BookingFormState>]>([
+    [
+      'a valid submit starts sending with a new id',
+      filled,
+      submit,
+      { status: 'submitting', requestId: 'id-new' },
+    ],
+    [
+      'an invalid submit stays idle and shows the failures',
+      initialBookingFormState,
+      submit,
+      {
+        status: 'idle',
+        failures: { fullName: 'required', phone: 'required', email: 'required' },
+        refusedSubmits: 1,
+      },
+    ],
+    ['a second submit while sending is ignored', submitting, submit, submitting],
+    [
+      'success clears the form and forgets the id',
+      submitting,
+      { type: 'succeeded' },
+      { ...succeeded },
+    ],
+    [
+      'failure keeps what was typed and the id',
+      submitting,
+      { type: 'failed' },
+      { status: 'error', values: filled.values, requestId: 'id-1' },
+    ],
+    [
+      'a retry after a failure reuses the id',
+      failed,
+      submit,
+      { status: 'submitting', requestId: 'id-1' },
+    ],
+    [
+      'editing after a failure returns to idle and drops the id',
+      failed,
+      { type: 'edited', field: 'phone', value: '07700 900124' },
+      { status: 'idle', requestId: null },
+    ],
+    [
+      'editing to the same value keeps the id',
+      failed,
+      { type: 'edited', field: 'phone', value: '07700 900123' },
+      { status: 'idle', requestId: 'id-1' },
+    ],
+    [
+      'editing while sending is ignored',
+      submitting,
+      { type: 'edited', field: 'fullName', value: 'X' },
+      submitting,
+    ],
+    [
+      'closing the thank-you modal returns to idle',
+      succeeded,
+      { type: 'dismissed' },
+      { status: 'idle' },
+    ],
+    [
+      'editing after success returns to idle',
+      succeeded,
+      { type: 'edited', field: 'fullName', value: 'A' },
+      { status: 'idle' },
+    ],
+    ['a late success when not sending is ignored', filled, { type: 'succeeded' }, filled],
+    ['a late failure when not sending is ignored', succeeded, { type: 'failed' }, succeeded],
+    ['dismissing when nothing was sent is ignored', failed, { type: 'dismissed' }, failed],
+  ])('%s', (_name, state, event, expected) => {
+    expect(bookingFormReducer(state, event)).toMatchObject(expected);
+  });
+
+  it('clears only the edited field’s message', () => {
+    const refused = bookingFormReducer(initialBookingFormState, submit);
+    const next = bookingFormReducer(refused, { type: 'edited', field: 'phone', value: '0' });
+    expect(next.failures).toEqual({ fullName: 'required', email: 'required' });
+    expect(next.values.phone).toBe('0');
+  });
+});

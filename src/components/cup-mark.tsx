@@ -1,0 +1,30 @@
+/** The practice's mark: a cupping cup with its valve, resting on the skin. Decorative. */
+export function CupMark({ className }: { className?: string }) {
+  return (
+    <svg className={className} viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+      <path
+        d="M8 24c0-9.5 3.4-15 8-15s8 5.5 8 15"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.9"
+        strokeLinecap="round"
+      />
+      <path
+        d="M13.6 9.3V5.5h4.8v3.8"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.9"
+        strokeLinejoin="round"
+      />
+      <path d="M5 24.5h22" stroke="currentColor" strokeWidth="1.9" strokeLinecap="round" />
+      <path
+        d="M12 19.5c1.2-1 2.5-1.5 4-1.5s2.8.5 4 1.5"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.5"
+        strokeLinecap="round"
+        opacity="0.55"
+      />
+    </svg>
+  );
+}

@@ -1,0 +1,51 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useLockBodyScroll } from './use-lock-body-scroll.ts';
+
+interface DialogProps {
+  isOpen: boolean;
+  onClose: () => void;
+  /** The id of the element that names the dialog (its title). */
+  labelledBy: string;
+  className: string;
+  children: ReactNode;
+}
+
+/**
+ * The native modal <dialog>: the browser traps focus inside it, makes the rest
+ * of the page inert, closes it on Escape and gives focus back to whatever opened
+ * it. This wrapper keeps it in step with React state, closes it on a click on
+ * the backdrop and locks the page's scroll while it is open.
+ */
+export function Dialog({ isOpen, onClose, labelledBy, className, children }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useLockBodyScroll(isOpen);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (isOpen && !dialog.open) dialog.showModal();
+    if (!isOpen && dialog.open) dialog.close();
+  }, [isOpen]);
+
+  return (
+    <dialog
+      ref={ref}
+      className={className}
+      aria-labelledby={labelledBy}
+      // Escape: let React state decide, so the closing path is always the same.
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      onClose={() => {
+        if (isOpen) onClose();
+      }}
+      onClick={(event) => {
+        // The dialog element itself is hit only outside its content, i.e. on the backdrop.
+        if (event.target === event.currentTarget) onClose();
+      }}
+    >
+      {children}
+    </dialog>
+  );
+}

@@ -1,0 +1,57 @@
+import { useEffect, useId, type ReactNode } from 'react';
+import { X } from 'lucide-react';
+import { site } from '../content/site.ts';
+import { Dialog } from './dialog.tsx';
+
+interface ModalProps {
+  isOpen: boolean;
+  onClose: () => void;
+  title: string;
+  /** Shown above the title, e.g. a success icon. */
+  icon?: ReactNode;
+  children: ReactNode;
+  /** The footer's main action; defaults to a Close button. */
+  closeLabel?: string;
+}
+
+/** A centred card over a dimmed backdrop, named by its title, with one clear Close button. */
+export function Modal({
+  isOpen,
+  onClose,
+  title,
+  icon,
+  children,
+  closeLabel = site.chrome.closeDialog,
+}: ModalProps) {
+  const titleId = useId();
+
+  // A modal left open must not come back when the visitor returns to the page.
+  useEffect(() => {
+    if (!isOpen) return;
+    window.addEventListener('pagehide', onClose);
+    return () => window.removeEventListener('pagehide', onClose);
+  }, [isOpen, onClose]);
+
+  return (
+    <Dialog isOpen={isOpen} onClose={onClose} labelledBy={titleId} className="modal">
+      <div className="modal-card">
+        <button
+          type="button"
+          className="icon-button modal-dismiss"
+          onClick={onClose}
+          aria-label={site.chrome.closeDialog}
+        >
+          <X aria-hidden="true" />
+        </button>
+        {icon}
+        <h2 id={titleId} className="modal-title">
+          {title}
+        </h2>
+        <div className="modal-body">{children}</div>
+        <button type="button" className="button button-secondary modal-close" onClick={onClose}>
+          {closeLabel}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,403 @@
+/**
+ * Every word, number and contact detail of the site, in one place, so the
+ * practitioner can change the text without touching a component.
+ *
+ * PLACEHOLDERS: the phone number, e-mail address, street address and postcode
+ * below are examples (the phone number is from Ofcom's range reserved for
+ * fiction; the e-mail uses the reserved `.example` domain). The eight reviews are
+ * SAMPLE reviews written to show the layout. Replace all of them with the
+ * practice's real details and real, consented client reviews before going live.
+ */
+
+/** The views of the page, in menu order. Any other page name shows 'Coming Soon'. */
+export const pageNames = ['home', 'benefits', 'testimonials', 'location', 'contact'] as const;
+
+export type PageName = (typeof pageNames)[number];
+
+/** Icons a card may show; components map each name to an SVG icon. */
+export type IconName =
+  | 'activity'
+  | 'brain'
+  | 'briefcase'
+  | 'droplets'
+  | 'dumbbell'
+  | 'heart-pulse'
+  | 'leaf'
+  | 'moon-star'
+  | 'shield'
+  | 'sparkles'
+  | 'sun'
+  | 'waves'
+  | 'zap'
+  | 'flame'
+  | 'person-standing';
+
+/** An image the practitioner may add later; width and height keep the layout still while it loads. */
+export interface ImageSlot {
+  /** A path under public/, in a modern format (AVIF or WebP). */
+  src: string;
+  width: number;
+  height: number;
+  /** What the picture shows, read aloud by screen readers. */
+  alt: string;
+}
+
+export interface NavigationItem {
+  id: PageName;
+  label: string;
+}
+
+export interface Card {
+  icon: IconName;
+  title: string;
+  description: string;
+}
+
+export interface Testimonial {
+  name: string;
+  /** Paragraphs separated by a blank line. */
+  content: string;
+  /** Stars out of five. */
+  rating: 1 | 2 | 3 | 4 | 5;
+}
+
+/** A weekday as JavaScript counts them: 0 is Sunday, 6 is Saturday. */
+export type Weekday = 0 | 1 | 2 | 3 | 4 | 5 | 6;
+
+export interface OpeningHours {
+  /** How the days read on the page, e.g. 'Monday – Friday'. */
+  label: string;
+  days: readonly Weekday[];
+  /** 24-hour clock, UK local time, 'HH:MM'. */
+  opens: string;
+  closes: string;
+}
+
+const practiceName = 'Rochester Hijama';
+
+const phone = {
+  /** PLACEHOLDER: replace with the practice's number. */
+  display: '07700 900 123',
+  /** The same number in international form, for tel: links. */
+  international: '+447700900123',
+};
+
+/** PLACEHOLDER: replace with the practice's e-mail address. */
+const email = 'bookings@rochester-hijama.example';
+
+const address = {
+  /** PLACEHOLDER venue, club, road and postcode: replace with the real address. */
+  venue: 'The Treatment Rooms, Health & Beauty Suite',
+  building: 'Inside Medway Health Club',
+  road: '1 Example Road',
+  town: 'Chatham',
+  city: 'Rochester',
+  postcode: 'ME4 0XX',
+  country: 'United Kingdom',
+} as const;
+
+export const site = {
+  practiceName,
+  /** Shown under the practice name in the menu and the footer. */
+  shortDescription: 'Traditional cupping therapy in Rochester, Kent',
+  locale: 'en-GB',
+  timeZone: 'Europe/London',
+
+  contactDetails: {
+    phone,
+    email,
+    /** The short location line of the contact blocks. */
+    location: 'Rochester, United Kingdom',
+    replyPromise: 'We reply within 24 hours by e-mail or Instagram message.',
+  },
+
+  address: {
+    ...address,
+    /** Opens directions in a maps service; built from the address above. */
+    directionsUrl: `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(
+      [address.building, address.road, address.town, address.postcode, address.country].join(', '),
+    )}`,
+  },
+
+  openingHours: [
+    { label: 'Monday – Friday', days: [1, 2, 3, 4, 5], opens: '09:00', closes: '20:30' },
+    { label: 'Saturday', days: [6], opens: '08:00', closes: '15:00' },
+    { label: 'Sunday', days: [0], opens: '08:00', closes: '15:00' },
+  ] satisfies OpeningHours[],
+
+  navigation: [
+    { id: 'home', label: 'Home' },
+    { id: 'benefits', label: 'Benefits' },
+    { id: 'testimonials', label: 'Testimonials' },
+    { id: 'location', label: 'Location' },
+    { id: 'contact', label: 'Contact' },
+  ] satisfies NavigationItem[],
+
+  chrome: {
+    skipLink: 'Skip to main content',
+    openMenu: 'Open menu',
+    closeMenu: 'Close menu',
+    menuTitle: 'Menu',
+    homeLink: `${practiceName}, home`,
+    closeDialog: 'Close',
+    footerNote: 'Hijama is a complementary therapy and does not replace medical care.',
+  },
+
+  bookButton: 'Book Your Session',
+
+  home: {
+    hero: {
+      eyebrow: 'Traditional cupping therapy · Rochester, Kent',
+      title: practiceName,
+      lead: 'Calm, clean and unhurried Hijama with a trained practitioner, in a private treatment room in Chatham. Sterile single-use cups, time to talk, and aftercare you can follow.',
+      reassurance: 'Send a request in a minute. We reply within 24 hours.',
+      /** Optional photograph beside the hero text; leave null to show the drawn motif. */
+      image: null as ImageSlot | null,
+    },
+    whatIs: {
+      heading: 'What is Hijama Cupping?',
+      statements: [
+        'Hijama, or wet cupping, is a traditional therapy practised for centuries across the Middle East, Asia and Europe. Cups placed on the skin create gentle suction over chosen points.',
+        'After a few minutes, small superficial marks are made with a sterile blade and the cups are placed again to draw out a little blood. Everything that touches the skin is single-use.',
+        'Many clients come for relaxation and relief from tension, and many as a Sunnah practice. We talk through your health first, and we may ask you to check with your GP.',
+      ],
+    },
+    whoCanBenefit: {
+      heading: 'Who Can Benefit?',
+      intro: 'People come to us for many reasons. These are the ones we hear most often.',
+      cards: [
+        {
+          icon: 'dumbbell',
+          title: 'Athletes',
+          description:
+            'Runners, footballers and fighters tell us cupping helps them feel loose and recover between hard sessions.',
+        },
+        {
+          icon: 'briefcase',
+          title: 'Office Workers',
+          description:
+            'Long hours at a desk leave necks, shoulders and lower backs tight; clients say a session eases that stiffness.',
+        },
+        {
+          icon: 'activity',
+          title: 'Chronic Pain Sufferers',
+          description:
+            'Some clients living with long-term aches use Hijama alongside the care their doctor provides.',
+        },
+        {
+          icon: 'moon-star',
+          title: 'People with Stress or Anxiety',
+          description:
+            'A quiet hour of care, time to breathe and talk. Many clients describe feeling calmer and sleeping better.',
+        },
+        {
+          icon: 'zap',
+          title: 'Fitness Enthusiasts',
+          description:
+            'Gym-goers and weekend cyclists book sessions to support mobility and the way their muscles feel.',
+        },
+        {
+          icon: 'sun',
+          title: 'Islamic Tradition',
+          description:
+            'Hijama is a Sunnah practice. We can arrange sessions on the recommended days of the lunar month.',
+        },
+      ] satisfies Card[],
+      cta: 'Book Your Session Now',
+    },
+    getInTouch: {
+      heading: 'Get in Touch',
+      intro:
+        'Questions before you book? Call, e-mail or send a booking request and we will get back to you.',
+    },
+  },
+
+  benefits: {
+    heading: 'Benefits of Hijama',
+    subtitle: 'Discover the transformative effects of traditional cupping therapy',
+    intro:
+      'What our clients most often tell us after their sessions. Everyone is different, and results vary from person to person.',
+    cards: [
+      {
+        icon: 'waves',
+        title: 'Relieve Muscle Tension',
+        description:
+          'The most common thing clients report: tight shoulders, necks and backs feel looser and lighter after a session.',
+      },
+      {
+        icon: 'heart-pulse',
+        title: 'Lower Blood Pressure',
+        description:
+          'Some small studies have looked at cupping and blood pressure. It is never a replacement for prescribed medication; keep taking yours.',
+      },
+      {
+        icon: 'droplets',
+        title: 'Remove Deoxygenated Blood',
+        description:
+          'In the traditional understanding of Hijama, wet cupping draws out stagnant blood from just beneath the skin.',
+      },
+      {
+        icon: 'brain',
+        title: 'Relieve Headaches',
+        description:
+          'Clients who get tension headaches often tell us they feel relief in the days after a session on the neck and shoulders.',
+      },
+      {
+        icon: 'activity',
+        title: 'Improve Blood Flow',
+        description:
+          'Suction brings blood to the surface of the treated area, which is why cupping leaves its round marks for a few days.',
+      },
+      {
+        icon: 'leaf',
+        title: 'Soothe Eczema',
+        description:
+          'Some clients with eczema report calmer skin. We never cup over broken or inflamed skin, and we ask you to keep seeing your GP.',
+      },
+      {
+        icon: 'flame',
+        title: 'Reduce Inflammation',
+        description:
+          'Cupping is traditionally used for aches and swelling; clients with joint stiffness describe easier movement afterwards.',
+      },
+      {
+        icon: 'shield',
+        title: 'Boost Immune System',
+        description:
+          'Many clients book seasonal sessions and say they feel refreshed and more resilient. Evidence here is limited.',
+      },
+    ] satisfies Card[],
+  },
+
+  testimonials: {
+    heading: 'Client Testimonials',
+    intro: 'Kind words from people who have visited us.',
+    verifiedLabel: 'Verified Client',
+    /** SAMPLE reviews showing the layout: replace with real reviews given with the client's consent. */
+    reviews: [
+      {
+        name: 'Fatima R.',
+        rating: 5,
+        content:
+          'I was nervous before my first Hijama, but everything was explained step by step and I never felt rushed.\n\nThe room was spotless and every cup was opened in front of me. My shoulders have not felt this light in months.',
+      },
+      {
+        name: 'James T.',
+        rating: 5,
+        content:
+          'I play Sunday league and my hamstrings are always tight. After two sessions I feel much looser.\n\nFriendly, professional, and easy to park.',
+      },
+      {
+        name: 'Aisha M.',
+        rating: 5,
+        content:
+          'I booked a Sunnah day session and it was arranged perfectly around the date.\n\nA calm, respectful practitioner who really listens. I will be back next month.',
+      },
+      {
+        name: 'Daniel K.',
+        rating: 5,
+        content:
+          'Desk job, stiff neck, headaches by Thursday. A colleague recommended this place.\n\nI did not know what to expect, but I left feeling relaxed and the aftercare advice was clear.',
+      },
+      {
+        name: 'Yusuf A.',
+        rating: 5,
+        content:
+          'Very clean and hygienic, which matters most to me with wet cupping.\n\nThey replied to my Instagram message the same evening and found me a Saturday morning slot.',
+      },
+      {
+        name: 'Sarah L.',
+        rating: 5,
+        content:
+          'I came for general wellbeing and to switch off for an hour. It did exactly that.\n\nThe marks faded within a week, just as I was told they would.',
+      },
+      {
+        name: 'Omar H.',
+        rating: 5,
+        content:
+          'Professional from start to finish. My health questions were asked properly before anything began, which gave me confidence.\n\nHighly recommended in Medway.',
+      },
+      {
+        name: 'Emma W.',
+        rating: 5,
+        content:
+          'My back has been tight since I started running again. The session was gentle, the explanations were honest, and I felt the difference the next day.\n\nThank you for making a first-timer feel so comfortable.',
+      },
+    ] satisfies Testimonial[],
+  },
+
+  location: {
+    heading: 'Visit Us',
+    intro:
+      'A private treatment room inside a health club in Chatham, a short drive from Rochester town centre.',
+    addressHeading: 'Address',
+    hoursHeading: 'Opening Hours',
+    gettingHereHeading: 'Getting Here',
+    directionsLink: 'Get directions',
+    gettingHere: [
+      { icon: 'train', text: '10 minutes drive from Rochester Station' },
+      { icon: 'train', text: '15 minutes from Chatham Station' },
+      { icon: 'bus', text: 'Buses 101, 155 and 190 stop nearby on the main road' },
+      { icon: 'parking', text: 'Free parking on premises' },
+      { icon: 'car', text: 'Easy access from the A2 and M2' },
+    ] as const satisfies readonly { icon: 'train' | 'bus' | 'parking' | 'car'; text: string }[],
+  },
+
+  contact: {
+    heading: 'Book Your Session',
+    intro:
+      'Send us a request and we will get back to you within 24 hours by e-mail or Instagram message to agree a time. A request is not yet a confirmed appointment.',
+    detailsHeading: 'Contact details',
+  },
+
+  bookingForm: {
+    /** Labels of the fields, in the order of core/booking-rules.ts. */
+    labels: {
+      fullName: 'Full Name',
+      phone: 'Phone Number',
+      email: 'Email Address',
+      instagram: 'Instagram Username (Optional)',
+    },
+    hints: {
+      phone: 'A UK mobile or landline, e.g. 07700 900 123.',
+      instagram: 'If you would like us to reply by Instagram message.',
+    },
+    instagramPlaceholder: '@yourusername',
+    requiredNote: 'Fields marked * are required.',
+    submit: 'Book Your Session',
+    submitting: 'Submitting...',
+    sendingAnnouncement: 'Sending your booking request.',
+    fixFieldsAnnouncement: (count: number) =>
+      count === 1
+        ? 'Please correct the highlighted field.'
+        : `Please correct the ${count} highlighted fields.`,
+    failure: 'There was an error submitting your request. Please try again.',
+    privacy:
+      'We use these details only to reply to your booking request and arrange your session. We never share them or add you to a mailing list.',
+    success: {
+      title: 'Thank You!',
+      paragraphs: [
+        'Your booking request has been submitted.',
+        'Please keep an eye on your e-mail and your Instagram direct messages.',
+        'We will reach out within 24 hours to confirm your session.',
+      ],
+    },
+  },
+
+  contactLabels: {
+    phone: 'Phone',
+    email: 'Email',
+    location: 'Location',
+  },
+
+  comingSoon: {
+    heading: 'Coming Soon',
+    text: 'This page is not ready yet. In the meantime, you can read about Hijama or send us a booking request.',
+    homeLink: 'Back to the home page',
+  },
+
+  disclaimer:
+    'Hijama is a complementary therapy. It does not replace diagnosis or treatment by your GP or another medical professional, and results vary from person to person. Please tell us about any medical conditions or medication before your session.',
+} as const;
+
+export type SiteContent = typeof site;

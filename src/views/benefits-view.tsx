@@ -1,0 +1,25 @@
+import { Info } from 'lucide-react';
+import { site } from '../content/site.ts';
+import { CardGrid } from '../components/card-grid.tsx';
+import { ClosingCall } from '../components/closing-call.tsx';
+import { PageHeader } from '../components/page-header.tsx';
+
+export function BenefitsView() {
+  const { heading, subtitle, intro, cards } = site.benefits;
+  return (
+    <>
+      <PageHeader title={heading} subtitle={subtitle} />
+      <section className="section section-flush" aria-label={heading}>
+        <div className="container">
+          <p className="section-lead">{intro}</p>
+          <CardGrid cards={cards} headingLevel={2} className="card-grid-four" />
+          <aside className="disclaimer" aria-label="Health notice">
+            <Info aria-hidden="true" className="disclaimer-icon" />
+            <p>{site.disclaimer}</p>
+          </aside>
+          <ClosingCall />
+        </div>
+      </section>
+    </>
+  );
+}

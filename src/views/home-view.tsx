@@ -1,0 +1,94 @@
+import { site } from '../content/site.ts';
+import { BookButton } from '../components/book-button.tsx';
+import { CardGrid } from '../components/card-grid.tsx';
+import { ContactDetails } from '../components/contact-details.tsx';
+import { HeroArt } from '../components/hero-art.tsx';
+import { Reveal } from '../components/reveal.tsx';
+import { ViewHeading } from '../components/view-heading.tsx';
+
+export function HomeView() {
+  const { hero, whatIs, whoCanBenefit, getInTouch } = site.home;
+  return (
+    <>
+      <section className="hero" aria-labelledby="hero-title">
+        <div className="container hero-inner">
+          <div className="hero-text">
+            <p className="eyebrow">{hero.eyebrow}</p>
+            <ViewHeading id="hero-title" className="hero-title">
+              {hero.title}
+            </ViewHeading>
+            <p className="hero-lead">{hero.lead}</p>
+            <div className="hero-actions">
+              <BookButton />
+              <p className="hero-reassurance">{hero.reassurance}</p>
+            </div>
+          </div>
+          <div className="hero-visual">
+            {hero.image ? (
+              <img
+                src={hero.image.src}
+                width={hero.image.width}
+                height={hero.image.height}
+                alt={hero.image.alt}
+                className="hero-image"
+                fetchPriority="high"
+              />
+            ) : (
+              <HeroArt />
+            )}
+          </div>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="what-is-hijama">
+        <div className="container">
+          <Reveal>
+            <h2 id="what-is-hijama" className="section-title">
+              {whatIs.heading}
+            </h2>
+          </Reveal>
+          <ol className="statements">
+            {whatIs.statements.map((statement, index) => (
+              <Reveal as="li" key={statement} delay={index * 120} className="statement">
+                <span className="statement-number" aria-hidden="true">
+                  {String(index + 1).padStart(2, '0')}
+                </span>
+                <p>{statement}</p>
+              </Reveal>
+            ))}
+          </ol>
+        </div>
+      </section>
+
+      <section className="section section-tinted" aria-labelledby="who-can-benefit">
+        <div className="container">
+          <Reveal className="section-intro">
+            <h2 id="who-can-benefit" className="section-title">
+              {whoCanBenefit.heading}
+            </h2>
+            <p>{whoCanBenefit.intro}</p>
+          </Reveal>
+          <CardGrid cards={whoCanBenefit.cards} className="card-grid-three" />
+          <div className="section-action">
+            <BookButton label={whoCanBenefit.cta} />
+          </div>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="get-in-touch">
+        <div className="container">
+          <Reveal className="touch-card">
+            <div className="touch-text">
+              <h2 id="get-in-touch" className="section-title">
+                {getInTouch.heading}
+              </h2>
+              <p>{getInTouch.intro}</p>
+              <p className="reply-promise">{site.contactDetails.replyPromise}</p>
+            </div>
+            <ContactDetails className="touch-details" />
+          </Reveal>
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,68 @@
+import { Clock, MapPin, Navigation } from 'lucide-react';
+import { site } from '../content/site.ts';
+import { ClosingCall } from '../components/closing-call.tsx';
+import { Icon } from '../components/icon.tsx';
+import { OpeningHoursTable } from '../components/opening-hours-table.tsx';
+import { PageHeader } from '../components/page-header.tsx';
+import { Reveal } from '../components/reveal.tsx';
+
+export function LocationView() {
+  const { location, address } = site;
+  return (
+    <>
+      <PageHeader title={location.heading} subtitle={location.intro} />
+      <section className="section section-flush" aria-label={location.heading}>
+        <div className="container location-grid">
+          <Reveal className="info-card">
+            <h2 className="info-title">
+              <MapPin aria-hidden="true" />
+              {location.addressHeading}
+            </h2>
+            <address className="address">
+              <span>{address.venue}</span>
+              <span>{address.building}</span>
+              <span>{address.road}</span>
+              <span>{address.town}</span>
+              <span>{address.city}</span>
+              <span>{address.postcode}</span>
+              <span>{address.country}</span>
+            </address>
+            <a
+              className="button button-secondary"
+              href={address.directionsUrl}
+              target="_blank"
+              rel="noopener"
+            >
+              <Navigation aria-hidden="true" className="button-icon" />
+              {location.directionsLink}
+              <span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+          </Reveal>
+          <Reveal className="info-card" delay={120}>
+            <h2 className="info-title">
+              <Clock aria-hidden="true" />
+              {location.hoursHeading}
+            </h2>
+            <OpeningHoursTable />
+          </Reveal>
+          <Reveal className="info-card info-card-wide" delay={240}>
+            <h2 className="info-title">{location.gettingHereHeading}</h2>
+            <ul className="directions">
+              {location.gettingHere.map((step) => (
+                <li key={step.text}>
+                  <span className="directions-icon">
+                    <Icon name={step.icon} />
+                  </span>
+                  {step.text}
+                </li>
+              ))}
+            </ul>
+          </Reveal>
+        </div>
+        <div className="container">
+          <ClosingCall />
+        </div>
+      </section>
+    </>
+  );
+}

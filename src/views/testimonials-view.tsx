@@ -1,0 +1,69 @@
+import { Star } from 'lucide-react';
+import { site, type Testimonial } from '../content/site.ts';
+import { ClosingCall } from '../components/closing-call.tsx';
+import { PageHeader } from '../components/page-header.tsx';
+import { Reveal } from '../components/reveal.tsx';
+
+function paragraphsOf(content: string): string[] {
+  return content
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean);
+}
+
+function Stars({ rating }: { rating: number }) {
+  return (
+    <p className="stars" aria-label={`Rated ${rating} out of 5`}>
+      {Array.from({ length: 5 }, (_, index) => (
+        <Star
+          key={index}
+          aria-hidden="true"
+          className={index < rating ? 'star star-filled' : 'star'}
+        />
+      ))}
+    </p>
+  );
+}
+
+function Review({ review }: { review: Testimonial }) {
+  return (
+    <figure className="review">
+      <Stars rating={review.rating} />
+      <blockquote className="review-text">
+        {paragraphsOf(review.content).map((paragraph) => (
+          <p key={paragraph}>{paragraph}</p>
+        ))}
+      </blockquote>
+      <figcaption className="review-author">
+        <span className="review-initial" aria-hidden="true">
+          {review.name.trim().charAt(0).toUpperCase()}
+        </span>
+        <span>
+          <span className="review-name">{review.name}</span>
+          <span className="review-label">{site.testimonials.verifiedLabel}</span>
+        </span>
+      </figcaption>
+    </figure>
+  );
+}
+
+export function TestimonialsView() {
+  const { heading, intro, reviews } = site.testimonials;
+  return (
+    <>
+      <PageHeader title={heading} subtitle={intro} />
+      <section className="section section-flush" aria-label={heading}>
+        <div className="container">
+          <ul className="review-grid">
+            {reviews.map((review, index) => (
+              <Reveal as="li" key={review.name} delay={(index % 2) * 120}>
+                <Review review={review} />
+              </Reveal>
+            ))}
+          </ul>
+          <ClosingCall />
+        </div>
+      </section>
+    </>
+  );
+}

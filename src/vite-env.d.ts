@@ -1,0 +1,12 @@
+/// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+  /** The Supabase project's URL; unset to use the project's own server on the same origin. */
+  readonly VITE_SUPABASE_URL?: string;
+  /** The Supabase project's public anon key. */
+  readonly VITE_SUPABASE_ANON_KEY?: string;
+}
+
+interface ImportMeta {
+  readonly env: ImportMetaEnv;
+}
