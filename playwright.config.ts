@@ -5,7 +5,9 @@ import { e2eServiceKey } from './e2e/constants.ts';
 import { chromiumArgs, chromiumPath } from './scripts/lib/chromium.ts';
 
 const port = Number(process.env.E2E_PORT ?? 4310);
-const baseURL = `http://127.0.0.1:${port}`;
+// E2E_BASE_URL runs the tests against a server that is already running.
+const external = process.env.E2E_BASE_URL;
+const baseURL = external ?? `http://127.0.0.1:${port}`;
 const dataDir = join(tmpdir(), `hijama-e2e-${port}`);
 
 export default defineConfig({
@@ -23,19 +25,21 @@ export default defineConfig({
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
     trace: 'off',
   },
-  webServer: {
-    // A fresh embedded database for every run: the tests count the rows they store.
-    command: `rm -rf "${dataDir}" && node dist-server/server/index.js`,
-    url: baseURL,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SERVICE_ROLE_KEY: e2eServiceKey,
-    },
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  webServer: external
+    ? undefined
+    : {
+        // A fresh embedded database for every run: the tests count the rows they store.
+        command: `rm -rf "${dataDir}" && node dist-server/server/index.js`,
+        url: baseURL,
+        reuseExistingServer: false,
+        timeout: 60_000,
+        env: {
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          SERVICE_ROLE_KEY: e2eServiceKey,
+        },
+        stdout: 'ignore',
+        stderr: 'pipe',
+      },
 });

@@ -13,7 +13,7 @@ test.describe('side menu', () => {
   test('lists the five pages and marks the current one', async ({ page }) => {
     await openView(page, 'benefits');
     await openMenu(page);
-    const links = sideMenu(page).getByRole('link');
+    const links = sideMenu(page).getByRole('navigation').getByRole('link');
     await expect(links).toHaveText(['Home', 'Benefits', 'Testimonials', 'Location', 'Contact']);
     await expect(sideMenu(page).getByRole('link', { name: 'Benefits' })).toHaveAttribute(
       'aria-current',
@@ -236,9 +236,10 @@ test.describe('motion', () => {
     const last = page.locator('.card').last();
     await expect(last).toHaveAttribute('data-reveal', 'waiting');
     expect(await last.evaluate((el) => getComputedStyle(el).opacity)).toBe('0');
-    expect(await last.evaluate((el) => getComputedStyle(el).transitionDuration)).toContain('1s');
     await last.scrollIntoViewIfNeeded();
     await expect(last).toHaveAttribute('data-reveal', 'shown');
+    expect(await last.evaluate((el) => getComputedStyle(el).transitionDuration)).toBe('1s, 1s');
+    expect(await last.evaluate((el) => getComputedStyle(el).transform)).not.toBe('none');
     await expect.poll(() => last.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
   });
 

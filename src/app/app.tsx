@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { site } from '../content/site.ts';
+import { noteFirstRenderDone } from '../components/reveal.tsx';
 import { scrollToTop } from '../lib/motion.ts';
 import { BenefitsView } from '../views/benefits-view.tsx';
 import { ComingSoonView } from '../views/coming-soon-view.tsx';
@@ -26,6 +27,8 @@ export function App({ initialPageName }: { initialPageName: string }) {
   const { pageName, switches, navigate } = usePageHistory(initialPageName);
   const mainRef = useRef<HTMLElement>(null);
   const navigation = useMemo(() => ({ pageName, navigate }), [pageName, navigate]);
+
+  useEffect(noteFirstRenderDone, []);
 
   // After every switch (not on the first load): back to the top, and focus on the
   // new view's heading so keyboard and screen-reader users land where sighted users do.

@@ -1,8 +1,24 @@
-import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { prefersReducedMotion } from '../lib/motion.ts';
 
 /** Share of the element that must be visible before it appears (specification, section 9). */
 const visibleThreshold = 0.1;
+
+let firstRenderDone = false;
+
+/**
+ * Called once the page's first render is on screen. Until then, content already
+ * in view stays as it is: hiding what the visitor can already see (the
+ * pre-rendered page) only to fade it back in would be a flicker, not a reveal.
+ */
+export function noteFirstRenderDone(): void {
+  firstRenderDone = true;
+}
+
+function isInViewport(element: Element): boolean {
+  const box = element.getBoundingClientRect();
+  return box.top < window.innerHeight && box.bottom > 0;
+}
 
 interface RevealProps {
   children: ReactNode;
@@ -22,9 +38,11 @@ export function Reveal({ children, delay = 0, as: Tag = 'div', className }: Reve
   const ref = useRef<HTMLElement>(null);
   const [state, setState] = useState<'static' | 'waiting' | 'shown'>('static');
 
-  useEffect(() => {
+  // A layout effect: the hidden state is set before the browser paints, so nothing flashes.
+  useLayoutEffect(() => {
     const element = ref.current;
     if (!element || typeof IntersectionObserver !== 'function' || prefersReducedMotion()) return;
+    if (!firstRenderDone && isInViewport(element)) return;
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) {

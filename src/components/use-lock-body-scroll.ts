@@ -2,15 +2,26 @@ import { useEffect } from 'react';
 
 let locks = 0;
 
-/** Stops the page behind an open overlay from scrolling; nested overlays share one lock. */
+/**
+ * Stops the page behind an open overlay from scrolling; nested overlays share
+ * one lock. Where the scrollbar takes room (desktop), the page is padded by its
+ * width so that nothing shifts sideways when it disappears.
+ */
 export function useLockBodyScroll(locked: boolean): void {
   useEffect(() => {
     if (!locked) return;
+    const root = document.documentElement;
+    if (locks === 0) {
+      root.style.setProperty('--scrollbar-width', `${window.innerWidth - root.clientWidth}px`);
+      root.classList.add('scroll-locked');
+    }
     locks += 1;
-    document.documentElement.classList.add('scroll-locked');
     return () => {
       locks -= 1;
-      if (locks === 0) document.documentElement.classList.remove('scroll-locked');
+      if (locks === 0) {
+        root.classList.remove('scroll-locked');
+        root.style.removeProperty('--scrollbar-width');
+      }
     };
   }, [locked]);
 }

@@ -13,7 +13,7 @@ function paragraphsOf(content: string): string[] {
 
 function Stars({ rating }: { rating: number }) {
   return (
-    <p className="stars" aria-label={`Rated ${rating} out of 5`}>
+    <div className="stars" role="img" aria-label={`Rated ${rating} out of 5`}>
       {Array.from({ length: 5 }, (_, index) => (
         <Star
           key={index}
@@ -21,7 +21,7 @@ function Stars({ rating }: { rating: number }) {
           className={index < rating ? 'star star-filled' : 'star'}
         />
       ))}
-    </p>
+    </div>
   );
 }
 

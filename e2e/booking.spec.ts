@@ -1,0 +1,305 @@
+import { expect, test, type Page, type Request } from '@playwright/test';
+import { developmentAnonKey } from '../core/api-defaults.ts';
+import { e2eServiceKey } from './constants.ts';
+import { openView } from './fixtures.ts';
+
+const failureMessage = 'There was an error submitting your request. Please try again.';
+
+/** A unique e-mail address per test, so tests sharing the server find their own rows. */
+function uniqueEmail(label: string): string {
+  return `${label}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+async function storedRows(request: import('@playwright/test').APIRequestContext, email: string) {
+  const response = await request.get(
+    `/rest/v1/bookings?select=*&email=eq.${encodeURIComponent(email)}`,
+    {
+      headers: { apikey: e2eServiceKey, Authorization: `Bearer ${e2eServiceKey}` },
+    },
+  );
+  expect(response.status()).toBe(200);
+  return (await response.json()) as Array<Record<string, unknown>>;
+}
+
+async function fillForm(
+  page: Page,
+  values: { name?: string; phone?: string; email?: string; instagram?: string },
+) {
+  if (values.name !== undefined) await page.getByLabel('Full Name').fill(values.name);
+  if (values.phone !== undefined) await page.getByLabel('Phone Number').fill(values.phone);
+  if (values.email !== undefined) await page.getByLabel('Email Address').fill(values.email);
+  if (values.instagram !== undefined)
+    await page.getByLabel('Instagram Username (Optional)').fill(values.instagram);
+}
+
+function bookingPosts(page: Page): Request[] {
+  const posts: Request[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/rest/v1/bookings')
+      posts.push(request);
+  });
+  return posts;
+}
+
+const submitButton = (page: Page) =>
+  page.getByRole('button', { name: /Book Your Session|Submitting/ });
+
+test('a visitor books a session: thank-you modal, cleared form, and the row stored as typed, trimmed', async ({
+  page,
+  request,
+}) => {
+  const email = uniqueEmail('success');
+  await openView(page, 'contact');
+  await fillForm(page, {
+    name: '  Aisha Khan ',
+    phone: ' +44 (0) 1634 123 456 ',
+    email: `  ${email}`,
+    instagram: '',
+  });
+  await submitButton(page).click();
+
+  const modal = page.getByRole('dialog', { name: 'Thank You!' });
+  await expect(modal).toBeVisible();
+  await expect(modal).toContainText('request has been submitted');
+  await expect(modal).toContainText('e-mail');
+  await expect(modal).toContainText('Instagram direct messages');
+  await expect(modal).toContainText('within 24 hours');
+  for (const label of [
+    'Full Name',
+    'Phone Number',
+    'Email Address',
+    'Instagram Username (Optional)',
+  ]) {
+    await expect(page.getByLabel(label)).toHaveValue('');
+  }
+
+  const rows = await storedRows(request, email);
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toMatchObject({
+    full_name: 'Aisha Khan',
+    phone: '+44 (0) 1634 123 456',
+    email,
+    instagram: null,
+  });
+  expect(typeof rows[0]!.created_at).toBe('string');
+
+  await modal.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(modal).toBeHidden();
+  await expect(page.getByLabel('Full Name')).toBeFocused();
+});
+
+test('the Instagram handle is stored as typed, trimmed', async ({ page, request }) => {
+  const email = uniqueEmail('instagram');
+  await openView(page, 'contact');
+  await fillForm(page, { name: 'Omar', phone: '07700 900123', email, instagram: ' @Omar.H ' });
+  await submitButton(page).click();
+  await expect(page.getByRole('dialog', { name: 'Thank You!' })).toBeVisible();
+  expect((await storedRows(request, email))[0]).toMatchObject({ instagram: '@Omar.H' });
+});
+
+test('the thank-you modal closes with Escape and on its backdrop, and keeps focus inside', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  for (const closeWith of ['Escape', 'backdrop'] as const) {
+    await openView(page, 'contact');
+    await fillForm(page, { name: 'Sam', phone: '07700 900123', email: uniqueEmail('modal') });
+    await submitButton(page).click();
+    const modal = page.getByRole('dialog', { name: 'Thank You!' });
+    await expect(modal).toBeVisible();
+    for (let step = 0; step < 5; step += 1) {
+      await page.keyboard.press('Tab');
+      expect(
+        await page.evaluate(() => Boolean(document.activeElement?.closest('dialog.modal'))),
+      ).toBe(true);
+    }
+    if (closeWith === 'Escape') await page.keyboard.press('Escape');
+    else await page.mouse.click(20, 20);
+    await expect(modal).toBeHidden();
+  }
+});
+
+test('shows the messages of the specification beside their fields and sends nothing', async ({
+  page,
+}) => {
+  const posts = bookingPosts(page);
+  await openView(page, 'contact');
+  await submitButton(page).click();
+
+  const name = page.getByLabel('Full Name');
+  await expect(page.getByText('Full name is required')).toBeVisible();
+  await expect(page.getByText('Phone number is required')).toBeVisible();
+  await expect(page.getByText('Email is required')).toBeVisible();
+  await expect(name).toBeFocused();
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await expect(name).toHaveAccessibleDescription(/Full name is required/);
+  await expect(page.getByRole('status')).toHaveText('Please correct the 3 highlighted fields.');
+
+  await fillForm(page, { name: 'Aisha', phone: 'abc1234567', email: 'foo@bar' });
+  await expect(page.getByText('Full name is required')).toBeHidden();
+  await expect(name).not.toHaveAttribute('aria-invalid');
+  await submitButton(page).click();
+  await expect(page.getByText('Please enter a valid phone number')).toBeVisible();
+  await expect(page.getByText('Please enter a valid email address')).toBeVisible();
+  await expect(page.getByLabel('Phone Number')).toBeFocused();
+  await expect(page.getByLabel('Email Address')).toHaveAccessibleDescription(
+    'Please enter a valid email address',
+  );
+
+  await fillForm(page, { phone: '12345', email: 'a b@c.co' });
+  await submitButton(page).click();
+  await expect(page.getByText('Please enter a valid phone number')).toBeVisible();
+  await expect(page.getByText('Please enter a valid email address')).toBeVisible();
+  expect(posts).toHaveLength(0);
+});
+
+test('a double click sends one request and stores one row', async ({ page, request }) => {
+  const posts = bookingPosts(page);
+  const email = uniqueEmail('double');
+  await openView(page, 'contact');
+  await fillForm(page, { name: 'Double Click', phone: '07700 900123', email });
+  await submitButton(page).dblclick();
+  await expect(page.getByRole('dialog', { name: 'Thank You!' })).toBeVisible();
+  expect(posts).toHaveLength(1);
+  expect(await storedRows(request, email)).toHaveLength(1);
+});
+
+test('shows Submitting... and disables the inputs while a slow answer is pending', async ({
+  page,
+}) => {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/rest/v1/bookings', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await openView(page, 'contact');
+  await fillForm(page, { name: 'Slow Answer', phone: '07700 900123', email: uniqueEmail('slow') });
+  await submitButton(page).click();
+
+  await expect(page.getByRole('button', { name: 'Submitting...' })).toBeDisabled();
+  for (const label of [
+    'Full Name',
+    'Phone Number',
+    'Email Address',
+    'Instagram Username (Optional)',
+  ]) {
+    await expect(page.getByLabel(label)).toBeDisabled();
+  }
+  release();
+  await expect(page.getByRole('dialog', { name: 'Thank You!' })).toBeVisible();
+});
+
+for (const [situation, answer] of [
+  ['a server error', 'error'],
+  ['a network loss', 'offline'],
+] as const) {
+  test(`${situation} shows the failure message, logs the error and keeps what was typed`, async ({
+    page,
+    request,
+  }) => {
+    const errors: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    await page.route('**/rest/v1/bookings', (route) =>
+      answer === 'error'
+        ? route.fulfill({
+            status: 500,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              code: 'XX000',
+              message: 'internal error',
+              details: null,
+              hint: null,
+            }),
+          })
+        : route.abort('internetdisconnected'),
+    );
+    const email = uniqueEmail(answer);
+    await openView(page, 'contact');
+    await fillForm(page, { name: 'Keep Me', phone: '07700 900123', email, instagram: '@keep' });
+    await submitButton(page).click();
+
+    const alert = page.getByRole('alert');
+    await expect(alert).toHaveText(failureMessage);
+    await expect(alert.locator('svg')).toHaveCount(1);
+    await expect(page.getByLabel('Full Name')).toHaveValue('Keep Me');
+    await expect(page.getByLabel('Phone Number')).toHaveValue('07700 900123');
+    await expect(page.getByLabel('Email Address')).toHaveValue(email);
+    await expect(page.getByLabel('Instagram Username (Optional)')).toHaveValue('@keep');
+    expect(errors.some((text) => text.includes('could not be sent'))).toBe(true);
+    expect(await storedRows(request, email)).toHaveLength(0);
+
+    // Editing a field clears the failure.
+    await page.getByLabel('Full Name').fill('Keep Me Too');
+    await expect(page.getByRole('alert')).toBeHidden();
+  });
+}
+
+test('a retry after a lost answer stores one row', async ({ page, request }) => {
+  const posts = bookingPosts(page);
+  let first = true;
+  await page.route('**/rest/v1/bookings', async (route) => {
+    if (!first) return route.continue();
+    first = false;
+    // The request reaches the server and is stored, but the answer never comes back.
+    await route.fetch();
+    await route.abort('connectionreset');
+  });
+  const email = uniqueEmail('retry');
+  await openView(page, 'contact');
+  await fillForm(page, { name: 'Lost Answer', phone: '07700 900123', email });
+  await submitButton(page).click();
+  await expect(page.getByRole('alert')).toHaveText(failureMessage);
+  expect(await storedRows(request, email)).toHaveLength(1);
+
+  await submitButton(page).click();
+  await expect(page.getByRole('dialog', { name: 'Thank You!' })).toBeVisible();
+  expect(posts).toHaveLength(2);
+  expect(posts[0]!.postDataJSON().id).toBe(posts[1]!.postDataJSON().id);
+  expect(await storedRows(request, email)).toHaveLength(1);
+});
+
+test('sends exactly the request hosted Supabase accepts', async ({ page }) => {
+  const posts = bookingPosts(page);
+  const email = uniqueEmail('contract');
+  await openView(page, 'contact');
+  await fillForm(page, { name: ' Contract ', phone: '07700 900123', email, instagram: '' });
+  await submitButton(page).click();
+  await expect(page.getByRole('dialog', { name: 'Thank You!' })).toBeVisible();
+
+  expect(posts).toHaveLength(1);
+  const post = posts[0]!;
+  const url = new URL(post.url());
+  expect(post.method()).toBe('POST');
+  expect(url.pathname).toBe('/rest/v1/bookings');
+  expect(url.search).toBe('');
+  const headers = await post.allHeaders();
+  expect(headers['apikey']).toBe(developmentAnonKey);
+  expect(headers['authorization']).toBe(`Bearer ${developmentAnonKey}`);
+  expect(headers['content-type']).toBe('application/json');
+  expect(headers['prefer'] ?? '').not.toContain('return=representation');
+  const body = post.postDataJSON();
+  expect(Object.keys(body).sort()).toEqual(['email', 'full_name', 'id', 'instagram', 'phone']);
+  expect(body).toMatchObject({
+    full_name: 'Contract',
+    phone: '07700 900123',
+    email,
+    instagram: null,
+  });
+  expect(body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+});
+
+test('the REST client is not loaded before the booking view', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on(
+    'request',
+    (request) =>
+      request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname),
+  );
+  await openView(page, 'home');
+  await page.waitForLoadState('networkidle');
+  const onHome = scripts.length;
+  await page.locator('.hero a.button-primary').click();
+  await expect(page.getByLabel('Full Name')).toBeVisible();
+  await expect.poll(() => scripts.length).toBeGreaterThan(onHome);
+});

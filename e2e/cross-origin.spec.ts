@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test } from '@playwright/test';
+import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
+
+const run = promisify(execFile);
+const anonKey = 'cross-origin-anon-key';
+const serviceKey = 'cross-origin-service-key';
+
+/**
+ * The Supabase mode: a site built with VITE_SUPABASE_URL posts its bookings to
+ * another origin. A second server instance stands in for the Supabase project.
+ */
+test.describe('built for a separate booking backend', () => {
+  test.describe.configure({ mode: 'serial', timeout: 90_000 });
+
+  let api: RunningServer;
+  let site: RunningServer;
+  let siteDir: string;
+
+  test.beforeAll(async () => {
+    api = await startBuiltServer({ ANON_KEY: anonKey, SERVICE_ROLE_KEY: serviceKey });
+    siteDir = await mkdtemp(join(tmpdir(), 'hijama-site-'));
+    await run(
+      process.execPath,
+      ['node_modules/vite/bin/vite.js', 'build', '--outDir', siteDir, '--emptyOutDir'],
+      {
+        env: { ...process.env, VITE_SUPABASE_URL: api.url, VITE_SUPABASE_ANON_KEY: anonKey },
+      },
+    );
+    site = await startBuiltServer({ DIST_DIR: siteDir, SERVICE_ROLE_KEY: serviceKey });
+  });
+
+  test.afterAll(async () => {
+    await Promise.all([api?.stop(), site?.stop()]);
+    if (siteDir) await rm(siteDir, { recursive: true, force: true });
+  });
+
+  test('stores the booking on the other origin, through CORS, with its key', async ({
+    page,
+    request,
+  }) => {
+    const email = `cross.${Date.now()}@example.com`;
+    const posts: string[] = [];
+    page.on('request', (r) => r.method() === 'POST' && posts.push(r.url()));
+    await page.goto(`${site.url}/#contact`);
+    await page.getByLabel('Full Name').fill('Cross Origin');
+    await page.getByLabel('Phone Number').fill('07700 900123');
+    await page.getByLabel('Email Address').fill(email);
+    await page.getByRole('button', { name: 'Book Your Session' }).click();
+    await expect(page.getByRole('dialog', { name: 'Thank You!' })).toBeVisible();
+
+    expect(posts).toEqual([`${api.url}/rest/v1/bookings`]);
+    const read = (origin: string) =>
+      request
+        .get(
+          `${origin}/rest/v1/bookings?select=full_name,email&email=eq.${encodeURIComponent(email)}`,
+          {
+            headers: { apikey: serviceKey, Authorization: `Bearer ${serviceKey}` },
+          },
+        )
+        .then((response) => response.json());
+    expect(await read(api.url)).toEqual([{ full_name: 'Cross Origin', email }]);
+    expect(await read(site.url)).toEqual([]);
+  });
+});
