@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['core/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: [
+      'core/**/*.test.ts',
+      'src/**/*.test.{ts,tsx}',
+      'server/**/*.test.ts',
+      'scripts/**/*.test.ts',
+    ],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

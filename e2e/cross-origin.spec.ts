@@ -8,7 +8,7 @@ import { startBuiltServer, type RunningServer } from '../scripts/lib/built-serve
 
 const run = promisify(execFile);
 const anonKey = 'cross-origin-anon-key';
-const serviceKey = 'cross-origin-service-key';
+const serviceKey = 'cross-origin-service-role-key-for-tests';
 
 /**
  * The Supabase mode: a site built with VITE_SUPABASE_URL posts its bookings to

@@ -104,6 +104,7 @@ test.describe('testimonials', () => {
   test('lays the reviews out in two columns on a wide screen and one on a phone', async ({
     page,
   }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.setViewportSize({ width: 1280, height: 900 });
     await openView(page, 'testimonials');
     const [first, second] = await Promise.all(

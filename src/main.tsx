@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { pageNameFromHash } from './app/page-name.ts';
 import './styles/index.css';
@@ -7,8 +7,17 @@ import './styles/index.css';
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element.');
 
-createRoot(container).render(
+const initialPageName = pageNameFromHash(window.location.hash);
+const app = (
   <StrictMode>
-    <App initialPageName={pageNameFromHash(window.location.hash)} />
-  </StrictMode>,
+    <App initialPageName={initialPageName} />
+  </StrictMode>
 );
+
+// The HTML holds the pre-rendered home view: adopt it when home is asked for,
+// otherwise render the requested view in its place.
+if (initialPageName === 'home' && container.hasChildNodes()) {
+  hydrateRoot(container, app);
+} else {
+  createRoot(container).render(app);
+}

@@ -1,44 +1,30 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { Suspense, useEffect, useMemo } from 'react';
 import { site } from '../content/site.ts';
 import { noteFirstRenderDone } from '../components/reveal.tsx';
 import { scrollToTop } from '../lib/motion.ts';
-import { BenefitsView } from '../views/benefits-view.tsx';
-import { ComingSoonView } from '../views/coming-soon-view.tsx';
-import { ContactView } from '../views/contact-view.tsx';
-import { HomeView } from '../views/home-view.tsx';
-import { LocationView } from '../views/location-view.tsx';
-import { TestimonialsView } from '../views/testimonials-view.tsx';
 import { Footer } from './footer.tsx';
 import { NavBar } from './nav-bar.tsx';
 import { NavigationContext } from './navigation.ts';
-import { viewFor, type ViewName } from './page-name.ts';
+import { viewFor } from './page-name.ts';
 import { usePageHistory } from './use-page-history.ts';
-
-const views: Record<ViewName, () => React.JSX.Element> = {
-  home: HomeView,
-  benefits: BenefitsView,
-  testimonials: TestimonialsView,
-  location: LocationView,
-  contact: ContactView,
-  'coming-soon': ComingSoonView,
-};
+import { views } from './views.ts';
 
 export function App({ initialPageName }: { initialPageName: string }) {
   const { pageName, switches, navigate } = usePageHistory(initialPageName);
-  const mainRef = useRef<HTMLElement>(null);
-  const navigation = useMemo(() => ({ pageName, navigate }), [pageName, navigate]);
+  const navigation = useMemo(
+    () => ({ pageName, switches, navigate }),
+    [pageName, switches, navigate],
+  );
 
   useEffect(noteFirstRenderDone, []);
 
-  // After every switch (not on the first load): back to the top, and focus on the
-  // new view's heading so keyboard and screen-reader users land where sighted users do.
+  // Every switch (not the first load) starts at the top of the new view.
   useEffect(() => {
-    if (switches === 0) return;
-    scrollToTop();
-    mainRef.current?.querySelector<HTMLElement>('h1')?.focus({ preventScroll: true });
+    if (switches > 0) scrollToTop();
   }, [switches]);
 
-  const View = views[viewFor(pageName)];
+  const view = viewFor(pageName);
+  const View = views[view];
   return (
     <NavigationContext.Provider value={navigation}>
       <a
@@ -47,14 +33,16 @@ export function App({ initialPageName }: { initialPageName: string }) {
         onClick={(event) => {
           // The fragment names pages here, so move focus without touching the address bar.
           event.preventDefault();
-          mainRef.current?.querySelector<HTMLElement>('h1')?.focus();
+          document.querySelector<HTMLElement>('#main h1')?.focus();
         }}
       >
         {site.chrome.skipLink}
       </a>
       <NavBar />
-      <main id="main" ref={mainRef} tabIndex={-1} data-view={viewFor(pageName)}>
-        <View key={pageName} />
+      <main id="main" tabIndex={-1} data-view={view}>
+        <Suspense fallback={<div className="view-loading" />}>
+          <View key={pageName} />
+        </Suspense>
       </main>
       <Footer />
     </NavigationContext.Provider>

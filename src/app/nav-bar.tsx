@@ -5,6 +5,7 @@ import { useDisclosure } from '../components/use-disclosure.ts';
 import { useNavigation } from './navigation.ts';
 import { SideMenu } from './side-menu.tsx';
 import { useScrolledPast } from './use-scrolled-past.ts';
+import { preloadAllViews } from './views.ts';
 
 /** Pixels of scroll after which the top bar turns dark (specification, section 9). */
 export const scrolledThreshold = 20;
@@ -36,6 +37,8 @@ export function NavBar() {
           aria-haspopup="dialog"
           aria-expanded={menu.isOpen}
           onClick={menu.open}
+          onPointerEnter={preloadAllViews}
+          onFocus={preloadAllViews}
         >
           <Menu aria-hidden="true" />
         </button>

@@ -1,4 +1,11 @@
-import { useEffect, useReducer, useRef, type ChangeEvent, type FormEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useReducer,
+  useRef,
+  type ChangeEvent,
+  type FormEvent,
+} from 'react';
 import { CircleAlert, CircleCheck } from 'lucide-react';
 import {
   bookingFields,
@@ -62,10 +69,17 @@ export function BookingForm() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state.refusedSubmits]);
 
-  // The disabled button lost focus while sending: put it on the message instead.
+  // The disabled button lost focus while sending: put it on the message instead;
+  // and once the thank-you modal is closed (and has restored focus), on the empty form.
+  const previousStatus = useRef(state.status);
   useEffect(() => {
     if (state.status === 'error') failureRef.current?.focus();
+    if (previousStatus.current === 'success' && state.status === 'idle')
+      inputs.current.fullName?.focus();
+    previousStatus.current = state.status;
   }, [state.status]);
+
+  const closeThankYou = useCallback(() => dispatch({ type: 'dismissed' }), []);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -164,10 +178,7 @@ export function BookingForm() {
 
       <Modal
         isOpen={state.status === 'success'}
-        onClose={() => {
-          dispatch({ type: 'dismissed' });
-          inputs.current.fullName?.focus();
-        }}
+        onClose={closeThankYou}
         title={copy.success.title}
         icon={<CircleCheck aria-hidden="true" className="modal-icon" />}
       >

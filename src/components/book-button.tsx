@@ -1,5 +1,6 @@
 import { ArrowRight } from 'lucide-react';
 import { useNavigation } from '../app/navigation.ts';
+import { preloadView } from '../app/views.ts';
 import { site } from '../content/site.ts';
 
 interface BookButtonProps {
@@ -14,6 +15,9 @@ export function BookButton({ label = site.bookButton, className }: BookButtonPro
     <a
       href="#contact"
       className={['button', 'button-primary', className].filter(Boolean).join(' ')}
+      onPointerEnter={() => preloadView('contact')}
+      onFocus={() => preloadView('contact')}
+      onTouchStart={() => preloadView('contact')}
       onClick={(event) => {
         event.preventDefault();
         navigate('contact');

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useLockBodyScroll } from './use-lock-body-scroll.ts';
 
 interface DialogProps {
@@ -8,6 +8,28 @@ interface DialogProps {
   labelledBy: string;
   className: string;
   children: ReactNode;
+}
+
+const focusable =
+  'a[href], button:not([disabled]), input:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Keeps Tab and Shift+Tab cycling inside the dialog. The browser alone would
+ * let focus leave the page for its own toolbar after the last control.
+ */
+function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>): void {
+  if (event.key !== 'Tab') return;
+  const controls = [...event.currentTarget.querySelectorAll<HTMLElement>(focusable)];
+  const first = controls[0];
+  const last = controls[controls.length - 1];
+  if (!first || !last) return;
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  }
 }
 
 /**
@@ -40,6 +62,7 @@ export function Dialog({ isOpen, onClose, labelledBy, className, children }: Dia
       onClose={() => {
         if (isOpen) onClose();
       }}
+      onKeyDown={keepFocusInside}
       onClick={(event) => {
         // The dialog element itself is hit only outside its content, i.e. on the backdrop.
         if (event.target === event.currentTarget) onClose();

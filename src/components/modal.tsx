@@ -1,5 +1,4 @@
 import { useEffect, useId, type ReactNode } from 'react';
-import { X } from 'lucide-react';
 import { site } from '../content/site.ts';
 import { Dialog } from './dialog.tsx';
 
@@ -14,7 +13,10 @@ interface ModalProps {
   closeLabel?: string;
 }
 
-/** A centred card over a dimmed backdrop, named by its title, with one clear Close button. */
+/**
+ * A centred card over a dimmed backdrop, named by its title, with one clear
+ * Close button; Escape and a click on the backdrop close it too.
+ */
 export function Modal({
   isOpen,
   onClose,
@@ -35,14 +37,6 @@ export function Modal({
   return (
     <Dialog isOpen={isOpen} onClose={onClose} labelledBy={titleId} className="modal">
       <div className="modal-card">
-        <button
-          type="button"
-          className="icon-button modal-dismiss"
-          onClick={onClose}
-          aria-label={site.chrome.closeDialog}
-        >
-          <X aria-hidden="true" />
-        </button>
         {icon}
         <h2 id={titleId} className="modal-title">
           {title}

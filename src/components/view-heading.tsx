@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useNavigation } from '../app/navigation.ts';
 
 interface ViewHeadingProps {
   children: ReactNode;
@@ -6,10 +7,26 @@ interface ViewHeadingProps {
   className?: string;
 }
 
-/** The main heading of a view; focus moves here after every page switch. */
+/**
+ * The main heading of a view. After every switch (not on the first load) it
+ * takes focus, so keyboard and screen-reader users land where sighted users do;
+ * it does so itself because a view may arrive a moment after the switch.
+ */
 export function ViewHeading({ children, id, className }: ViewHeadingProps) {
+  const { switches } = useNavigation();
+  const ref = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    if (switches > 0) ref.current?.focus({ preventScroll: true });
+  }, [switches]);
+
   return (
-    <h1 id={id} className={['view-heading', className].filter(Boolean).join(' ')} tabIndex={-1}>
+    <h1
+      ref={ref}
+      id={id}
+      className={['view-heading', className].filter(Boolean).join(' ')}
+      tabIndex={-1}
+    >
       {children}
     </h1>
   );

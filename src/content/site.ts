@@ -14,23 +14,24 @@ export const pageNames = ['home', 'benefits', 'testimonials', 'location', 'conta
 
 export type PageName = (typeof pageNames)[number];
 
-/** Icons a card may show; components map each name to an SVG icon. */
-export type IconName =
-  | 'activity'
-  | 'brain'
-  | 'briefcase'
-  | 'droplets'
-  | 'dumbbell'
-  | 'heart-pulse'
-  | 'leaf'
-  | 'moon-star'
-  | 'shield'
-  | 'sparkles'
-  | 'sun'
+/** Icons a who-can-benefit card may show; the home view maps each name to an SVG icon. */
+export type AudienceIconName =
+  'dumbbell' | 'briefcase' | 'activity' | 'moon-star' | 'zap' | 'sun' | 'heart';
+
+/** Icons a benefit card may show; the benefits view maps each name to an SVG icon. */
+export type BenefitIconName =
   | 'waves'
-  | 'zap'
+  | 'heart-pulse'
+  | 'droplets'
+  | 'brain'
+  | 'activity'
+  | 'leaf'
   | 'flame'
-  | 'person-standing';
+  | 'shield'
+  | 'sparkles';
+
+/** Icons a getting-here line may show. */
+export type TravelIconName = 'train' | 'bus' | 'parking' | 'car';
 
 /** An image the practitioner may add later; width and height keep the layout still while it loads. */
 export interface ImageSlot {
@@ -47,8 +48,8 @@ export interface NavigationItem {
   label: string;
 }
 
-export interface Card {
-  icon: IconName;
+export interface Card<Icon extends string> {
+  icon: Icon;
   title: string;
   description: string;
 }
@@ -202,7 +203,7 @@ export const site = {
           description:
             'Hijama is a Sunnah practice. We can arrange sessions on the recommended days of the lunar month.',
         },
-      ] satisfies Card[],
+      ] satisfies Card<AudienceIconName>[],
       cta: 'Book Your Session Now',
     },
     getInTouch: {
@@ -266,7 +267,7 @@ export const site = {
         description:
           'Many clients book seasonal sessions and say they feel refreshed and more resilient. Evidence here is limited.',
       },
-    ] satisfies Card[],
+    ] satisfies Card<BenefitIconName>[],
   },
 
   testimonials: {
@@ -340,7 +341,7 @@ export const site = {
       { icon: 'bus', text: 'Buses 101, 155 and 190 stop nearby on the main road' },
       { icon: 'parking', text: 'Free parking on premises' },
       { icon: 'car', text: 'Easy access from the A2 and M2' },
-    ] as const satisfies readonly { icon: 'train' | 'bus' | 'parking' | 'car'; text: string }[],
+    ] satisfies { icon: TravelIconName; text: string }[],
   },
 
   contact: {

@@ -1,8 +1,32 @@
-import { Info } from 'lucide-react';
-import { site } from '../content/site.ts';
+import {
+  Activity,
+  Brain,
+  Droplets,
+  Flame,
+  HeartPulse,
+  Info,
+  Leaf,
+  Shield,
+  Sparkles,
+  Waves,
+  type LucideIcon,
+} from 'lucide-react';
+import { site, type BenefitIconName } from '../content/site.ts';
 import { CardGrid } from '../components/card-grid.tsx';
 import { ClosingCall } from '../components/closing-call.tsx';
 import { PageHeader } from '../components/page-header.tsx';
+
+const benefitIcons: Record<BenefitIconName, LucideIcon> = {
+  waves: Waves,
+  'heart-pulse': HeartPulse,
+  droplets: Droplets,
+  brain: Brain,
+  activity: Activity,
+  leaf: Leaf,
+  flame: Flame,
+  shield: Shield,
+  sparkles: Sparkles,
+};
 
 export function BenefitsView() {
   const { heading, subtitle, intro, cards } = site.benefits;
@@ -12,7 +36,12 @@ export function BenefitsView() {
       <section className="section section-flush" aria-label={heading}>
         <div className="container">
           <p className="section-lead">{intro}</p>
-          <CardGrid cards={cards} headingLevel={2} className="card-grid-four" />
+          <CardGrid
+            cards={cards}
+            icons={benefitIcons}
+            headingLevel={2}
+            className="card-grid-four"
+          />
           <aside className="disclaimer" aria-label="Health notice">
             <Info aria-hidden="true" className="disclaimer-icon" />
             <p>{site.disclaimer}</p>

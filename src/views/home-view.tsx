@@ -1,10 +1,30 @@
-import { site } from '../content/site.ts';
+import {
+  Activity,
+  Briefcase,
+  Dumbbell,
+  Heart,
+  MoonStar,
+  Sun,
+  Zap,
+  type LucideIcon,
+} from 'lucide-react';
+import { site, type AudienceIconName } from '../content/site.ts';
 import { BookButton } from '../components/book-button.tsx';
 import { CardGrid } from '../components/card-grid.tsx';
 import { ContactDetails } from '../components/contact-details.tsx';
 import { HeroArt } from '../components/hero-art.tsx';
 import { Reveal } from '../components/reveal.tsx';
 import { ViewHeading } from '../components/view-heading.tsx';
+
+const audienceIcons: Record<AudienceIconName, LucideIcon> = {
+  dumbbell: Dumbbell,
+  briefcase: Briefcase,
+  activity: Activity,
+  'moon-star': MoonStar,
+  zap: Zap,
+  sun: Sun,
+  heart: Heart,
+};
 
 export function HomeView() {
   const { hero, whatIs, whoCanBenefit, getInTouch } = site.home;
@@ -68,7 +88,7 @@ export function HomeView() {
             </h2>
             <p>{whoCanBenefit.intro}</p>
           </Reveal>
-          <CardGrid cards={whoCanBenefit.cards} className="card-grid-three" />
+          <CardGrid cards={whoCanBenefit.cards} icons={audienceIcons} className="card-grid-three" />
           <div className="section-action">
             <BookButton label={whoCanBenefit.cta} />
           </div>

@@ -1,10 +1,30 @@
-import { Clock, MapPin, Navigation } from 'lucide-react';
-import { site } from '../content/site.ts';
+import {
+  Bus,
+  Car,
+  Clock,
+  MapPin,
+  Navigation,
+  SquareParking,
+  TrainFront,
+  type LucideIcon,
+} from 'lucide-react';
+import { site, type TravelIconName } from '../content/site.ts';
 import { ClosingCall } from '../components/closing-call.tsx';
-import { Icon } from '../components/icon.tsx';
 import { OpeningHoursTable } from '../components/opening-hours-table.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { Reveal } from '../components/reveal.tsx';
+
+const travelIcons: Record<TravelIconName, LucideIcon> = {
+  train: TrainFront,
+  bus: Bus,
+  parking: SquareParking,
+  car: Car,
+};
+
+function TravelIcon({ name }: { name: TravelIconName }) {
+  const Component = travelIcons[name];
+  return <Component aria-hidden="true" focusable="false" strokeWidth={1.75} />;
+}
 
 export function LocationView() {
   const { location, address } = site;
@@ -51,7 +71,7 @@ export function LocationView() {
               {location.gettingHere.map((step) => (
                 <li key={step.text}>
                   <span className="directions-icon">
-                    <Icon name={step.icon} />
+                    <TravelIcon name={step.icon} />
                   </span>
                   {step.text}
                 </li>

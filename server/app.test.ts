@@ -1,0 +1,902 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PostgrestClient } from '@supabase/postgrest-js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { developmentAnonKey } from '../core/api-defaults.ts';
+import { createApp } from './app.ts';
+import { createBookingsRepository, type BookingsRepository } from './db/bookings-repository.ts';
+import { DatabaseError, DatabaseUnavailableError } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { openDatabase, type OpenedDatabase } from './db/open-database.ts';
+import { openPostgres } from './db/postgres.ts';
+import {
+  createScratchDatabase,
+  serve,
+  testDatabaseUrl,
+  type RunningServer,
+} from './testing/helpers.ts';
+
+const anonKey = developmentAnonKey;
+const serviceKey = 'test-service-role-key-0123456789abcdef';
+const keys = { anon: anonKey, serviceRole: serviceKey };
+const anonHeaders = { apikey: anonKey, Authorization: `Bearer ${anonKey}` };
+const serviceHeaders = { apikey: serviceKey, Authorization: `Bearer ${serviceKey}` };
+const jsonHeaders = { ...anonHeaders, 'Content-Type': 'application/json' };
+
+const validBooking = {
+  full_name: 'Amina Khan',
+  phone: '+44 (0) 1634 123 456',
+  email: 'amina@example.com',
+  instagram: '@amina.k',
+};
+
+interface Engine {
+  name: string;
+  open(): Promise<{ opened: OpenedDatabase; cleanUp(): Promise<void> }>;
+}
+
+const engines: Engine[] = [
+  {
+    name: 'PGlite',
+    open: async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'hijama-api-'));
+      const opened = await openDatabase({ databaseUrl: undefined, dataDir });
+      return { opened, cleanUp: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    },
+  },
+];
+if (testDatabaseUrl) {
+  const adminUrl = testDatabaseUrl;
+  engines.push({
+    name: 'PostgreSQL',
+    open: async () => {
+      const scratch = await createScratchDatabase(adminUrl);
+      const opened = await openDatabase({ databaseUrl: scratch.url, dataDir: '' });
+      return { opened, cleanUp: () => scratch.drop() };
+    },
+  });
+}
+
+describe.each(engines)('the booking API on $name', (engine) => {
+  let opened: OpenedDatabase;
+  let cleanUp: () => Promise<void>;
+  let server: RunningServer;
+  let api: string;
+  const logged: unknown[] = [];
+
+  beforeAll(async () => {
+    ({ opened, cleanUp } = await engine.open());
+    const distDir = mkdtempSync(path.join(tmpdir(), 'hijama-dist-'));
+    server = await serve(
+      createApp({
+        bookings: createBookingsRepository(opened.db),
+        keys,
+        distDir,
+        logError: (_message, error) => logged.push(error),
+      }),
+    );
+    api = `${server.baseUrl}/rest/v1`;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await opened?.close();
+    await cleanUp?.();
+  });
+
+  beforeEach(async () => {
+    await opened.db.query('delete from public.bookings');
+    logged.length = 0;
+  });
+
+  async function storedRows() {
+    const { rows } = await opened.db.query<Record<string, unknown>>(
+      'select id::text, full_name, phone, email, instagram, created_at from public.bookings order by created_at, full_name',
+    );
+    return rows;
+  }
+
+  function post(body: unknown, headers: Record<string, string> = jsonHeaders, query = '') {
+    return fetch(`${api}/bookings${query}`, {
+      method: 'POST',
+      headers,
+      body: typeof body === 'string' || body instanceof Blob ? body : JSON.stringify(body),
+    });
+  }
+
+  async function expectPostgrestError(response: Response, status: number, code: string) {
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(['code', 'details', 'hint', 'message']);
+    expect(body.code).toBe(code);
+    expect(typeof body.message).toBe('string');
+    return body as { code: string; message: string; details: string | null; hint: string | null };
+  }
+
+  describe('inserting', () => {
+    it('stores a valid booking exactly: trimmed, an empty Instagram as null, created_at from the clock', async () => {
+      const id = crypto.randomUUID();
+      const before = Date.now();
+      const response = await post({
+        id,
+        full_name: '  Amina Khan ',
+        phone: ' +44 (0) 1634 123 456 ',
+        email: ' amina@example.com',
+        instagram: '   ',
+      });
+      expect(response.status).toBe(201);
+      expect(await response.text()).toBe('');
+
+      const rows = await storedRows();
+      expect(rows).toHaveLength(1);
+      const { created_at, ...row } = rows[0]!;
+      expect(row).toEqual({
+        id,
+        full_name: 'Amina Khan',
+        phone: '+44 (0) 1634 123 456',
+        email: 'amina@example.com',
+        instagram: null,
+      });
+      expect(created_at).toBeInstanceOf(Date);
+      expect((created_at as Date).getTime()).toBeGreaterThanOrEqual(before - 5_000);
+      expect((created_at as Date).getTime()).toBeLessThanOrEqual(Date.now() + 5_000);
+    });
+
+    it('keeps the Instagram handle as typed, trimmed, and generates an id when none is sent', async () => {
+      const response = await post({ ...validBooking, instagram: '  @Amina.K ' });
+      expect(response.status).toBe(201);
+      const [row] = await storedRows();
+      expect(row).toMatchObject({ instagram: '@Amina.K' });
+      expect(row!.id).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it('accepts exactly what postgrest-js sends, and answers a retry with 23505', async () => {
+      const client = new PostgrestClient(api, { headers: anonHeaders, schema: 'public' });
+      const row = { id: crypto.randomUUID(), ...validBooking, instagram: null };
+      const first = await client.from('bookings').insert(row);
+      expect(first.error).toBeNull();
+      expect(first.status).toBe(201);
+
+      const retry = await client.from('bookings').insert(row);
+      expect(retry.status).toBe(409);
+      expect(retry.error?.code).toBe('23505');
+      expect(await storedRows()).toHaveLength(1);
+    });
+
+    it('stores one row when the same id is sent twice (a retry after a lost answer)', async () => {
+      const row = { id: crypto.randomUUID(), ...validBooking };
+      expect((await post(row)).status).toBe(201);
+      const retry = await expectPostgrestError(await post(row), 409, '23505');
+      expect(retry.message).toContain('bookings_pkey');
+      expect(await storedRows()).toHaveLength(1);
+    });
+
+    it('stores one row when retries with the same id arrive at the same time', async () => {
+      const row = { id: crypto.randomUUID(), ...validBooking };
+      const statuses = await Promise.all(
+        Array.from({ length: 5 }, async () => (await post(row)).status),
+      );
+      expect(statuses.sort()).toEqual([201, 409, 409, 409, 409]);
+      expect(await storedRows()).toHaveLength(1);
+    });
+
+    it('stores concurrent bookings independently', async () => {
+      const statuses = await Promise.all(
+        Array.from(
+          { length: 20 },
+          async (_, i) => (await post({ ...validBooking, full_name: `Guest ${i}` })).status,
+        ),
+      );
+      expect(new Set(statuses)).toEqual(new Set([201]));
+      expect(await storedRows()).toHaveLength(20);
+    });
+
+    it('stores an array of rows all together', async () => {
+      const client = new PostgrestClient(api, { headers: anonHeaders });
+      const { error, status } = await client.from('bookings').insert([
+        { ...validBooking, id: crypto.randomUUID() },
+        { ...validBooking, id: crypto.randomUUID(), full_name: 'Yusuf Ali', instagram: null },
+      ]);
+      expect(error).toBeNull();
+      expect(status).toBe(201);
+      expect(await storedRows()).toHaveLength(2);
+    });
+
+    it.each([
+      ['one invalid row', [validBooking, { ...validBooking, phone: '123' }], 400, '23514'],
+      [
+        'two rows with one id',
+        [
+          { ...validBooking, id: 'c0a80101-0000-4000-8000-000000000001' },
+          { ...validBooking, id: 'c0a80101-0000-4000-8000-000000000001' },
+        ],
+        409,
+        '23505',
+      ],
+    ])('stores nothing from an array with %s', async (_case, rows, status, code) => {
+      await expectPostgrestError(await post(rows), status, code);
+      expect(await storedRows()).toHaveLength(0);
+    });
+
+    it('refuses an id that is already stored, without touching the stored row', async () => {
+      const id = crypto.randomUUID();
+      await post({ ...validBooking, id });
+      await expectPostgrestError(
+        await post({ ...validBooking, id, full_name: 'Someone Else' }),
+        409,
+        '23505',
+      );
+      expect((await storedRows())[0]).toMatchObject({ full_name: 'Amina Khan' });
+    });
+  });
+
+  describe('refusing bad input with a PostgREST error and storing nothing', () => {
+    const long = (length: number) => 'x'.repeat(length);
+    const cases: [string, () => Promise<Response>, number, string, RegExp?][] = [
+      [
+        'invalid JSON',
+        () => post('{"full_name": "Amina"'),
+        400,
+        'PGRST102',
+        /Empty or invalid json/,
+      ],
+      ['an empty body', () => post(''), 400, 'PGRST102'],
+      ['a JSON string', () => post('"Amina Khan"'), 400, 'PGRST102'],
+      ['JSON null', () => post('null'), 400, 'PGRST102'],
+      ['an array holding a non-object', () => post([validBooking, 42]), 400, 'PGRST102'],
+      [
+        'objects with different keys',
+        () => post([validBooking, { full_name: 'A' }]),
+        400,
+        'PGRST102',
+        /All object keys must match/,
+      ],
+      [
+        'invalid UTF-8',
+        () => post(new Blob([new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])])),
+        400,
+        'PGRST102',
+      ],
+      [
+        'an unknown column',
+        () => post({ ...validBooking, notes: 'hello' }),
+        400,
+        'PGRST204',
+        /Could not find the 'notes' column of 'bookings'/,
+      ],
+      [
+        'an unknown column named in ?columns',
+        () => post([validBooking], jsonHeaders, '?columns="full_name","notes"'),
+        400,
+        'PGRST204',
+      ],
+      [
+        'a created_at chosen by the caller',
+        () => post({ ...validBooking, created_at: '2020-01-01T00:00:00Z' }),
+        401,
+        '42501',
+      ],
+      [
+        'a missing phone',
+        () => post({ full_name: 'A', email: 'a@b.co' }),
+        400,
+        '23502',
+        /null value in column "phone"/,
+      ],
+      ['a null email', () => post({ ...validBooking, email: null }), 400, '23502'],
+      [
+        'an empty name',
+        () => post({ ...validBooking, full_name: '   ' }),
+        400,
+        '23514',
+        /bookings_full_name_check/,
+      ],
+      [
+        'letters in the phone',
+        () => post({ ...validBooking, phone: 'abc1234567' }),
+        400,
+        '23514',
+        /bookings_phone_check/,
+      ],
+      ['a short phone', () => post({ ...validBooking, phone: '12345' }), 400, '23514'],
+      [
+        'a space in the email',
+        () => post({ ...validBooking, email: 'a b@c.co' }),
+        400,
+        '23514',
+        /bookings_email_check/,
+      ],
+      [
+        'an email without a dot in the domain',
+        () => post({ ...validBooking, email: 'foo@bar' }),
+        400,
+        '23514',
+      ],
+      [
+        'a name over 100 characters',
+        () => post({ ...validBooking, full_name: long(101) }),
+        400,
+        '23514',
+      ],
+      [
+        'a phone over 30 characters',
+        () => post({ ...validBooking, phone: '1'.repeat(31) }),
+        400,
+        '23514',
+      ],
+      [
+        'an email over 254 characters',
+        () => post({ ...validBooking, email: `${long(250)}@b.co` }),
+        400,
+        '23514',
+      ],
+      [
+        'an Instagram handle over 60 characters',
+        () => post({ ...validBooking, instagram: long(61) }),
+        400,
+        '23514',
+        /bookings_instagram_check/,
+      ],
+      [
+        'a number as the phone',
+        () => post({ ...validBooking, phone: 1634123456 }),
+        400,
+        'PGRST102',
+        /expected a string/,
+      ],
+      [
+        'an object as the name',
+        () => post({ ...validBooking, full_name: { first: 'A' } }),
+        400,
+        'PGRST102',
+      ],
+      [
+        'a number as the Instagram handle',
+        () => post({ ...validBooking, instagram: 5 }),
+        400,
+        'PGRST102',
+      ],
+      [
+        'a NUL character',
+        () => post({ ...validBooking, full_name: 'Amina\u0000Khan' }),
+        400,
+        'PGRST102',
+      ],
+      [
+        'a lone surrogate',
+        () => post(`{"full_name":"A\\ud800","phone":"01634123456","email":"a@b.co"}`),
+        400,
+        'PGRST102',
+      ],
+      [
+        'an id that is not a uuid',
+        () => post({ ...validBooking, id: 'booking-1' }),
+        400,
+        '22P02',
+        /invalid input syntax for type uuid/,
+      ],
+      ['a numeric id', () => post({ ...validBooking, id: 7 }), 400, '22P02'],
+      [
+        'text/plain',
+        () => post(validBooking, { ...anonHeaders, 'Content-Type': 'text/plain' }),
+        415,
+        'PGRST102',
+        /Content-Type not acceptable: text\/plain/,
+      ],
+      [
+        'a form post',
+        () =>
+          post('full_name=A', {
+            ...anonHeaders,
+            'Content-Type': 'application/x-www-form-urlencoded',
+          }),
+        415,
+        'PGRST102',
+      ],
+      [
+        'no content type',
+        () => post(new Blob([JSON.stringify(validBooking)]), anonHeaders),
+        415,
+        'PGRST102',
+      ],
+      [
+        'a request to return the row',
+        () => post(validBooking, { ...jsonHeaders, Prefer: 'return=representation' }),
+        401,
+        '42501',
+      ],
+      [
+        'a request for the row location',
+        () => post(validBooking, { ...jsonHeaders, Prefer: 'return=headers-only' }),
+        401,
+        '42501',
+      ],
+      [
+        'an upsert',
+        () => post(validBooking, { ...jsonHeaders, Prefer: 'resolution=ignore-duplicates' }),
+        401,
+        '42501',
+      ],
+      [
+        'another schema',
+        () => post(validBooking, { ...jsonHeaders, 'Content-Profile': 'private' }),
+        406,
+        'PGRST106',
+      ],
+      ['a body over 16 KB', () => post({ ...validBooking, full_name: long(20_000) }), 413, '54000'],
+      [
+        'no apikey',
+        () => post(validBooking, { 'Content-Type': 'application/json' }),
+        401,
+        'PGRST302',
+        /No API key found/,
+      ],
+      [
+        'a wrong apikey',
+        () => post(validBooking, { apikey: 'guess', 'Content-Type': 'application/json' }),
+        401,
+        'PGRST301',
+        /Invalid API key/,
+      ],
+      [
+        'a wrong bearer token',
+        () => post(validBooking, { ...jsonHeaders, Authorization: 'Bearer guess' }),
+        401,
+        'PGRST301',
+      ],
+      [
+        'a malformed Authorization header',
+        () => post(validBooking, { ...jsonHeaders, Authorization: anonKey }),
+        401,
+        'PGRST301',
+      ],
+    ];
+
+    it.each(cases)('%s', async (_case, send, status, code, message) => {
+      const error = await expectPostgrestError(await send(), status, code);
+      if (message) expect(`${error.message} ${error.details}`).toMatch(message);
+      expect(await storedRows()).toHaveLength(0);
+      expect(logged).toEqual([]);
+    });
+
+    it('puts the form messages of every broken rule in details', async () => {
+      const error = await expectPostgrestError(
+        await post({ full_name: '', phone: 'abc1234567', email: 'a b@c.co', instagram: null }),
+        400,
+        '23514',
+      );
+      expect(error.details).toBe(
+        'full_name: Full name is required; phone: Please enter a valid phone number; email: Please enter a valid email address',
+      );
+    });
+
+    it('refuses a chunked body over 16 KB without reading all of it', async () => {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest(
+          `${api}/bookings`,
+          { method: 'POST', headers: jsonHeaders },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        const chunk = Buffer.alloc(8 * 1024, 0x20);
+        // Keeps sending until answered: the server must answer before the body ends.
+        const pump = () => {
+          while (!req.destroyed && req.write(chunk));
+          if (!req.destroyed) req.once('drain', pump);
+        };
+        pump();
+      });
+      expect(status).toBe(413);
+      expect(await storedRows()).toHaveLength(0);
+    });
+  });
+
+  describe('reading', () => {
+    async function insertThree() {
+      const rows = [
+        {
+          id: 'a0000000-0000-4000-8000-000000000001',
+          full_name: 'Amina Khan',
+          created_at: '2026-11-20T09:00:00Z',
+        },
+        {
+          id: 'a0000000-0000-4000-8000-000000000002',
+          full_name: 'Bilal Shah',
+          created_at: '2026-11-21T09:00:00Z',
+        },
+        {
+          id: 'a0000000-0000-4000-8000-000000000003',
+          full_name: 'Chloe Ward',
+          created_at: '2026-11-22T09:00:00Z',
+        },
+      ];
+      for (const row of rows) {
+        expect(
+          (
+            await post({
+              ...validBooking,
+              id: row.id,
+              full_name: row.full_name,
+              email: `${row.id}@example.com`,
+              instagram: row.full_name === 'Bilal Shah' ? null : '@x',
+            })
+          ).status,
+        ).toBe(201);
+        // created_at comes from the clock; the test sets it apart as the table owner.
+        await opened.db.query('update public.bookings set created_at = $1 where id = $2', [
+          row.created_at,
+          row.id,
+        ]);
+      }
+    }
+
+    function get(query: string, headers: Record<string, string> = serviceHeaders) {
+      return fetch(`${api}/bookings${query}`, { headers });
+    }
+
+    it('returns rows to the service key with select, order and limit', async () => {
+      await insertThree();
+      const response = await get('?select=full_name,created_at&order=created_at.desc&limit=2');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-range')).toBe('0-1/*');
+      expect(await response.json()).toEqual([
+        { full_name: 'Chloe Ward', created_at: '2026-11-22T09:00:00+00:00' },
+        { full_name: 'Bilal Shah', created_at: '2026-11-21T09:00:00+00:00' },
+      ]);
+    });
+
+    it('returns every column in table order for select=*', async () => {
+      await insertThree();
+      const [first] = (await (
+        await get('?select=*&order=created_at.asc&limit=1')
+      ).json()) as Record<string, unknown>[];
+      expect(Object.keys(first!)).toEqual([
+        'id',
+        'created_at',
+        'full_name',
+        'phone',
+        'email',
+        'instagram',
+      ]);
+      expect(first).toMatchObject({ id: 'a0000000-0000-4000-8000-000000000001', instagram: '@x' });
+    });
+
+    it('filters with eq, is.null and not, pages with offset and counts on request', async () => {
+      await insertThree();
+      const byEmail = await (
+        await get('?select=full_name&email=eq.a0000000-0000-4000-8000-000000000002@example.com')
+      ).json();
+      expect(byEmail).toEqual([{ full_name: 'Bilal Shah' }]);
+      expect(await (await get('?select=name:full_name&instagram=is.null')).json()).toEqual([
+        { name: 'Bilal Shah' },
+      ]);
+      expect(
+        await (await get('?select=full_name&instagram=not.is.null&order=full_name.desc')).json(),
+      ).toEqual([{ full_name: 'Chloe Ward' }, { full_name: 'Amina Khan' }]);
+      expect(
+        await (
+          await get(
+            '?select=full_name&created_at=gte.2026-11-21T00:00:00Z&created_at=lt.2026-11-22T00:00:00Z',
+          )
+        ).json(),
+      ).toEqual([{ full_name: 'Bilal Shah' }]);
+      const paged = await get('?select=full_name&order=created_at&offset=1&limit=1', {
+        ...serviceHeaders,
+        Prefer: 'count=exact',
+      });
+      expect(await paged.json()).toEqual([{ full_name: 'Bilal Shah' }]);
+      expect(paged.headers.get('content-range')).toBe('1-1/3');
+    });
+
+    it('works with postgrest-js, including single()', async () => {
+      await insertThree();
+      const client = new PostgrestClient(api, { headers: serviceHeaders });
+      const { data, error } = await client
+        .from('bookings')
+        .select('full_name, instagram')
+        .eq('id', 'a0000000-0000-4000-8000-000000000003')
+        .single();
+      expect(error).toBeNull();
+      expect(data).toEqual({ full_name: 'Chloe Ward', instagram: '@x' });
+
+      const many = await client.from('bookings').select('id').single();
+      expect(many.error?.code).toBe('PGRST116');
+
+      const counted = await client.from('bookings').select('*', { count: 'exact', head: true });
+      expect(counted.count).toBe(3);
+    });
+
+    it.each([
+      ['?select=secret', 400, '42703'],
+      ['?select=full_name::text', 400, 'PGRST100'],
+      ['?order=created_at.sideways', 400, 'PGRST100'],
+      ['?order=secret.desc', 400, '42703'],
+      ['?limit=-1', 400, 'PGRST100'],
+      ['?offset=ten', 400, 'PGRST100'],
+      ['?full_name=like.A*', 400, 'PGRST100'],
+      ['?secret=eq.1', 400, '42703'],
+      ['?or=(full_name.eq.A,full_name.eq.B)', 400, 'PGRST100'],
+      ['?id=eq.not-a-uuid', 400, '22P02'],
+      ['?created_at=gt.soon', 400, '22007'],
+    ])('refuses %s', async (query, status, code) => {
+      await expectPostgrestError(await get(query), status, code);
+    });
+
+    it('refuses media types it cannot produce', async () => {
+      await expectPostgrestError(
+        await get('', { ...serviceHeaders, Accept: 'text/csv' }),
+        406,
+        'PGRST107',
+      );
+    });
+  });
+
+  describe('anonymous callers', () => {
+    it('cannot read, update or delete, through the API', async () => {
+      const id = crypto.randomUUID();
+      await post({ ...validBooking, id });
+      for (const method of ['GET', 'PATCH', 'PUT', 'DELETE']) {
+        const response = await fetch(`${api}/bookings?id=eq.${id}`, {
+          method,
+          headers: jsonHeaders,
+          body: method === 'GET' ? undefined : JSON.stringify({ full_name: 'Changed' }),
+        });
+        const error = await expectPostgrestError(response, 401, '42501');
+        expect(error.message).toBe('permission denied for table bookings');
+      }
+      const head = await fetch(`${api}/bookings`, { method: 'HEAD', headers: anonHeaders });
+      expect(head.status).toBe(401);
+
+      const client = new PostgrestClient(api, { headers: anonHeaders });
+      expect((await client.from('bookings').select('*')).error?.code).toBe('42501');
+      expect(
+        (await client.from('bookings').update({ full_name: 'Changed' }).eq('id', id)).error?.code,
+      ).toBe('42501');
+      expect((await client.from('bookings').delete().eq('id', id)).error?.code).toBe('42501');
+      expect(await storedRows()).toEqual([
+        expect.objectContaining({ id, full_name: 'Amina Khan' }),
+      ]);
+    });
+
+    it('cannot read, update or delete, in the database itself', async () => {
+      const id = crypto.randomUUID();
+      await post({ ...validBooking, id });
+      for (const sql of [
+        'select * from public.bookings',
+        `update public.bookings set full_name = 'Changed'`,
+        'delete from public.bookings',
+      ]) {
+        const attempt = opened.db.transaction(async (tx) => {
+          await tx.query('set local role anon');
+          await tx.query(sql);
+        });
+        await expect(attempt).rejects.toMatchObject({ code: '42501' });
+      }
+      expect(await storedRows()).toHaveLength(1);
+    });
+
+    it('are told that changing bookings is not supported, even with the service key', async () => {
+      for (const method of ['PATCH', 'PUT', 'DELETE']) {
+        const response = await fetch(`${api}/bookings`, {
+          method,
+          headers: { ...serviceHeaders, 'Content-Type': 'application/json' },
+          body: '{}',
+        });
+        await expectPostgrestError(response, 405, 'PGRST117');
+      }
+    });
+  });
+
+  it('reads nothing for anyone when SERVICE_ROLE_KEY is unset', async () => {
+    const readerless = await serve(
+      createApp({
+        bookings: createBookingsRepository(opened.db),
+        keys: { anon: anonKey, serviceRole: undefined },
+        distDir: tmpdir(),
+      }),
+    );
+    try {
+      const url = `${readerless.baseUrl}/rest/v1/bookings`;
+      await expectPostgrestError(await fetch(url, { headers: serviceHeaders }), 401, 'PGRST301');
+      await expectPostgrestError(await fetch(url, { headers: anonHeaders }), 401, '42501');
+    } finally {
+      await readerless.close();
+    }
+  });
+
+  describe('the rest of /rest/v1', () => {
+    it.each([
+      ['/rest/v1/other', 404, 'PGRST205'],
+      ['/rest/v1/bookings/1', 404, 'PGRST125'],
+      ['/rest/v1', 404, 'PGRST125'],
+      ['/rest/v1/', 404, 'PGRST125'],
+      ['/rest/v1/rpc/anything', 404, 'PGRST125'],
+    ])('answers %s with %i', async (pathname, status, code) => {
+      await expectPostgrestError(
+        await fetch(`${server.baseUrl}${pathname}`, { headers: serviceHeaders }),
+        status,
+        code,
+      );
+    });
+
+    it('answers an unknown method with 405', async () => {
+      const { status, body } = await new Promise<{ status: number; body: string }>(
+        (resolve, reject) => {
+          const req = httpRequest(
+            `${api}/bookings`,
+            { method: 'PROPFIND', headers: anonHeaders },
+            (res) => {
+              let text = '';
+              res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+            },
+          );
+          req.on('error', reject);
+          req.end();
+        },
+      );
+      expect(status).toBe(405);
+      expect(JSON.parse(body)).toMatchObject({
+        code: 'PGRST117',
+        message: 'Unsupported HTTP method: PROPFIND',
+      });
+    });
+
+    it('answers a CORS preflight as Supabase does, so another origin can post', async () => {
+      const response = await fetch(`${api}/bookings`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'https://hijama.example',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers':
+            'apikey, authorization, content-type, content-profile, prefer, x-client-info',
+        },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+      expect(response.headers.get('access-control-allow-headers')).toBe(
+        'apikey, authorization, content-type, content-profile, prefer, x-client-info',
+      );
+      const posted = await post(validBooking, { ...jsonHeaders, Origin: 'https://hijama.example' });
+      expect(posted.status).toBe(201);
+      expect(posted.headers.get('access-control-allow-origin')).toBe('*');
+      expect(posted.headers.get('access-control-expose-headers')).toContain('Content-Range');
+    });
+  });
+
+  describe('migrations', () => {
+    async function schemaSnapshot() {
+      const queries = [
+        `select column_name, data_type, is_nullable, column_default from information_schema.columns
+          where table_schema = 'public' and table_name = 'bookings' order by ordinal_position`,
+        `select conname, pg_get_constraintdef(oid) from pg_constraint where conrelid = 'public.bookings'::regclass order by conname`,
+        `select policyname, cmd, roles::text, qual, with_check from pg_policies where tablename = 'bookings' order by policyname`,
+        `select grantee, privilege_type from information_schema.role_table_grants
+          where table_name = 'bookings' and grantee in ('anon', 'authenticated', 'service_role') order by 1, 2`,
+        `select grantee, privilege_type, column_name from information_schema.column_privileges
+          where table_name = 'bookings' and grantee in ('anon', 'authenticated') order by 1, 2, 3`,
+        `select relrowsecurity from pg_class where oid = 'public.bookings'::regclass`,
+        `select name, checksum from app_private.schema_migrations order by name`,
+      ];
+      const results = [];
+      for (const sql of queries) results.push((await opened.db.query(sql)).rows);
+      return results;
+    }
+
+    it('were applied once, recorded outside the API schema, and rerunning them changes nothing', async () => {
+      const id = crypto.randomUUID();
+      await post({ ...validBooking, id });
+      const before = await schemaSnapshot();
+      expect(before.at(-1)).toEqual([
+        { name: '20261122000000_create_bookings.sql', checksum: expect.any(String) },
+      ]);
+
+      expect(await migrate(opened.db)).toEqual({ applied: [], changed: [] });
+      expect(await schemaSnapshot()).toEqual(before);
+      expect(await storedRows()).toEqual([expect.objectContaining({ id })]);
+    });
+  });
+});
+
+describe('the booking API when the database fails', () => {
+  function appWith(bookings: Partial<BookingsRepository>, logged: unknown[] = []) {
+    const fail = () => Promise.reject(new Error('not expected'));
+    return serve(
+      createApp({
+        bookings: { insertAsAnon: fail, selectForService: fail, ...bookings },
+        keys,
+        distDir: tmpdir(),
+        logError: (_message, error) => logged.push(error),
+      }),
+    );
+  }
+
+  async function postTo(server: RunningServer) {
+    return fetch(`${server.baseUrl}/rest/v1/bookings`, {
+      method: 'POST',
+      headers: jsonHeaders,
+      body: JSON.stringify(validBooking),
+    });
+  }
+
+  it.each([
+    ['a check violation', '23514', 400],
+    ['a not-null violation', '23502', 400],
+    ['a unique violation', '23505', 409],
+    ['a foreign-key violation', '23503', 409],
+    ['a value out of range', '22003', 400],
+    ['a string too long', '22001', 400],
+  ])('answers %s in PostgREST shape, never 500', async (_case, code, status) => {
+    const server = await appWith({
+      insertAsAnon: () =>
+        Promise.reject(
+          new DatabaseError(code, 'refused by the database', 'why', undefined, undefined),
+        ),
+    });
+    try {
+      const response = await postTo(server);
+      expect(response.status).toBe(status);
+      expect(await response.json()).toEqual({
+        code,
+        message: 'refused by the database',
+        details: 'why',
+        hint: null,
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers 503 when the database is unreachable', async () => {
+    const logged: unknown[] = [];
+    const server = await appWith(
+      { insertAsAnon: () => Promise.reject(new DatabaseUnavailableError('connect ECONNREFUSED')) },
+      logged,
+    );
+    try {
+      const response = await postTo(server);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ code: 'PGRST000' });
+      expect(logged).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers an unexpected failure with a logged 500 in PostgREST shape, without its details', async () => {
+    const logged: unknown[] = [];
+    const server = await appWith(
+      { insertAsAnon: () => Promise.reject(new TypeError('secret internals')) },
+      logged,
+    );
+    try {
+      const response = await postTo(server);
+      expect(response.status).toBe(500);
+      const body = await response.text();
+      expect(JSON.parse(body)).toEqual({
+        code: 'PGRSTX00',
+        message: 'Internal server error',
+        details: null,
+        hint: null,
+      });
+      expect(body).not.toContain('secret');
+      expect(logged).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reports an unreachable PostgreSQL server at start', async () => {
+    await expect(openPostgres('postgres://postgres@127.0.0.1:1/hijama')).rejects.toThrow(
+      /Could not connect to PostgreSQL at 127\.0\.0\.1:1\/hijama/,
+    );
+  });
+});

@@ -1,0 +1,140 @@
+import type { BookingRow } from '../../core/booking-row.ts';
+import type { Database, Queryable } from './database.ts';
+
+/**
+ * The bookings table, seen through the roles that row-level security knows:
+ * inserts run as `anon`, so the database itself enforces the insert-only policy;
+ * reads run as `service_role`. Column names come from fixed lists, values are
+ * always bound parameters.
+ */
+
+/** Every column of `public.bookings`, in table order. */
+export const bookingTableColumns = [
+  'id',
+  'created_at',
+  'full_name',
+  'phone',
+  'email',
+  'instagram',
+] as const;
+
+export type BookingTableColumn = (typeof bookingTableColumns)[number];
+
+export type ComparisonOperator = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte';
+
+export type BookingFilter =
+  | { column: BookingTableColumn; operator: ComparisonOperator; value: string; negated: boolean }
+  | { column: BookingTableColumn; operator: 'is null'; negated: boolean };
+
+export interface BookingOrder {
+  column: BookingTableColumn;
+  descending: boolean;
+  /** PostgreSQL's default when unset: nulls last ascending, first descending. */
+  nullsFirst?: boolean;
+}
+
+export interface BookingSelection {
+  columns: readonly BookingTableColumn[];
+  filters: readonly BookingFilter[];
+  order: readonly BookingOrder[];
+  limit?: number;
+  offset?: number;
+  /** Also count every row matching the filters, ignoring limit and offset. */
+  countTotal: boolean;
+}
+
+export interface BookingSelectionResult {
+  rows: Partial<Record<BookingTableColumn, string | null>>[];
+  total?: number;
+}
+
+export interface BookingsRepository {
+  /** Inserts all rows or none, as `anon`; never reads them back (insert-only RLS forbids it). */
+  insertAsAnon(rows: readonly BookingRow[]): Promise<void>;
+  /** Reads rows as `service_role`. */
+  selectForService(selection: BookingSelection): Promise<BookingSelectionResult>;
+}
+
+const quoted: Record<BookingTableColumn, string> = {
+  id: '"id"',
+  created_at: '"created_at"',
+  full_name: '"full_name"',
+  phone: '"phone"',
+  email: '"email"',
+  instagram: '"instagram"',
+};
+
+// Rendered as PostgREST does (json's ISO 8601 form), the same on both engines.
+const selected: Record<BookingTableColumn, string> = {
+  ...quoted,
+  id: '"id"::text as "id"',
+  created_at: `to_json("created_at") #>> '{}' as "created_at"`,
+};
+
+const comparisons: Record<ComparisonOperator, string> = {
+  eq: '=',
+  neq: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+};
+
+export function createBookingsRepository(db: Database): BookingsRepository {
+  return {
+    insertAsAnon: (rows) =>
+      db.transaction(async (tx) => {
+        await tx.query('set local role anon');
+        for (const row of rows) {
+          await tx.query(
+            'insert into public.bookings (id, full_name, phone, email, instagram) values ($1, $2, $3, $4, $5)',
+            [row.id, row.full_name, row.phone, row.email, row.instagram],
+          );
+        }
+      }),
+
+    selectForService: (selection) =>
+      db.transaction(async (tx) => {
+        await tx.query('set local role service_role');
+        await tx.query(`set local time zone 'UTC'`);
+        return select(tx, selection);
+      }),
+  };
+}
+
+async function select(tx: Queryable, selection: BookingSelection): Promise<BookingSelectionResult> {
+  const params: unknown[] = [];
+  const bind = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+
+  const conditions = selection.filters.map((filter) => {
+    const condition =
+      filter.operator === 'is null'
+        ? `${quoted[filter.column]} is null`
+        : `${quoted[filter.column]} ${comparisons[filter.operator]} ${bind(filter.value)}`;
+    return filter.negated ? `not (${condition})` : condition;
+  });
+  const where = conditions.length > 0 ? ` where ${conditions.join(' and ')}` : '';
+  const filterParams = [...params];
+
+  const columns = [...new Set(selection.columns)].map((column) => selected[column]);
+  const order = selection.order.map(
+    ({ column, descending, nullsFirst }) =>
+      `${quoted[column]} ${descending ? 'desc' : 'asc'}` +
+      (nullsFirst === undefined ? '' : nullsFirst ? ' nulls first' : ' nulls last'),
+  );
+  let sql = `select ${columns.join(', ')} from public.bookings${where}`;
+  if (order.length > 0) sql += ` order by ${order.join(', ')}`;
+  if (selection.limit !== undefined) sql += ` limit ${bind(selection.limit)}`;
+  if (selection.offset !== undefined) sql += ` offset ${bind(selection.offset)}`;
+
+  const { rows } = await tx.query<Partial<Record<BookingTableColumn, string | null>>>(sql, params);
+  if (!selection.countTotal) return { rows };
+  const counted = await tx.query<{ total: number }>(
+    `select count(*)::integer as total from public.bookings${where}`,
+    filterParams,
+  );
+  return { rows, total: counted.rows[0]?.total ?? 0 };
+}

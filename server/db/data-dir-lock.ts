@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
+
+/**
+ * One server per data directory. PGlite itself lets a second process open the
+ * same files (its postmaster.pid holds a placeholder pid and is ignored), and
+ * two writers would corrupt them, so the server takes this lock first.
+ *
+ * The lock is a file naming its owner: pid, plus on Linux the kernel's boot id
+ * and the process start time. A lock whose owner is gone (SIGKILL, crash, power
+ * loss, a recycled pid after a container restart, a zombie nobody reaps) is
+ * stale and taken over, so a crash never blocks the next start. The file appears atomically with its full
+ * content (written aside, flushed, then hard-linked into place), so a half
+ * written lock cannot be mistaken for a stale one.
+ *
+ * Where /proc is missing (macOS), the owner is judged by its pid alone.
+ * A data directory must not be shared by servers on different machines or in
+ * different containers at the same time: their pids cannot be checked.
+ */
+
+export const lockFileName = 'server.lock';
+
+interface LockOwner {
+  pid: number;
+  /** Clock ticks since boot at which the process started (Linux), telling a recycled pid apart. */
+  startTime?: string;
+  /** Changes at every boot (Linux), so a lock surviving a power loss is recognised as stale. */
+  bootId?: string;
+  hostname: string;
+  startedAt: string;
+}
+
+export interface DataDirLock {
+  readonly path: string;
+  /** Removes the lock if this process still holds it; safe to call more than once. */
+  release(): void;
+}
+
+export class DataDirLockedError extends Error {
+  constructor(dataDir: string, lockPath: string, owner: LockOwner) {
+    super(
+      `The data directory ${dataDir} is in use by another server (process ${owner.pid} on ${owner.hostname}, started ${owner.startedAt}). ` +
+        `Stop that server first, or set DATA_DIR to another directory. ` +
+        `If no such server is running, delete ${lockPath}.`,
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+const heldByThisProcess = new Set<string>();
+
+export function lockDataDir(dataDir: string): DataDirLock {
+  mkdirSync(dataDir, { recursive: true });
+  const lockPath = path.join(realpathSync(dataDir), lockFileName);
+  const me = describeThisProcess();
+  if (heldByThisProcess.has(lockPath)) throw new DataDirLockedError(dataDir, lockPath, me);
+  const content = `${JSON.stringify(me)}\n`;
+
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (createLockFile(lockPath, content)) {
+      heldByThisProcess.add(lockPath);
+      return { path: lockPath, release: () => release(lockPath, content) };
+    }
+    const found = readIfExists(lockPath);
+    if (found === undefined) continue; // released meanwhile
+    const owner = parseOwner(found);
+    if (owner && isRunning(owner, me)) throw new DataDirLockedError(dataDir, lockPath, owner);
+    setStaleLockAside(lockPath, found);
+  }
+  throw new Error(`Could not take the lock ${lockPath}: other servers keep starting; try again.`);
+}
+
+function createLockFile(lockPath: string, content: string): boolean {
+  const draft = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const fd = openSync(draft, 'wx', 0o644);
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(draft, lockPath);
+    return true;
+  } catch (error) {
+    if (errorCode(error) === 'EEXIST') return false;
+    throw error;
+  } finally {
+    unlinkSync(draft);
+  }
+}
+
+/**
+ * Moves a stale lock out of the way. If another server replaced it between our
+ * read and the move, its fresh lock is put back and the next attempt sees it.
+ */
+function setStaleLockAside(lockPath: string, staleContent: string) {
+  const aside = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
+  try {
+    renameSync(lockPath, aside);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return;
+    throw error;
+  }
+  if (readIfExists(aside) !== staleContent) {
+    try {
+      linkSync(aside, lockPath);
+    } catch {
+      // Yet another server holds the lock now; the next attempt will see it.
+    }
+  }
+  unlinkSync(aside);
+}
+
+function release(lockPath: string, content: string) {
+  if (!heldByThisProcess.delete(lockPath)) return;
+  try {
+    if (readIfExists(lockPath) === content) unlinkSync(lockPath);
+  } catch {
+    // Leaving the file behind is harmless: the next start sees its owner is gone.
+  }
+}
+
+function isRunning(owner: LockOwner, me: LockOwner): boolean {
+  // This process does not hold the lock (checked above), so an earlier process had our pid.
+  if (owner.pid === me.pid) return false;
+  if (owner.bootId && me.bootId && owner.bootId !== me.bootId) return false;
+  try {
+    process.kill(owner.pid, 0);
+  } catch (error) {
+    // EPERM: the process exists but belongs to another user.
+    if (errorCode(error) !== 'EPERM') return false;
+  }
+  const status = readProcessStatus(owner.pid);
+  // A killed process stays a zombie until its parent reaps it, which some supervisors never do.
+  if (status?.state === 'Z' || status?.state === 'X') return false;
+  if (owner.startTime && status?.startTime && owner.startTime !== status.startTime) return false;
+  return true;
+}
+
+function describeThisProcess(): LockOwner {
+  const owner: LockOwner = {
+    pid: process.pid,
+    hostname: hostname(),
+    startedAt: new Date().toISOString(),
+  };
+  const startTime = readProcessStatus(process.pid)?.startTime;
+  if (startTime) owner.startTime = startTime;
+  const bootId = readProcFile('/proc/sys/kernel/random/boot_id')?.trim();
+  if (bootId) owner.bootId = bootId;
+  return owner;
+}
+
+interface ProcessStatus {
+  state: string | undefined;
+  startTime: string | undefined;
+}
+
+/** From /proc/<pid>/stat (Linux); undefined elsewhere or once the process is gone. */
+function readProcessStatus(pid: number): ProcessStatus | undefined {
+  const stat = readProcFile(`/proc/${pid}/stat`);
+  if (!stat) return undefined;
+  // Field 2, the command name in parentheses, may contain spaces; state is field 3, start time field 22.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0], startTime: fields[19] };
+}
+
+function parseOwner(text: string): LockOwner | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null) return undefined;
+    const owner = value as Partial<LockOwner>;
+    if (!Number.isSafeInteger(owner.pid) || (owner.pid ?? 0) <= 0) return undefined;
+    return {
+      pid: owner.pid as number,
+      startTime: typeof owner.startTime === 'string' ? owner.startTime : undefined,
+      bootId: typeof owner.bootId === 'string' ? owner.bootId : undefined,
+      hostname: typeof owner.hostname === 'string' ? owner.hostname : 'an unknown host',
+      startedAt: typeof owner.startedAt === 'string' ? owner.startedAt : 'at an unknown time',
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function readIfExists(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Linux process information; missing on other systems and for ended processes. */
+function readProcFile(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error
+    ? String((error as { code: unknown }).code)
+    : undefined;
+}

@@ -1,0 +1,85 @@
+import path from 'node:path';
+import { DatabaseError, type Database } from './database.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+import { migrate, type MigrationReport } from './migrate.ts';
+import { openPglite } from './pglite.ts';
+import { openPostgres } from './postgres.ts';
+
+export interface OpenedDatabase {
+  db: Database;
+  migrations: MigrationReport;
+  /** Closes the database, then releases the data-directory lock. */
+  close(): Promise<void>;
+}
+
+export class DatabaseRoleError extends Error {
+  constructor(user: string) {
+    super(
+      `The database user "${user}" cannot switch to the roles anon and service_role, which the server ` +
+        `uses so that row-level security applies to every request. As a superuser, run: grant anon, service_role to "${user}";`,
+    );
+    this.name = 'DatabaseRoleError';
+  }
+}
+
+/**
+ * PostgreSQL when a connection string is given, otherwise PGlite in
+ * `<dataDir>/pgdata` under the data-directory lock; migrated either way.
+ */
+export async function openDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  migrationsDir?: string;
+}): Promise<OpenedDatabase> {
+  if (options.databaseUrl) {
+    const db = await openPostgres(options.databaseUrl);
+    try {
+      const migrations = await migrate(db, options.migrationsDir);
+      await checkApiRoles(db);
+      return { db, migrations, close: () => db.close() };
+    } catch (error) {
+      await db.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  const lock = lockDataDir(options.dataDir);
+  let db: Database | undefined;
+  try {
+    db = await openPglite(path.join(options.dataDir, 'pgdata'));
+    const migrations = await migrate(db, options.migrationsDir);
+    const opened = db;
+    return {
+      db: opened,
+      migrations,
+      close: async () => {
+        try {
+          await opened.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    await db?.close().catch(() => {});
+    lock.release();
+    throw error;
+  }
+}
+
+/** A server user that is neither superuser nor member of the API roles would fail every request. */
+async function checkApiRoles(db: Database) {
+  try {
+    await db.transaction(async (tx) => {
+      await tx.query('set local role anon');
+      await tx.query('set local role service_role');
+    });
+  } catch (error) {
+    // 42501: not a member; 22023: the role does not exist.
+    if (error instanceof DatabaseError && (error.code === '42501' || error.code === '22023')) {
+      const { rows } = await db.query<{ user: string }>('select session_user as "user"');
+      throw new DatabaseRoleError(rows[0]?.user ?? 'of DATABASE_URL');
+    }
+    throw error;
+  }
+}

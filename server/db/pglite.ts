@@ -1,0 +1,86 @@
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { translateDriverError, type Database, type Queryable } from './database.ts';
+
+/**
+ * Opens (creating on first use) an embedded PostgreSQL in `dataDir`.
+ * PGlite does not stop a second process from opening the same directory:
+ * the caller must hold the data-directory lock (data-dir-lock.ts) first.
+ */
+export async function openPglite(dataDir: string): Promise<Database> {
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create({ dataDir });
+  } catch (error) {
+    throw translateDriverError(error);
+  }
+  return new PgliteDatabase(pglite, dataDir);
+}
+
+class PgliteDatabase implements Database {
+  readonly engine = 'pglite';
+  readonly description: string;
+
+  constructor(
+    private readonly pglite: PGlite,
+    dataDir: string,
+  ) {
+    this.description = `PGlite in ${dataDir}`;
+  }
+
+  query<Row>(sql: string, params: readonly unknown[] = []) {
+    return runQuery<Row>(this.pglite, sql, params);
+  }
+
+  exec(sql: string) {
+    return runExec(this.pglite, sql);
+  }
+
+  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    let workFailure: { error: unknown } | undefined;
+    try {
+      // PGlite commits when the callback resolves and rolls back when it throws.
+      return await this.pglite.transaction(async (tx) => {
+        try {
+          return await work(wrapTransaction(tx));
+        } catch (error) {
+          workFailure = { error };
+          throw error;
+        }
+      });
+    } catch (error) {
+      throw workFailure ? workFailure.error : translateDriverError(error);
+    }
+  }
+
+  async close() {
+    if (!this.pglite.closed) await this.pglite.close();
+  }
+}
+
+function wrapTransaction(tx: Transaction): Queryable {
+  return {
+    query: <Row>(sql: string, params: readonly unknown[] = []) => runQuery<Row>(tx, sql, params),
+    exec: (sql: string) => runExec(tx, sql),
+  };
+}
+
+async function runQuery<Row>(
+  target: PGlite | Transaction,
+  sql: string,
+  params: readonly unknown[],
+) {
+  try {
+    const result = await target.query<Row>(sql, [...params]);
+    return { rows: result.rows };
+  } catch (error) {
+    throw translateDriverError(error);
+  }
+}
+
+async function runExec(target: PGlite | Transaction, sql: string) {
+  try {
+    await target.exec(sql);
+  } catch (error) {
+    throw translateDriverError(error);
+  }
+}

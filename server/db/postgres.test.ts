@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createScratchDatabase,
+  testDatabaseUrl,
+  withClient,
+  type ScratchDatabase,
+} from '../testing/helpers.ts';
+import { migrate } from './migrate.ts';
+import { DatabaseRoleError, openDatabase } from './open-database.ts';
+import { openPostgres } from './postgres.ts';
+
+/** Real PostgreSQL only: set TEST_DATABASE_URL (a user that may create databases and roles). */
+describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
+  const adminUrl = testDatabaseUrl ?? '';
+  let scratch: ScratchDatabase;
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(adminUrl);
+    const db = await openPostgres(scratch.url);
+    try {
+      await migrate(db);
+    } finally {
+      await db.close();
+    }
+  });
+
+  afterAll(async () => {
+    await scratch?.drop();
+  });
+
+  /** Runs `sql` as `role` inside a transaction that is always rolled back. */
+  async function asRole(role: string, sql: string, params: unknown[] = []) {
+    return withClient(scratch.url, async (client) => {
+      await client.query('begin');
+      try {
+        await client.query(`set local role ${role}`);
+        return await client.query(sql, params);
+      } finally {
+        await client.query('rollback');
+      }
+    });
+  }
+
+  const insert = `insert into public.bookings (id, full_name, phone, email, instagram) values ($1, 'Amina Khan', '01634 123456', 'amina@example.com', null)`;
+
+  it("has Supabase's API roles", async () => {
+    const roles = await withClient(scratch.url, (client) =>
+      client.query<{ rolname: string; rolbypassrls: boolean }>(
+        `select rolname, rolbypassrls from pg_roles where rolname in ('anon', 'authenticated', 'service_role') order by rolname`,
+      ),
+    );
+    expect(roles.rows).toEqual([
+      { rolname: 'anon', rolbypassrls: false },
+      { rolname: 'authenticated', rolbypassrls: false },
+      { rolname: 'service_role', rolbypassrls: true },
+    ]);
+  });
+
+  it('lets anon insert a booking', async () => {
+    const result = await asRole('anon', insert, [crypto.randomUUID()]);
+    expect(result.rowCount).toBe(1);
+  });
+
+  it.each([
+    ['select', 'select * from public.bookings'],
+    ['select one column', 'select id from public.bookings'],
+    ['update', `update public.bookings set full_name = 'Changed'`],
+    ['delete', 'delete from public.bookings'],
+    ['insert returning the row', `${insert} returning *`],
+    ['insert or ignore', `${insert} on conflict (id) do nothing`],
+    [
+      'insert with its own created_at',
+      `insert into public.bookings (full_name, phone, email, created_at) values ('A', '01634 123456', 'a@b.co', now())`,
+    ],
+  ])('refuses anon %s', async (_case, sql) => {
+    const params = sql.includes('$1') ? [crypto.randomUUID()] : [];
+    await expect(asRole('anon', sql, params)).rejects.toMatchObject({ code: '42501' });
+  });
+
+  it('refuses every operation to authenticated, which the site never uses', async () => {
+    await expect(asRole('authenticated', insert, [crypto.randomUUID()])).rejects.toMatchObject({
+      code: '42501',
+    });
+    await expect(asRole('authenticated', 'select * from public.bookings')).rejects.toMatchObject({
+      code: '42501',
+    });
+  });
+
+  it('refuses rows that break the form rules even when inserted directly', async () => {
+    const rows = [
+      [' Amina', '01634 123456', 'a@b.co'],
+      ['Amina', 'abc1234567', 'a@b.co'],
+      ['Amina', '12345', 'a@b.co'],
+      ['Amina', '01634 123456', 'foo@bar'],
+      ['x'.repeat(101), '01634 123456', 'a@b.co'],
+    ];
+    for (const [fullName, phone, email] of rows) {
+      await expect(
+        asRole(
+          'anon',
+          'insert into public.bookings (full_name, phone, email) values ($1, $2, $3)',
+          [fullName, phone, email],
+        ),
+      ).rejects.toMatchObject({ code: '23514' });
+    }
+  });
+
+  it('lets service_role read what anon inserted', async () => {
+    const id = crypto.randomUUID();
+    const rows = await withClient(scratch.url, async (client) => {
+      await client.query('begin');
+      try {
+        await client.query('set local role anon');
+        await client.query(insert, [id]);
+        await client.query('set local role service_role');
+        return (
+          await client.query('select id::text, instagram from public.bookings where id = $1', [id])
+        ).rows;
+      } finally {
+        await client.query('rollback');
+      }
+    });
+    expect(rows).toEqual([{ id, instagram: null }]);
+  });
+
+  it('applies each migration once when two servers start together', async () => {
+    const fresh = await createScratchDatabase(adminUrl);
+    const [first, second] = await Promise.all([openPostgres(fresh.url), openPostgres(fresh.url)]);
+    try {
+      const reports = await Promise.all([migrate(first), migrate(second)]);
+      expect(reports.flatMap((report) => report.applied)).toEqual([
+        '20261122000000_create_bookings.sql',
+      ]);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+      await fresh.drop();
+    }
+  });
+
+  it('refuses to start as a user that cannot switch to anon and service_role, naming the grant to run', async () => {
+    const user = `hijama_plain_${randomBytes(4).toString('hex')}`;
+    await withClient(adminUrl, (client) => client.query(`create role ${user} login`));
+    const owned = await createScratchDatabase(adminUrl, user);
+    try {
+      const url = new URL(owned.url);
+      url.username = user;
+      url.password = '';
+      const attempt = openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+      await expect(attempt).rejects.toBeInstanceOf(DatabaseRoleError);
+      await expect(attempt).rejects.toThrow(`grant anon, service_role to "${user}"`);
+    } finally {
+      await owned.drop();
+      await withClient(adminUrl, (client) =>
+        client.query(`drop role if exists ${pg.escapeIdentifier(user)}`),
+      );
+    }
+  });
+});

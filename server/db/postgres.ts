@@ -1,0 +1,125 @@
+import pg from 'pg';
+import {
+  DatabaseUnavailableError,
+  translateDriverError,
+  type Database,
+  type Queryable,
+} from './database.ts';
+
+/** Connects to a PostgreSQL server through a small pool; fails fast when it is unreachable. */
+export async function openPostgres(connectionString: string): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    // A stuck statement must not hold a request (and a pooled connection) forever.
+    statement_timeout: 15_000,
+    application_name: 'hijama-server',
+  });
+  // An idle connection dropped by the server must not crash the process; the
+  // pool replaces it and the next query reports the outage.
+  pool.on('error', () => {});
+  const database = new PostgresDatabase(pool, describe(connectionString));
+  try {
+    await database.query('select 1');
+  } catch (error) {
+    await pool.end().catch(() => {});
+    if (error instanceof DatabaseUnavailableError) {
+      throw new DatabaseUnavailableError(
+        `Could not connect to ${database.description}: ${error.message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    throw error;
+  }
+  return database;
+}
+
+class PostgresDatabase implements Database {
+  readonly engine = 'postgres';
+
+  constructor(
+    private readonly pool: pg.Pool,
+    readonly description: string,
+  ) {}
+
+  async query<Row>(sql: string, params: readonly unknown[] = []) {
+    try {
+      const result = await this.pool.query(sql, [...params]);
+      return { rows: result.rows as Row[] };
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+
+  async exec(sql: string) {
+    // Without parameters, pg uses the simple protocol, which accepts several statements.
+    await this.query(sql);
+  }
+
+  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+    // A connection lost mid-transaction also fails the pending query; without a
+    // listener the client's 'error' event would crash the process.
+    const ignore = () => {};
+    client.on('error', ignore);
+    const tx = wrapClient(client);
+    let discard = false;
+    try {
+      await tx.query('begin');
+      const value = await work(tx);
+      await tx.query('commit');
+      return value;
+    } catch (error) {
+      try {
+        await client.query('rollback');
+      } catch {
+        discard = true;
+      }
+      throw error;
+    } finally {
+      client.off('error', ignore);
+      // A connection that could not roll back is discarded rather than reused.
+      client.release(discard);
+    }
+  }
+
+  async close() {
+    await this.pool.end();
+  }
+}
+
+function wrapClient(client: pg.PoolClient): Queryable {
+  const query = async <Row>(sql: string, params: readonly unknown[] = []) => {
+    try {
+      const result = await client.query(sql, [...params]);
+      return { rows: result.rows as Row[] };
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  };
+  return {
+    query,
+    exec: async (sql: string) => {
+      await query(sql);
+    },
+  };
+}
+
+/** The server and database names of a connection string, without credentials. */
+function describe(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    return `PostgreSQL at ${url.host}${url.pathname}`;
+  } catch {
+    return 'PostgreSQL';
+  }
+}

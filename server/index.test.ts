@@ -1,0 +1,190 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { developmentAnonKey } from '../core/api-defaults.ts';
+import { lockFileName } from './db/data-dir-lock.ts';
+import { openPglite } from './db/pglite.ts';
+
+/** The real entry point in child processes: start line, lock, signals, exit codes. */
+
+const entry = fileURLToPath(new URL('./index.ts', import.meta.url));
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const serviceKey = 'index-test-service-role-key-0123456789';
+const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/json' };
+
+interface ServerProcess {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+let workDir: string;
+let dataDir: string;
+let distDir: string;
+const started: ServerProcess[] = [];
+
+beforeAll(() => {
+  workDir = mkdtempSync(path.join(tmpdir(), 'hijama-index-'));
+  dataDir = path.join(workDir, 'data');
+  distDir = path.join(workDir, 'dist');
+  mkdirSync(distDir);
+  writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Hijama</title>');
+});
+
+afterAll(() => {
+  for (const server of started) server.child.kill('SIGKILL');
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+function start(env: Record<string, string> = {}): ServerProcess {
+  const inherited = { ...process.env };
+  for (const name of [
+    'PORT',
+    'HOST',
+    'DATA_DIR',
+    'DATABASE_URL',
+    'ANON_KEY',
+    'SERVICE_ROLE_KEY',
+    'DIST_DIR',
+  ]) {
+    delete inherited[name];
+  }
+  // Run from an empty directory, so no .env is picked up.
+  const child = spawn(process.execPath, ['--import', tsxLoader, entry], {
+    cwd: workDir,
+    env: {
+      ...inherited,
+      PORT: '0',
+      DATA_DIR: dataDir,
+      DIST_DIR: distDir,
+      SERVICE_ROLE_KEY: serviceKey,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const server = { child, stdout: () => stdout, stderr: () => stderr, exited };
+  started.push(server);
+  return server;
+}
+
+async function listening(server: ServerProcess): Promise<string> {
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    const match = /Listening on (http:\/\/\S+)/.exec(server.stdout());
+    if (match) return match[1]!;
+    if (server.child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`The server did not start.\n${server.stdout()}\n${server.stderr()}`);
+}
+
+const booking = (name: string) =>
+  JSON.stringify({
+    full_name: name,
+    phone: '01634 123456',
+    email: 'guest@example.com',
+    instagram: null,
+  });
+
+describe('the server process', () => {
+  it('refuses a bad configuration with a clear message', async () => {
+    const server = start({ PORT: 'eighty' });
+    expect(await server.exited).toBe(1);
+    expect(server.stderr()).toContain('PORT must be a whole number from 0 to 65535 (got "eighty")');
+    expect(server.stdout()).toBe('');
+  });
+
+  describe('on one data directory', () => {
+    let first: ServerProcess;
+    let firstUrl: string;
+    let restarted: ServerProcess;
+    let restartedUrl: string;
+
+    it('logs one line with its URL, then serves the site and the API', async () => {
+      first = start();
+      firstUrl = await listening(first);
+      expect(first.stdout()).toBe(
+        `Listening on ${firstUrl} (PGlite in ${path.join(dataDir, 'pgdata')})\n`,
+      );
+      expect(firstUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await fetch(firstUrl)).status).toBe(200);
+      const posted = await fetch(`${firstUrl}/rest/v1/bookings`, {
+        method: 'POST',
+        headers: anonHeaders,
+        body: booking('First Guest'),
+      });
+      expect(posted.status).toBe(201);
+    });
+
+    it('refuses a second server on the same data directory with a clear message', async () => {
+      const second = start();
+      expect(await second.exited).toBe(1);
+      expect(second.stderr()).toContain(`is in use by another server (process ${first.child.pid} `);
+      expect((await fetch(firstUrl)).status).toBe(200);
+    });
+
+    it('starts again after being killed with SIGKILL, with the bookings it stored', async () => {
+      first.child.kill('SIGKILL');
+      await first.exited;
+      expect(existsSync(path.join(dataDir, lockFileName))).toBe(true);
+
+      restarted = start();
+      restartedUrl = await listening(restarted);
+      const response = await fetch(`${restartedUrl}/rest/v1/bookings?select=full_name`, {
+        headers: { apikey: serviceKey },
+      });
+      expect(await response.json()).toEqual([{ full_name: 'First Guest' }]);
+    });
+
+    it('on SIGTERM finishes the request in flight, closes the database and exits with 0', async () => {
+      const body = Buffer.from(booking('Second Guest'));
+      const { hostname, port } = new URL(restartedUrl);
+      const answered = new Promise<number>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            hostname,
+            port,
+            path: '/rest/v1/bookings',
+            method: 'POST',
+            headers: { ...anonHeaders, 'Content-Length': body.length },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        // Half the body now, the rest after the signal.
+        req.write(body.subarray(0, 10));
+        setTimeout(() => restarted.child.kill('SIGTERM'), 200);
+        setTimeout(() => req.end(body.subarray(10)), 600);
+      });
+      expect(await answered).toBe(201);
+      expect(await restarted.exited).toBe(0);
+      expect(restarted.stdout().trim().split('\n')).toHaveLength(1);
+      expect(existsSync(path.join(dataDir, lockFileName))).toBe(false);
+
+      const db = await openPglite(path.join(dataDir, 'pgdata'));
+      try {
+        const { rows } = await db.query<{ full_name: string }>(
+          'select full_name from public.bookings order by full_name',
+        );
+        expect(rows).toEqual([{ full_name: 'First Guest' }, { full_name: 'Second Guest' }]);
+      } finally {
+        await db.close();
+      }
+    });
+  });
+});

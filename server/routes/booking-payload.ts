@@ -1,0 +1,200 @@
+import {
+  bookingFields,
+  messageFor,
+  validateBooking,
+  type BookingField,
+  type RuleFailure,
+} from '../../core/booking-rules.ts';
+import {
+  bookingColumns,
+  isUuid,
+  toBookingForm,
+  toBookingRow,
+  type BookingRow,
+} from '../../core/booking-row.ts';
+import { bookingTableColumns } from '../db/bookings-repository.ts';
+import { ApiError, permissionDenied, type ApiRole } from '../http/postgrest-error.ts';
+
+/**
+ * Turns the body of `POST /rest/v1/bookings` into rows to insert, checked with
+ * the form's own rules, and refused the way PostgREST and PostgreSQL would
+ * refuse them (same codes), with the form's messages in `details`.
+ */
+
+type Column = (typeof bookingColumns)[number];
+
+const columnOfField: Record<BookingField, Exclude<Column, 'id'>> = {
+  fullName: 'full_name',
+  phone: 'phone',
+  email: 'email',
+  instagram: 'instagram',
+};
+
+/** The NOT NULL columns a caller must send, and the form field each one holds. */
+const requiredColumns = [
+  ['full_name', 'fullName'],
+  ['phone', 'phone'],
+  ['email', 'email'],
+] as const satisfies readonly (readonly [Column, BookingField])[];
+
+interface Violation {
+  code: '23502' | '23514';
+  message: string;
+}
+
+export function parseBookingPayload(
+  body: Buffer,
+  options: { role: ApiRole; columns: string | null; newId: () => string },
+): BookingRow[] {
+  const objects = parseObjects(body);
+  const named =
+    options.columns === null ? uniformKeys(objects) : parseColumnsParameter(options.columns);
+  const columns = named.map((column): Column => {
+    if (!(bookingTableColumns as readonly string[]).includes(column)) {
+      throw new ApiError(
+        400,
+        'PGRST204',
+        `Could not find the '${column}' column of 'bookings' in the schema cache`,
+      );
+    }
+    // Anonymous callers may insert the named columns only; created_at comes from the database clock.
+    const insertable = bookingColumns.find((candidate) => candidate === column);
+    if (!insertable) throw permissionDenied(options.role);
+    return insertable;
+  });
+
+  let first: Violation | undefined;
+  const explanations: string[] = [];
+  const rows = objects.map((object, index) => {
+    const values = readValues(object, columns);
+    const prefix = objects.length > 1 ? `row ${index + 1}, ` : '';
+    for (const [column, field] of requiredColumns) {
+      if (values[column] !== null) continue;
+      first ??= {
+        code: '23502',
+        message: `null value in column "${column}" of relation "bookings" violates not-null constraint`,
+      };
+      explanations.push(`${prefix}${column}: ${messageFor(field, 'required')}`);
+    }
+    const form = toBookingForm({
+      full_name: values.full_name ?? '',
+      phone: values.phone ?? '',
+      email: values.email ?? '',
+      instagram: values.instagram,
+    });
+    const failures = validateBooking(form);
+    for (const field of bookingFields) {
+      const failure: RuleFailure | undefined = failures[field];
+      const column = columnOfField[field];
+      if (!failure || values[column] === null) continue;
+      first ??= {
+        code: '23514',
+        message: `new row for relation "bookings" violates check constraint "bookings_${column}_check"`,
+      };
+      explanations.push(`${prefix}${column}: ${messageFor(field, failure)}`);
+    }
+    return toBookingRow(form, values.id ?? options.newId());
+  });
+
+  if (first) {
+    throw new ApiError(400, first.code, first.message, { details: explanations.join('; ') });
+  }
+  return rows;
+}
+
+function parseObjects(body: Buffer): Record<string, unknown>[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+  } catch {
+    throw invalidBody('Empty or invalid json');
+  }
+  const list = Array.isArray(value) ? value : [value];
+  if (!list.every(isPlainObject)) {
+    throw invalidBody(
+      Array.isArray(value) ? 'All object keys must match' : 'Empty or invalid json',
+      'Send a JSON object, or an array of JSON objects, with the columns of a booking.',
+    );
+  }
+  return list;
+}
+
+/** Without a `columns` parameter, PostgREST requires every object to have the same keys. */
+function uniformKeys(objects: Record<string, unknown>[]): string[] {
+  const keys = objects[0] ? Object.keys(objects[0]) : [];
+  const same = (object: Record<string, unknown>) => {
+    const other = Object.keys(object);
+    return other.length === keys.length && other.every((key) => keys.includes(key));
+  };
+  if (!objects.every(same)) throw invalidBody('All object keys must match');
+  return keys;
+}
+
+/** postgrest-js sends `columns="id","full_name",…` with an array insert. */
+function parseColumnsParameter(parameter: string): string[] {
+  const names = parameter.split(',').map((name) => name.trim().replace(/^"(.*)"$/, '$1'));
+  if (names.some((name) => name === '' || name.includes('"'))) {
+    throw new ApiError(400, 'PGRST100', `failed to parse columns parameter (${parameter})`, {
+      details: 'Expected column names separated by commas, each optionally in double quotes.',
+    });
+  }
+  return names;
+}
+
+interface RowValues {
+  id: string | undefined;
+  full_name: string | null;
+  phone: string | null;
+  email: string | null;
+  instagram: string | null;
+}
+
+function readValues(object: Record<string, unknown>, columns: Column[]): RowValues {
+  const read = (column: Column): unknown =>
+    columns.includes(column) && Object.hasOwn(object, column) ? object[column] : null;
+  const text = (column: Column): string | null => {
+    const value = read(column);
+    if (value === null) return null;
+    if (typeof value !== 'string') {
+      throw invalidBody(
+        `Invalid value for column '${column}': expected a string${column === 'instagram' ? ' or null' : ''}`,
+      );
+    }
+    if (!isStorableText(value)) {
+      throw invalidBody(
+        `Invalid value for column '${column}': the text contains a NUL character or a lone surrogate`,
+      );
+    }
+    return value;
+  };
+
+  const id = read('id');
+  if (id !== null && (typeof id !== 'string' || !isUuid(id))) {
+    const shown = typeof id === 'string' ? id : JSON.stringify(id);
+    throw new ApiError(400, '22P02', `invalid input syntax for type uuid: "${shown}"`);
+  }
+  return {
+    // A missing id comes from options.newId rather than from the column
+    // default, so that every insert has the same shape.
+    id: typeof id === 'string' ? id : undefined,
+    full_name: text('full_name'),
+    phone: text('phone'),
+    email: text('email'),
+    instagram: text('instagram'),
+  };
+}
+
+function invalidBody(message: string, hint?: string): ApiError {
+  return new ApiError(400, 'PGRST102', message, { hint: hint ?? null });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** PostgreSQL text cannot hold NUL, and a lone surrogate has no UTF-8 form. */
+function isStorableText(value: string): boolean {
+  return !value.includes('\u0000') && !loneSurrogate.test(value);
+}

@@ -1,0 +1,169 @@
+import {
+  bookingTableColumns,
+  type BookingFilter,
+  type BookingOrder,
+  type BookingSelection,
+  type BookingTableColumn,
+  type ComparisonOperator,
+} from '../db/bookings-repository.ts';
+import { ApiError } from '../http/postgrest-error.ts';
+
+/**
+ * The part of PostgREST's query language the practitioner needs to read
+ * bookings: `select` (columns, `*`, `alias:column`), `order`
+ * (`created_at.desc.nullslast`), `limit`, `offset` and per-column filters
+ * (`eq`, `neq`, `gt`, `gte`, `lt`, `lte`, `is.null`, each optionally `not.`).
+ * Column names are checked against the table; values are bound by the repository.
+ */
+
+/** Like Supabase's default "max rows": a read never returns more than this. */
+export const maxRowsPerRead = 1000;
+
+export interface SelectedColumn {
+  /** The key in the JSON answer (the column name, or its alias). */
+  key: string;
+  column: BookingTableColumn;
+}
+
+export interface BookingQuery {
+  selection: BookingSelection;
+  /** The answer's keys, in the requested order. */
+  output: SelectedColumn[];
+  offset: number;
+}
+
+const comparisonOperators = [
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+] as const satisfies readonly ComparisonOperator[];
+
+/** Query parameters that are not filters. `columns` and `on_conflict` only matter to writes. */
+const reservedParameters = new Set([
+  'select',
+  'order',
+  'limit',
+  'offset',
+  'columns',
+  'on_conflict',
+]);
+
+const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function parseBookingQuery(params: URLSearchParams, countTotal: boolean): BookingQuery {
+  const output = parseSelect(params.get('select') ?? '*');
+  const order = parseOrder(params.get('order'));
+  const requestedLimit = parseCount('limit', params.get('limit'));
+  const offset = parseCount('offset', params.get('offset')) ?? 0;
+
+  const filters: BookingFilter[] = [];
+  for (const [key, value] of params) {
+    if (reservedParameters.has(key)) continue;
+    if (key === 'and' || key === 'or' || key === 'not.and' || key === 'not.or') {
+      throw new ApiError(400, 'PGRST100', `failed to parse logic tree (${value})`, {
+        details:
+          'This server supports column filters joined by "and" only (one query parameter each).',
+      });
+    }
+    filters.push(parseFilter(key, value));
+  }
+
+  return {
+    output,
+    offset,
+    selection: {
+      columns: output.map(({ column }) => column),
+      filters,
+      order,
+      limit: Math.min(requestedLimit ?? maxRowsPerRead, maxRowsPerRead),
+      offset: offset === 0 ? undefined : offset,
+      countTotal,
+    },
+  };
+}
+
+function parseSelect(select: string): SelectedColumn[] {
+  const items = select.split(',').map((item) => item.trim());
+  if (select.trim() === '') return [];
+  return items.flatMap((item): SelectedColumn[] => {
+    if (item === '*') return bookingTableColumns.map((column) => ({ key: column, column }));
+    const [alias, name, ...rest] = item.includes(':') ? item.split(':') : [undefined, item];
+    if (
+      rest.length > 0 ||
+      name === undefined ||
+      !identifier.test(name) ||
+      (alias !== undefined && !identifier.test(alias))
+    ) {
+      throw new ApiError(400, 'PGRST100', `failed to parse select parameter (${select})`, {
+        details: 'This server accepts *, column names and alias:column, separated by commas.',
+      });
+    }
+    return [{ key: alias ?? name, column: knownColumn(name) }];
+  });
+}
+
+function parseOrder(order: string | null): BookingOrder[] {
+  if (order === null || order.trim() === '') return [];
+  return order.split(',').map((term) => {
+    const [name = '', ...modifiers] = term.trim().split('.');
+    const parsed: BookingOrder = { column: knownColumn(name), descending: false };
+    let seenDirection = false;
+    let seenNulls = false;
+    for (const modifier of modifiers) {
+      if ((modifier === 'asc' || modifier === 'desc') && !seenDirection && !seenNulls) {
+        parsed.descending = modifier === 'desc';
+        seenDirection = true;
+      } else if ((modifier === 'nullsfirst' || modifier === 'nullslast') && !seenNulls) {
+        parsed.nullsFirst = modifier === 'nullsfirst';
+        seenNulls = true;
+      } else {
+        throw new ApiError(400, 'PGRST100', `failed to parse order (${order})`, {
+          details: `unexpected "${modifier}" expecting "asc", "desc", "nullsfirst" or "nullslast"`,
+        });
+      }
+    }
+    return parsed;
+  });
+}
+
+function parseCount(name: 'limit' | 'offset', value: string | null): number | undefined {
+  if (value === null) return undefined;
+  if (!/^\d{1,15}$/.test(value)) {
+    throw new ApiError(400, 'PGRST100', `failed to parse ${name} parameter (${value})`, {
+      details: 'Expected a whole number, zero or more.',
+    });
+  }
+  return Number(value);
+}
+
+function parseFilter(key: string, expression: string): BookingFilter {
+  const column = knownColumn(key);
+  let rest = expression;
+  const negated = rest.startsWith('not.');
+  if (negated) rest = rest.slice('not.'.length);
+  const dot = rest.indexOf('.');
+  const operator = dot === -1 ? rest : rest.slice(0, dot);
+  const value = dot === -1 ? undefined : rest.slice(dot + 1);
+
+  if (operator === 'is' && value?.toLowerCase() === 'null') {
+    return { column, operator: 'is null', negated };
+  }
+  const comparison = comparisonOperators.find((candidate) => candidate === operator);
+  if (!comparison || value === undefined) {
+    throw new ApiError(400, 'PGRST100', `failed to parse filter (${expression})`, {
+      details:
+        'This server accepts eq, neq, gt, gte, lt, lte and is.null, each optionally after not.',
+    });
+  }
+  return { column, operator: comparison, value, negated };
+}
+
+/** An unknown column is refused as PostgreSQL would refuse it. */
+function knownColumn(name: string): BookingTableColumn {
+  const column = bookingTableColumns.find((candidate) => candidate === name);
+  if (!column) throw new ApiError(400, '42703', `column bookings.${name} does not exist`);
+  return column;
+}

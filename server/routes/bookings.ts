@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BookingsRepository } from '../db/bookings-repository.ts';
+import { readBody } from '../http/read-body.ts';
+import { ApiError, permissionDenied, sendJson, type ApiRole } from '../http/postgrest-error.ts';
+import { parseBookingPayload } from './booking-payload.ts';
+import { parseBookingQuery } from './booking-query.ts';
+
+/** `/rest/v1/bookings`: anonymous inserts, and reads with the service key. */
+
+/** A booking request is well under 1 KB; a few of them fit many times over. */
+export const maxBodyBytes = 16 * 1024;
+
+export interface BookingsRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  role: ApiRole;
+  /** CORS headers for every answer. */
+  headers: Record<string, string>;
+}
+
+export async function insertBookings(
+  { req, res, url, role, headers }: BookingsRequest,
+  bookings: BookingsRepository,
+) {
+  const contentType = req.headers['content-type'];
+  if (!isJson(contentType)) {
+    throw new ApiError(415, 'PGRST102', `Content-Type not acceptable: ${contentType ?? '(none)'}`, {
+      hint: 'Send the booking as application/json.',
+    });
+  }
+  const body = await readBody(req, maxBodyBytes);
+  const rows = parseBookingPayload(body, {
+    role,
+    columns: url.searchParams.get('columns'),
+    newId: randomUUID,
+  });
+
+  // Returning the row, or merging or skipping duplicates, all need to read the
+  // table, which anonymous callers may not do: refuse before writing anything.
+  const prefer = parsePrefer(req.headers.prefer);
+  const wantsRows =
+    prefer.get('return') === 'representation' || prefer.get('return') === 'headers-only';
+  if (wantsRows || prefer.has('resolution')) throw permissionDenied(role);
+
+  await bookings.insertAsAnon(rows);
+  res.writeHead(201, { ...headers, 'Content-Range': '*/*', 'Content-Length': '0' });
+  res.end();
+}
+
+export async function readBookings(
+  { req, res, url, role, headers }: BookingsRequest,
+  bookings: BookingsRepository,
+) {
+  if (role !== 'service_role') throw permissionDenied(role);
+  const single = wantsSingleObject(req.headers.accept);
+  const prefer = parsePrefer(req.headers.prefer);
+  const count = prefer.get('count');
+  const query = parseBookingQuery(url.searchParams, count !== undefined);
+  const { rows, total } = await bookings.selectForService(query.selection);
+
+  const body = rows.map((row) =>
+    Object.fromEntries(query.output.map(({ key, column }) => [key, row[column] ?? null])),
+  );
+  const range = rows.length === 0 ? '*' : `${query.offset}-${query.offset + rows.length - 1}`;
+  const answerHeaders: Record<string, string> = {
+    ...headers,
+    'Content-Range': `${range}/${total ?? '*'}`,
+  };
+  if (count !== undefined) answerHeaders['Preference-Applied'] = `count=${count}`;
+
+  if (single) {
+    if (body.length !== 1) {
+      throw new ApiError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', {
+        details: `The result contains ${body.length} rows`,
+      });
+    }
+    sendJson(res, 200, body[0], answerHeaders, 'application/vnd.pgrst.object+json; charset=utf-8');
+    return;
+  }
+  sendJson(res, 200, body, answerHeaders);
+}
+
+function isJson(contentType: string | undefined): boolean {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase();
+  return type === 'application/json';
+}
+
+/** `application/vnd.pgrst.object+json` (postgrest-js `.single()`) asks for one object. */
+function wantsSingleObject(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  const types = accept.split(',').map((part) => part.split(';')[0]?.trim().toLowerCase() ?? '');
+  for (const type of types) {
+    if (type === 'application/vnd.pgrst.object+json') return true;
+    if (
+      ['application/json', 'application/*', '*/*', 'application/vnd.pgrst.array+json'].includes(
+        type,
+      )
+    ) {
+      return false;
+    }
+  }
+  throw new ApiError(406, 'PGRST107', `None of these media types are available: ${accept}`);
+}
+
+/** `Prefer: return=minimal, count=exact` (the header may also be repeated). */
+function parsePrefer(header: string | string[] | undefined): Map<string, string> {
+  const preferences = new Map<string, string>();
+  for (const part of [header ?? ''].flat().join(',').split(',')) {
+    const [name, value = ''] = part.split('=').map((text) => text.trim().toLowerCase());
+    if (name) preferences.set(name, value);
+  }
+  return preferences;
+}

@@ -1,0 +1,136 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bookingsTable } from '../../core/api-defaults.ts';
+import type { BookingsRepository } from '../db/bookings-repository.ts';
+import { DatabaseError, DatabaseUnavailableError } from '../db/database.ts';
+import { authenticate, type ApiKeys } from '../http/api-keys.ts';
+import { apiCorsHeaders, preflightHeaders } from '../http/cors.ts';
+import {
+  ApiError,
+  databaseUnavailable,
+  fromDatabaseError,
+  internalError,
+  permissionDenied,
+  sendApiError,
+  type ApiRole,
+} from '../http/postgrest-error.ts';
+import { ClientGoneError } from '../http/read-body.ts';
+import { insertBookings, readBookings } from './bookings.ts';
+
+/**
+ * The PostgREST-compatible API under `/rest/v1`. Only the bookings table
+ * exists; every answer carries CORS headers and every error PostgREST's shape.
+ */
+
+export const restPrefix = '/rest/v1';
+
+export interface RestDeps {
+  bookings: BookingsRepository;
+  keys: ApiKeys;
+  logError: (message: string, error: unknown) => void;
+}
+
+const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+export function createRestHandler(deps: RestDeps) {
+  return async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL) {
+    const method = req.method ?? 'GET';
+    let role: ApiRole = 'anon';
+    try {
+      if (method === 'OPTIONS') {
+        res.writeHead(200, {
+          ...preflightHeaders(req),
+          Allow: 'OPTIONS, GET, HEAD, POST',
+          'Content-Length': '0',
+        });
+        res.end();
+        return;
+      }
+      if (!knownMethods.has(method)) throw unsupportedMethod(method);
+      checkSchema(req);
+      role = authenticate(req.headers, deps.keys);
+
+      const table = tableOf(url.pathname);
+      if (table !== bookingsTable) {
+        throw new ApiError(
+          404,
+          'PGRST205',
+          `Could not find the table 'public.${table}' in the schema cache`,
+        );
+      }
+      const request = { req, res, url, role, headers: apiCorsHeaders };
+      switch (method) {
+        case 'GET':
+        case 'HEAD':
+          return await readBookings(request, deps.bookings);
+        case 'POST':
+          return await insertBookings(request, deps.bookings);
+        default:
+          // Anonymous callers are refused by privilege, as PostgREST would; nobody may change bookings here.
+          if (role === 'anon') throw permissionDenied(role);
+          throw unsupportedMethod(method);
+      }
+    } catch (error) {
+      answerError(res, toApiError(error, role, deps.logError));
+    }
+  };
+}
+
+/** `/rest/v1/<table>`; anything deeper (or the root) is not a path PostgREST serves. */
+function tableOf(pathname: string): string {
+  const rest = pathname.slice(restPrefix.length);
+  const match = /^\/([^/]+)$/.exec(rest);
+  let table: string | undefined;
+  try {
+    table = match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
+  } catch {
+    table = undefined;
+  }
+  if (table === undefined) {
+    throw new ApiError(404, 'PGRST125', 'Invalid path specified in request URL');
+  }
+  return table;
+}
+
+/** Only the `public` schema is exposed, as on a default Supabase project. */
+function checkSchema(req: IncomingMessage) {
+  const profile = req.headers['content-profile'] ?? req.headers['accept-profile'];
+  if (profile !== undefined && profile !== 'public') {
+    throw new ApiError(406, 'PGRST106', `Invalid schema: ${profile}`, {
+      hint: 'Only the following schemas are exposed: public',
+    });
+  }
+}
+
+function unsupportedMethod(method: string): ApiError {
+  return new ApiError(405, 'PGRST117', `Unsupported HTTP method: ${method}`, {
+    headers: { Allow: 'OPTIONS, GET, HEAD, POST' },
+  });
+}
+
+function toApiError(
+  error: unknown,
+  role: ApiRole,
+  logError: (message: string, error: unknown) => void,
+): ApiError | undefined {
+  if (error instanceof ClientGoneError) return undefined;
+  if (error instanceof ApiError) return error;
+  if (error instanceof DatabaseUnavailableError) {
+    logError('Database unavailable', error);
+    return databaseUnavailable();
+  }
+  if (error instanceof DatabaseError) {
+    const apiError = fromDatabaseError(error, role);
+    if (apiError.status >= 500) logError('Database error', error);
+    return apiError;
+  }
+  logError('Unexpected error in the REST API', error);
+  return internalError();
+}
+
+function answerError(res: ServerResponse, error: ApiError | undefined) {
+  if (error === undefined || res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendApiError(res, error, apiCorsHeaders);
+}

@@ -1,0 +1,177 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../app.ts';
+import { serve, type RunningServer } from '../testing/helpers.ts';
+import { chooseEncoding } from './static-site.ts';
+
+const html = `<!doctype html><html><head><title>Hijama Rochester</title></head><body>${'<p>Cupping</p>'.repeat(200)}</body></html>`;
+const script = `export const views = ${JSON.stringify(Array.from({ length: 300 }, (_, i) => `view-${i}`))};`;
+
+let root: string;
+let server: RunningServer;
+
+beforeAll(async () => {
+  root = mkdtempSync(path.join(tmpdir(), 'hijama-site-'));
+  const dist = path.join(root, 'dist');
+  mkdirSync(path.join(dist, 'assets'), { recursive: true });
+  writeFileSync(path.join(dist, 'index.html'), html);
+  writeFileSync(path.join(dist, 'assets', 'index-4f2a9c.js'), script);
+  writeFileSync(path.join(dist, 'assets', 'logo-77aa01.png'), Buffer.alloc(4096, 1));
+  writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  writeFileSync(path.join(dist, '.env'), 'SECRET=1');
+  writeFileSync(path.join(root, 'outside.txt'), 'outside the site');
+  symlinkSync(path.join(root, 'outside.txt'), path.join(dist, 'linked.txt'));
+  const unused = () => Promise.reject(new Error('no database in these tests'));
+  server = await serve(
+    createApp({
+      bookings: { insertAsAnon: unused, selectForService: unused },
+      keys: { anon: 'anon', serviceRole: undefined },
+      distDir: dist,
+    }),
+  );
+});
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** A raw request: fetch would decompress and hide Content-Encoding. */
+function get(pathname: string, headers: Record<string, string> = {}, method = 'GET') {
+  return new Promise<{
+    status: number;
+    headers: Record<string, string | string[] | undefined>;
+    body: Buffer;
+  }>((resolve, reject) => {
+    // The path is sent as written, dot segments included.
+    const { hostname, port } = new URL(server.baseUrl);
+    const req = httpRequest({ hostname, port, path: pathname, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the static site', () => {
+  it('serves index.html at / as HTML that is always revalidated', async () => {
+    const response = await get('/');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body.toString()).toBe(html);
+  });
+
+  it('serves hashed assets with their content type, cached for a year', async () => {
+    const response = await get('/assets/index-4f2a9c.js');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.body.toString()).toBe(script);
+
+    const image = await get('/assets/logo-77aa01.png');
+    expect(image.headers['content-type']).toBe('image/png');
+    expect(image.headers['content-length']).toBe('4096');
+  });
+
+  it.each([
+    '/llms.txt',
+    '/.well-known/security.txt',
+    '/contact',
+    '/assets/missing.js',
+    '/assets',
+    '/assets/',
+    '/.env',
+    '/linked.txt',
+    '/../outside.txt',
+    '/assets/../../outside.txt',
+    '/%2e%2e/outside.txt',
+    '/assets/..%2f..%2foutside.txt',
+    '/index.html%00',
+    '/auth/v1/token',
+  ])('answers %s with a plain 404, never the page', async (pathname) => {
+    const response = await get(pathname);
+    expect(response.status).toBe(404);
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(response.body.toString()).toBe('Not Found');
+  });
+
+  it('compresses text with brotli or gzip as the client accepts, and says it varies', async () => {
+    const brotli = await get('/', { 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers['vary']).toBe('Accept-Encoding');
+    expect(brotliDecompressSync(brotli.body).toString()).toBe(html);
+    expect(brotli.body.length).toBeLessThan(html.length / 4);
+
+    const gzip = await get('/assets/index-4f2a9c.js', { 'Accept-Encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).toString()).toBe(script);
+
+    const identity = await get('/');
+    expect(identity.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('does not compress images or tiny files', async () => {
+    expect(
+      (await get('/assets/logo-77aa01.png', { 'Accept-Encoding': 'br' })).headers[
+        'content-encoding'
+      ],
+    ).toBeUndefined();
+    expect(
+      (await get('/favicon.svg', { 'Accept-Encoding': 'br' })).headers['content-encoding'],
+    ).toBeUndefined();
+  });
+
+  it('answers a repeated request with 304 from its ETag or its date', async () => {
+    const first = await get('/assets/index-4f2a9c.js');
+    const etag = first.headers['etag'] as string;
+    expect(etag).toMatch(/^W\/".+"$/);
+    const byTag = await get('/assets/index-4f2a9c.js', { 'If-None-Match': etag });
+    expect(byTag.status).toBe(304);
+    expect(byTag.body.length).toBe(0);
+    const byDate = await get('/assets/index-4f2a9c.js', {
+      'If-Modified-Since': first.headers['last-modified'] as string,
+    });
+    expect(byDate.status).toBe(304);
+    expect((await get('/assets/index-4f2a9c.js', { 'If-None-Match': 'W/"other"' })).status).toBe(
+      200,
+    );
+  });
+
+  it('answers HEAD with the headers and no body', async () => {
+    const response = await get('/', {}, 'HEAD');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-length']).toBe(String(Buffer.byteLength(html)));
+    expect(response.body.length).toBe(0);
+  });
+
+  it('refuses other methods', async () => {
+    const response = await get('/', {}, 'POST');
+    expect(response.status).toBe(405);
+    expect(response.headers['allow']).toBe('GET, HEAD');
+  });
+});
+
+describe('chooseEncoding', () => {
+  it.each([
+    [undefined, undefined],
+    ['', undefined],
+    ['identity', undefined],
+    ['gzip', 'gzip'],
+    ['gzip, deflate, br, zstd', 'br'],
+    ['br;q=0, gzip', 'gzip'],
+    ['br;q=0.5, gzip;q=0.8', 'gzip'],
+    ['*', 'br'],
+    ['*;q=0', undefined],
+  ])('picks %o → %o', (header, expected) => {
+    expect(chooseEncoding(header)).toBe(expected);
+  });
+});

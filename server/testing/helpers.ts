@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+
+/**
+ * Shared by the server's tests (never imported by the server itself).
+ * TEST_DATABASE_URL names a PostgreSQL database whose user may create
+ * databases; every run makes its own database from it and drops it after.
+ */
+
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL?.trim() || undefined;
+
+export interface ScratchDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+export async function createScratchDatabase(
+  adminUrl: string,
+  owner?: string,
+): Promise<ScratchDatabase> {
+  const name = `hijama_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await withClient(adminUrl, (client) =>
+    client.query(`create database ${name}${owner ? ` owner ${pg.escapeIdentifier(owner)}` : ''}`),
+  );
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    drop: async () => {
+      await withClient(adminUrl, (client) =>
+        client.query(`drop database if exists ${name} with (force)`),
+      );
+    },
+  };
+}
+
+export async function withClient<T>(
+  url: string,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** Serves `listener` on a free port of 127.0.0.1. */
+export async function serve(listener: RequestListener): Promise<RunningServer> {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
