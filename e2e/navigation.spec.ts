@@ -57,6 +57,8 @@ test.describe('side menu', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await openView(page, 'home');
     await openMenu(page);
+    // A click in the first half second is taken as the second half of a double click, not a close.
+    await page.waitForTimeout(600);
     await page.mouse.click(100, 400);
     await expect(sideMenu(page)).toBeHidden();
     await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();

@@ -10,6 +10,9 @@ interface DialogProps {
   children: ReactNode;
 }
 
+/** Longer than the usual interval between the two clicks of a double click. */
+const doubleClickMs = 500;
+
 const focusable =
   'a[href], button:not([disabled]), input:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -40,12 +43,16 @@ function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>): void {
  */
 export function Dialog({ isOpen, onClose, labelledBy, className, children }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const openedAt = useRef(0);
   useLockBodyScroll(isOpen);
 
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (isOpen && !dialog.open) dialog.showModal();
+    if (isOpen && !dialog.open) {
+      dialog.showModal();
+      openedAt.current = performance.now();
+    }
     if (!isOpen && dialog.open) dialog.close();
   }, [isOpen]);
 
@@ -65,7 +72,9 @@ export function Dialog({ isOpen, onClose, labelledBy, className, children }: Dia
       onKeyDown={keepFocusInside}
       onClick={(event) => {
         // The dialog element itself is hit only outside its content, i.e. on the backdrop.
-        if (event.target === event.currentTarget) onClose();
+        // The second click of a double click that opened the dialog is not a request to close it.
+        const settled = performance.now() - openedAt.current > doubleClickMs;
+        if (event.target === event.currentTarget && settled) onClose();
       }}
     >
       {children}
