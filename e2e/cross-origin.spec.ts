@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
@@ -24,13 +24,18 @@ test.describe('built for a separate booking backend', () => {
   test.beforeAll(async () => {
     api = await startBuiltServer({ ANON_KEY: anonKey, SERVICE_ROLE_KEY: serviceKey });
     siteDir = await mkdtemp(join(tmpdir(), 'hijama-site-'));
+    // The same three steps as `npm run build:site`, into folders of its own.
+    const env = { ...process.env, VITE_SUPABASE_URL: api.url, VITE_SUPABASE_ANON_KEY: anonKey };
+    const vite = 'node_modules/vite/bin/vite.js';
+    // Inside the project, so that the server bundle finds react in node_modules.
+    const ssrDir = `dist-ssr-${basename(siteDir)}`;
+    await run(process.execPath, [vite, 'build', '--outDir', siteDir, '--emptyOutDir'], { env });
     await run(
       process.execPath,
-      ['node_modules/vite/bin/vite.js', 'build', '--outDir', siteDir, '--emptyOutDir'],
-      {
-        env: { ...process.env, VITE_SUPABASE_URL: api.url, VITE_SUPABASE_ANON_KEY: anonKey },
-      },
+      [vite, 'build', '--ssr', 'src/entry-server.tsx', '--outDir', ssrDir, '--emptyOutDir'],
+      { env },
     );
+    await run(process.execPath, ['scripts/prerender.mjs', siteDir, ssrDir], { env });
     site = await startBuiltServer({ DIST_DIR: siteDir, SERVICE_ROLE_KEY: serviceKey });
   });
 

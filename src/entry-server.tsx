@@ -1,10 +1,16 @@
 /**
- * Build-time rendering: the home view as HTML, so the first paint needs no
- * JavaScript and the page reads fine without it. Run by scripts/prerender.mjs.
+ * Build-time rendering, run by scripts/prerender.mjs: the home view as HTML (so
+ * the first paint needs no JavaScript and the page reads fine without it), and
+ * the files generated from the content: head tags, robots.txt, sitemap.xml and
+ * the web manifest.
  */
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { App } from './app/app.tsx';
+import { site } from './content/site.ts';
+import { contentSecurityPolicy } from './seo/content-security-policy.ts';
+import { documentHead } from './seo/document-head.ts';
+import { robotsTxt, sitemapXml, webManifest } from './seo/site-files.ts';
 
 export function renderHome(): string {
   return renderToString(
@@ -13,3 +19,22 @@ export function renderHome(): string {
     </StrictMode>,
   );
 }
+
+export function renderHead(options: { preloadFont?: string }): string {
+  return documentHead(site, options);
+}
+
+/** The policy for the built page, allowing requests to the Supabase project it was built for. */
+export function renderContentSecurityPolicy(scriptHashes: readonly string[]): string {
+  const supabaseUrl = import.meta.env.VITE_SUPABASE_URL;
+  return contentSecurityPolicy({
+    scriptHashes,
+    connectOrigins: supabaseUrl ? [new URL(supabaseUrl).origin] : [],
+  });
+}
+
+export const siteFiles: Record<string, string> = {
+  'robots.txt': robotsTxt(site),
+  'sitemap.xml': sitemapXml(site),
+  'manifest.webmanifest': webManifest(site),
+};

@@ -16,7 +16,11 @@ export function App({ initialPageName }: { initialPageName: string }) {
     [pageName, switches, navigate],
   );
 
-  useEffect(noteFirstRenderDone, []);
+  useEffect(() => {
+    noteFirstRenderDone();
+    // The view asked for is on screen now (see the inline script in index.html).
+    document.documentElement.removeAttribute('data-view-pending');
+  }, []);
 
   // Every switch (not the first load) starts at the top of the new view.
   useEffect(() => {

@@ -1,9 +1,6 @@
 import type { LucideIcon } from 'lucide-react';
 import type { Card } from '../content/site.ts';
-import { Reveal } from './reveal.tsx';
-
-/** Delay between cards that appear together, in milliseconds. */
-const stagger = 90;
+import { Reveal, revealStep } from './reveal.tsx';
 
 interface CardGridProps<Icon extends string> {
   cards: readonly Card<Icon>[];
@@ -26,7 +23,7 @@ export function CardGrid<Icon extends string>({
       {cards.map((card, index) => {
         const CardIcon: LucideIcon = icons[card.icon];
         return (
-          <Reveal as="li" key={card.title} delay={(index % 4) * stagger} className="card">
+          <Reveal as="li" key={card.title} step={revealStep(index)} className="card">
             <span className="card-icon">
               <CardIcon aria-hidden="true" focusable="false" strokeWidth={1.75} />
             </span>

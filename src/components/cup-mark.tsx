@@ -17,14 +17,6 @@ export function CupMark({ className }: { className?: string }) {
         strokeLinejoin="round"
       />
       <path d="M5 24.5h22" stroke="currentColor" strokeWidth="1.9" strokeLinecap="round" />
-      <path
-        d="M12 19.5c1.2-1 2.5-1.5 4-1.5s2.8.5 4 1.5"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.5"
-        strokeLinecap="round"
-        opacity="0.55"
-      />
     </svg>
   );
 }

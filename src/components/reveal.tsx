@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { prefersReducedMotion } from '../lib/motion.ts';
 
 /** Share of the element that must be visible before it appears (specification, section 9). */
@@ -20,10 +20,21 @@ function isInViewport(element: Element): boolean {
   return box.top < window.innerHeight && box.bottom > 0;
 }
 
+export type RevealStep = 0 | 1 | 2 | 3;
+
+/** The step of the n-th item of a staggered group, wrapping after four. */
+export function revealStep(index: number): RevealStep {
+  return (index % 4) as RevealStep;
+}
+
 interface RevealProps {
   children: ReactNode;
-  /** Delay in milliseconds, to stagger cards that appear together. */
-  delay?: number;
+  /**
+   * Position in a group that appears together (0–3): each step waits a little
+   * longer, so the group arrives staggered. A data attribute, not an inline
+   * style, so the Content-Security-Policy can forbid inline styles.
+   */
+  step?: RevealStep;
   as?: 'div' | 'li' | 'section' | 'article';
   className?: string;
 }
@@ -34,7 +45,7 @@ interface RevealProps {
  * JavaScript, without IntersectionObserver or under reduced motion, the content
  * is simply there.
  */
-export function Reveal({ children, delay = 0, as: Tag = 'div', className }: RevealProps) {
+export function Reveal({ children, step = 0, as: Tag = 'div', className }: RevealProps) {
   const ref = useRef<HTMLElement>(null);
   const [state, setState] = useState<'static' | 'waiting' | 'shown'>('static');
 
@@ -57,10 +68,14 @@ export function Reveal({ children, delay = 0, as: Tag = 'div', className }: Reve
     return () => observer.disconnect();
   }, []);
 
-  const style = delay > 0 ? ({ '--reveal-delay': `${delay}ms` } as CSSProperties) : undefined;
   const classes = ['reveal', className].filter(Boolean).join(' ');
   return (
-    <Tag ref={ref as never} className={classes} data-reveal={state} style={style}>
+    <Tag
+      ref={ref as never}
+      className={classes}
+      data-reveal={state}
+      data-reveal-step={step > 0 ? step : undefined}
+    >
       {children}
     </Tag>
   );

@@ -93,12 +93,33 @@ const address = {
   road: '1 Example Road',
   town: 'Chatham',
   city: 'Rochester',
+  county: 'Kent',
   postcode: 'ME4 0XX',
   country: 'United Kingdom',
+  /** ISO 3166 code of the country, for search engines. */
+  countryCode: 'GB',
 } as const;
 
 export const site = {
   practiceName,
+  /** PLACEHOLDER: the address the site is published at, with a trailing slash (canonical link, sitemap, sharing). */
+  url: 'https://www.rochester-hijama.example/',
+
+  /** What search engines and link previews show. */
+  seo: {
+    title: `${practiceName} · Hijama cupping therapy in Rochester, Kent`,
+    description:
+      'Traditional Hijama (wet cupping) in a private, hygienic treatment room in Chatham, Rochester. Send a booking request and we reply within 24 hours.',
+    /** The picture shown when the site is shared; 1200 × 630 PNG in public/. */
+    shareImage: {
+      src: '/og-image.png',
+      width: 1200,
+      height: 630,
+      alt: `${practiceName}: traditional cupping therapy in Rochester, Kent`,
+    } satisfies ImageSlot,
+    themeColor: '#123c3a',
+    backgroundColor: '#fbf7f0',
+  },
   /** Shown under the practice name in the menu and the footer. */
   shortDescription: 'Traditional cupping therapy in Rochester, Kent',
   locale: 'en-GB',
@@ -125,6 +146,23 @@ export const site = {
     { label: 'Saturday', days: [6], opens: '08:00', closes: '15:00' },
     { label: 'Sunday', days: [0], opens: '08:00', closes: '15:00' },
   ] satisfies OpeningHours[],
+
+  /** The live line beside the hours, computed in the clinic's time zone. */
+  openingStatus: {
+    open: (closes: string) => `Open now · closes at ${closes}`,
+    closed: (when: string, opens: string) => `Closed now · opens ${when} at ${opens}`,
+    today: 'today',
+    tomorrow: 'tomorrow',
+    weekdays: [
+      'on Sunday',
+      'on Monday',
+      'on Tuesday',
+      'on Wednesday',
+      'on Thursday',
+      'on Friday',
+      'on Saturday',
+    ],
+  },
 
   navigation: [
     { id: 'home', label: 'Home' },

@@ -1,7 +1,75 @@
+import type { OpeningHours, Weekday } from '../content/site.ts';
+
 /** '20:30' → '8:30 PM', the way the specification writes the hours. */
 export function formatTime(time: string): string {
   const [hours = 0, minutes = 0] = time.split(':').map(Number);
   const suffix = hours < 12 ? 'AM' : 'PM';
   const hour12 = hours % 12 === 0 ? 12 : hours % 12;
   return `${hour12}:${String(minutes).padStart(2, '0')} ${suffix}`;
+}
+
+function minutesOf(time: string): number {
+  const [hours = 0, minutes = 0] = time.split(':').map(Number);
+  return hours * 60 + minutes;
+}
+
+/** The clinic's wall clock: weekday and minutes since midnight in its own time zone. */
+export interface LocalTime {
+  weekday: Weekday;
+  minutes: number;
+}
+
+const weekdayIndex: Record<string, Weekday> = {
+  Sun: 0,
+  Mon: 1,
+  Tue: 2,
+  Wed: 3,
+  Thu: 4,
+  Fri: 5,
+  Sat: 6,
+};
+
+/** What a clock in `timeZone` shows at `now`; Intl applies the clock changes. */
+export function localTimeIn(timeZone: string, now: Date): LocalTime {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    weekday: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(now);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return {
+    weekday: weekdayIndex[part('weekday')] ?? 0,
+    minutes: Number(part('hour')) * 60 + Number(part('minute')),
+  };
+}
+
+export type OpeningStatus =
+  | { open: true; closes: string }
+  /** `daysAhead`: 0 today, 1 tomorrow, and so on; `weekday` is that day's. */
+  | { open: false; opens: string; daysAhead: number; weekday: Weekday };
+
+function hoursOn(hours: readonly OpeningHours[], weekday: Weekday): OpeningHours | undefined {
+  return hours.find((entry) => entry.days.includes(weekday));
+}
+
+/** Whether the clinic is open at the given local time, and if not, when it next opens. */
+export function openingStatus(
+  hours: readonly OpeningHours[],
+  local: LocalTime,
+): OpeningStatus | null {
+  const today = hoursOn(hours, local.weekday);
+  if (today && local.minutes >= minutesOf(today.opens) && local.minutes < minutesOf(today.closes)) {
+    return { open: true, closes: today.closes };
+  }
+  if (today && local.minutes < minutesOf(today.opens)) {
+    return { open: false, opens: today.opens, daysAhead: 0, weekday: local.weekday };
+  }
+  for (let daysAhead = 1; daysAhead <= 7; daysAhead += 1) {
+    const weekday = ((local.weekday + daysAhead) % 7) as Weekday;
+    const next = hoursOn(hours, weekday);
+    if (next) return { open: false, opens: next.opens, daysAhead, weekday };
+  }
+  return null; // No opening hours at all.
 }

@@ -13,7 +13,8 @@ import { BookButton } from '../components/book-button.tsx';
 import { CardGrid } from '../components/card-grid.tsx';
 import { ContactDetails } from '../components/contact-details.tsx';
 import { HeroArt } from '../components/hero-art.tsx';
-import { Reveal } from '../components/reveal.tsx';
+import { OpeningStatusLine } from '../components/opening-status.tsx';
+import { Reveal, revealStep } from '../components/reveal.tsx';
 import { ViewHeading } from '../components/view-heading.tsx';
 
 const audienceIcons: Record<AudienceIconName, LucideIcon> = {
@@ -69,7 +70,7 @@ export function HomeView() {
           </Reveal>
           <ol className="statements">
             {whatIs.statements.map((statement, index) => (
-              <Reveal as="li" key={statement} delay={index * 120} className="statement">
+              <Reveal as="li" key={statement} step={revealStep(index)} className="statement">
                 <span className="statement-number" aria-hidden="true">
                   {String(index + 1).padStart(2, '0')}
                 </span>
@@ -104,6 +105,7 @@ export function HomeView() {
               </h2>
               <p>{getInTouch.intro}</p>
               <p className="reply-promise">{site.contactDetails.replyPromise}</p>
+              <OpeningStatusLine />
             </div>
             <ContactDetails className="touch-details" />
           </Reveal>

@@ -11,6 +11,7 @@ import {
 import { site, type TravelIconName } from '../content/site.ts';
 import { ClosingCall } from '../components/closing-call.tsx';
 import { OpeningHoursTable } from '../components/opening-hours-table.tsx';
+import { OpeningStatusLine } from '../components/opening-status.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { Reveal } from '../components/reveal.tsx';
 
@@ -58,14 +59,15 @@ export function LocationView() {
               <span className="visually-hidden"> (opens in a new tab)</span>
             </a>
           </Reveal>
-          <Reveal className="info-card" delay={120}>
+          <Reveal className="info-card" step={1}>
             <h2 className="info-title">
               <Clock aria-hidden="true" />
               {location.hoursHeading}
             </h2>
+            <OpeningStatusLine />
             <OpeningHoursTable />
           </Reveal>
-          <Reveal className="info-card info-card-wide" delay={240}>
+          <Reveal className="info-card info-card-wide" step={2}>
             <h2 className="info-title">{location.gettingHereHeading}</h2>
             <ul className="directions">
               {location.gettingHere.map((step) => (

@@ -2,7 +2,7 @@ import { Star } from 'lucide-react';
 import { site, type Testimonial } from '../content/site.ts';
 import { ClosingCall } from '../components/closing-call.tsx';
 import { PageHeader } from '../components/page-header.tsx';
-import { Reveal } from '../components/reveal.tsx';
+import { Reveal, revealStep } from '../components/reveal.tsx';
 
 function paragraphsOf(content: string): string[] {
   return content
@@ -56,7 +56,7 @@ export function TestimonialsView() {
         <div className="container">
           <ul className="review-grid">
             {reviews.map((review, index) => (
-              <Reveal as="li" key={review.name} delay={(index % 2) * 120}>
+              <Reveal as="li" key={review.name} step={revealStep(index % 2)}>
                 <Review review={review} />
               </Reveal>
             ))}

@@ -1,0 +1,119 @@
+import { expect, test, type Page } from '@playwright/test';
+import { gzipSync } from 'node:zlib';
+
+/** Budgets of issue 4, in KiB of gzip (level 9) per file, summed. */
+const budgets = { homeJavaScript: 80, css: 15 };
+
+interface Loaded {
+  url: string;
+  type: string;
+  gzipBytes: number;
+}
+
+/** Every response a page load brings, with its size as gzip would send it. */
+async function load(page: Page, path: string): Promise<Loaded[]> {
+  const loaded: Promise<Loaded>[] = [];
+  page.on('response', (response) => {
+    loaded.push(
+      response
+        .body()
+        .catch(() => Buffer.alloc(0))
+        .then((body) => ({
+          url: response.url(),
+          type: response.request().resourceType(),
+          gzipBytes: gzipSync(body, { level: 9 }).length,
+        })),
+    );
+  });
+  await page.goto(path);
+  await expect(page.locator('main h1')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  return Promise.all(loaded);
+}
+
+const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
+const total = (files: Loaded[], type: string) =>
+  files.filter((file) => file.type === type).reduce((sum, file) => sum + file.gzipBytes, 0);
+
+test('the home view loads at most 80 KiB of gzipped JavaScript and no REST client', async ({
+  page,
+}) => {
+  const files = await load(page, '/');
+  const javaScript = total(files, 'script');
+  test
+    .info()
+    .annotations.push({ type: 'home JavaScript (KiB gzip)', description: String(kib(javaScript)) });
+  expect(kib(javaScript)).toBeLessThanOrEqual(budgets.homeJavaScript);
+
+  const scripts = await Promise.all(
+    files
+      .filter((file) => file.type === 'script')
+      .map((file) => page.request.get(file.url).then((r) => r.text())),
+  );
+  expect(scripts.some((code) => code.includes('PostgrestClient'))).toBe(false);
+});
+
+test('the stylesheet is at most 15 KiB gzipped', async ({ page }) => {
+  const files = await load(page, '/');
+  expect(kib(total(files, 'stylesheet'))).toBeLessThanOrEqual(budgets.css);
+});
+
+test('no view asks any other host for anything', async ({ page, baseURL }) => {
+  const origin = new URL(baseURL!).origin;
+  for (const view of ['/', '/#benefits', '/#testimonials', '/#location', '/#contact']) {
+    const files = await load(page, view);
+    expect(files.map((file) => new URL(file.url).origin).filter((o) => o !== origin)).toEqual([]);
+  }
+});
+
+test('fonts are self-hosted, Latin only, swap in, and the headings’ font is preloaded', async ({
+  page,
+}) => {
+  const files = await load(page, '/');
+  const fonts = files
+    .filter((file) => file.type === 'font')
+    .map((file) => new URL(file.url).pathname);
+  expect(fonts.length).toBeGreaterThan(0);
+  for (const font of fonts)
+    expect(font).toMatch(/^\/assets\/(fraunces|inter)-latin-wght-normal-[\w-]+\.woff2$/);
+  const faces = await page.evaluate(() =>
+    [...document.styleSheets]
+      .flatMap((sheet) =>
+        [...sheet.cssRules]
+          .filter((rule) => rule instanceof CSSFontFaceRule)
+          .map((rule) => (rule as CSSFontFaceRule).style),
+      )
+      .filter((style) => style.getPropertyValue('src').includes('url('))
+      .map((style) => style.getPropertyValue('font-display')),
+  );
+  expect(faces.length).toBe(2);
+  expect(new Set(faces)).toEqual(new Set(['swap']));
+});
+
+test('nothing shifts while a view settles', async ({ page }) => {
+  for (const view of ['/', '/#benefits', '/#testimonials', '/#location', '/#contact']) {
+    await page.addInitScript(() => {
+      (window as unknown as { shifts: number }).shifts = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as Array<
+          PerformanceEntry & { value: number; hadRecentInput: boolean }
+        >) {
+          if (!entry.hadRecentInput)
+            (window as unknown as { shifts: number }).shifts += entry.value;
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await load(page, view);
+    await page.waitForTimeout(500);
+    const shifts = await page.evaluate(() => (window as unknown as { shifts: number }).shifts);
+    expect(shifts, view).toBeLessThan(0.01);
+  }
+});
+
+test('every image has its width and height', async ({ page }) => {
+  for (const view of ['/', '/#benefits', '/#testimonials', '/#location', '/#contact']) {
+    await load(page, view);
+    const unsized = await page.locator('img:not([width][height])').count();
+    expect(unsized, view).toBe(0);
+  }
+});

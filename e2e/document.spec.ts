@@ -1,0 +1,159 @@
+import { expect, test } from '@playwright/test';
+import { site } from '../src/content/site.ts';
+import { formatTime } from '../src/lib/opening-hours.ts';
+
+test.describe('the HTML before any script runs', () => {
+  test('holds the home view, its heading and the business as structured data', async ({
+    request,
+  }) => {
+    const html = await (await request.get('/')).text();
+    expect(html).toMatch(/<html lang="en-GB">/);
+    expect(html).toMatch(/<h1[^>]*>Rochester Hijama<\/h1>/);
+    expect(html).toContain('What is Hijama Cupping?');
+    expect(html).toContain('Book Your Session Now');
+
+    const jsonLd = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1];
+    expect(jsonLd).toBeDefined();
+    const business = JSON.parse(jsonLd!);
+    expect(business).toMatchObject({
+      '@type': 'HealthAndBeautyBusiness',
+      name: site.practiceName,
+      telephone: site.contactDetails.phone.international,
+      email: site.contactDetails.email,
+      address: {
+        addressLocality: 'Chatham',
+        postalCode: site.address.postcode,
+        addressCountry: 'GB',
+      },
+    });
+    expect(business.openingHoursSpecification).toEqual(
+      site.openingHours.map((hours) =>
+        expect.objectContaining({ opens: hours.opens, closes: hours.closes }),
+      ),
+    );
+    expect(business.review).toBeUndefined();
+    // The structured data comes before the first script.
+    expect(html.indexOf('application/ld+json')).toBeLessThan(html.indexOf('<script type="module"'));
+  });
+
+  test('carries the title, description, canonical link, sharing cards, icons and font preload', async ({
+    request,
+  }) => {
+    const html = await (await request.get('/')).text();
+    expect(html).toContain(`<title>${site.seo.title}</title>`);
+    expect(html).toMatch(/<meta name="description" content="[^"]{50,}"/);
+    expect(html).toContain(`<link rel="canonical" href="${site.url}" />`);
+    for (const property of ['og:title', 'og:description', 'og:image', 'og:url', 'og:type']) {
+      expect(html).toContain(`property="${property}"`);
+    }
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
+    expect(html).toContain('rel="manifest"');
+    expect(html).toContain('rel="apple-touch-icon"');
+    expect(html).toMatch(
+      /<link rel="preload" href="\/assets\/fraunces-[^"]+\.woff2" as="font" type="font\/woff2" crossorigin/,
+    );
+  });
+
+  test('reads fine with JavaScript off', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(site.practiceName);
+    await expect(page.getByRole('heading', { name: 'Who Can Benefit?' })).toBeVisible();
+    await expect(page.locator('.card').last()).toBeVisible();
+    await expect(
+      page.getByRole('link', { name: site.contactDetails.phone.display }).first(),
+    ).toBeVisible();
+    await context.close();
+  });
+});
+
+test.describe('files for search engines and sharing', () => {
+  test('robots.txt points to the sitemap, which lists the site', async ({ request }) => {
+    const robots = await request.get('/robots.txt');
+    expect(robots.headers()['content-type']).toContain('text/plain');
+    expect(await robots.text()).toContain(`Sitemap: ${site.url}sitemap.xml`);
+    const sitemap = await request.get('/sitemap.xml');
+    expect(sitemap.headers()['content-type']).toContain('xml');
+    expect(await sitemap.text()).toContain(`<loc>${site.url}</loc>`);
+  });
+
+  test('the web manifest names the practice and its icons, which exist', async ({ request }) => {
+    const response = await request.get('/manifest.webmanifest');
+    expect(response.headers()['content-type']).toContain('application/manifest+json');
+    const manifest = await response.json();
+    expect(manifest.name).toBe(site.practiceName);
+    for (const icon of manifest.icons as Array<{ src: string }>) {
+      expect((await request.get(icon.src)).status(), icon.src).toBe(200);
+    }
+  });
+
+  test('the sharing image is a 1200 × 630 PNG', async ({ request }) => {
+    const response = await request.get(site.seo.shareImage.src);
+    expect(response.headers()['content-type']).toBe('image/png');
+    const png = await response.body();
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
+  });
+});
+
+test.describe('headers', () => {
+  test('the page is sent with a strict security policy and is not cached', async ({ request }) => {
+    const headers = (await request.get('/')).headers();
+    const policy = headers['content-security-policy'] ?? '';
+    const scriptSources = /script-src ([^;]*)/.exec(policy)?.[1] ?? '';
+    expect(scriptSources).toContain("'self'");
+    expect(scriptSources).not.toContain('unsafe-inline');
+    expect(scriptSources).not.toContain('unsafe-eval');
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toContain("object-src 'none'");
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(headers['permissions-policy']).toContain('camera=()');
+    expect(headers['cache-control']).toBe('no-cache');
+  });
+
+  test('hashed assets are cached for a year and sent compressed', async ({ request }) => {
+    const html = await (await request.get('/')).text();
+    const script = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
+    expect(script).toMatch(/^\/assets\/index-[\w-]+\.js$/);
+    const response = await request.get(script!, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.headers()['content-encoding']).toBe('gzip');
+    const brotli = await request.fetch(script!, { headers: { 'Accept-Encoding': 'br' } });
+    expect(brotli.headers()['content-encoding']).toBe('br');
+  });
+
+  test('every view runs under the policy without a violation', async ({ page }) => {
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text()))
+        violations.push(message.text());
+    });
+    for (const view of ['', '#benefits', '#testimonials', '#location', '#contact', '#elsewhere']) {
+      await page.goto(`/${view}`);
+      await expect(page.locator('main h1')).toBeVisible();
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    }
+    expect(violations).toEqual([]);
+  });
+});
+
+test.describe('open now', () => {
+  test('says the clinic is open, with its closing time, on a weekday afternoon in London', async ({
+    page,
+  }) => {
+    await page.clock.setFixedTime(new Date('2026-11-25T14:00:00Z'));
+    await page.goto('/#location');
+    await expect(page.locator('.opening-status')).toHaveText(
+      `Open now · closes at ${formatTime('20:30')}`,
+    );
+  });
+
+  test('says when it next opens, in the home contact block too', async ({ page }) => {
+    await page.clock.setFixedTime(new Date('2026-11-28T16:00:00Z'));
+    await page.goto('/');
+    await expect(page.locator('.opening-status')).toHaveText(
+      'Closed now · opens tomorrow at 8:00 AM',
+    );
+  });
+});

@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test';
+import { e2eServiceKey } from './constants.ts';
+
+test('a session is booked from start to finish with the keyboard alone', async ({
+  page,
+  request,
+}) => {
+  const email = `keyboard.${Date.now()}@example.com`;
+  await page.goto('/');
+  await expect(page.locator('main h1')).toBeVisible();
+
+  // Skip link first, then on to the hero's booking button.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to main content' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  const hero = page.locator('.hero a.button-primary');
+  for (
+    let presses = 0;
+    presses < 10 && !(await hero.evaluate((el) => el === document.activeElement));
+    presses += 1
+  ) {
+    await page.keyboard.press('Tab');
+  }
+  await expect(hero).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Book Your Session' })).toBeFocused();
+
+  // From the heading, Tab reaches the fields in order.
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Full Name')).toBeFocused();
+  await page.keyboard.press('Enter'); // an empty submit: the messages, focus back on the first field
+  await expect(page.getByText('Full name is required')).toBeVisible();
+  await expect(page.getByLabel('Full Name')).toBeFocused();
+  await page.keyboard.type('Keyboard User');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('07700 900123');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('@keys');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Book Your Session' })).toBeFocused();
+  await page.keyboard.press('Enter');
+
+  const modal = page.getByRole('dialog', { name: 'Thank You!' });
+  await expect(modal).toBeVisible();
+  await expect(modal.getByRole('button', { name: 'Close' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(modal).toBeHidden();
+  await expect(page.getByLabel('Full Name')).toBeFocused();
+
+  const rows = await (
+    await request.get(
+      `/rest/v1/bookings?select=full_name,instagram&email=eq.${encodeURIComponent(email)}`,
+      {
+        headers: { apikey: e2eServiceKey },
+      },
+    )
+  ).json();
+  expect(rows).toEqual([{ full_name: 'Keyboard User', instagram: '@keys' }]);
+});
+
+test('focus is always visible on the controls a keyboard reaches', async ({ page }) => {
+  await page.goto('/#contact');
+  await expect(page.locator('main h1')).toBeVisible();
+  for (let step = 0; step < 12; step += 1) {
+    await page.keyboard.press('Tab');
+    const ring = await page.evaluate(() => {
+      const element = document.activeElement as HTMLElement;
+      const style = getComputedStyle(element);
+      return { tag: element.tagName, outline: style.outlineStyle, shadow: style.boxShadow };
+    });
+    expect(ring.outline !== 'none' || ring.shadow !== 'none', JSON.stringify(ring)).toBe(true);
+  }
+});
