@@ -6,6 +6,7 @@ import globals from 'globals';
 export default tseslint.config(
   {
     ignores: [
+      'generated-fonts',
       'dist',
       'dist-server',
       'dist-ssr*',

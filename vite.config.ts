@@ -14,6 +14,8 @@ export default defineConfig(({ mode }) => {
     build: {
       target: 'es2022',
       assetsInlineLimit: 0,
+      // Read by scripts/prerender.mjs to preload a view's files; removed after.
+      manifest: true,
     },
     server: {
       proxy: { '/rest': 'http://127.0.0.1:3000' },

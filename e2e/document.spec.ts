@@ -33,7 +33,7 @@ test.describe('the HTML before any script runs', () => {
     );
     expect(business.review).toBeUndefined();
     // The structured data comes before the first script.
-    expect(html.indexOf('application/ld+json')).toBeLessThan(html.indexOf('<script type="module"'));
+    expect(html.indexOf('application/ld+json')).toBeLessThan(html.indexOf(' type="module"'));
   });
 
   test('carries the title, description, canonical link, sharing cards, icons and font preload', async ({
@@ -50,7 +50,7 @@ test.describe('the HTML before any script runs', () => {
     expect(html).toContain('rel="manifest"');
     expect(html).toContain('rel="apple-touch-icon"');
     expect(html).toMatch(
-      /<link rel="preload" href="\/assets\/fraunces-[^"]+\.woff2" as="font" type="font\/woff2" crossorigin/,
+      /<link rel="preload" href="\/assets\/fraunces-latin-subset-[^"]+\.woff2" as="font" type="font\/woff2" crossorigin/,
     );
   });
 
@@ -114,7 +114,7 @@ test.describe('headers', () => {
 
   test('hashed assets are cached for a year and sent compressed', async ({ request }) => {
     const html = await (await request.get('/')).text();
-    const script = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
+    const script = /<script [^>]*type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
     expect(script).toMatch(/^\/assets\/index-[\w-]+\.js$/);
     const response = await request.get(script!, { headers: { 'Accept-Encoding': 'gzip' } });
     expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');

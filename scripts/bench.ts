@@ -235,7 +235,11 @@ try {
   server = await startBuiltServer();
   chrome = await launch({ chromePath: chromiumPath, chromeFlags, logLevel: 'silent' });
 
-  for (const view of pageNames) {
+  // `npm run bench -- home contact` measures only those views.
+  const requested = process.argv.slice(2);
+  for (const view of requested.length > 0
+    ? pageNames.filter((name) => requested.includes(name))
+    : pageNames) {
     // Each URL is loaded fresh, so a fragment view renders client-side after load.
     const url = view === 'home' ? `${server.url}/` : `${server.url}/#${view}`;
     console.log(`Lighthouse: ${url}`);

@@ -20,15 +20,19 @@ export function renderHome(): string {
   );
 }
 
-export function renderHead(options: { preloadFont?: string }): string {
+export function renderHead(options: { preloadFonts: readonly string[] }): string {
   return documentHead(site, options);
 }
 
 /** The policy for the built page, allowing requests to the Supabase project it was built for. */
-export function renderContentSecurityPolicy(scriptHashes: readonly string[]): string {
+export function renderContentSecurityPolicy(hashes: {
+  scripts: readonly string[];
+  styles: readonly string[];
+}): string {
   const supabaseUrl = import.meta.env.VITE_SUPABASE_URL;
   return contentSecurityPolicy({
-    scriptHashes,
+    scriptHashes: hashes.scripts,
+    styleHashes: hashes.styles,
     connectOrigins: supabaseUrl ? [new URL(supabaseUrl).origin] : [],
   });
 }

@@ -1,6 +1,5 @@
 import { Suspense, useEffect, useMemo } from 'react';
 import { site } from '../content/site.ts';
-import { noteFirstRenderDone } from '../components/reveal.tsx';
 import { scrollToTop } from '../lib/motion.ts';
 import { Footer } from './footer.tsx';
 import { NavBar } from './nav-bar.tsx';
@@ -15,12 +14,6 @@ export function App({ initialPageName }: { initialPageName: string }) {
     () => ({ pageName, switches, navigate }),
     [pageName, switches, navigate],
   );
-
-  useEffect(() => {
-    noteFirstRenderDone();
-    // The view asked for is on screen now (see the inline script in index.html).
-    document.documentElement.removeAttribute('data-view-pending');
-  }, []);
 
   // Every switch (not the first load) starts at the top of the new view.
   useEffect(() => {

@@ -10,6 +10,7 @@ describe('pageNameFromHash', () => {
     ['#contact', 'contact'],
     ['#pricing', 'pricing'],
     ['#%20contact', 'contact'],
+    ['#main', 'home'],
   ])('%j names the page %j', (hash, name) => {
     expect(pageNameFromHash(hash)).toBe(name);
   });

@@ -1,19 +1,9 @@
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { isFirstViewShown } from '../lib/first-view.ts';
 import { prefersReducedMotion } from '../lib/motion.ts';
 
 /** Share of the element that must be visible before it appears (specification, section 9). */
 const visibleThreshold = 0.1;
-
-let firstRenderDone = false;
-
-/**
- * Called once the page's first render is on screen. Until then, content already
- * in view stays as it is: hiding what the visitor can already see (the
- * pre-rendered page) only to fade it back in would be a flicker, not a reveal.
- */
-export function noteFirstRenderDone(): void {
-  firstRenderDone = true;
-}
 
 function isInViewport(element: Element): boolean {
   const box = element.getBoundingClientRect();
@@ -53,7 +43,10 @@ export function Reveal({ children, step = 0, as: Tag = 'div', className }: Revea
   useLayoutEffect(() => {
     const element = ref.current;
     if (!element || typeof IntersectionObserver !== 'function' || prefersReducedMotion()) return;
-    if (!firstRenderDone && isInViewport(element)) return;
+    // On arrival, what is already in view stays put: hiding the first screen (the
+    // pre-rendered page, or the largest paint of a view) to fade it back in would
+    // be a flicker and a slower page, not a reveal.
+    if (!isFirstViewShown() && isInViewport(element)) return;
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) {

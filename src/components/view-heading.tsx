@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useNavigation } from '../app/navigation.ts';
+import { noteFirstViewShown } from '../lib/first-view.ts';
 
 interface ViewHeadingProps {
   children: ReactNode;
@@ -10,7 +11,8 @@ interface ViewHeadingProps {
 /**
  * The main heading of a view. After every switch (not on the first load) it
  * takes focus, so keyboard and screen-reader users land where sighted users do;
- * it does so itself because a view may arrive a moment after the switch.
+ * it does so itself because a view may arrive a moment after the switch. Every
+ * view has one, so it also tells when the first view is on screen.
  */
 export function ViewHeading({ children, id, className }: ViewHeadingProps) {
   const { switches } = useNavigation();
@@ -18,6 +20,7 @@ export function ViewHeading({ children, id, className }: ViewHeadingProps) {
 
   useEffect(() => {
     if (switches > 0) ref.current?.focus({ preventScroll: true });
+    else noteFirstViewShown();
   }, [switches]);
 
   return (

@@ -1,22 +1,29 @@
 interface PolicyOptions {
   /** sha256 hashes (base64) of the page's inline scripts. */
   scriptHashes: readonly string[];
+  /** sha256 hashes (base64) of the page's inline style sheets. */
+  styleHashes: readonly string[];
   /** Origins the page may send requests to besides its own, e.g. a Supabase project. */
   connectOrigins: readonly string[];
 }
 
 /**
  * The page's Content-Security-Policy: everything from its own origin, inline
- * scripts only by hash, no inline styles, no plugins, no framing. It goes into
+ * scripts and style sheets only by hash (no style attributes), no plugins, no
+ * framing. It goes into
  * the HTML as a meta tag (so static hosts apply it too) and the project's server
  * repeats it as a header with frame-ancestors, which a meta tag cannot carry.
  */
-export function contentSecurityPolicy({ scriptHashes, connectOrigins }: PolicyOptions): string {
-  const hashes = scriptHashes.map((hash) => `'sha256-${hash}'`);
+export function contentSecurityPolicy({
+  scriptHashes,
+  styleHashes,
+  connectOrigins,
+}: PolicyOptions): string {
+  const quoted = (hashes: readonly string[]) => hashes.map((hash) => `'sha256-${hash}'`);
   return [
     "default-src 'self'",
-    ["script-src 'self'", ...hashes].join(' '),
-    "style-src 'self'",
+    ["script-src 'self'", ...quoted(scriptHashes)].join(' '),
+    ["style-src 'self'", ...quoted(styleHashes)].join(' '),
     "img-src 'self' data:",
     "font-src 'self'",
     ["connect-src 'self'", ...connectOrigins].join(' '),

@@ -3,12 +3,12 @@ import { absoluteUrl, escapeHtml, jsonForScript } from './html.ts';
 import { businessStructuredData } from './structured-data.ts';
 
 interface HeadOptions {
-  /** Built path of the web font to preload (the one the first screen's headings use). */
-  preloadFont?: string;
+  /** Built paths of the web fonts the first screen uses, to fetch them without waiting for the layout. */
+  preloadFonts?: readonly string[];
 }
 
 /** Title, description, sharing cards, icons and the business's structured data. */
-export function documentHead(site: SiteContent, { preloadFont }: HeadOptions = {}): string {
+export function documentHead(site: SiteContent, { preloadFonts = [] }: HeadOptions = {}): string {
   const { seo } = site;
   const image = absoluteUrl(site.url, seo.shareImage.src);
   const meta = (attribute: 'name' | 'property', key: string, value: string | number) =>
@@ -37,9 +37,10 @@ export function documentHead(site: SiteContent, { preloadFont }: HeadOptions = {
     '<link rel="icon" href="/favicon-32.png" type="image/png" sizes="32x32" />',
     '<link rel="apple-touch-icon" href="/apple-touch-icon.png" />',
     '<link rel="manifest" href="/manifest.webmanifest" />',
-    preloadFont
-      ? `<link rel="preload" href="${escapeHtml(preloadFont)}" as="font" type="font/woff2" crossorigin />`
-      : '',
+    ...preloadFonts.map(
+      (font) =>
+        `<link rel="preload" href="${escapeHtml(font)}" as="font" type="font/woff2" crossorigin />`,
+    ),
     `<script type="application/ld+json">${jsonForScript(businessStructuredData(site))}</script>`,
   ]
     .filter(Boolean)

@@ -1,0 +1,17 @@
+let firstViewShown = false;
+
+/** True once the view the visitor arrived on is on screen. */
+export function isFirstViewShown(): boolean {
+  return firstViewShown;
+}
+
+/**
+ * Called when the first view is on screen, whether adopted from the
+ * pre-rendered HTML or rendered in the browser after its code arrived.
+ */
+export function noteFirstViewShown(): void {
+  if (firstViewShown) return;
+  firstViewShown = true;
+  // The view asked for is there now (see the inline script in index.html).
+  document.documentElement.removeAttribute('data-view-pending');
+}
