@@ -1,8 +1,8 @@
 /**
  * Build-time rendering, run by scripts/prerender.mjs: the home view as HTML (so
  * the first paint needs no JavaScript and the page reads fine without it), and
- * the files generated from the content: head tags, robots.txt, sitemap.xml and
- * the web manifest.
+ * the files generated from the content: head tags, robots.txt, sitemap.xml, the
+ * web manifest and llms.txt.
  */
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
@@ -10,6 +10,7 @@ import { App } from './app/app.tsx';
 import { site } from './content/site.ts';
 import { contentSecurityPolicy } from './seo/content-security-policy.ts';
 import { documentHead } from './seo/document-head.ts';
+import { llmsTxt } from './seo/llms-txt.ts';
 import { robotsTxt, sitemapXml, webManifest } from './seo/site-files.ts';
 
 export function renderHome(): string {
@@ -41,4 +42,5 @@ export const siteFiles: Record<string, string> = {
   'robots.txt': robotsTxt(site),
   'sitemap.xml': sitemapXml(site),
   'manifest.webmanifest': webManifest(site),
+  'llms.txt': llmsTxt(site),
 };

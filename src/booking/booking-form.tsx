@@ -33,6 +33,12 @@ const inputAttributes: Record<
 
 const requiredFields: ReadonlySet<BookingField> = new Set(['fullName', 'phone', 'email']);
 
+/** A submit made by a browser assistant (WebMCP draft): it can be answered with the outcome. */
+interface AgentSubmitEvent extends SubmitEvent {
+  agentInvoked?: boolean;
+  respondWith?: (reply: Promise<string>) => void;
+}
+
 function newRequestId(): string {
   return crypto.randomUUID();
 }
@@ -42,6 +48,12 @@ export function BookingForm() {
   const [state, dispatch] = useReducer(bookingFormReducer, initialBookingFormState);
   const inputs = useRef<Partial<Record<BookingField, HTMLInputElement | null>>>({});
   const failureRef = useRef<HTMLParagraphElement>(null);
+  /** Answers an assistant that submitted the form, once the outcome is known. */
+  const agentReply = useRef<((reply: string) => void) | null>(null);
+  const replyToAgent = (reply: string) => {
+    agentReply.current?.(reply);
+    agentReply.current = null;
+  };
   const submitting = state.status === 'submitting';
 
   // Sending starts when the reducer says so; the id makes a retry of the same content safe.
@@ -65,6 +77,15 @@ export function BookingForm() {
     if (state.refusedSubmits === 0) return;
     const first = bookingFields.find((field) => state.failures[field]);
     if (first) inputs.current[first]?.focus();
+    replyToAgent(
+      copy.agentTool.replies.refused(
+        bookingFields
+          .flatMap((field) =>
+            state.failures[field] ? [messageFor(field, state.failures[field])] : [],
+          )
+          .join('; '),
+      ),
+    );
     // Only a new refused submit moves focus, not every change of the failures.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state.refusedSubmits]);
@@ -73,7 +94,11 @@ export function BookingForm() {
   // and once the thank-you modal is closed (and has restored focus), on the empty form.
   const previousStatus = useRef(state.status);
   useEffect(() => {
-    if (state.status === 'error') failureRef.current?.focus();
+    if (state.status === 'error') {
+      failureRef.current?.focus();
+      replyToAgent(copy.agentTool.replies.failed);
+    }
+    if (state.status === 'success') replyToAgent(copy.agentTool.replies.sent);
     if (previousStatus.current === 'success' && state.status === 'idle')
       inputs.current.fullName?.focus();
     previousStatus.current = state.status;
@@ -83,6 +108,17 @@ export function BookingForm() {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    // An assistant may have filled the fields without typing into them: take what the form holds.
+    const data = new FormData(event.currentTarget);
+    for (const field of bookingFields) {
+      const value = data.get(field);
+      if (typeof value === 'string' && value !== state.values[field])
+        dispatch({ type: 'edited', field, value });
+    }
+    const submit = event.nativeEvent as AgentSubmitEvent;
+    if (submit.agentInvoked && typeof submit.respondWith === 'function') {
+      submit.respondWith(new Promise<string>((resolve) => (agentReply.current = resolve)));
+    }
     dispatch({ type: 'submitted', newRequestId: newRequestId() });
   };
 
@@ -103,6 +139,8 @@ export function BookingForm() {
         noValidate
         onSubmit={onSubmit}
         aria-describedby="booking-required-note"
+        toolname={copy.agentTool.name}
+        tooldescription={copy.agentTool.description}
       >
         <p id="booking-required-note" className="form-note">
           {copy.requiredNote}
@@ -148,6 +186,7 @@ export function BookingForm() {
                   aria-invalid={failure ? true : undefined}
                   aria-describedby={describedBy || undefined}
                   spellCheck={field === 'fullName' ? undefined : false}
+                  toolparamdescription={copy.agentTool.fields[field]}
                 />
                 {failure ? (
                   <p id={`${id}-error`} className="field-error">

@@ -413,6 +413,29 @@ export const site = {
     failure: 'There was an error submitting your request. Please try again.',
     privacy:
       'We use these details only to reply to your booking request and arrange your session. We never share them or add you to a mailing list.',
+    /**
+     * The form as a tool for browser assistants (WebMCP, declarative): its name,
+     * what it does, what each field means, and what the assistant is told back.
+     */
+    agentTool: {
+      name: 'request_hijama_booking',
+      description: `Sends a booking request for a Hijama (cupping therapy) session at ${practiceName} in Chatham, Rochester, UK. It is a request, not a confirmed appointment: the practice replies within 24 hours by e-mail or Instagram message to agree a time. The visitor reviews the filled form and sends it.`,
+      fields: {
+        fullName: 'The full name of the person who wants the session, e.g. Aisha Khan.',
+        phone:
+          'A phone number the practice can call or text, e.g. 07700 900123 or +44 1634 123456.',
+        email: 'The e-mail address the practice should reply to, e.g. aisha@example.com.',
+        instagram:
+          'Only if the visitor would like a reply by Instagram message: their username, e.g. @aisha.k.',
+      },
+      replies: {
+        sent: 'The booking request was sent. The practice will reply within 24 hours by e-mail or Instagram message to agree a time.',
+        refused: (problems: string) =>
+          `The booking request was not sent. Please correct: ${problems}.`,
+        failed:
+          'The booking request could not be sent because of an error. Nothing was stored; please try again.',
+      },
+    },
     success: {
       title: 'Thank You!',
       paragraphs: [

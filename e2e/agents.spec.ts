@@ -1,0 +1,89 @@
+import { expect, test } from '@playwright/test';
+import { site } from '../src/content/site.ts';
+import { e2eServiceKey } from './constants.ts';
+
+test('the booking form is a WebMCP tool: named, described, every field described, required ones marked', async ({
+  page,
+}) => {
+  await page.goto('/#contact');
+  const form = page.locator('form.booking-form');
+  await expect(form).toHaveAttribute('toolname', 'request_hijama_booking');
+  await expect(form).toHaveAttribute(
+    'tooldescription',
+    /request, not a confirmed appointment.*24 hours/,
+  );
+  expect(await form.getAttribute('toolautosubmit')).toBeNull(); // the visitor confirms
+  const fields = await form.locator('input').evaluateAll((inputs) =>
+    inputs.map((input) => ({
+      name: input.getAttribute('name'),
+      description: input.getAttribute('toolparamdescription'),
+      required: input.hasAttribute('required'),
+    })),
+  );
+  expect(fields.map(({ name, required }) => [name, required])).toEqual([
+    ['fullName', true],
+    ['phone', true],
+    ['email', true],
+    ['instagram', false],
+  ]);
+  for (const field of fields) expect(field.description, field.name!).toMatch(/e\.g\. /);
+});
+
+test('/llms.txt is served as text, with the name, the hours and the booking link from the content', async ({
+  request,
+}) => {
+  const response = await request.get('/llms.txt');
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-type']).toBe('text/plain; charset=utf-8');
+  const text = await response.text();
+  expect(text.startsWith(`# ${site.practiceName}\n`)).toBe(true);
+  expect(text).toContain('Monday – Friday: 9:00 AM - 8:30 PM');
+  expect(text).toContain(`(${site.url}#contact)`);
+  expect(text).toContain('within 24 hours');
+});
+
+test('a booking submitted programmatically, as an assistant would, stores one row and says thank you', async ({
+  page,
+  request,
+}) => {
+  const email = `agent.${Date.now()}@example.com`;
+  await page.goto('/#contact');
+  await expect(page.getByLabel('Full Name')).toBeVisible();
+  // Values set on the elements directly, without typing, then a programmatic submit.
+  await page.locator('form.booking-form').evaluate(
+    (form: HTMLFormElement, values) => {
+      for (const [name, value] of Object.entries(values)) {
+        (form.elements.namedItem(name) as HTMLInputElement).value = value;
+      }
+      form.requestSubmit();
+    },
+    { fullName: 'Agent Booked', phone: '07700 900123', email, instagram: '' },
+  );
+
+  await expect(page.getByRole('dialog', { name: 'Thank You!' })).toBeVisible();
+  const rows = await (
+    await request.get(
+      `/rest/v1/bookings?select=full_name,phone,instagram&email=eq.${encodeURIComponent(email)}`,
+      {
+        headers: { apikey: e2eServiceKey },
+      },
+    )
+  ).json();
+  expect(rows).toEqual([{ full_name: 'Agent Booked', phone: '07700 900123', instagram: null }]);
+});
+
+test('a programmatic submit with bad values gets the same messages as a person', async ({
+  page,
+}) => {
+  await page.goto('/#contact');
+  await expect(page.getByLabel('Full Name')).toBeVisible();
+  await page.locator('form.booking-form').evaluate((form: HTMLFormElement) => {
+    (form.elements.namedItem('fullName') as HTMLInputElement).value = 'Agent';
+    (form.elements.namedItem('phone') as HTMLInputElement).value = '123';
+    (form.elements.namedItem('email') as HTMLInputElement).value = 'not-an-address';
+    form.requestSubmit();
+  });
+  await expect(page.getByText('Please enter a valid phone number')).toBeVisible();
+  await expect(page.getByText('Please enter a valid email address')).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText('Please correct the 2 highlighted fields.');
+});
