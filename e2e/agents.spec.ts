@@ -25,8 +25,11 @@ test('the booking form is a WebMCP tool: named, described, every field described
     ['phone', true],
     ['email', true],
     ['instagram', false],
+    ['website', false],
   ]);
-  for (const field of fields) expect(field.description, field.name!).toMatch(/e\.g\. /);
+  for (const field of fields.slice(0, 4)) expect(field.description, field.name!).toMatch(/e\.g\. /);
+  // The robots' trap tells assistants to leave it alone.
+  expect(fields[4]!.description).toMatch(/^Never fill this field/);
 });
 
 test('/llms.txt is served as text, with the name, the hours and the booking link from the content', async ({

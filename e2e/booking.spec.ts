@@ -306,3 +306,26 @@ test('the REST client is not loaded before the booking view', async ({ page }) =
   await expect(page.getByLabel('Full Name')).toBeVisible();
   await expect.poll(() => scripts.length).toBeGreaterThan(onHome);
 });
+
+test('too many requests says so plainly and keeps what was typed', async ({ page }) => {
+  await page.route('**/rest/v1/bookings', (route) =>
+    route.fulfill({
+      status: 429,
+      headers: { 'Retry-After': '60' },
+      contentType: 'application/json',
+      body: JSON.stringify({
+        code: 'PT429',
+        message: 'Too many booking requests',
+        details: null,
+        hint: null,
+      }),
+    }),
+  );
+  await openView(page, 'contact');
+  await fillForm(page, { name: 'Busy Person', phone: '07700 900123', email: uniqueEmail('busy') });
+  await submitButton(page).click();
+  await expect(page.getByRole('alert')).toContainText(
+    'You have sent several requests in a short time',
+  );
+  await expect(page.getByLabel('Full Name')).toHaveValue('Busy Person');
+});

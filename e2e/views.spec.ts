@@ -214,7 +214,10 @@ test.describe('every view', () => {
       const small = await page.evaluate(() =>
         [...document.querySelectorAll<HTMLElement>('a, button, input')]
           .filter(
-            (element) => element.offsetParent !== null && !element.classList.contains('skip-link'),
+            (element) =>
+              element.offsetParent !== null &&
+              !element.classList.contains('skip-link') &&
+              !element.closest('[aria-hidden="true"]'),
           )
           .map((element) => ({
             text: element.textContent?.trim() || element.getAttribute('aria-label'),

@@ -36,6 +36,8 @@ export class BookingRequestError extends Error {
   constructor(
     message: string,
     readonly code: string | undefined,
+    /** The HTTP status, when an answer came; 429 means too many requests. */
+    readonly status: number | undefined,
   ) {
     super(message);
     this.name = 'BookingRequestError';
@@ -45,10 +47,11 @@ export class BookingRequestError extends Error {
 /**
  * Inserts one booking request, the way supabase-js does it, and reads nothing
  * back: anonymous callers may insert but not select. Resolves when the row is
- * stored; throws otherwise.
+ * stored; throws otherwise. `website` is the honeypot, sent only when a robot
+ * filled it: the database then answers as if it stored the row.
  */
 export async function sendBookingRequest(
-  row: BookingRow,
+  row: BookingRow & { website?: string },
   timeoutMs = requestTimeoutMs,
 ): Promise<void> {
   const { PostgrestClient } = await import('@supabase/postgrest-js');
@@ -56,11 +59,16 @@ export async function sendBookingRequest(
   const client = new PostgrestClient(url, {
     headers: { apikey: key, Authorization: `Bearer ${key}` },
   });
-  const { error } = await client
+  const { error, status } = await client
     .from(bookingsTable)
     .insert(row)
     .abortSignal(AbortSignal.timeout(timeoutMs));
   if (error && error.code !== alreadyStored) {
-    throw new BookingRequestError(error.message, error.code);
+    throw new BookingRequestError(error.message, error.code, status || undefined);
   }
+}
+
+/** True when the answer said too many requests: the visitor should wait, not retry at once. */
+export function isThrottled(error: unknown): boolean {
+  return error instanceof BookingRequestError && error.status === 429;
 }

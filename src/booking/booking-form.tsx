@@ -16,7 +16,7 @@ import {
 import { toBookingRow } from '../../core/booking-row.ts';
 import { site } from '../content/site.ts';
 import { Modal } from '../components/modal.tsx';
-import { sendBookingRequest } from './booking-api.ts';
+import { isThrottled, sendBookingRequest } from './booking-api.ts';
 import { bookingFormReducer, initialBookingFormState } from './submission.ts';
 
 const copy = site.bookingForm;
@@ -48,6 +48,7 @@ export function BookingForm() {
   const [state, dispatch] = useReducer(bookingFormReducer, initialBookingFormState);
   const inputs = useRef<Partial<Record<BookingField, HTMLInputElement | null>>>({});
   const failureRef = useRef<HTMLParagraphElement>(null);
+  const trapRef = useRef<HTMLInputElement>(null);
   /** Answers an assistant that submitted the form, once the outcome is known. */
   const agentReply = useRef<((reply: string) => void) | null>(null);
   const replyToAgent = (reply: string) => {
@@ -60,11 +61,14 @@ export function BookingForm() {
   useEffect(() => {
     if (state.status !== 'submitting' || state.requestId === null) return;
     let current = true;
-    sendBookingRequest(toBookingRow(state.values, state.requestId)).then(
+    const trap = trapRef.current?.value.trim();
+    const row = toBookingRow(state.values, state.requestId);
+    sendBookingRequest(trap ? { ...row, website: trap } : row).then(
       () => current && dispatch({ type: 'succeeded' }),
       (error: unknown) => {
         console.error('The booking request could not be sent:', error);
-        if (current) dispatch({ type: 'failed' });
+        if (current)
+          dispatch({ type: 'failed', reason: isThrottled(error) ? 'throttled' : 'error' });
       },
     );
     return () => {
@@ -199,10 +203,25 @@ export function BookingForm() {
           })}
         </fieldset>
 
+        {/* A field only robots fill: out of sight and out of the accessibility tree. */}
+        <div className="trap" aria-hidden="true">
+          <label htmlFor="booking-website">{copy.trap.label}</label>
+          <input
+            ref={trapRef}
+            id="booking-website"
+            name="website"
+            type="text"
+            tabIndex={-1}
+            autoComplete="off"
+            defaultValue=""
+            toolparamdescription={copy.trap.agentDescription}
+          />
+        </div>
+
         {state.status === 'error' ? (
           <p className="form-failure" role="alert" tabIndex={-1} ref={failureRef}>
             <CircleAlert aria-hidden="true" className="form-failure-icon" />
-            {copy.failure}
+            {state.failureReason === 'throttled' ? copy.throttled : copy.failure}
           </p>
         ) : null}
 

@@ -18,6 +18,7 @@ const filled: BookingFormState = {
 const submitting: BookingFormState = { ...filled, status: 'submitting', requestId: 'id-1' };
 const succeeded: BookingFormState = { ...initialBookingFormState, status: 'success' };
 const failed: BookingFormState = { ...submitting, status: 'error' };
+const failedEvent: BookingFormEvent = { type: 'failed', reason: 'error' };
 
 const submit: BookingFormEvent = { type: 'submitted', newRequestId: 'id-new' };
 
@@ -49,7 +50,7 @@ describe('bookingFormReducer', () => {
     [
       'failure keeps what was typed and the id',
       submitting,
-      { type: 'failed' },
+      failedEvent,
       { status: 'error', values: filled.values, requestId: 'id-1' },
     ],
     [
@@ -89,8 +90,14 @@ describe('bookingFormReducer', () => {
       { status: 'idle' },
     ],
     ['a late success when not sending is ignored', filled, { type: 'succeeded' }, filled],
-    ['a late failure when not sending is ignored', succeeded, { type: 'failed' }, succeeded],
+    ['a late failure when not sending is ignored', succeeded, failedEvent, succeeded],
     ['dismissing when nothing was sent is ignored', failed, { type: 'dismissed' }, failed],
+    [
+      'too many requests is a failure of its own kind',
+      submitting,
+      { type: 'failed', reason: 'throttled' },
+      { status: 'error', failureReason: 'throttled', values: filled.values },
+    ],
   ])('%s', (_name, state, event, expected) => {
     expect(bookingFormReducer(state, event)).toMatchObject(expected);
   });

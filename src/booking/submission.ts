@@ -10,6 +10,9 @@ import {
 /** Where a booking request stands (specification, section 4). */
 export type SubmissionStatus = 'idle' | 'submitting' | 'success' | 'error';
 
+/** Why sending failed: an error, or too many requests in a short time. */
+export type FailureReason = 'error' | 'throttled';
+
 export interface BookingFormState {
   values: BookingForm;
   failures: BookingFailures;
@@ -21,6 +24,8 @@ export interface BookingFormState {
   requestId: string | null;
   /** Counts refused submits, so each one can move focus to the first invalid field. */
   refusedSubmits: number;
+  /** Why the last send failed, while the status is 'error'. */
+  failureReason: FailureReason;
 }
 
 export type BookingFormEvent =
@@ -28,7 +33,7 @@ export type BookingFormEvent =
   /** `newRequestId` is used only if the form has no id yet; passed in to keep the reducer pure. */
   | { type: 'submitted'; newRequestId: string }
   | { type: 'succeeded' }
-  | { type: 'failed' }
+  | { type: 'failed'; reason: FailureReason }
   /** The thank-you modal was closed. */
   | { type: 'dismissed' };
 
@@ -38,6 +43,7 @@ export const initialBookingFormState: BookingFormState = {
   status: 'idle',
   requestId: null,
   refusedSubmits: 0,
+  failureReason: 'error',
 };
 
 /** The form's transitions. Events that make no sense in the current state change nothing. */
@@ -82,7 +88,7 @@ export function bookingFormReducer(
       };
     case 'failed':
       if (state.status !== 'submitting') return state;
-      return { ...state, status: 'error' };
+      return { ...state, status: 'error', failureReason: event.reason };
     case 'dismissed':
       if (state.status !== 'success') return state;
       return { ...state, status: 'idle' };

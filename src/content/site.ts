@@ -411,6 +411,13 @@ export const site = {
         ? 'Please correct the highlighted field.'
         : `Please correct the ${count} highlighted fields.`,
     failure: 'There was an error submitting your request. Please try again.',
+    /** When too many requests came in a short time (from this visitor, or from robots). */
+    throttled: `You have sent several requests in a short time. Please wait a few minutes and try again, or call us on ${phone.display}.`,
+    /** The hidden field that only robots fill (a honeypot); people never see it. */
+    trap: {
+      label: 'Website',
+      agentDescription: 'Never fill this field: it catches spam robots. Leave it empty.',
+    },
     privacy:
       'We use these details only to reply to your booking request and arrange your session. We never share them or add you to a mailing list.',
     /**
