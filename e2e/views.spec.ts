@@ -170,6 +170,18 @@ test.describe('contact', () => {
     ).toBeVisible();
     await expect(details.getByText('Rochester, United Kingdom')).toBeVisible();
   });
+
+  test('says under the form what is kept, why, for how long and how to have it deleted', async ({
+    page,
+  }) => {
+    await openView(page, 'contact');
+    const notice = page.locator('form .form-privacy');
+    await expect(notice).toContainText('only to reply to this request');
+    await expect(notice).toContainText('after 12 months');
+    await expect(notice).toContainText(
+      'To see or delete them sooner, e-mail bookings@rochester-hijama.example',
+    );
+  });
 });
 
 test.describe('every view', () => {

@@ -797,6 +797,7 @@ describe.each(engines)('the booking API on $name', (engine) => {
       const before = await schemaSnapshot();
       expect(before.at(-1)).toEqual([
         { name: '20261122000000_create_bookings.sql', checksum: expect.any(String) },
+        { name: '20261123000000_booking_notifications.sql', checksum: expect.any(String) },
       ]);
 
       expect(await migrate(opened.db)).toEqual({ applied: [], changed: [] });
@@ -811,7 +812,12 @@ describe('the booking API when the database fails', () => {
     const fail = () => Promise.reject(new Error('not expected'));
     return serve(
       createApp({
-        bookings: { insertAsAnon: fail, selectForService: fail, ...bookings },
+        bookings: {
+          insertAsAnon: fail,
+          selectForService: fail,
+          deleteForService: fail,
+          ...bookings,
+        },
         keys,
         distDir: tmpdir(),
         logError: (_message, error) => logged.push(error),

@@ -3,12 +3,16 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError } from './config.ts';
 import { createBookingsRepository } from './db/bookings-repository.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { DatabaseUnavailableError } from './db/database.ts';
 import { MigrationError } from './db/migrate.ts';
 import { DatabaseRoleError, openDatabase, type OpenedDatabase } from './db/open-database.ts';
+import { consoleLog, createConfiguredNotifier, wakeAfterInserts } from './notifications/setup.ts';
+import { describePeriod } from './retention/period.ts';
+import { startRetention, type RetentionSchedule } from './retention/retention.ts';
+import { loadSettings } from './settings.ts';
 
 /** How long a stop waits for requests in flight before closing their connections. */
 const shutdownGraceMs = 10_000;
@@ -16,7 +20,7 @@ const shutdownGraceMs = 10_000;
 async function main() {
   // Variables already set in the environment win over the file.
   if (existsSync('.env')) process.loadEnvFile('.env');
-  const config = loadConfig();
+  const { server: config, notify: notifyConfig, retention } = loadSettings();
 
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   for (const file of database.migrations.changed) {
@@ -30,8 +34,12 @@ async function main() {
     );
   }
 
+  const bookings = createBookingsRepository(database.db);
+  const notifications = notifyConfig
+    ? createConfiguredNotifier(database.db, notifyConfig, consoleLog)
+    : undefined;
   const app = createApp({
-    bookings: createBookingsRepository(database.db),
+    bookings: notifications ? wakeAfterInserts(bookings, notifications.notifier) : bookings,
     keys: { anon: config.anonKey, serviceRole: config.serviceRoleKey },
     distDir: config.distDir,
   });
@@ -51,6 +59,22 @@ async function main() {
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   console.log(`Listening on http://${host}:${port} (${database.db.description})`);
+  if (notifications) {
+    notifications.notifier.start();
+    const channels = notifications.channels.map((channel) => channel.description).join(' and ');
+    console.log(`Booking requests are notified by ${channels}.`);
+  }
+  let retentionSchedule: RetentionSchedule | undefined;
+  if (retention) {
+    retentionSchedule = startRetention({
+      bookings,
+      period: retention,
+      log: { info: consoleLog.info, error: (message, error) => console.error(message, error) },
+    });
+    console.log(
+      `Booking requests older than ${describePeriod(retention)} are deleted at start and daily.`,
+    );
+  }
 
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -58,15 +82,19 @@ async function main() {
     const force = setTimeout(() => server.closeAllConnections(), shutdownGraceMs);
     force.unref();
     for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+    // The send in progress finishes (or times out); nothing new is claimed.
+    const background = Promise.all([notifications?.notifier.stop(), retentionSchedule?.stop()]);
     server.close(() => {
       clearTimeout(force);
-      database.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error(`Error while closing the database after ${signal}:`, error);
-          process.exit(1);
-        },
-      );
+      background
+        .then(() => database.close())
+        .then(
+          () => process.exit(0),
+          (error: unknown) => {
+            console.error(`Error while closing the database after ${signal}:`, error);
+            process.exit(1);
+          },
+        );
     });
     server.closeIdleConnections();
   };

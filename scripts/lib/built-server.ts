@@ -7,6 +7,7 @@ import { join } from 'node:path';
 export interface RunningServer {
   url: string;
   port: number;
+  pid: number;
   dataDir: string;
   stop: () => Promise<void>;
 }
@@ -59,6 +60,7 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
   return {
     url,
     port,
+    pid: child.pid ?? 0,
     dataDir,
     stop: async () => {
       if (child.exitCode === null) {

@@ -4,8 +4,8 @@ import type { Database, Queryable } from './database.ts';
 /**
  * The bookings table, seen through the roles that row-level security knows:
  * inserts run as `anon`, so the database itself enforces the insert-only policy;
- * reads run as `service_role`. Column names come from fixed lists, values are
- * always bound parameters.
+ * reads and deletes run as `service_role`. Column names come from fixed lists,
+ * values are always bound parameters.
  */
 
 /** Every column of `public.bookings`, in table order. */
@@ -53,6 +53,11 @@ export interface BookingsRepository {
   insertAsAnon(rows: readonly BookingRow[]): Promise<void>;
   /** Reads rows as `service_role`. */
   selectForService(selection: BookingSelection): Promise<BookingSelectionResult>;
+  /**
+   * Deletes the rows matching every filter (at least one) as `service_role`,
+   * with their notifications; returns how many.
+   */
+  deleteForService(filters: readonly BookingFilter[]): Promise<number>;
 }
 
 const quoted: Record<BookingTableColumn, string> = {
@@ -99,7 +104,37 @@ export function createBookingsRepository(db: Database): BookingsRepository {
         await tx.query(`set local time zone 'UTC'`);
         return select(tx, selection);
       }),
+
+    deleteForService: async (filters) => {
+      if (filters.length === 0) throw new Error('Refusing to delete every booking: no filter.');
+      return db.transaction(async (tx) => {
+        await tx.query('set local role service_role');
+        const params: unknown[] = [];
+        const where = whereClause(filters, params);
+        const { rows } = await tx.query<{ deleted: number }>(
+          `with deleted as (delete from public.bookings${where} returning 1) select count(*)::integer as deleted from deleted`,
+          params,
+        );
+        return rows[0]?.deleted ?? 0;
+      });
+    },
   };
+}
+
+/** ` where …` for `filters` (empty when none), binding their values into `params`. */
+function whereClause(filters: readonly BookingFilter[], params: unknown[]): string {
+  const bind = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const conditions = filters.map((filter) => {
+    const condition =
+      filter.operator === 'is null'
+        ? `${quoted[filter.column]} is null`
+        : `${quoted[filter.column]} ${comparisons[filter.operator]} ${bind(filter.value)}`;
+    return filter.negated ? `not (${condition})` : condition;
+  });
+  return conditions.length > 0 ? ` where ${conditions.join(' and ')}` : '';
 }
 
 async function select(tx: Queryable, selection: BookingSelection): Promise<BookingSelectionResult> {
@@ -109,14 +144,7 @@ async function select(tx: Queryable, selection: BookingSelection): Promise<Booki
     return `$${params.length}`;
   };
 
-  const conditions = selection.filters.map((filter) => {
-    const condition =
-      filter.operator === 'is null'
-        ? `${quoted[filter.column]} is null`
-        : `${quoted[filter.column]} ${comparisons[filter.operator]} ${bind(filter.value)}`;
-    return filter.negated ? `not (${condition})` : condition;
-  });
-  const where = conditions.length > 0 ? ` where ${conditions.join(' and ')}` : '';
+  const where = whereClause(selection.filters, params);
   const filterParams = [...params];
 
   const columns = [...new Set(selection.columns)].map((column) => selected[column]);

@@ -132,6 +132,7 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
       const reports = await Promise.all([migrate(first), migrate(second)]);
       expect(reports.flatMap((report) => report.applied)).toEqual([
         '20261122000000_create_bookings.sql',
+        '20261123000000_booking_notifications.sql',
       ]);
     } finally {
       await Promise.all([first.close(), second.close()]);

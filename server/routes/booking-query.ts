@@ -59,17 +59,7 @@ export function parseBookingQuery(params: URLSearchParams, countTotal: boolean):
   const requestedLimit = parseCount('limit', params.get('limit'));
   const offset = parseCount('offset', params.get('offset')) ?? 0;
 
-  const filters: BookingFilter[] = [];
-  for (const [key, value] of params) {
-    if (reservedParameters.has(key)) continue;
-    if (key === 'and' || key === 'or' || key === 'not.and' || key === 'not.or') {
-      throw new ApiError(400, 'PGRST100', `failed to parse logic tree (${value})`, {
-        details:
-          'This server supports column filters joined by "and" only (one query parameter each).',
-      });
-    }
-    filters.push(parseFilter(key, value));
-  }
+  const filters = parseBookingFilters(params);
 
   return {
     output,
@@ -83,6 +73,22 @@ export function parseBookingQuery(params: URLSearchParams, countTotal: boolean):
       countTotal,
     },
   };
+}
+
+/** The column filters of a query string, joined by "and"; other parameters are left to the caller. */
+export function parseBookingFilters(params: URLSearchParams): BookingFilter[] {
+  const filters: BookingFilter[] = [];
+  for (const [key, value] of params) {
+    if (reservedParameters.has(key)) continue;
+    if (key === 'and' || key === 'or' || key === 'not.and' || key === 'not.or') {
+      throw new ApiError(400, 'PGRST100', `failed to parse logic tree (${value})`, {
+        details:
+          'This server supports column filters joined by "and" only (one query parameter each).',
+      });
+    }
+    filters.push(parseFilter(key, value));
+  }
+  return filters;
 }
 
 function parseSelect(select: string): SelectedColumn[] {

@@ -14,7 +14,7 @@ import {
   type ApiRole,
 } from '../http/postgrest-error.ts';
 import { ClientGoneError } from '../http/read-body.ts';
-import { insertBookings, readBookings } from './bookings.ts';
+import { allowedMethods, deleteBookings, insertBookings, readBookings } from './bookings.ts';
 
 /**
  * The PostgREST-compatible API under `/rest/v1`. Only the bookings table
@@ -39,7 +39,7 @@ export function createRestHandler(deps: RestDeps) {
       if (method === 'OPTIONS') {
         res.writeHead(200, {
           ...preflightHeaders(req),
-          Allow: 'OPTIONS, GET, HEAD, POST',
+          Allow: allowedMethods,
           'Content-Length': '0',
         });
         res.end();
@@ -64,6 +64,8 @@ export function createRestHandler(deps: RestDeps) {
           return await readBookings(request, deps.bookings);
         case 'POST':
           return await insertBookings(request, deps.bookings);
+        case 'DELETE':
+          return await deleteBookings(request, deps.bookings);
         default:
           // Anonymous callers are refused by privilege, as PostgREST would; nobody may change bookings here.
           if (role === 'anon') throw permissionDenied(role);
@@ -103,7 +105,7 @@ function checkSchema(req: IncomingMessage) {
 
 function unsupportedMethod(method: string): ApiError {
   return new ApiError(405, 'PGRST117', `Unsupported HTTP method: ${method}`, {
-    headers: { Allow: 'OPTIONS, GET, HEAD, POST' },
+    headers: { Allow: allowedMethods },
   });
 }
 

@@ -28,7 +28,7 @@ beforeAll(async () => {
   const unused = () => Promise.reject(new Error('no database in these tests'));
   server = await serve(
     createApp({
-      bookings: { insertAsAnon: unused, selectForService: unused },
+      bookings: { insertAsAnon: unused, selectForService: unused, deleteForService: unused },
       keys: { anon: 'anon', serviceRole: undefined },
       distDir: dist,
     }),

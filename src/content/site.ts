@@ -86,6 +86,9 @@ const phone = {
 /** PLACEHOLDER: replace with the practice's e-mail address. */
 const email = 'bookings@rochester-hijama.example';
 
+/** How long booking requests are kept (the privacy notice; the server's RETENTION should match, e.g. 12m). */
+const retentionMonths = 12;
+
 const address = {
   /** PLACEHOLDER venue, club, road and postcode: replace with the real address. */
   venue: 'The Treatment Rooms, Health & Beauty Suite',
@@ -418,8 +421,11 @@ export const site = {
       label: 'Website',
       agentDescription: 'Never fill this field: it catches spam robots. Leave it empty.',
     },
-    privacy:
-      'We use these details only to reply to your booking request and arrange your session. We never share them or add you to a mailing list.',
+    /**
+     * The privacy notice under the form: what is kept, why, for how long, and how
+     * to ask for deletion. Keep the period in step with the server's RETENTION.
+     */
+    privacy: `We keep your name, phone number, e-mail address and Instagram username only to reply to this request and arrange your session, and delete them after ${retentionMonths} months. We never share them or add you to a mailing list. To see or delete them sooner, e-mail ${email}.`,
     /**
      * The form as a tool for browser assistants (WebMCP, declarative): its name,
      * what it does, what each field means, and what the assistant is told back.

@@ -1,0 +1,148 @@
+/**
+ * Load on the booking endpoint over loopback: requests per second, latency
+ * percentiles and the server's peak memory, for the embedded PGlite and for
+ * PostgreSQL. Every request is a valid booking with its own id, as browsers send.
+ *
+ * Usage: npm run bench:api                    (10 s per engine)
+ *        npm run bench:api -- --duration 60   (a soak)
+ * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local server;
+ * a database of its own is created for the run and dropped after.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { developmentAnonKey } from '../core/api-defaults.ts';
+import { startBuiltServer, type RunningServer } from './lib/built-server.ts';
+
+const durationSeconds = Number(argument('--duration') ?? 10);
+const connections = Number(argument('--connections') ?? 32);
+const postgresUrl =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/test';
+
+function argument(name: string): string | undefined {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+/** The server's peak resident memory so far, from the kernel's own count. */
+async function peakMemoryMiB(pid: number): Promise<number | undefined> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kib = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+  return kib ? Math.round(Number(kib) / 1024) : undefined;
+}
+
+interface Row {
+  engine: string;
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  peakMiB: number | undefined;
+}
+
+async function load(engine: string, server: RunningServer): Promise<Row> {
+  let sequence = 0;
+  const result = await autocannon({
+    url: `${server.url}/rest/v1/bookings`,
+    method: 'POST',
+    connections,
+    duration: durationSeconds,
+    headers: {
+      apikey: developmentAnonKey,
+      authorization: `Bearer ${developmentAnonKey}`,
+      'content-type': 'application/json',
+    },
+    // A new booking for every request: a repeated id would be a retry, answered 409.
+    setupClient: (client) => {
+      client.setBody(body());
+      client.on('response', () => client.setBody(body()));
+    },
+  });
+  function body(): string {
+    sequence += 1;
+    return JSON.stringify({
+      id: randomUUID(),
+      full_name: `Load Test ${sequence}`,
+      phone: '07700 900123',
+      email: `load.${sequence}@example.com`,
+      instagram: null,
+    });
+  }
+  return {
+    engine,
+    requests: result.requests.total,
+    perSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    peakMiB: await peakMemoryMiB(server.pid),
+  };
+}
+
+async function withPostgresDatabase<T>(run: (url: string) => Promise<T>): Promise<T | undefined> {
+  const name = `hijama_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  try {
+    await admin.connect();
+  } catch (error) {
+    console.warn(
+      `PostgreSQL at ${postgresUrl} is not reachable (${(error as Error).message}); skipping it.`,
+    );
+    return undefined;
+  }
+  try {
+    await admin.query(`create database ${name}`);
+    const url = new URL(postgresUrl);
+    url.pathname = `/${name}`;
+    return await run(url.href);
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`).catch(() => {});
+    await admin.end();
+  }
+}
+
+// Lifts the per-address rate limit for the run: all the load comes from one address.
+const benchEnv = { RATE_LIMIT_PER_MINUTE: '0' };
+const rows: Row[] = [];
+
+const embedded = await startBuiltServer(benchEnv);
+try {
+  rows.push(await load('PGlite', embedded));
+} finally {
+  await embedded.stop();
+}
+
+const postgresRow = await withPostgresDatabase(async (url) => {
+  const server = await startBuiltServer({ ...benchEnv, DATABASE_URL: url });
+  try {
+    return await load('PostgreSQL', server);
+  } finally {
+    await server.stop();
+  }
+});
+if (postgresRow) rows.push(postgresRow);
+
+console.log(
+  `\nPOST /rest/v1/bookings, ${connections} connections, ${durationSeconds} s per engine, loopback`,
+);
+console.log('engine        requests   req/s   p50 ms   p99 ms   non-2xx   errors   peak RSS');
+for (const row of rows) {
+  console.log(
+    [
+      row.engine.padEnd(12),
+      String(row.requests).padStart(9),
+      String(row.perSecond).padStart(7),
+      String(row.p50).padStart(8),
+      String(row.p99).padStart(8),
+      String(row.non2xx).padStart(9),
+      String(row.errors).padStart(8),
+      `${row.peakMiB ?? '?'} MiB`.padStart(10),
+    ].join(' '),
+  );
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import {
+  csvCell,
+  formatCsv,
+  formatJson,
+  formatTable,
+  type BookingRecord,
+} from './bookings-output.ts';
+
+const records: BookingRecord[] = [
+  {
+    id: '00000000-0000-4000-8000-000000000002',
+    created_at: '2026-07-01T13:05:00.000Z',
+    full_name: 'Smith, "Jo"',
+    phone: '+44 1634 123456',
+    email: 'jo@example.com',
+    instagram: '@jo',
+  },
+  {
+    id: '00000000-0000-4000-8000-000000000001',
+    created_at: '2026-01-15T09:05:00.000Z',
+    full_name: '=HYPERLINK("http://evil.example")',
+    phone: '01634 123456',
+    email: 'a@b.co',
+    instagram: null,
+  },
+];
+
+describe('csvCell', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    ['=1+1', "'=1+1"],
+    ['+44 1634', "'+44 1634"],
+    ['-2', "'-2"],
+    ['@handle', "'@handle"],
+    ['\tcmd', "'\tcmd"],
+    ['=A1,"x"', `"'=A1,""x"""`],
+    ['', ''],
+  ])('writes %j as %j', (value, cell) => {
+    expect(csvCell(value)).toBe(cell);
+  });
+});
+
+describe('formatCsv', () => {
+  it('writes a header and one quoted, formula-safe line per request, with CRLF', () => {
+    expect(formatCsv(records)).toBe(
+      'id,created_at,received_uk,full_name,phone,email,instagram\r\n' +
+        `00000000-0000-4000-8000-000000000002,2026-07-01T13:05:00.000Z,"Wednesday 1 July 2026, 14:05 BST","Smith, ""Jo""",'+44 1634 123456,jo@example.com,'@jo\r\n` +
+        `00000000-0000-4000-8000-000000000001,2026-01-15T09:05:00.000Z,"Thursday 15 January 2026, 09:05 GMT","'=HYPERLINK(""http://evil.example"")",01634 123456,a@b.co,\r\n`,
+    );
+  });
+});
+
+describe('formatTable', () => {
+  it('aligns the columns, with the time in UK time', () => {
+    expect(formatTable(records)).toBe(
+      [
+        'Received (UK time)     Name                          Phone            E-mail          Instagram',
+        '---------------------  ----------------------------  ---------------  --------------  ---------',
+        'Wed 01 Jul 2026 14:05  Smith, "Jo"                   +44 1634 123456  jo@example.com  @jo',
+        'Thu 15 Jan 2026 09:05  =HYPERLINK("http://evil.exa…  01634 123456     a@b.co',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('shows control characters as spaces, so stored text cannot drive the terminal', () => {
+    const table = formatTable([{ ...records[0]!, full_name: 'Red\u001b[31m\nText' }]);
+    expect(table).not.toContain('\u001b');
+    expect(table.split('\n')[2]).toContain('Red [31m Text');
+  });
+
+  it('says when there is nothing to show', () => {
+    expect(formatTable([])).toBe('No booking requests.\n');
+  });
+});
+
+describe('formatJson', () => {
+  it('writes the records as an indented array', () => {
+    expect(JSON.parse(formatJson(records))).toEqual(records);
+    expect(formatJson([])).toBe('[]\n');
+  });
+});

@@ -1,0 +1,79 @@
+import nodemailer from 'nodemailer';
+import { composeBookingEmail, composeWebhookBody, type BookingNotice } from './booking-notice.ts';
+import type { ChannelName } from './outbox.ts';
+
+/** A way of telling the practice about a booking; `send` rejects when it did not get through. */
+export interface NotificationChannel {
+  name: ChannelName;
+  /** For the start-up line, without secrets. */
+  description: string;
+  send(notice: BookingNotice): Promise<void>;
+  close(): void;
+}
+
+/** The longest a single send may take before it counts as failed. */
+export const sendTimeoutMs = 30_000;
+
+export interface EmailSettings {
+  /** smtp://user:pass@host:port or smtps://… */
+  smtpUrl: string;
+  to: string[];
+  from: string;
+}
+
+export function createEmailChannel(settings: EmailSettings): NotificationChannel {
+  const transport = nodemailer.createTransport({
+    url: settings.smtpUrl,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
+  const fromDomain = settings.from.slice(settings.from.lastIndexOf('@') + 1).replace(/>$/, '');
+  return {
+    name: 'email',
+    description: `e-mail to ${settings.to.join(', ')}`,
+    async send(notice) {
+      const email = composeBookingEmail(notice);
+      await transport.sendMail({
+        from: settings.from,
+        to: settings.to,
+        replyTo: email.replyTo,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        // The same id for every attempt: a mail client that gets a repeat can tell.
+        messageId: `<booking-${notice.id}@${fromDomain || 'localhost'}>`,
+        headers: { 'X-Booking-Id': notice.id },
+        signal: AbortSignal.timeout(sendTimeoutMs),
+      });
+    },
+    close: () => transport.close(),
+  };
+}
+
+export function createWebhookChannel(url: string): NotificationChannel {
+  return {
+    name: 'webhook',
+    description: `webhook to ${new URL(url).origin}`,
+    async send(notice) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'User-Agent': 'hijama-notifier',
+          // The same key for every attempt, so that the receiver can ignore a repeat.
+          'Idempotency-Key': notice.id,
+        },
+        body: JSON.stringify(composeWebhookBody(notice)),
+        // A redirect would turn the POST into a GET: report it instead.
+        redirect: 'manual',
+        signal: AbortSignal.timeout(sendTimeoutMs),
+      });
+      await response.body?.cancel();
+      if (response.status < 200 || response.status > 299) {
+        throw new Error(`the webhook answered ${response.status} ${response.statusText}`.trim());
+      }
+    },
+    close: () => {},
+  };
+}

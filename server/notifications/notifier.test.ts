@@ -1,0 +1,391 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { developmentAnonKey } from '../../core/api-defaults.ts';
+import { createApp } from '../app.ts';
+import { createBookingsRepository } from '../db/bookings-repository.ts';
+import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
+import {
+  createScratchDatabase,
+  serve,
+  testDatabaseUrl,
+  type RunningServer,
+} from '../testing/helpers.ts';
+import {
+  freePort,
+  sleep,
+  startSilentServer,
+  startSmtpPeer,
+  startWebhookReceiver,
+  waitFor,
+  type SmtpPeer,
+} from '../testing/notification-peers.ts';
+import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
+import { createNotifier, retryDelayMs, type Notifier } from './notifier.ts';
+import { createOutbox } from './outbox.ts';
+import { wakeAfterInserts } from './setup.ts';
+
+/** The notifier against a real SMTP server and a real webhook receiver, in this process. */
+
+const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/json' };
+const practice = 'practice@example.com';
+
+interface Engine {
+  name: string;
+  open(): Promise<{ opened: OpenedDatabase; cleanUp(): Promise<void> }>;
+}
+
+const engines: Engine[] = [
+  {
+    name: 'PGlite',
+    open: async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'hijama-notify-'));
+      const opened = await openDatabase({ databaseUrl: undefined, dataDir });
+      return { opened, cleanUp: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    },
+  },
+];
+if (testDatabaseUrl) {
+  const adminUrl = testDatabaseUrl;
+  engines.push({
+    name: 'PostgreSQL',
+    open: async () => {
+      const scratch = await createScratchDatabase(adminUrl);
+      const opened = await openDatabase({ databaseUrl: scratch.url, dataDir: '' });
+      return { opened, cleanUp: () => scratch.drop() };
+    },
+  });
+}
+
+describe('retryDelayMs', () => {
+  it.each([
+    [1, 30_000],
+    [2, 60_000],
+    [3, 120_000],
+    [5, 480_000],
+    [6, 600_000],
+    [100, 600_000],
+  ])('waits, after attempt %i, %i ms', (attempts, expected) => {
+    expect(retryDelayMs(attempts, 30_000, 600_000)).toBe(expected);
+  });
+});
+
+describe.each(engines)('the notifier on $name', (engine) => {
+  let opened: OpenedDatabase;
+  let cleanUp: () => Promise<void>;
+  let server: RunningServer;
+  const notifiers: Notifier[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  const errors: string[] = [];
+  const infos: string[] = [];
+
+  beforeAll(async () => {
+    ({ opened, cleanUp } = await engine.open());
+    const bookings = createBookingsRepository(opened.db);
+    // Every notifier of the test is woken after an insert, as the server wakes its own.
+    const app = createApp({
+      bookings: wakeAfterInserts(bookings, { wake: () => notifiers.forEach((n) => n.wake()) }),
+      keys: { anon: developmentAnonKey, serviceRole: undefined },
+      distDir: tmpdir(),
+    });
+    server = await serve(app);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await opened?.close();
+    await cleanUp?.();
+  });
+
+  beforeEach(async () => {
+    await opened.db.query('delete from public.bookings');
+    errors.length = 0;
+    infos.length = 0;
+  });
+
+  afterEach(async () => {
+    for (const notifier of notifiers.splice(0)) await notifier.stop();
+    for (const close of closers.splice(0)) await close();
+  });
+
+  function startNotifier(
+    channels: NotificationChannel[],
+    options: { start?: boolean; retryMs?: number } = {},
+  ) {
+    const notifier = createNotifier({
+      outbox: createOutbox(opened.db),
+      channels,
+      pollIntervalMs: 100,
+      retryBaseMs: options.retryMs ?? 200,
+      retryMaxMs: options.retryMs ?? 400,
+      exclusive: false,
+      log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },
+    });
+    notifiers.push(notifier);
+    if (options.start !== false) notifier.start();
+    return notifier;
+  }
+
+  async function smtpPeer(options: Parameters<typeof startSmtpPeer>[0] = {}): Promise<SmtpPeer> {
+    const peer = await startSmtpPeer(options);
+    closers.push(peer.close);
+    return peer;
+  }
+
+  function emailTo(port: number, credentials = '') {
+    return createEmailChannel({
+      smtpUrl: `smtp://${credentials}127.0.0.1:${port}`,
+      to: [practice],
+      from: 'Rochester Hijama <bookings@rochester-hijama.example>',
+    });
+  }
+
+  async function post(body: unknown) {
+    const started = Date.now();
+    const response = await fetch(`${server.baseUrl}/rest/v1/bookings`, {
+      method: 'POST',
+      headers: anonHeaders,
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, ms: Date.now() - started };
+  }
+
+  async function outboxRows() {
+    const { rows } = await opened.db.query<{
+      booking_id: string;
+      attempts: number;
+      email_sent: boolean;
+      webhook_sent: boolean;
+      completed: boolean;
+      last_error: string | null;
+    }>(
+      `select booking_id::text, attempts, email_sent_at is not null as email_sent,
+              webhook_sent_at is not null as webhook_sent, completed_at is not null as completed,
+              last_error
+       from app_private.booking_notifications order by created_at, booking_id`,
+    );
+    return rows;
+  }
+
+  const booking = (overrides: Record<string, unknown> = {}) => ({
+    id: crypto.randomUUID(),
+    full_name: 'Amina Khan',
+    phone: '01634 123456',
+    email: 'amina@example.com',
+    instagram: null,
+    ...overrides,
+  });
+
+  it('e-mails the practice every field of a booking, the name as text, the time in UK time', async () => {
+    const peer = await smtpPeer({ auth: { user: 'clinic', pass: 's3cret' } });
+    startNotifier([emailTo(peer.port, 'clinic:s3cret@')]);
+    const sent = booking({
+      full_name: '<b>Bob</b> & "Co"',
+      phone: '+44 1634 123456',
+      email: 'bob@example.com',
+      instagram: '@bob.k',
+    });
+    expect((await post(sent)).status).toBe(201);
+
+    await waitFor(() => peer.mails.length === 1, 'the e-mail');
+    const mail = peer.mails[0]!;
+    expect(mail.user).toBe('clinic');
+    expect(mail.from).toBe('bookings@rochester-hijama.example');
+    expect(mail.to).toEqual([practice]);
+    expect(mail.parsed.subject).toBe('Booking request from <b>Bob</b> & "Co"');
+    expect(mail.parsed.replyTo).toEqual([
+      { name: '<b>Bob</b> & "Co"', address: 'bob@example.com' },
+    ]);
+    expect(mail.parsed.messageId).toBe(`<booking-${sent.id}@rochester-hijama.example>`);
+
+    const { rows } = await opened.db.query<{ created_at: Date }>(
+      'select created_at from public.bookings where id = $1',
+      [sent.id],
+    );
+    const createdAt = new Date(rows[0]!.created_at);
+    const ukClock = createdAt.toLocaleTimeString('en-GB', {
+      timeZone: 'Europe/London',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    const ukDate = createdAt.toLocaleDateString('en-GB', {
+      timeZone: 'Europe/London',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+    });
+
+    const text = mail.parsed.text ?? '';
+    expect(text).toContain('Name:       <b>Bob</b> & "Co"\n');
+    expect(text).toContain('Phone:      +44 1634 123456\n');
+    expect(text).toContain('E-mail:     bob@example.com\n');
+    expect(text).toContain('Instagram:  @bob.k (https://instagram.com/bob.k)\n');
+    expect(text).toMatch(new RegExp(`Received: +\\w+ ${ukDate}, ${ukClock} (GMT|BST)\\n`));
+    expect(text).toContain(sent.id);
+
+    const html = mail.parsed.html ?? '';
+    expect(html).toContain('&lt;b&gt;Bob&lt;/b&gt; &amp; &quot;Co&quot;');
+    expect(html).not.toContain('<b>Bob</b>');
+    expect(html).toContain('<a href="https://instagram.com/bob.k">@bob.k</a>');
+    expect(html).toContain('<a href="tel:+441634123456">+44 1634 123456</a>');
+    expect(html).toContain('<a href="mailto:bob@example.com">bob@example.com</a>');
+    expect(html).toContain(`${ukDate}, ${ukClock}`);
+
+    await waitFor(async () => (await outboxRows())[0]?.completed === true, 'completion');
+    expect(await outboxRows()).toEqual([
+      {
+        booking_id: sent.id,
+        attempts: 1,
+        email_sent: true,
+        webhook_sent: false,
+        completed: true,
+        last_error: null,
+      },
+    ]);
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps answering bookings at once while the SMTP server is down, then delivers each exactly once', async () => {
+    const port = await freePort();
+    startNotifier([emailTo(port)]);
+    const sent = [booking({ full_name: 'First Guest' }), booking({ full_name: 'Second Guest' })];
+    for (const row of sent) {
+      const answer = await post(row);
+      expect(answer.status).toBe(201);
+      expect(answer.ms).toBeLessThan(2_000);
+    }
+
+    await waitFor(
+      async () => (await outboxRows()).every((row) => row.attempts >= 2),
+      'two failed attempts each',
+    );
+    const failing = await outboxRows();
+    expect(failing.every((row) => !row.completed && !row.email_sent)).toBe(true);
+    expect(failing[0]!.last_error).toMatch(/ECONNREFUSED/);
+    expect(errors[0]).toMatch(/failed \(attempt 1\).*Next attempt in 200 ms/);
+
+    const peer = await smtpPeer({ port });
+    await waitFor(() => peer.mails.length === 2, 'both e-mails');
+    // Several more polls: nothing is sent again.
+    await sleep(800);
+    expect(peer.mails.map((mail) => mail.parsed.subject).sort()).toEqual([
+      'Booking request from First Guest',
+      'Booking request from Second Guest',
+    ]);
+    expect((await outboxRows()).every((row) => row.completed && row.last_error === null)).toBe(
+      true,
+    );
+  });
+
+  it('never holds up the booking API while the SMTP server hangs', async () => {
+    const silent = await startSilentServer();
+    closers.push(silent.close);
+    startNotifier([emailTo(silent.port)]);
+    expect((await post(booking())).status).toBe(201);
+    // The notifier is now waiting for a greeting that never comes.
+    await sleep(200);
+    for (let i = 0; i < 3; i++) {
+      const answer = await post(booking({ full_name: `Guest ${i}` }));
+      expect(answer.status).toBe(201);
+      expect(answer.ms).toBeLessThan(1_000);
+    }
+    await silent.close();
+  });
+
+  it('posts the booking as JSON to the webhook, retrying it without sending the e-mail again', async () => {
+    const peer = await smtpPeer();
+    const hook = await startWebhookReceiver([500, 503]);
+    closers.push(hook.close);
+    startNotifier([emailTo(peer.port), createWebhookChannel(hook.url)]);
+    const sent = booking({
+      full_name: "Zoë O'Neil",
+      instagram: 'https://www.instagram.com/zoe_o/',
+    });
+    expect((await post(sent)).status).toBe(201);
+
+    await waitFor(() => hook.requests.length === 3, 'three webhook attempts');
+    await waitFor(async () => (await outboxRows())[0]?.completed === true, 'completion');
+    await sleep(400);
+    expect(hook.requests).toHaveLength(3);
+    expect(peer.mails).toHaveLength(1);
+
+    for (const request of hook.requests) {
+      expect(request.method).toBe('POST');
+      expect(request.url).toBe('/hooks/booking?token=secret');
+      expect(request.headers['content-type']).toBe('application/json');
+      expect(request.headers['idempotency-key']).toBe(sent.id);
+      expect(request.headers['user-agent']).toBe('hijama-notifier');
+      expect(request.body).toBe(hook.requests[0]!.body);
+    }
+    const body = JSON.parse(hook.requests[0]!.body) as {
+      type: string;
+      booking: Record<string, unknown>;
+    };
+    expect(body).toEqual({
+      type: 'booking.created',
+      booking: {
+        id: sent.id,
+        created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        received_uk: expect.stringMatching(/^\w+ \d{1,2} \w+ \d{4}, \d{2}:\d{2} (GMT|BST)$/),
+        full_name: "Zoë O'Neil",
+        phone: '01634 123456',
+        email: 'amina@example.com',
+        instagram: 'https://www.instagram.com/zoe_o/',
+        instagram_url: 'https://instagram.com/zoe_o',
+      },
+    });
+    expect(await outboxRows()).toEqual([
+      expect.objectContaining({ attempts: 3, email_sent: true, webhook_sent: true }),
+    ]);
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toContain('the webhook answered 500');
+  });
+
+  it('finds bookings stored without the server (as on hosted Supabase) by polling', async () => {
+    const peer = await smtpPeer();
+    startNotifier([emailTo(peer.port)]);
+    await opened.db.transaction(async (tx) => {
+      await tx.query('set local role anon');
+      await tx.query(
+        `insert into public.bookings (full_name, phone, email) values ('Direct Guest', '01634 123456', 'direct@example.com')`,
+      );
+    });
+    await waitFor(() => peer.mails.length === 1, 'the e-mail');
+    expect(peer.mails[0]!.parsed.subject).toBe('Booking request from Direct Guest');
+  });
+
+  it('sends each notification once when two notifiers share the database', async () => {
+    const peer = await smtpPeer();
+    const many = Array.from({ length: 12 }, (_, i) => booking({ full_name: `Guest ${i}` }));
+    const first = startNotifier([emailTo(peer.port)], { start: false });
+    const second = startNotifier([emailTo(peer.port)], { start: false });
+    expect((await post(many)).status).toBe(201);
+    first.start();
+    second.start();
+
+    await waitFor(() => peer.mails.length >= many.length, 'every e-mail');
+    await sleep(500);
+    const ids = peer.mails.map((mail) => mail.parsed.messageId);
+    expect(ids).toHaveLength(many.length);
+    expect(new Set(ids).size).toBe(many.length);
+  });
+
+  it('sends what is due when run once, for a scheduler', async () => {
+    const peer = await smtpPeer();
+    const notifier = startNotifier([emailTo(peer.port)], { start: false });
+    expect((await post([booking(), booking({ full_name: 'Other Guest' })])).status).toBe(201);
+    expect(await notifier.runOnce()).toEqual({ sent: 2, failed: 0 });
+    expect(peer.mails).toHaveLength(2);
+    expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 0 });
+  });
+
+  it('tries each notification once per run, however short the retry delay', async () => {
+    const notifier = startNotifier([emailTo(await freePort())], { start: false, retryMs: 1 });
+    const five = Array.from({ length: 5 }, (_, i) => booking({ full_name: `Guest ${i}` }));
+    expect((await post(five)).status).toBe(201);
+    expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 5 });
+    expect((await outboxRows()).map((row) => row.attempts)).toEqual([1, 1, 1, 1, 1]);
+  });
+});

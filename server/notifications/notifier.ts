@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import { sendTimeoutMs, type NotificationChannel } from './channels.ts';
+import type { ClaimedNotification, Outbox } from './outbox.ts';
+
+/**
+ * Sends the pending notifications of the outbox, one at a time: woken at once
+ * after the server stores a booking, and checking every few seconds for
+ * bookings stored elsewhere (hosted Supabase, another server). A failed
+ * channel is retried with exponential backoff, the state kept in the database;
+ * a channel that succeeded is recorded at once and never sent again.
+ *
+ * Nothing here can fail a booking: sends happen outside any transaction, and
+ * every error is logged and retried later.
+ */
+
+export interface NotifierLog {
+  info(message: string): void;
+  error(message: string): void;
+}
+
+export interface NotifierOptions {
+  outbox: Outbox;
+  channels: readonly NotificationChannel[];
+  pollIntervalMs: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /**
+   * No other notifier can use this database (the embedded one, locked by this
+   * process): claims left by a previous process that was killed are released
+   * at start instead of waiting for their lease to expire.
+   */
+  exclusive: boolean;
+  log: NotifierLog;
+}
+
+export interface RunReport {
+  sent: number;
+  failed: number;
+}
+
+export interface Notifier {
+  /** Sends what is due now, then keeps checking until stopped. */
+  start(): void;
+  /** Checks the outbox now (a booking was just stored). */
+  wake(): void;
+  /** Sends everything due now, once; for the command line and a scheduler. */
+  runOnce(): Promise<RunReport>;
+  /** Finishes the send in progress, gives back what was claimed, closes the channels. */
+  stop(): Promise<void>;
+}
+
+/** The delay before attempt `attempts + 1`: base, 2×base, 4×base… up to the cap. */
+export function retryDelayMs(attempts: number, baseMs: number, maxMs: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, Math.min(attempts - 1, 30)), maxMs);
+}
+
+export function createNotifier(options: NotifierOptions): Notifier {
+  const { outbox, channels, log } = options;
+  // A claim outlives the longest possible attempt, so that a slow send is not
+  // taken over by another notifier while it is still in progress.
+  const leaseMs = channels.length * sendTimeoutMs + 60_000;
+  let started = false;
+  let stopping = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<RunReport> | undefined;
+  let wakeAgain = false;
+  let claimsReleased = !options.exclusive;
+  // One message per kind of outage, not one per poll.
+  let lastOutboxError: string | undefined;
+
+  async function releaseStaleClaims() {
+    if (claimsReleased) return;
+    const released = await outbox.releaseAllClaims();
+    claimsReleased = true;
+    if (released > 0) {
+      log.info(`Notifications: ${released} interrupted by the previous stop will be sent again.`);
+    }
+  }
+
+  async function sendOne(notification: ClaimedNotification): Promise<'sent' | 'failed'> {
+    const failures: string[] = [];
+    const pending = channels.filter((channel) => !notification.sent.has(channel.name));
+    for (const channel of pending) {
+      // Stopping between two channels: what was sent is recorded; the rest is for the next run.
+      if (stopping && channel !== pending[0]) {
+        await outbox.release(notification);
+        return 'failed';
+      }
+      try {
+        await channel.send(notification.booking);
+      } catch (error) {
+        failures.push(`${channel.description}: ${describeError(error)}`);
+        continue;
+      }
+      if (!(await outbox.markSent(notification, channel.name))) {
+        log.error(
+          `Notification of booking ${notification.booking.id} was sent by ${channel.description}, but its claim had expired; it may be sent twice.`,
+        );
+        return 'sent';
+      }
+    }
+    if (failures.length === 0) {
+      await outbox.complete(notification);
+      log.info(
+        `Notified the practice of booking ${notification.booking.id} (${pending.map((channel) => channel.description).join(', ')}).`,
+      );
+      return 'sent';
+    }
+    const delayMs = retryDelayMs(notification.attempts, options.retryBaseMs, options.retryMaxMs);
+    await outbox.retryLater(notification, delayMs, failures.join('; '));
+    log.error(
+      `Notification of booking ${notification.booking.id} failed (attempt ${notification.attempts}): ${failures.join('; ')}. Next attempt in ${formatDelay(delayMs)}.`,
+    );
+    return 'failed';
+  }
+
+  async function run(): Promise<RunReport> {
+    const report: RunReport = { sent: 0, failed: 0 };
+    try {
+      await releaseStaleClaims();
+      // Each notification is tried at most once per run, however short the retry delay.
+      const tried = new Set<string>();
+      while (!stopping) {
+        const notification = await outbox.claimNext(randomUUID(), leaseMs);
+        if (!notification) break;
+        if (tried.has(notification.booking.id)) {
+          await outbox.release(notification);
+          break;
+        }
+        tried.add(notification.booking.id);
+        report[await sendOne(notification)] += 1;
+      }
+      lastOutboxError = undefined;
+    } catch (error) {
+      const message = describeError(error);
+      if (message !== lastOutboxError) {
+        log.error(`Notifications: could not read or update the outbox: ${message}`);
+      }
+      lastOutboxError = message;
+      report.failed += 1;
+    }
+    return report;
+  }
+
+  function schedule(delayMs: number) {
+    if (stopping || !started) return;
+    clearTimeout(timer);
+    timer = setTimeout(trigger, delayMs);
+  }
+
+  function trigger() {
+    if (stopping) return;
+    if (running) {
+      wakeAgain = true;
+      return;
+    }
+    clearTimeout(timer);
+    running = run();
+    void running.finally(() => {
+      running = undefined;
+      if (wakeAgain) {
+        wakeAgain = false;
+        schedule(0);
+      } else {
+        schedule(options.pollIntervalMs);
+      }
+    });
+  }
+
+  return {
+    start() {
+      if (started) return;
+      started = true;
+      trigger();
+    },
+    wake() {
+      if (started) trigger();
+    },
+    async runOnce() {
+      while (running) await running;
+      running = run();
+      try {
+        return await running;
+      } finally {
+        running = undefined;
+      }
+    },
+    async stop() {
+      stopping = true;
+      clearTimeout(timer);
+      while (running) await running.catch(() => {});
+      for (const channel of channels) channel.close();
+    },
+  };
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === 'string' && !error.message.includes(code)
+      ? `${error.message} (${code})`
+      : error.message;
+  }
+  return String(error);
+}
+
+function formatDelay(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
+  return `${Math.round(ms / 60_000)} min`;
+}

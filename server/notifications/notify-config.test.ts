@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { loadNotifyConfig } from './notify-config.ts';
+
+describe('loadNotifyConfig', () => {
+  it('is off when no channel is configured', () => {
+    expect(loadNotifyConfig({})).toBeUndefined();
+    expect(loadNotifyConfig({ SMTP_URL: ' ', NOTIFY_WEBHOOK_URL: '' })).toBeUndefined();
+  });
+
+  it('reads the e-mail and webhook settings with their defaults', () => {
+    expect(
+      loadNotifyConfig({
+        SMTP_URL: 'smtp://user:pa%40ss@smtp.example.com:587',
+        NOTIFY_TO: 'one@example.com, two@example.com',
+        NOTIFY_WEBHOOK_URL: 'https://hooks.example.com/booking?token=x',
+      }),
+    ).toEqual({
+      email: {
+        smtpUrl: 'smtp://user:pa%40ss@smtp.example.com:587',
+        to: ['one@example.com', 'two@example.com'],
+        from: 'one@example.com',
+      },
+      webhookUrl: 'https://hooks.example.com/booking?token=x',
+      pollIntervalMs: 5_000,
+      retryBaseMs: 30_000,
+      retryMaxMs: 600_000,
+    });
+  });
+
+  it('takes a sender with a name and fractional intervals', () => {
+    const config = loadNotifyConfig({
+      SMTP_URL: 'smtps://smtp.example.com',
+      NOTIFY_TO: 'practice@example.com',
+      NOTIFY_FROM: 'Rochester Hijama <bookings@example.com>',
+      NOTIFY_POLL_SECONDS: '0.5',
+      NOTIFY_RETRY_SECONDS: '2',
+      NOTIFY_RETRY_MAX_SECONDS: '60',
+    });
+    expect(config?.email?.from).toBe('Rochester Hijama <bookings@example.com>');
+    expect(config).toMatchObject({ pollIntervalMs: 500, retryBaseMs: 2_000, retryMaxMs: 60_000 });
+  });
+
+  it.each([
+    [{ SMTP_URL: 'smtp.example.com', NOTIFY_TO: 'a@b.co' }, /SMTP_URL must look like smtp:\/\//],
+    [{ SMTP_URL: 'smtp://smtp.example.com' }, /NOTIFY_TO must name the address/],
+    [{ NOTIFY_TO: 'a@b.co' }, /NOTIFY_TO and NOTIFY_FROM need SMTP_URL/],
+    [{ SMTP_URL: 'smtp://h', NOTIFY_TO: 'not an address' }, /NOTIFY_TO must be an e-mail address/],
+    [
+      { SMTP_URL: 'smtp://h', NOTIFY_TO: 'a@b.co', NOTIFY_FROM: 'x\r\nBcc: y@z.co' },
+      /NOTIFY_FROM must be an e-mail address/,
+    ],
+    [{ NOTIFY_WEBHOOK_URL: 'ftp://x' }, /NOTIFY_WEBHOOK_URL must be an https:\/\//],
+    [{ NOTIFY_WEBHOOK_URL: 'https://x', NOTIFY_POLL_SECONDS: '0' }, /NOTIFY_POLL_SECONDS must be/],
+    [
+      {
+        NOTIFY_WEBHOOK_URL: 'https://x',
+        NOTIFY_RETRY_SECONDS: '60',
+        NOTIFY_RETRY_MAX_SECONDS: '10',
+      },
+      /NOTIFY_RETRY_MAX_SECONDS must not be below/,
+    ],
+  ])('refuses %o with a clear message', (env, message) => {
+    expect(() => loadNotifyConfig(env)).toThrow(message);
+  });
+});

@@ -1,0 +1,113 @@
+import { ConfigError } from '../config.ts';
+import type { EmailSettings } from './channels.ts';
+
+/** How the practice is told of new booking requests; read from the environment. */
+export interface NotifyConfig {
+  /** Set when SMTP_URL and NOTIFY_TO are. */
+  email: EmailSettings | undefined;
+  /** NOTIFY_WEBHOOK_URL. */
+  webhookUrl: string | undefined;
+  /** How often the outbox is checked for requests stored by someone else (NOTIFY_POLL_SECONDS). */
+  pollIntervalMs: number;
+  /** The first retry's delay, doubled at each failure (NOTIFY_RETRY_SECONDS)… */
+  retryBaseMs: number;
+  /** …up to this (NOTIFY_RETRY_MAX_SECONDS). */
+  retryMaxMs: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+const defaults = { pollSeconds: 5, retrySeconds: 30, retryMaxSeconds: 600 };
+
+/** Undefined when no channel is configured: the notifier does not run. */
+export function loadNotifyConfig(env: Env = process.env): NotifyConfig | undefined {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+
+  const smtpUrl = read('SMTP_URL');
+  const to = read('NOTIFY_TO');
+  const from = read('NOTIFY_FROM');
+  const webhookUrl = read('NOTIFY_WEBHOOK_URL');
+
+  if (smtpUrl !== undefined && !hasProtocol(smtpUrl, ['smtp:', 'smtps:'])) {
+    problems.push(
+      'SMTP_URL must look like smtp://user:password@smtp.example.com:587 (or smtps:// for port 465); escape special characters of the password with %XX.',
+    );
+  }
+  if (smtpUrl !== undefined && to === undefined) {
+    problems.push(
+      'NOTIFY_TO must name the address that receives booking requests when SMTP_URL is set.',
+    );
+  }
+  if (smtpUrl === undefined && (to !== undefined || from !== undefined)) {
+    problems.push('NOTIFY_TO and NOTIFY_FROM need SMTP_URL, the server that sends the e-mail.');
+  }
+  const recipients = to === undefined ? [] : to.split(',').map((address) => address.trim());
+  if (to !== undefined && !recipients.every(isAddress)) {
+    problems.push(
+      `NOTIFY_TO must be an e-mail address, or several separated by commas (got "${to}").`,
+    );
+  }
+  if (from !== undefined && !isAddress(from) && !isNamedAddress(from)) {
+    problems.push(
+      `NOTIFY_FROM must be an e-mail address, optionally with a name: Clinic <bookings@example.com> (got "${from}").`,
+    );
+  }
+  if (webhookUrl !== undefined && !hasProtocol(webhookUrl, ['https:', 'http:'])) {
+    problems.push('NOTIFY_WEBHOOK_URL must be an https:// (or http://) address.');
+  }
+
+  const seconds = (name: string, fallback: number) => {
+    const text = read(name);
+    if (text === undefined) return fallback * 1000;
+    const value = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+    if (!(value > 0 && value <= 86_400)) {
+      problems.push(
+        `${name} must be a number of seconds above 0 and at most 86400 (got "${text}").`,
+      );
+      return fallback * 1000;
+    }
+    return value * 1000;
+  };
+  const pollIntervalMs = seconds('NOTIFY_POLL_SECONDS', defaults.pollSeconds);
+  const retryBaseMs = seconds('NOTIFY_RETRY_SECONDS', defaults.retrySeconds);
+  const retryMaxMs = seconds('NOTIFY_RETRY_MAX_SECONDS', defaults.retryMaxSeconds);
+  if (retryMaxMs < retryBaseMs) {
+    problems.push('NOTIFY_RETRY_MAX_SECONDS must not be below NOTIFY_RETRY_SECONDS.');
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  if (smtpUrl === undefined && webhookUrl === undefined) return undefined;
+  return {
+    email:
+      smtpUrl === undefined ? undefined : { smtpUrl, to: recipients, from: from ?? recipients[0]! },
+    webhookUrl,
+    pollIntervalMs,
+    retryBaseMs,
+    retryMaxMs,
+  };
+}
+
+function hasProtocol(value: string, protocols: string[]): boolean {
+  try {
+    const url = new URL(value);
+    return protocols.includes(url.protocol) && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const address = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
+
+function isAddress(value: string): boolean {
+  return address.test(value);
+}
+
+/** `Name <address>`: the name must not hold line breaks or brackets. */
+function isNamedAddress(value: string): boolean {
+  const match = /^([^<>\r\n]*)<([^<>]+)>$/.exec(value);
+  return match !== null && isAddress(match[2]!.trim());
+}

@@ -1,0 +1,159 @@
+import type { Database } from '../db/database.ts';
+import type { BookingNotice } from './booking-notice.ts';
+
+/**
+ * app_private.booking_notifications, the pending notifications that a trigger
+ * adds with every booking (supabase/migrations). A notifier claims one due
+ * notification at a time for a lease; `for update skip locked` lets several
+ * notifiers share one database without taking the same row, and the claim id
+ * makes every later write of a notifier whose lease has expired a no-op.
+ * Queries run as the connection's user, which owns the outbox; the API roles
+ * have no access to it.
+ */
+
+export type ChannelName = 'email' | 'webhook';
+
+export interface ClaimedNotification {
+  claim: string;
+  /** Attempts so far, this one included. */
+  attempts: number;
+  /** Channels that already succeeded in an earlier attempt. */
+  sent: Set<ChannelName>;
+  booking: BookingNotice;
+}
+
+export interface Outbox {
+  /** Claims the notification due longest, or returns undefined when none is due. */
+  claimNext(claim: string, leaseMs: number): Promise<ClaimedNotification | undefined>;
+  /** Records one channel's success; false when the claim was lost (lease expired, booking deleted). */
+  markSent(notification: ClaimedNotification, channel: ChannelName): Promise<boolean>;
+  /** Every configured channel succeeded. */
+  complete(notification: ClaimedNotification): Promise<boolean>;
+  /** Gives the notification back, due again after `delayMs`. */
+  retryLater(notification: ClaimedNotification, delayMs: number, error: string): Promise<boolean>;
+  /** Gives the notification back, due at once, without counting the attempt. */
+  release(notification: ClaimedNotification): Promise<void>;
+  /**
+   * Ends every lease. Only for a notifier that knows no other one can be
+   * running: the embedded database, locked by this process.
+   */
+  releaseAllClaims(): Promise<number>;
+  /** Whether the outbox table exists (its migration has been applied). */
+  exists(): Promise<boolean>;
+}
+
+const table = 'app_private.booking_notifications';
+
+const sentColumn: Record<ChannelName, string> = {
+  email: 'email_sent_at',
+  webhook: 'webhook_sent_at',
+};
+
+/** The longest last_error kept (the table's check constraint). */
+const maxErrorLength = 1000;
+
+interface ClaimedRow {
+  booking_id: string;
+  attempts: number;
+  email_sent: boolean;
+  webhook_sent: boolean;
+  created_at: string;
+  full_name: string;
+  phone: string;
+  email: string;
+  instagram: string | null;
+}
+
+export function createOutbox(db: Database): Outbox {
+  const updateClaimed = async (
+    notification: ClaimedNotification,
+    assignments: string,
+    extra: readonly unknown[] = [],
+  ) => {
+    const { rows } = await db.query(
+      `update ${table} set ${assignments} where booking_id = $1 and claimed_by = $2 returning 1`,
+      [notification.booking.id, notification.claim, ...extra],
+    );
+    return rows.length > 0;
+  };
+
+  return {
+    async claimNext(claim, leaseMs) {
+      const { rows } = await db.query<ClaimedRow>(
+        `with due as materialized (
+           select booking_id from ${table}
+           where completed_at is null and next_attempt_at <= now()
+           order by next_attempt_at, booking_id
+           limit 1
+           for update skip locked
+         )
+         update ${table} as n
+         set claimed_by = $1,
+             attempts = n.attempts + 1,
+             next_attempt_at = now() + make_interval(secs => $2)
+         from due, public.bookings as b
+         where n.booking_id = due.booking_id and b.id = n.booking_id
+         returning n.booking_id::text as booking_id,
+                   n.attempts,
+                   n.email_sent_at is not null as email_sent,
+                   n.webhook_sent_at is not null as webhook_sent,
+                   to_json(b.created_at) #>> '{}' as created_at,
+                   b.full_name, b.phone, b.email, b.instagram`,
+        [claim, leaseMs / 1000],
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      const sent = new Set<ChannelName>();
+      if (row.email_sent) sent.add('email');
+      if (row.webhook_sent) sent.add('webhook');
+      return {
+        claim,
+        attempts: Number(row.attempts),
+        sent,
+        booking: {
+          id: row.booking_id,
+          createdAt: new Date(row.created_at),
+          fullName: row.full_name,
+          phone: row.phone,
+          email: row.email,
+          instagram: row.instagram,
+        },
+      };
+    },
+
+    markSent: (notification, channel) =>
+      updateClaimed(notification, `${sentColumn[channel]} = now()`),
+
+    complete: (notification) =>
+      updateClaimed(notification, 'completed_at = now(), claimed_by = null, last_error = null'),
+
+    retryLater: (notification, delayMs, error) =>
+      updateClaimed(
+        notification,
+        'claimed_by = null, next_attempt_at = now() + make_interval(secs => $3), last_error = $4',
+        [delayMs / 1000, error.slice(0, maxErrorLength)],
+      ),
+
+    async release(notification) {
+      await updateClaimed(
+        notification,
+        'claimed_by = null, next_attempt_at = now(), attempts = greatest(attempts - 1, 0)',
+      );
+    },
+
+    async releaseAllClaims() {
+      const { rows } = await db.query(
+        `update ${table} set claimed_by = null, next_attempt_at = now()
+         where claimed_by is not null and completed_at is null returning 1`,
+      );
+      return rows.length;
+    },
+
+    async exists() {
+      const { rows } = await db.query<{ found: boolean }>(
+        `select to_regclass('${table}') is not null as found`,
+      );
+      return rows[0]?.found === true;
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type { BookingsRepository } from '../db/bookings-repository.ts';
+import type { Database } from '../db/database.ts';
+import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
+import { createNotifier, type Notifier, type NotifierLog } from './notifier.ts';
+import type { NotifyConfig } from './notify-config.ts';
+import { createOutbox } from './outbox.ts';
+
+/** The notifier of the configured channels, on `db`; shared by the server and the command line. */
+export function createConfiguredNotifier(
+  db: Database,
+  config: NotifyConfig,
+  log: NotifierLog,
+): { notifier: Notifier; channels: NotificationChannel[] } {
+  const channels: NotificationChannel[] = [];
+  if (config.email) channels.push(createEmailChannel(config.email));
+  if (config.webhookUrl) channels.push(createWebhookChannel(config.webhookUrl));
+  const notifier = createNotifier({
+    outbox: createOutbox(db),
+    channels,
+    pollIntervalMs: config.pollIntervalMs,
+    retryBaseMs: config.retryBaseMs,
+    retryMaxMs: config.retryMaxMs,
+    // The embedded database is locked by this process: no other notifier can be using it.
+    exclusive: db.engine === 'pglite',
+    log,
+  });
+  return { notifier, channels };
+}
+
+export const consoleLog: NotifierLog = {
+  info: (message) => console.log(message),
+  error: (message) => console.error(message),
+};
+
+/** The repository, waking the notifier as soon as a booking is stored. */
+export function wakeAfterInserts(
+  bookings: BookingsRepository,
+  notifier: Pick<Notifier, 'wake'>,
+): BookingsRepository {
+  return {
+    ...bookings,
+    insertAsAnon: async (rows) => {
+      await bookings.insertAsAnon(rows);
+      notifier.wake();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { describePeriod, parsePeriod, parseSince, periodBefore } from './period.ts';
+
+describe('parsePeriod', () => {
+  it.each([
+    ['7d', { count: 7, unit: 'd' }],
+    ['2w', { count: 2, unit: 'w' }],
+    ['12m', { count: 12, unit: 'm' }],
+    ['1Y', { count: 1, unit: 'y' }],
+    [' 30 d ', { count: 30, unit: 'd' }],
+  ])('reads %j', (text, period) => {
+    expect(parsePeriod(text)).toEqual(period);
+  });
+
+  it.each(['', '0d', '12', 'm', '1.5m', '-1d', '12h', '12 months', '12345d'])(
+    'refuses %j',
+    (text) => {
+      expect(parsePeriod(text)).toBeUndefined();
+    },
+  );
+
+  it('names the period in words', () => {
+    expect(describePeriod({ count: 12, unit: 'm' })).toBe('12 months');
+    expect(describePeriod({ count: 1, unit: 'd' })).toBe('1 day');
+  });
+});
+
+describe('periodBefore', () => {
+  const now = new Date('2026-03-31T10:15:00.000Z');
+  it.each([
+    ['1d', '2026-03-30T10:15:00.000Z'],
+    ['2w', '2026-03-17T10:15:00.000Z'],
+    ['1m', '2026-02-28T10:15:00.000Z'],
+    ['12m', '2025-03-31T10:15:00.000Z'],
+    ['13m', '2025-02-28T10:15:00.000Z'],
+    ['2y', '2024-03-31T10:15:00.000Z'],
+  ])('%s before %s is %s', (text, expected) => {
+    expect(periodBefore(now, parsePeriod(text)!).toISOString()).toBe(expected);
+  });
+
+  it('counts calendar months into a leap February', () => {
+    expect(
+      periodBefore(new Date('2028-03-30T00:00:00Z'), { count: 1, unit: 'm' }).toISOString(),
+    ).toBe('2028-02-29T00:00:00.000Z');
+  });
+});
+
+describe('parseSince', () => {
+  const now = new Date('2026-11-22T12:00:00.000Z');
+  it.each([
+    ['7d', '2026-11-15T12:00:00.000Z'],
+    // Midnight UK time: GMT in winter, BST (UTC+1) in summer.
+    ['2026-01-15', '2026-01-15T00:00:00.000Z'],
+    ['2026-07-01', '2026-06-30T23:00:00.000Z'],
+    // The days the clocks change: still GMT at midnight in March, still BST in October.
+    ['2026-03-29', '2026-03-29T00:00:00.000Z'],
+    ['2026-10-25', '2026-10-24T23:00:00.000Z'],
+    ['2026-07-01T09:30:00+01:00', '2026-07-01T08:30:00.000Z'],
+    ['2026-07-01T09:30Z', '2026-07-01T09:30:00.000Z'],
+  ])('reads %s as %s', (text, expected) => {
+    expect(parseSince(text, now)?.toISOString()).toBe(expected);
+  });
+
+  it.each(['yesterday', '2026-02-30', '2026-13-01', '2026-07-01T09:30', '01/07/2026'])(
+    'refuses %j',
+    (text) => {
+      expect(parseSince(text, now)).toBeUndefined();
+    },
+  );
+});

@@ -1,0 +1,106 @@
+/**
+ * Periods such as `7d`, `2w`, `12m` or `1y` (days, weeks, calendar months,
+ * years), used by `--since`, `--older-than` and RETENTION, and the instants
+ * they name. Months and years are calendar ones counted in UTC: `12m` on
+ * 22 November 2026 at 10:00 UTC reaches back to 22 November 2025 at 10:00 UTC;
+ * a day that the earlier month lacks becomes its last day (31 March minus 1m
+ * is 28 or 29 February).
+ */
+
+export type PeriodUnit = 'd' | 'w' | 'm' | 'y';
+
+export interface Period {
+  count: number;
+  unit: PeriodUnit;
+}
+
+const unitNames: Record<PeriodUnit, [string, string]> = {
+  d: ['day', 'days'],
+  w: ['week', 'weeks'],
+  m: ['month', 'months'],
+  y: ['year', 'years'],
+};
+
+/** `12m` → 12 months; undefined when the text is not a period. */
+export function parsePeriod(text: string): Period | undefined {
+  const match = /^(\d{1,4})\s*([dwmy])$/i.exec(text.trim());
+  if (!match) return undefined;
+  const count = Number(match[1]);
+  if (count === 0) return undefined;
+  return { count, unit: match[2]!.toLowerCase() as PeriodUnit };
+}
+
+/** "12 months", "1 day". */
+export function describePeriod({ count, unit }: Period): string {
+  const [one, many] = unitNames[unit];
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** The instant `period` before `now`. */
+export function periodBefore(now: Date, { count, unit }: Period): Date {
+  const dayMs = 24 * 60 * 60 * 1000;
+  switch (unit) {
+    case 'd':
+      return new Date(now.getTime() - count * dayMs);
+    case 'w':
+      return new Date(now.getTime() - count * 7 * dayMs);
+    case 'm':
+      return monthsBefore(now, count);
+    case 'y':
+      return monthsBefore(now, count * 12);
+  }
+}
+
+function monthsBefore(now: Date, months: number): Date {
+  const totalMonths = now.getUTCFullYear() * 12 + now.getUTCMonth() - months;
+  const year = Math.floor(totalMonths / 12);
+  const month = totalMonths - year * 12;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const result = new Date(now.getTime());
+  result.setUTCFullYear(year, month, Math.min(now.getUTCDate(), lastDay));
+  return result;
+}
+
+/**
+ * `--since`: a period before now (`7d`), a date (`2026-11-01`, from midnight UK
+ * time) or a date and time with its offset (`2026-11-01T09:00:00Z`).
+ */
+export function parseSince(text: string, now: Date): Date | undefined {
+  const period = parsePeriod(text);
+  if (period) return periodBefore(now, period);
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+  if (date) {
+    const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])];
+    const utcMidnight = Date.UTC(year, month - 1, day);
+    const check = new Date(utcMidnight);
+    if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;
+    return ukMidnight(utcMidnight);
+  }
+  // A time without an offset would depend on the machine's time zone: refused.
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(text.trim())) {
+    return undefined;
+  }
+  const instant = new Date(text.trim());
+  return Number.isNaN(instant.getTime()) ? undefined : instant;
+}
+
+const londonOffset = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/London',
+  timeZoneName: 'longOffset',
+});
+
+/** Minutes London is ahead of UTC at `instant` (0 or 60). */
+function londonOffsetMinutes(instant: number): number {
+  const name = londonOffset.formatToParts(instant).find((part) => part.type === 'timeZoneName');
+  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name?.value ?? '');
+  if (!match) return 0;
+  const minutes = Number(match[2]) * 60 + Number(match[3]);
+  return match[1] === '-' ? -minutes : minutes;
+}
+
+/** The instant at which the UK calendar day that starts at `utcMidnight` (UTC) begins in London. */
+function ukMidnight(utcMidnight: number): Date {
+  const minuteMs = 60_000;
+  const guess = utcMidnight - londonOffsetMinutes(utcMidnight) * minuteMs;
+  return new Date(utcMidnight - londonOffsetMinutes(guess) * minuteMs);
+}
