@@ -22,6 +22,8 @@ test.describe('built for a separate booking backend', () => {
   let siteDir: string;
 
   test.beforeAll(async () => {
+    // Two builds and two servers: longer than a test's usual time on a busy machine.
+    test.setTimeout(180_000);
     api = await startBuiltServer({ ANON_KEY: anonKey, SERVICE_ROLE_KEY: serviceKey });
     siteDir = await mkdtemp(join(tmpdir(), 'hijama-site-'));
     // The same three steps as `npm run build:site`, into folders of its own.
