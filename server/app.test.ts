@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,14 +9,9 @@ import { createApp } from './app.ts';
 import { createBookingsRepository, type BookingsRepository } from './db/bookings-repository.ts';
 import { DatabaseError, DatabaseUnavailableError } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
-import { openDatabase, type OpenedDatabase } from './db/open-database.ts';
+import type { OpenedDatabase } from './db/open-database.ts';
 import { openPostgres } from './db/postgres.ts';
-import {
-  createScratchDatabase,
-  serve,
-  testDatabaseUrl,
-  type RunningServer,
-} from './testing/helpers.ts';
+import { serve, testEngines, type RunningServer } from './testing/helpers.ts';
 
 const anonKey = developmentAnonKey;
 const serviceKey = 'test-service-role-key-0123456789abcdef';
@@ -32,32 +27,7 @@ const validBooking = {
   instagram: '@amina.k',
 };
 
-interface Engine {
-  name: string;
-  open(): Promise<{ opened: OpenedDatabase; cleanUp(): Promise<void> }>;
-}
-
-const engines: Engine[] = [
-  {
-    name: 'PGlite',
-    open: async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'hijama-api-'));
-      const opened = await openDatabase({ databaseUrl: undefined, dataDir });
-      return { opened, cleanUp: async () => rmSync(dataDir, { recursive: true, force: true }) };
-    },
-  },
-];
-if (testDatabaseUrl) {
-  const adminUrl = testDatabaseUrl;
-  engines.push({
-    name: 'PostgreSQL',
-    open: async () => {
-      const scratch = await createScratchDatabase(adminUrl);
-      const opened = await openDatabase({ databaseUrl: scratch.url, dataDir: '' });
-      return { opened, cleanUp: () => scratch.drop() };
-    },
-  });
-}
+const engines = testEngines('api');
 
 describe.each(engines)('the booking API on $name', (engine) => {
   let opened: OpenedDatabase;

@@ -1,35 +1,24 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../core/api-defaults.ts';
 import { lockFileName } from './db/data-dir-lock.ts';
 import { openPglite } from './db/pglite.ts';
+import { listeningUrl, spawnTypeScript, type ChildRun } from './testing/processes.ts';
 
 /** The real entry point in child processes: start line, lock, signals, exit codes. */
 
 const entry = fileURLToPath(new URL('./index.ts', import.meta.url));
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const serviceKey = 'index-test-service-role-key-0123456789';
 const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/json' };
-
-interface ServerProcess {
-  child: ChildProcessByStdio<null, Readable, Readable>;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
 
 let workDir: string;
 let dataDir: string;
 let distDir: string;
-const started: ServerProcess[] = [];
+const started: ChildRun[] = [];
 
 beforeAll(() => {
   workDir = mkdtempSync(path.join(tmpdir(), 'hijama-index-'));
@@ -44,50 +33,13 @@ afterAll(() => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
-function start(env: Record<string, string> = {}): ServerProcess {
-  const inherited = { ...process.env };
-  for (const name of [
-    'PORT',
-    'HOST',
-    'DATA_DIR',
-    'DATABASE_URL',
-    'ANON_KEY',
-    'SERVICE_ROLE_KEY',
-    'DIST_DIR',
-  ]) {
-    delete inherited[name];
-  }
-  // Run from an empty directory, so no .env is picked up.
-  const child = spawn(process.execPath, ['--import', tsxLoader, entry], {
+function start(env: Record<string, string> = {}): ChildRun {
+  const server = spawnTypeScript(entry, [], {
     cwd: workDir,
-    env: {
-      ...inherited,
-      PORT: '0',
-      DATA_DIR: dataDir,
-      DIST_DIR: distDir,
-      SERVICE_ROLE_KEY: serviceKey,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PORT: '0', DATA_DIR: dataDir, DIST_DIR: distDir, SERVICE_ROLE_KEY: serviceKey, ...env },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  const server = { child, stdout: () => stdout, stderr: () => stderr, exited };
   started.push(server);
   return server;
-}
-
-async function listening(server: ServerProcess): Promise<string> {
-  for (let waited = 0; waited < 30_000; waited += 50) {
-    const match = /Listening on (http:\/\/\S+)/.exec(server.stdout());
-    if (match) return match[1]!;
-    if (server.child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`The server did not start.\n${server.stdout()}\n${server.stderr()}`);
 }
 
 const booking = (name: string) =>
@@ -107,14 +59,14 @@ describe('the server process', () => {
   });
 
   describe('on one data directory', () => {
-    let first: ServerProcess;
+    let first: ChildRun;
     let firstUrl: string;
-    let restarted: ServerProcess;
+    let restarted: ChildRun;
     let restartedUrl: string;
 
     it('logs one line with its URL, then serves the site and the API', async () => {
       first = start();
-      firstUrl = await listening(first);
+      firstUrl = await listeningUrl(first);
       expect(first.stdout()).toBe(
         `Listening on ${firstUrl} (PGlite in ${path.join(dataDir, 'pgdata')})\n`,
       );
@@ -141,7 +93,7 @@ describe('the server process', () => {
       expect(existsSync(path.join(dataDir, lockFileName))).toBe(true);
 
       restarted = start();
-      restartedUrl = await listening(restarted);
+      restartedUrl = await listeningUrl(restarted);
       const response = await fetch(`${restartedUrl}/rest/v1/bookings?select=full_name`, {
         headers: { apikey: serviceKey },
       });

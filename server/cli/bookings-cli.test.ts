@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../core/api-defaults.ts';
 import { createApp } from '../app.ts';
@@ -20,6 +18,7 @@ import {
   type ScratchDatabase,
 } from '../testing/helpers.ts';
 import { startSmtpPeer } from '../testing/notification-peers.ts';
+import { spawnTypeScript } from '../testing/processes.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
 import { runBookings } from './bookings-command.ts';
 import type { BookingRecord } from './bookings-output.ts';
@@ -27,7 +26,6 @@ import type { BookingRecord } from './bookings-output.ts';
 /** `npm run bookings`, run as a process: on the embedded database, through a running server, on PostgreSQL. */
 
 const cli = fileURLToPath(new URL('./bookings.ts', import.meta.url));
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const serviceKey = 'cli-test-service-role-key-0123456789abcdef';
 const hourMs = 60 * 60 * 1000;
 const dayMs = 24 * hourMs;
@@ -65,24 +63,10 @@ async function runCli(args: string[], env: Record<string, string> = {}): Promise
 }
 
 /** The command as its own process, as `npm run bookings` starts it. */
-function spawnCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const inherited = { ...process.env };
-  for (const name of Object.keys(inherited)) {
-    if (/^(PORT|HOST|DATA_DIR|DATABASE_URL|SERVICE_ROLE_KEY|SMTP_URL|NOTIFY_\w+)$/.test(name)) {
-      delete inherited[name];
-    }
-  }
-  // From a directory without .env, so only `env` counts.
-  const child = spawn(process.execPath, ['--import', tsxLoader, cli, ...args], {
-    cwd: workDir,
-    env: { ...inherited, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+async function spawnCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const run = spawnTypeScript(cli, args, { cwd: workDir, env });
+  const code = await run.exited;
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
 }
 
 /** Rows with chosen ages, inserted directly as the database owner (created_at cannot come through the API). */

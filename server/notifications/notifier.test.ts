@@ -1,17 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../core/api-defaults.ts';
 import { createApp } from '../app.ts';
 import { createBookingsRepository } from '../db/bookings-repository.ts';
-import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
-import {
-  createScratchDatabase,
-  serve,
-  testDatabaseUrl,
-  type RunningServer,
-} from '../testing/helpers.ts';
+import type { OpenedDatabase } from '../db/open-database.ts';
+import { serve, testEngines, type RunningServer } from '../testing/helpers.ts';
 import {
   freePort,
   sleep,
@@ -31,32 +24,7 @@ import { wakeAfterInserts } from './setup.ts';
 const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/json' };
 const practice = 'practice@example.com';
 
-interface Engine {
-  name: string;
-  open(): Promise<{ opened: OpenedDatabase; cleanUp(): Promise<void> }>;
-}
-
-const engines: Engine[] = [
-  {
-    name: 'PGlite',
-    open: async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'hijama-notify-'));
-      const opened = await openDatabase({ databaseUrl: undefined, dataDir });
-      return { opened, cleanUp: async () => rmSync(dataDir, { recursive: true, force: true }) };
-    },
-  },
-];
-if (testDatabaseUrl) {
-  const adminUrl = testDatabaseUrl;
-  engines.push({
-    name: 'PostgreSQL',
-    open: async () => {
-      const scratch = await createScratchDatabase(adminUrl);
-      const opened = await openDatabase({ databaseUrl: scratch.url, dataDir: '' });
-      return { opened, cleanUp: () => scratch.drop() };
-    },
-  });
-}
+const engines = testEngines('notify');
 
 describe('retryDelayMs', () => {
   it.each([

@@ -1,11 +1,7 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../core/api-defaults.ts';
 import {
@@ -20,6 +16,7 @@ import {
   waitFor,
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
+import { listeningUrl, spawnTypeScript, type ChildRun } from '../testing/processes.ts';
 
 /**
  * The server process killed (SIGKILL) after a booking was stored and before
@@ -27,14 +24,6 @@ import {
  */
 
 const entry = fileURLToPath(new URL('../index.ts', import.meta.url));
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-
-interface ServerProcess {
-  child: ChildProcessByStdio<null, Readable, Readable>;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
 
 interface Engine {
   name: string;
@@ -67,7 +56,7 @@ describe.each(engines)('a server killed before sending a notification, on $name'
   let cleanUp: () => Promise<void>;
   let smtpPort: number;
   let peer: SmtpPeer | undefined;
-  const started: ServerProcess[] = [];
+  const started: ChildRun[] = [];
 
   beforeAll(async () => {
     workDir = mkdtempSync(path.join(tmpdir(), 'hijama-restart-'));
@@ -98,48 +87,15 @@ describe.each(engines)('a server killed before sending a notification, on $name'
     rmSync(workDir, { recursive: true, force: true });
   });
 
-  function start(): ServerProcess {
-    const inherited = { ...process.env };
-    for (const name of Object.keys(inherited)) {
-      if (
-        /^(PORT|HOST|DATA_DIR|DATABASE_URL|ANON_KEY|SERVICE_ROLE_KEY|DIST_DIR|SMTP_URL|NOTIFY_\w+|RETENTION)$/.test(
-          name,
-        )
-      ) {
-        delete inherited[name];
-      }
-    }
-    // Run from a directory without .env.
-    const child = spawn(process.execPath, ['--import', tsxLoader, entry], {
-      cwd: workDir,
-      env: { ...inherited, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = once(child, 'exit').then(([code]) => code as number | null);
-    const server = { child, stdout: () => stdout, stderr: () => stderr, exited };
+  function start(): ChildRun {
+    const server = spawnTypeScript(entry, [], { cwd: workDir, env });
     started.push(server);
     return server;
   }
 
-  async function listening(server: ServerProcess): Promise<string> {
-    await waitFor(
-      () => /Listening on http:\/\/\S+/.test(server.stdout()) || server.child.exitCode !== null,
-      'the server to start',
-      30_000,
-    );
-    const match = /Listening on (http:\/\/\S+)/.exec(server.stdout());
-    if (!match)
-      throw new Error(`The server did not start.\n${server.stdout()}\n${server.stderr()}`);
-    return match[1]!;
-  }
-
   it('sends the notification after the restart, exactly once', async () => {
     const first = start();
-    const url = await listening(first);
+    const url = await listeningUrl(first);
     expect(first.stdout()).toContain(
       'Booking requests are notified by e-mail to practice@example.com.\n' +
         'Booking requests older than 12 months are deleted at start and daily.\n',
@@ -166,7 +122,7 @@ describe.each(engines)('a server killed before sending a notification, on $name'
 
     peer = await startSmtpPeer({ port: smtpPort });
     const second = start();
-    await listening(second);
+    await listeningUrl(second);
     await waitFor(() => peer!.mails.length === 1, 'the e-mail after the restart', 20_000);
     await sleep(1_000);
     expect(peer.mails).toHaveLength(1);

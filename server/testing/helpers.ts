@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
+import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
 
 /**
  * Shared by the server's tests (never imported by the server itself).
@@ -69,4 +73,36 @@ export async function serve(listener: RequestListener): Promise<RunningServer> {
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/** A database engine the tests run against: PGlite always, PostgreSQL with TEST_DATABASE_URL. */
+export interface TestEngine {
+  name: string;
+  open(): Promise<{ opened: OpenedDatabase; cleanUp(): Promise<void> }>;
+}
+
+/** Fresh, migrated databases on every engine available; `label` names the temporary folders. */
+export function testEngines(label: string): TestEngine[] {
+  const engines: TestEngine[] = [
+    {
+      name: 'PGlite',
+      open: async () => {
+        const dataDir = mkdtempSync(path.join(tmpdir(), `hijama-${label}-`));
+        const opened = await openDatabase({ databaseUrl: undefined, dataDir });
+        return { opened, cleanUp: async () => rmSync(dataDir, { recursive: true, force: true }) };
+      },
+    },
+  ];
+  if (testDatabaseUrl) {
+    const adminUrl = testDatabaseUrl;
+    engines.push({
+      name: 'PostgreSQL',
+      open: async () => {
+        const scratch = await createScratchDatabase(adminUrl);
+        const opened = await openDatabase({ databaseUrl: scratch.url, dataDir: '' });
+        return { opened, cleanUp: () => scratch.drop() };
+      },
+    });
+  }
+  return engines;
 }

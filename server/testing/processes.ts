@@ -1,0 +1,57 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import type { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+
+/** Shared by the tests that run the server or the bookings command in a process of its own. */
+
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+/** The settings the server and the command read from their environment. */
+const settingNames =
+  /^(PORT|HOST|DATA_DIR|DATABASE_URL|ANON_KEY|SERVICE_ROLE_KEY|DIST_DIR|SMTP_URL|NOTIFY_\w+|RETENTION)$/;
+
+export interface ChildRun {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  stdout: () => string;
+  stderr: () => string;
+  /** The exit code once the process has ended and its output is all read. */
+  exited: Promise<number | null>;
+}
+
+/**
+ * Runs a TypeScript entry point in a child process, from `cwd` (a directory
+ * without .env) and with none of the settings of the test's own environment,
+ * so that only `env` counts.
+ */
+export function spawnTypeScript(
+  entry: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string> },
+): ChildRun {
+  const inherited = { ...process.env };
+  for (const name of Object.keys(inherited)) if (settingNames.test(name)) delete inherited[name];
+  const child = spawn(process.execPath, ['--import', tsxLoader, entry, ...args], {
+    cwd: options.cwd,
+    env: { ...inherited, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = once(child, 'close').then(([code]) => code as number | null);
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+/** The URL of the server's start line, once it is printed. */
+export async function listeningUrl(server: ChildRun, timeoutMs = 30_000): Promise<string> {
+  for (let waited = 0; waited < timeoutMs; waited += 50) {
+    const match = /Listening on (http:\/\/\S+)/.exec(server.stdout());
+    if (match) return match[1]!;
+    if (server.child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`The server did not start.\n${server.stdout()}\n${server.stderr()}`);
+}
