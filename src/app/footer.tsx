@@ -1,9 +1,8 @@
 import { site } from '../content/site.ts';
 import { CupMark } from '../components/cup-mark.tsx';
-import { useNavigation } from './navigation.ts';
+import { PageLink } from './page-link.tsx';
 
 export function Footer() {
-  const { navigate } = useNavigation();
   return (
     <footer className="site-footer">
       <div className="container footer-inner">
@@ -14,19 +13,11 @@ export function Footer() {
             <p>{site.shortDescription}</p>
           </div>
         </div>
-        <nav aria-label="Footer">
+        <nav aria-label={site.chrome.footerNavigation}>
           <ul className="footer-links">
             {site.navigation.map((item) => (
               <li key={item.id}>
-                <a
-                  href={`#${item.id}`}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    navigate(item.id);
-                  }}
-                >
-                  {item.label}
-                </a>
+                <PageLink page={item.id}>{item.label}</PageLink>
               </li>
             ))}
           </ul>

@@ -2,7 +2,7 @@ import { Menu } from 'lucide-react';
 import { site } from '../content/site.ts';
 import { CupMark } from '../components/cup-mark.tsx';
 import { useDisclosure } from '../components/use-disclosure.ts';
-import { useNavigation } from './navigation.ts';
+import { PageLink } from './page-link.tsx';
 import { SideMenu } from './side-menu.tsx';
 import { useScrolledPast } from './use-scrolled-past.ts';
 import { preloadAllViews } from './views.ts';
@@ -11,25 +11,16 @@ import { preloadAllViews } from './views.ts';
 export const scrolledThreshold = 20;
 
 export function NavBar() {
-  const { navigate } = useNavigation();
   const scrolled = useScrolledPast(scrolledThreshold);
   const menu = useDisclosure();
 
   return (
     <header className="nav-bar" data-scrolled={scrolled}>
       <div className="nav-inner">
-        <a
-          href="#home"
-          className="brand"
-          aria-label={site.chrome.homeLink}
-          onClick={(event) => {
-            event.preventDefault();
-            navigate('home');
-          }}
-        >
+        <PageLink page="home" className="brand" aria-label={site.chrome.homeLink}>
           <CupMark className="brand-mark" />
           <span className="brand-name">{site.practiceName}</span>
-        </a>
+        </PageLink>
         <button
           type="button"
           className="icon-button menu-button"

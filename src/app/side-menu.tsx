@@ -3,6 +3,7 @@ import { X } from 'lucide-react';
 import { site } from '../content/site.ts';
 import { Dialog } from '../components/dialog.tsx';
 import { useNavigation } from './navigation.ts';
+import { PageLink } from './page-link.tsx';
 
 interface SideMenuProps {
   isOpen: boolean;
@@ -11,7 +12,7 @@ interface SideMenuProps {
 
 /** The slide-in panel listing every page, the current one marked. */
 export function SideMenu({ isOpen, onClose }: SideMenuProps) {
-  const { pageName, navigate } = useNavigation();
+  const { pageName } = useNavigation();
   const titleId = useId();
 
   return (
@@ -36,18 +37,14 @@ export function SideMenu({ isOpen, onClose }: SideMenuProps) {
               const current = item.id === pageName;
               return (
                 <li key={item.id}>
-                  <a
-                    href={item.id === 'home' ? '#home' : `#${item.id}`}
+                  <PageLink
+                    page={item.id}
                     className="side-menu-link"
                     aria-current={current ? 'page' : undefined}
-                    onClick={(event) => {
-                      event.preventDefault();
-                      onClose();
-                      navigate(item.id);
-                    }}
+                    onClick={onClose}
                   >
                     {item.label}
-                  </a>
+                  </PageLink>
                 </li>
               );
             })}

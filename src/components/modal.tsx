@@ -9,22 +9,13 @@ interface ModalProps {
   /** Shown above the title, e.g. a success icon. */
   icon?: ReactNode;
   children: ReactNode;
-  /** The footer's main action; defaults to a Close button. */
-  closeLabel?: string;
 }
 
 /**
  * A centred card over a dimmed backdrop, named by its title, with one clear
  * Close button; Escape and a click on the backdrop close it too.
  */
-export function Modal({
-  isOpen,
-  onClose,
-  title,
-  icon,
-  children,
-  closeLabel = site.chrome.closeDialog,
-}: ModalProps) {
+export function Modal({ isOpen, onClose, title, icon, children }: ModalProps) {
   const titleId = useId();
 
   // A modal left open must not come back when the visitor returns to the page.
@@ -43,7 +34,7 @@ export function Modal({
         </h2>
         <div className="modal-body">{children}</div>
         <button type="button" className="button button-secondary modal-close" onClick={onClose}>
-          {closeLabel}
+          {site.chrome.closeDialog}
         </button>
       </div>
     </Dialog>

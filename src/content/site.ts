@@ -183,6 +183,10 @@ export const site = {
     homeLink: `${practiceName}, home`,
     closeDialog: 'Close',
     footerNote: 'Hijama is a complementary therapy and does not replace medical care.',
+    footerNavigation: 'Footer',
+    healthNotice: 'Health notice',
+    /** Read after a link that opens a new tab, by screen readers only. */
+    opensInNewTab: ' (opens in a new tab)',
   },
 
   bookButton: 'Book Your Session',

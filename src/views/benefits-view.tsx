@@ -42,7 +42,7 @@ export function BenefitsView() {
             headingLevel={2}
             className="card-grid-four"
           />
-          <aside className="disclaimer" aria-label="Health notice">
+          <aside className="disclaimer" aria-label={site.chrome.healthNotice}>
             <Info aria-hidden="true" className="disclaimer-icon" />
             <p>{site.disclaimer}</p>
           </aside>

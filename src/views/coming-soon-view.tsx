@@ -1,11 +1,10 @@
 import { Hourglass } from 'lucide-react';
-import { useNavigation } from '../app/navigation.ts';
+import { PageLink } from '../app/page-link.tsx';
 import { site } from '../content/site.ts';
 import { BookButton } from '../components/book-button.tsx';
 import { ViewHeading } from '../components/view-heading.tsx';
 
 export function ComingSoonView() {
-  const { navigate } = useNavigation();
   const { comingSoon } = site;
   return (
     <section className="coming-soon">
@@ -16,16 +15,9 @@ export function ComingSoonView() {
         <ViewHeading>{comingSoon.heading}</ViewHeading>
         <p>{comingSoon.text}</p>
         <div className="coming-soon-actions">
-          <a
-            href="#home"
-            className="button button-secondary"
-            onClick={(event) => {
-              event.preventDefault();
-              navigate('home');
-            }}
-          >
+          <PageLink page="home" className="button button-secondary">
             {comingSoon.homeLink}
-          </a>
+          </PageLink>
           <BookButton />
         </div>
       </div>

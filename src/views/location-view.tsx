@@ -56,7 +56,7 @@ export function LocationView() {
             >
               <Navigation aria-hidden="true" className="button-icon" />
               {location.directionsLink}
-              <span className="visually-hidden"> (opens in a new tab)</span>
+              <span className="visually-hidden">{site.chrome.opensInNewTab}</span>
             </a>
           </Reveal>
           <Reveal className="info-card" step={1}>
