@@ -193,8 +193,20 @@ test('shows Submitting... and disables the inputs while a slow answer is pending
   await expect(page.getByRole('dialog', { name: 'Thank You!' })).toBeVisible();
 });
 
+/** What the server answers: a failure of its own, and the database out of reach. */
+const failedAnswers = {
+  error: { status: 500, headers: {}, code: 'XX000', message: 'internal error' },
+  outage: {
+    status: 503,
+    headers: { 'Retry-After': '5' },
+    code: 'PGRST000',
+    message: 'Database connection error. Retrying the connection.',
+  },
+};
+
 for (const [situation, answer] of [
   ['a server error', 'error'],
+  ['a database outage', 'outage'],
   ['a network loss', 'offline'],
 ] as const) {
   test(`${situation} shows the failure message, logs the error and keeps what was typed`, async ({
@@ -204,18 +216,19 @@ for (const [situation, answer] of [
     const errors: string[] = [];
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
     await page.route('**/rest/v1/bookings', (route) =>
-      answer === 'error'
-        ? route.fulfill({
-            status: 500,
+      answer === 'offline'
+        ? route.abort('internetdisconnected')
+        : route.fulfill({
+            status: failedAnswers[answer].status,
+            headers: failedAnswers[answer].headers,
             contentType: 'application/json',
             body: JSON.stringify({
-              code: 'XX000',
-              message: 'internal error',
+              code: failedAnswers[answer].code,
+              message: failedAnswers[answer].message,
               details: null,
               hint: null,
             }),
-          })
-        : route.abort('internetdisconnected'),
+          }),
     );
     const email = uniqueEmail(answer);
     await openView(page, 'contact');
@@ -307,25 +320,46 @@ test('the REST client is not loaded before the booking view', async ({ page }) =
   await expect.poll(() => scripts.length).toBeGreaterThan(onHome);
 });
 
-test('too many requests says so plainly and keeps what was typed', async ({ page }) => {
-  await page.route('**/rest/v1/bookings', (route) =>
-    route.fulfill({
-      status: 429,
-      headers: { 'Retry-After': '60' },
-      contentType: 'application/json',
-      body: JSON.stringify({
-        code: 'PT429',
-        message: 'Too many booking requests',
-        details: null,
-        hint: null,
-      }),
-    }),
-  );
+test('a fourth request for one e-mail address within the hour is refused by the database, plainly, keeping what was typed', async ({
+  page,
+  request,
+}) => {
+  const email = uniqueEmail('busy');
+  for (let i = 0; i < 3; i += 1) {
+    const earlier = await request.post('/rest/v1/bookings', {
+      headers: { apikey: developmentAnonKey, 'Content-Type': 'application/json' },
+      data: { full_name: 'Busy Person', phone: '07700 900123', email },
+    });
+    expect(earlier.status()).toBe(201);
+  }
   await openView(page, 'contact');
-  await fillForm(page, { name: 'Busy Person', phone: '07700 900123', email: uniqueEmail('busy') });
+  await fillForm(page, { name: 'Busy Person', phone: '07700 900123', email });
+  const answer = page.waitForResponse((response) => response.url().endsWith('/rest/v1/bookings'));
   await submitButton(page).click();
+  expect((await answer).status()).toBe(429);
   await expect(page.getByRole('alert')).toContainText(
     'You have sent several requests in a short time',
   );
   await expect(page.getByLabel('Full Name')).toHaveValue('Busy Person');
+  await expect(page.getByLabel('Email Address')).toHaveValue(email);
+  expect(await storedRows(request, email)).toHaveLength(3);
+});
+
+test('a robot that fills the hidden field is thanked like a person and nothing is stored', async ({
+  page,
+  request,
+}) => {
+  const posts = bookingPosts(page);
+  const email = uniqueEmail('robot');
+  await openView(page, 'contact');
+  await fillForm(page, { name: 'Spam Bot', phone: '07700 900123', email });
+  // People never see the field (nor does assistive technology); a robot filling every input does.
+  await expect(page.locator('input[name="website"]')).not.toBeInViewport();
+  await expect(page.getByRole('textbox', { name: 'Website' })).toHaveCount(0);
+  await page.locator('input[name="website"]').fill('https://spam.example', { force: true });
+  await submitButton(page).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  expect(posts).toHaveLength(1);
+  expect(posts[0]!.postDataJSON()).toMatchObject({ email, website: 'https://spam.example' });
+  expect(await storedRows(request, email)).toHaveLength(0);
 });

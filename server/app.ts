@@ -1,6 +1,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { BookingsRepository } from './db/bookings-repository.ts';
 import type { ApiKeys } from './http/api-keys.ts';
+import { apiCorsHeaders } from './http/cors.ts';
+import { ApiError, sendApiError } from './http/postgrest-error.ts';
+import { createRateLimiter } from './limits/rate-limiter.ts';
 import { createRestHandler, restPrefix } from './routes/rest.ts';
 import { createStaticSite } from './routes/static-site.ts';
 
@@ -10,6 +13,19 @@ export interface AppDeps {
   /** The built site. */
   distDir: string;
   logError?: (message: string, error: unknown) => void;
+  /** The API's protections against floods; none when unset. */
+  limits?: ApiLimits;
+  /** The clock of the rate limit, for tests. */
+  now?: () => number;
+}
+
+export interface ApiLimits {
+  /** API requests one client address may make per minute; 0 = no limit. */
+  rateLimitPerMinute: number;
+  /** Take the client address from X-Forwarded-For (a reverse proxy in front). */
+  trustProxy: boolean;
+  /** API requests handled at once; more are refused with 503 rather than queued. */
+  maxPendingRequests: number;
 }
 
 /** The whole server as a request listener: the booking API under /rest/v1, the built site elsewhere. */
@@ -17,6 +33,25 @@ export function createApp(deps: AppDeps): RequestListener {
   const logError = deps.logError ?? logToStderr;
   const handleRest = createRestHandler({ bookings: deps.bookings, keys: deps.keys, logError });
   const serveStatic = createStaticSite(deps.distDir);
+  const limits = deps.limits;
+  const now = deps.now ?? Date.now;
+  const rateLimiter =
+    limits && limits.rateLimitPerMinute > 0
+      ? createRateLimiter({ perMinute: limits.rateLimitPerMinute })
+      : undefined;
+  let pendingApiRequests = 0;
+
+  /** The reason to refuse an API request before any work, if there is one. */
+  const refusal = (req: IncomingMessage): ApiError | undefined => {
+    // Preflights are free: each one precedes the request that counts.
+    if (req.method === 'OPTIONS') return undefined;
+    if (limits && pendingApiRequests >= limits.maxPendingRequests) return serverBusy();
+    if (rateLimiter) {
+      const decision = rateLimiter.take(clientAddress(req, limits?.trustProxy ?? false), now());
+      if (!decision.allowed) return tooManyRequests(decision.retryAfterSeconds);
+    }
+    return undefined;
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     let url: URL;
@@ -28,6 +63,13 @@ export function createApp(deps: AppDeps): RequestListener {
       return;
     }
     if (url.pathname === restPrefix || url.pathname.startsWith(`${restPrefix}/`)) {
+      const refused = refusal(req);
+      if (refused) {
+        sendApiError(res, refused, apiCorsHeaders);
+        return;
+      }
+      pendingApiRequests += 1;
+      res.once('close', () => (pendingApiRequests -= 1));
       await handleRest(req, res, url);
     } else {
       await serveStatic(req, res, url.pathname);
@@ -46,6 +88,35 @@ export function createApp(deps: AppDeps): RequestListener {
       res.end('Internal Server Error');
     });
   };
+}
+
+function tooManyRequests(retryAfterSeconds: number): ApiError {
+  return new ApiError(429, 'PT429', 'Too many requests from this address', {
+    hint: `Please try again in ${retryAfterSeconds} seconds.`,
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+}
+
+function serverBusy(): ApiError {
+  return new ApiError(503, 'PT503', 'The server is busy', {
+    hint: 'Please try again in a moment.',
+    // Closing frees the socket; the client reconnects when it retries.
+    headers: { 'Retry-After': '2', Connection: 'close' },
+  });
+}
+
+/**
+ * The address the rate limit counts. Behind a reverse proxy every request comes
+ * from the proxy; it appends the client's address to X-Forwarded-For, so the
+ * last entry is the one a client cannot forge.
+ */
+function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = [req.headers['x-forwarded-for'] ?? []].flat().join(',').split(',');
+    const last = forwarded.at(-1)?.trim();
+    if (last) return last;
+  }
+  return req.socket.remoteAddress ?? 'unknown';
 }
 
 function logToStderr(message: string, error: unknown) {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createServer, type ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app.ts';
@@ -8,6 +8,7 @@ import { createBookingsRepository } from './db/bookings-repository.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { DatabaseUnavailableError } from './db/database.ts';
 import { MigrationError } from './db/migrate.ts';
+import { createHttpServer } from './http/http-server.ts';
 import { DatabaseRoleError, openDatabase, type OpenedDatabase } from './db/open-database.ts';
 import { consoleLog, createConfiguredNotifier, wakeAfterInserts } from './notifications/setup.ts';
 import { describePeriod } from './retention/period.ts';
@@ -20,9 +21,13 @@ const shutdownGraceMs = 10_000;
 async function main() {
   // Variables already set in the environment win over the file.
   if (existsSync('.env')) process.loadEnvFile('.env');
-  const { server: config, notify: notifyConfig, retention } = loadSettings();
+  const { server: config, notify: notifyConfig, retention, limits } = loadSettings();
 
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    bookingLimits: limits.bookingLimits,
+  });
   for (const file of database.migrations.changed) {
     console.warn(
       `Warning: migration ${file} has changed since it was applied; it was not applied again.`,
@@ -42,18 +47,17 @@ async function main() {
     bookings: notifications ? wakeAfterInserts(bookings, notifications.notifier) : bookings,
     keys: { anon: config.anonKey, serviceRole: config.serviceRoleKey },
     distDir: config.distDir,
+    limits,
   });
   let stopping = false;
   const inFlight = new Set<ServerResponse>();
-  const server = createServer((req, res) => {
+  const server = createHttpServer((req, res) => {
     // Once stopping, connections close after their current answer instead of idling.
     if (stopping) res.setHeader('Connection', 'close');
     inFlight.add(res);
     res.on('close', () => inFlight.delete(res));
     app(req, res);
   });
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 20_000;
 
   await listen(server, config.port, config.host, database);
   const { port } = server.address() as AddressInfo;
@@ -102,12 +106,7 @@ async function main() {
   process.on('SIGTERM', stop);
 }
 
-function listen(
-  server: ReturnType<typeof createServer>,
-  port: number,
-  host: string,
-  database: OpenedDatabase,
-) {
+function listen(server: Server, port: number, host: string, database: OpenedDatabase) {
   return new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       void database.close().finally(() => {

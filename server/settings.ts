@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, type ServerConfig } from './config.ts';
+import { loadLimits, type LimitsConfig } from './limits/limits-config.ts';
 import { loadNotifyConfig, type NotifyConfig } from './notifications/notify-config.ts';
 import type { Period } from './retention/period.ts';
 import { loadRetention } from './retention/retention.ts';
@@ -10,6 +11,7 @@ export interface Settings {
   notify: NotifyConfig | undefined;
   /** RETENTION; undefined when requests are kept until deleted by hand. */
   retention: Period | undefined;
+  limits: LimitsConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -29,6 +31,9 @@ export function loadSettings(env: Env = process.env, cwd: string = process.cwd()
   const server = attempt(() => loadConfig(env, cwd));
   const notify = attempt(() => loadNotifyConfig(env));
   const retention = attempt(() => loadRetention(env));
-  if (problems.length > 0 || server === undefined) throw new ConfigError(problems);
-  return { server, notify, retention };
+  const limits = attempt(() => loadLimits(env));
+  if (problems.length > 0 || server === undefined || limits === undefined) {
+    throw new ConfigError(problems);
+  }
+  return { server, notify, retention, limits };
 }

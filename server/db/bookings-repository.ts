@@ -49,8 +49,11 @@ export interface BookingSelectionResult {
 }
 
 export interface BookingsRepository {
-  /** Inserts all rows or none, as `anon`; never reads them back (insert-only RLS forbids it). */
-  insertAsAnon(rows: readonly BookingRow[]): Promise<void>;
+  /**
+   * Inserts all rows or none, as `anon`; never reads them back (insert-only RLS
+   * forbids it). `website` is the honeypot: the database drops a row that fills it.
+   */
+  insertAsAnon(rows: readonly (BookingRow & { website?: string | null })[]): Promise<void>;
   /** Reads rows as `service_role`. */
   selectForService(selection: BookingSelection): Promise<BookingSelectionResult>;
   /**
@@ -92,8 +95,8 @@ export function createBookingsRepository(db: Database): BookingsRepository {
         await tx.query('set local role anon');
         for (const row of rows) {
           await tx.query(
-            'insert into public.bookings (id, full_name, phone, email, instagram) values ($1, $2, $3, $4, $5)',
-            [row.id, row.full_name, row.phone, row.email, row.instagram],
+            'insert into public.bookings (id, full_name, phone, email, instagram, website) values ($1, $2, $3, $4, $5, $6)',
+            [row.id, row.full_name, row.phone, row.email, row.instagram, row.website ?? null],
           );
         }
       }),

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { setBookingLimits, type BookingLimits } from './booking-limits.ts';
 import { DatabaseError, type Database } from './database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { migrate, type MigrationReport } from './migrate.ts';
@@ -24,18 +25,21 @@ export class DatabaseRoleError extends Error {
 
 /**
  * PostgreSQL when a connection string is given, otherwise PGlite in
- * `<dataDir>/pgdata` under the data-directory lock; migrated either way.
+ * `<dataDir>/pgdata` under the data-directory lock; migrated either way, then
+ * given the booking limits that are set (the others stay as stored).
  */
 export async function openDatabase(options: {
   databaseUrl: string | undefined;
   dataDir: string;
   migrationsDir?: string;
+  bookingLimits?: Partial<BookingLimits>;
 }): Promise<OpenedDatabase> {
   if (options.databaseUrl) {
     const db = await openPostgres(options.databaseUrl);
     try {
       const migrations = await migrate(db, options.migrationsDir);
       await checkApiRoles(db);
+      await setBookingLimits(db, options.bookingLimits ?? {});
       return { db, migrations, close: () => db.close() };
     } catch (error) {
       await db.close().catch(() => {});
@@ -48,6 +52,7 @@ export async function openDatabase(options: {
   try {
     db = await openPglite(path.join(options.dataDir, 'pgdata'));
     const migrations = await migrate(db, options.migrationsDir);
+    await setBookingLimits(db, options.bookingLimits ?? {});
     const opened = db;
     return {
       db: opened,

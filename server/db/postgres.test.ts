@@ -133,6 +133,7 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
       expect(reports.flatMap((report) => report.applied)).toEqual([
         '20261122000000_create_bookings.sql',
         '20261123000000_booking_notifications.sql',
+        '20261123000100_booking_abuse_limits.sql',
       ]);
     } finally {
       await Promise.all([first.close(), second.close()]);

@@ -60,8 +60,13 @@ export function internalError(): ApiError {
   return new ApiError(500, 'PGRSTX00', 'Internal server error');
 }
 
-/** PostgREST's table from SQLSTATE to HTTP status (docs.postgrest.org, "Errors"). */
+/**
+ * PostgREST's table from SQLSTATE to HTTP status (docs.postgrest.org, "Errors").
+ * A custom SQLSTATE `PTxyz` raised by the database means HTTP status xyz.
+ */
 export function statusForSqlState(code: string, role: ApiRole): number {
+  const custom = /^PT([1-5]\d\d)$/.exec(code);
+  if (custom) return Number(custom[1]);
   switch (code) {
     case '23503':
     case '23505':
@@ -112,10 +117,14 @@ export function statusForSqlState(code: string, role: ApiRole): number {
 
 export function fromDatabaseError(error: DatabaseError, role: ApiRole): ApiError {
   const status = statusForSqlState(error.code, role);
+  const headers: Record<string, string> = {};
+  if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
+  // The database's limits count per minute and per hour; a minute is the least to wait.
+  if (status === 429) headers['Retry-After'] = '60';
   return new ApiError(status, error.code, error.message, {
     details: error.detail ?? null,
     hint: error.hint ?? null,
-    headers: status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {},
+    headers,
   });
 }
 

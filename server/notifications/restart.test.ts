@@ -4,11 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../core/api-defaults.ts';
-import {
-  createScratchDatabase,
-  testDatabaseUrl,
-  type ScratchDatabase,
-} from '../testing/helpers.ts';
+import { serverEngines } from '../testing/helpers.ts';
 import {
   freePort,
   sleep,
@@ -25,30 +21,7 @@ import { listeningUrl, spawnTypeScript, type ChildRun } from '../testing/process
 
 const entry = fileURLToPath(new URL('../index.ts', import.meta.url));
 
-interface Engine {
-  name: string;
-  prepare(workDir: string): Promise<{ env: Record<string, string>; cleanUp(): Promise<void> }>;
-}
-
-const engines: Engine[] = [
-  {
-    name: 'PGlite',
-    prepare: async (workDir) => ({
-      env: { DATA_DIR: path.join(workDir, 'data') },
-      cleanUp: async () => {},
-    }),
-  },
-];
-if (testDatabaseUrl) {
-  const adminUrl = testDatabaseUrl;
-  engines.push({
-    name: 'PostgreSQL',
-    prepare: async () => {
-      const scratch: ScratchDatabase = await createScratchDatabase(adminUrl);
-      return { env: { DATABASE_URL: scratch.url }, cleanUp: () => scratch.drop() };
-    },
-  });
-}
+const engines = serverEngines();
 
 describe.each(engines)('a server killed before sending a notification, on $name', (engine) => {
   let workDir: string;

@@ -21,7 +21,17 @@ import { ApiError, permissionDenied, type ApiRole } from '../http/postgrest-erro
  * refuse them (same codes), with the form's messages in `details`.
  */
 
-type Column = (typeof bookingColumns)[number];
+/**
+ * `website` is the honeypot: a column of the table that people never fill. It is
+ * accepted here and passed on, so that the database (which decides for every
+ * way in, hosted Supabase included) drops the request while answering 201.
+ */
+const honeypotColumn = 'website';
+const insertableColumns = [...bookingColumns, honeypotColumn] as const;
+type Column = (typeof insertableColumns)[number];
+
+/** A row to insert: the booking, and the honeypot as sent (null when absent). */
+export type BookingInsert = BookingRow & { website: string | null };
 
 const columnOfField: Record<BookingField, Exclude<Column, 'id'>> = {
   fullName: 'full_name',
@@ -45,12 +55,12 @@ interface Violation {
 export function parseBookingPayload(
   body: Buffer,
   options: { role: ApiRole; columns: string | null; newId: () => string },
-): BookingRow[] {
+): BookingInsert[] {
   const objects = parseObjects(body);
   const named =
     options.columns === null ? uniformKeys(objects) : parseColumnsParameter(options.columns);
   const columns = named.map((column): Column => {
-    if (!(bookingTableColumns as readonly string[]).includes(column)) {
+    if (column !== honeypotColumn && !(bookingTableColumns as readonly string[]).includes(column)) {
       throw new ApiError(
         400,
         'PGRST204',
@@ -58,7 +68,7 @@ export function parseBookingPayload(
       );
     }
     // Anonymous callers may insert the named columns only; created_at comes from the database clock.
-    const insertable = bookingColumns.find((candidate) => candidate === column);
+    const insertable = insertableColumns.find((candidate) => candidate === column);
     if (!insertable) throw permissionDenied(options.role);
     return insertable;
   });
@@ -93,7 +103,7 @@ export function parseBookingPayload(
       };
       explanations.push(`${prefix}${column}: ${messageFor(field, failure)}`);
     }
-    return toBookingRow(form, values.id ?? options.newId());
+    return { ...toBookingRow(form, values.id ?? options.newId()), website: values.website };
   });
 
   if (first) {
@@ -147,6 +157,7 @@ interface RowValues {
   phone: string | null;
   email: string | null;
   instagram: string | null;
+  website: string | null;
 }
 
 function readValues(object: Record<string, unknown>, columns: Column[]): RowValues {
@@ -157,7 +168,7 @@ function readValues(object: Record<string, unknown>, columns: Column[]): RowValu
     if (value === null) return null;
     if (typeof value !== 'string') {
       throw invalidBody(
-        `Invalid value for column '${column}': expected a string${column === 'instagram' ? ' or null' : ''}`,
+        `Invalid value for column '${column}': expected a string${column === 'instagram' || column === honeypotColumn ? ' or null' : ''}`,
       );
     }
     if (!isStorableText(value)) {
@@ -181,6 +192,7 @@ function readValues(object: Record<string, unknown>, columns: Column[]): RowValu
     phone: text('phone'),
     email: text('email'),
     instagram: text('instagram'),
+    website: text('website'),
   };
 }
 

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type RequestListener } from 'node:http';
+import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import type { BookingLimits } from '../db/booking-limits.ts';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
+import { createHttpServer } from '../http/http-server.ts';
 
 /**
  * Shared by the server's tests (never imported by the server itself).
@@ -62,7 +64,7 @@ export interface RunningServer {
 
 /** Serves `listener` on a free port of 127.0.0.1. */
 export async function serve(listener: RequestListener): Promise<RunningServer> {
-  const server = createServer(listener);
+  const server = createHttpServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -81,14 +83,23 @@ export interface TestEngine {
   open(): Promise<{ opened: OpenedDatabase; cleanUp(): Promise<void> }>;
 }
 
-/** Fresh, migrated databases on every engine available; `label` names the temporary folders. */
-export function testEngines(label: string): TestEngine[] {
+/** The database's booking limits switched off, for tests that store many requests. */
+export const noBookingLimits: BookingLimits = { perEmailPerHour: 0, perMinute: 0 };
+
+/**
+ * Fresh, migrated databases on every engine available; `label` names the
+ * temporary folders. The database's booking limits are off unless given.
+ */
+export function testEngines(
+  label: string,
+  bookingLimits: Partial<BookingLimits> = noBookingLimits,
+): TestEngine[] {
   const engines: TestEngine[] = [
     {
       name: 'PGlite',
       open: async () => {
         const dataDir = mkdtempSync(path.join(tmpdir(), `hijama-${label}-`));
-        const opened = await openDatabase({ databaseUrl: undefined, dataDir });
+        const opened = await openDatabase({ databaseUrl: undefined, dataDir, bookingLimits });
         return { opened, cleanUp: async () => rmSync(dataDir, { recursive: true, force: true }) };
       },
     },
@@ -99,8 +110,38 @@ export function testEngines(label: string): TestEngine[] {
       name: 'PostgreSQL',
       open: async () => {
         const scratch = await createScratchDatabase(adminUrl);
-        const opened = await openDatabase({ databaseUrl: scratch.url, dataDir: '' });
+        const opened = await openDatabase({ databaseUrl: scratch.url, dataDir: '', bookingLimits });
         return { opened, cleanUp: () => scratch.drop() };
+      },
+    });
+  }
+  return engines;
+}
+
+/** A database engine for a server run in a process of its own, as the settings that choose it. */
+export interface ServerEngine {
+  name: string;
+  prepare(workDir: string): Promise<{ env: Record<string, string>; cleanUp(): Promise<void> }>;
+}
+
+/** PGlite in `<workDir>/data` always; a scratch PostgreSQL database with TEST_DATABASE_URL. */
+export function serverEngines(): ServerEngine[] {
+  const engines: ServerEngine[] = [
+    {
+      name: 'PGlite',
+      prepare: async (workDir) => ({
+        env: { DATA_DIR: path.join(workDir, 'data') },
+        cleanUp: async () => {},
+      }),
+    },
+  ];
+  if (testDatabaseUrl) {
+    const adminUrl = testDatabaseUrl;
+    engines.push({
+      name: 'PostgreSQL',
+      prepare: async () => {
+        const scratch = await createScratchDatabase(adminUrl);
+        return { env: { DATABASE_URL: scratch.url }, cleanUp: () => scratch.drop() };
       },
     });
   }

@@ -1,0 +1,55 @@
+import { ConfigError } from '../config.ts';
+import type { BookingLimits } from '../db/booking-limits.ts';
+
+/** The server's protections against floods; read from the environment. */
+export interface LimitsConfig {
+  /**
+   * BOOKING_LIMIT_PER_EMAIL_PER_HOUR and BOOKING_LIMIT_PER_MINUTE, written into
+   * the database at start; a limit left unset keeps the database's value.
+   */
+  bookingLimits: Partial<BookingLimits>;
+  /** RATE_LIMIT_PER_MINUTE: API requests one client address may make per minute; 0 = no limit. */
+  rateLimitPerMinute: number;
+  /** TRUST_PROXY: take the client address from X-Forwarded-For, set by a reverse proxy in front. */
+  trustProxy: boolean;
+  /** MAX_PENDING_REQUESTS: API requests handled at once before new ones get 503. */
+  maxPendingRequests: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+export const defaultLimits = { rateLimitPerMinute: 30, maxPendingRequests: 256 };
+
+export function loadLimits(env: Env = process.env): LimitsConfig {
+  const problems: string[] = [];
+  const count = (name: string, { min, max }: { min: number; max: number }) => {
+    const text = env[name]?.trim();
+    if (!text) return undefined;
+    const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    if (!(value >= min && value <= max)) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${text}").`);
+      return undefined;
+    }
+    return value;
+  };
+  const perEmailPerHour = count('BOOKING_LIMIT_PER_EMAIL_PER_HOUR', { min: 0, max: 10_000 });
+  const perMinute = count('BOOKING_LIMIT_PER_MINUTE', { min: 0, max: 1_000_000 });
+  const rateLimitPerMinute = count('RATE_LIMIT_PER_MINUTE', { min: 0, max: 1_000_000 });
+  const maxPendingRequests = count('MAX_PENDING_REQUESTS', { min: 1, max: 100_000 });
+
+  const proxy = env.TRUST_PROXY?.trim().toLowerCase() ?? '';
+  if (!['', '0', '1', 'true', 'false'].includes(proxy)) {
+    problems.push(`TRUST_PROXY must be true or false (got "${env.TRUST_PROXY}").`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const bookingLimits: Partial<BookingLimits> = {};
+  if (perEmailPerHour !== undefined) bookingLimits.perEmailPerHour = perEmailPerHour;
+  if (perMinute !== undefined) bookingLimits.perMinute = perMinute;
+  return {
+    bookingLimits,
+    rateLimitPerMinute: rateLimitPerMinute ?? defaultLimits.rateLimitPerMinute,
+    trustProxy: proxy === '1' || proxy === 'true',
+    maxPendingRequests: maxPendingRequests ?? defaultLimits.maxPendingRequests,
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * A token bucket per client address: `perMinute` requests at once, then one
+ * more every 60/perMinute seconds. Pure (the clock is passed in), and bounded:
+ * past `maxClients` addresses the least recently seen is forgotten, which can
+ * only ever give that address a fresh bucket.
+ */
+
+export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+export interface RateLimiter {
+  take(client: string, nowMs: number): RateDecision;
+  /** Addresses currently remembered, for tests of the memory bound. */
+  readonly size: number;
+}
+
+interface Bucket {
+  tokens: number;
+  updatedMs: number;
+}
+
+export function createRateLimiter(options: {
+  perMinute: number;
+  maxClients?: number;
+}): RateLimiter {
+  const capacity = options.perMinute;
+  const refillPerMs = capacity / 60_000;
+  const maxClients = options.maxClients ?? 10_000;
+  const buckets = new Map<string, Bucket>();
+
+  return {
+    take(client, nowMs) {
+      const bucket = buckets.get(client) ?? { tokens: capacity, updatedMs: nowMs };
+      const elapsed = Math.max(0, nowMs - bucket.updatedMs);
+      bucket.tokens = Math.min(capacity, bucket.tokens + elapsed * refillPerMs);
+      bucket.updatedMs = nowMs;
+      // Re-inserted so that the Map's order is least recently seen first.
+      buckets.delete(client);
+      buckets.set(client, bucket);
+      if (buckets.size > maxClients) {
+        const oldest = buckets.keys().next().value;
+        if (oldest !== undefined) buckets.delete(oldest);
+      }
+      if (bucket.tokens >= 1) {
+        bucket.tokens -= 1;
+        return { allowed: true };
+      }
+      return {
+        allowed: false,
+        retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerMs / 1000)),
+      };
+    },
+    get size() {
+      return buckets.size;
+    },
+  };
+}
