@@ -90,16 +90,24 @@ const comparisons: Record<ComparisonOperator, string> = {
 
 export function createBookingsRepository(db: Database): BookingsRepository {
   return {
-    insertAsAnon: (rows) =>
-      db.transaction(async (tx) => {
-        await tx.query('set local role anon');
-        for (const row of rows) {
-          await tx.query(
-            'insert into public.bookings (id, full_name, phone, email, instagram, website) values ($1, $2, $3, $4, $5, $6)',
-            [row.id, row.full_name, row.phone, row.email, row.instagram, row.website ?? null],
-          );
-        }
-      }),
+    insertAsAnon: async (rows) => {
+      if (rows.length === 0) return;
+      // One statement for every row: all are stored or none.
+      const values = rows.map(
+        (_row, index) => `(${[1, 2, 3, 4, 5, 6].map((n) => `$${index * 6 + n}`).join(', ')})`,
+      );
+      await db.queryAsAnon(
+        `insert into public.bookings (id, full_name, phone, email, instagram, website) values ${values.join(', ')}`,
+        rows.flatMap((row) => [
+          row.id,
+          row.full_name,
+          row.phone,
+          row.email,
+          row.instagram,
+          row.website ?? null,
+        ]),
+      );
+    },
 
     selectForService: (selection) =>
       db.transaction(async (tx) => {

@@ -24,6 +24,11 @@ export interface Database extends Queryable {
   readonly description: string;
   /** Runs `work` in one transaction: committed if it resolves, rolled back if it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * One statement as the `anon` role, so that its privileges and row-level
+   * security apply; on its own, the statement is all or nothing.
+   */
+  queryAsAnon(sql: string, params: readonly unknown[]): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -27,7 +27,8 @@ class PgliteDatabase implements Database {
     this.description = `PGlite in ${dataDir}`;
   }
 
-  query<Row>(sql: string, params: readonly unknown[] = []) {
+  async query<Row>(sql: string, params: readonly unknown[] = []) {
+    await yieldToEventLoop();
     return runQuery<Row>(this.pglite, sql, params);
   }
 
@@ -36,6 +37,7 @@ class PgliteDatabase implements Database {
   }
 
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    await yieldToEventLoop();
     let workFailure: { error: unknown } | undefined;
     try {
       // PGlite commits when the callback resolves and rolls back when it throws.
@@ -50,6 +52,13 @@ class PgliteDatabase implements Database {
     } catch (error) {
       throw workFailure ? workFailure.error : translateDriverError(error);
     }
+  }
+
+  async queryAsAnon(sql: string, params: readonly unknown[]) {
+    await this.transaction(async (tx) => {
+      await tx.query('set local role anon');
+      await tx.query(sql, params);
+    });
   }
 
   async close() {
@@ -83,4 +92,15 @@ async function runExec(target: PGlite | Transaction, sql: string) {
   } catch (error) {
     throw translateDriverError(error);
   }
+}
+
+/**
+ * PGlite runs in this thread and hands its lock from one waiting query to the
+ * next in microtasks, so a queue of them would run to the end without letting
+ * the server read a single new request. Waiting for the event loop's next turn
+ * first lets requests arrive meanwhile, and the server see how many are
+ * pending and refuse the excess instead of leaving it unread in the sockets.
+ */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -8,23 +8,32 @@ import {
 
 /** Connects to a PostgreSQL server through a small pool; fails fast when it is unreachable. */
 export async function openPostgres(connectionString: string): Promise<Database> {
-  const pool = new pg.Pool({
+  const settings: pg.PoolConfig = {
     connectionString,
     max: 10,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
-    // A stuck statement must not hold a request (and a pooled connection) forever.
+    // A stuck statement must not hold a request (and a pooled connection) forever…
     statement_timeout: 15_000,
+    // …nor a database that stopped answering without closing the connection
+    // (a network partition): the client gives up a little after the server would.
+    query_timeout: 20_000,
+    keepAlive: true,
     application_name: 'hijama-server',
-  });
+  };
+  const pool = new pg.Pool(settings);
+  // Connections that start as anon: a visitor's insert is then one round trip
+  // instead of begin, set role, insert and commit.
+  const anonPool = new pg.Pool({ ...settings, options: '-c role=anon' });
   // An idle connection dropped by the server must not crash the process; the
   // pool replaces it and the next query reports the outage.
   pool.on('error', () => {});
-  const database = new PostgresDatabase(pool, describe(connectionString));
+  anonPool.on('error', () => {});
+  const database = new PostgresDatabase(pool, anonPool, describe(connectionString));
   try {
     await database.query('select 1');
   } catch (error) {
-    await pool.end().catch(() => {});
+    await Promise.all([pool.end(), anonPool.end()]).catch(() => {});
     if (error instanceof DatabaseUnavailableError) {
       throw new DatabaseUnavailableError(
         `Could not connect to ${database.description}: ${error.message}`,
@@ -43,6 +52,7 @@ class PostgresDatabase implements Database {
 
   constructor(
     private readonly pool: pg.Pool,
+    private readonly anonPool: pg.Pool,
     readonly description: string,
   ) {}
 
@@ -50,6 +60,14 @@ class PostgresDatabase implements Database {
     try {
       const result = await this.pool.query(sql, [...params]);
       return { rows: result.rows as Row[] };
+    } catch (error) {
+      throw translateDriverError(error);
+    }
+  }
+
+  async queryAsAnon(sql: string, params: readonly unknown[]) {
+    try {
+      await this.anonPool.query(sql, [...params]);
     } catch (error) {
       throw translateDriverError(error);
     }
@@ -93,7 +111,7 @@ class PostgresDatabase implements Database {
   }
 
   async close() {
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.anonPool.end()]);
   }
 }
 

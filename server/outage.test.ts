@@ -1,0 +1,183 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { developmentAnonKey } from '../core/api-defaults.ts';
+import {
+  createScratchDatabase,
+  testDatabaseUrl,
+  withClient,
+  type ScratchDatabase,
+} from './testing/helpers.ts';
+import { listeningUrl, spawnTypeScript, type ChildRun } from './testing/processes.ts';
+import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy.ts';
+
+/**
+ * PostgreSQL stopping under a running server: the API answers 503 in
+ * PostgREST's shape instead of hanging or crashing, and stores bookings again
+ * once the database is back, without a restart. The server reaches the
+ * database through a proxy that the test cuts and restores.
+ */
+
+const entry = fileURLToPath(new URL('./index.ts', import.meta.url));
+const anonHeaders = {
+  apikey: developmentAnonKey,
+  Authorization: `Bearer ${developmentAnonKey}`,
+  'Content-Type': 'application/json',
+};
+
+/** Below the pool's 5 s connection timeout: a lost database must be noticed, not waited for. */
+const outageAnswerMs = 4_000;
+/** How long the server may take to store bookings again once the database is back. */
+const recoveryMs = 15_000;
+
+interface Answer {
+  status: number;
+  contentType: string | null;
+  retryAfter: string | null;
+  body: unknown;
+  elapsedMs: number;
+}
+
+describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', () => {
+  const adminUrl = testDatabaseUrl ?? '';
+  let workDir: string;
+  let scratch: ScratchDatabase;
+  let proxy: TcpProxy;
+  let server: ChildRun;
+  let baseUrl: string;
+  /** The status each booking request was answered with, by its e-mail address. */
+  const answered = new Map<string, number>();
+
+  beforeAll(async () => {
+    workDir = mkdtempSync(path.join(tmpdir(), 'hijama-outage-'));
+    const distDir = path.join(workDir, 'dist');
+    mkdirSync(distDir);
+    writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Hijama</title>');
+    scratch = await createScratchDatabase(adminUrl);
+
+    const admin = new URL(adminUrl);
+    proxy = await startTcpProxy({ host: admin.hostname, port: Number(admin.port || 5432) });
+    const throughProxy = new URL(scratch.url);
+    throughProxy.hostname = '127.0.0.1';
+    throughProxy.port = String(proxy.port);
+
+    server = spawnTypeScript(entry, [], {
+      cwd: workDir,
+      env: {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: path.join(workDir, 'data'),
+        DIST_DIR: distDir,
+        DATABASE_URL: throughProxy.toString(),
+        // Many requests in a few seconds from one address: no limit may answer 429 instead.
+        RATE_LIMIT_PER_MINUTE: '0',
+        BOOKING_LIMIT_PER_MINUTE: '0',
+        BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '0',
+      },
+    });
+    baseUrl = await listeningUrl(server);
+  }, 45_000);
+
+  afterAll(async () => {
+    if (server && server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGKILL');
+      await server.exited;
+    }
+    await proxy?.close();
+    await scratch?.drop();
+    if (workDir) rmSync(workDir, { recursive: true, force: true });
+  });
+
+  let requestCount = 0;
+
+  /** Posts a booking request with an e-mail address of its own and records its answer. */
+  async function postBooking(): Promise<Answer> {
+    requestCount += 1;
+    const email = `guest${requestCount}@example.com`;
+    const startedAt = performance.now();
+    const response = await fetch(`${baseUrl}/rest/v1/bookings`, {
+      method: 'POST',
+      headers: anonHeaders,
+      body: JSON.stringify({ full_name: 'Amina Khan', phone: '07700 900123', email }),
+      // A hang must fail this test rather than the test runner's timeout.
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await response.text();
+    const elapsedMs = performance.now() - startedAt;
+    answered.set(email, response.status);
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      retryAfter: response.headers.get('retry-after'),
+      body: text === '' ? undefined : (JSON.parse(text) as unknown),
+      elapsedMs,
+    };
+  }
+
+  const serverIsRunning = () => server.child.exitCode === null && server.child.signalCode === null;
+
+  it('stores a booking while the database answers', async () => {
+    const answer = await postBooking();
+    expect(answer.status, server.stderr()).toBe(201);
+  }, 15_000);
+
+  it('answers 503 in PostgREST shape, quickly, while the database is down', async () => {
+    proxy.down();
+    // The first request may meet a pooled connection cut by the outage; the
+    // second needs a new connection, which is reset.
+    for (let attempt = 1; attempt <= 2; attempt += 1) {
+      const answer = await postBooking();
+      const context = `attempt ${attempt}: ${JSON.stringify(answer)}\n${server.stderr()}`;
+      expect(answer.status, context).toBe(503);
+      expect(answer.elapsedMs, context).toBeLessThan(outageAnswerMs);
+      expect(answer.contentType, context).toMatch(/^application\/json\b/);
+      expect(answer.retryAfter, context).toMatch(/^\d+$/);
+      const body = answer.body as Record<string, unknown>;
+      expect(Object.keys(body).sort(), context).toEqual(['code', 'details', 'hint', 'message']);
+      // PostgREST's group 0 of codes: the database cannot be reached.
+      expect(body.code, context).toMatch(/^PGRST00\d$/);
+      expect(body.message, context).toEqual(expect.any(String));
+      for (const field of [body.details, body.hint]) {
+        expect(field === null || typeof field === 'string', context).toBe(true);
+      }
+    }
+    expect(serverIsRunning(), server.stderr()).toBe(true);
+  }, 25_000);
+
+  it(
+    'stores bookings again once the database is back, without a restart',
+    async () => {
+      proxy.up();
+      const deadline = performance.now() + recoveryMs;
+      let answer = await postBooking();
+      while (answer.status === 503 && performance.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        answer = await postBooking();
+      }
+      expect(answer.status, `${JSON.stringify(answer)}\n${server.stderr()}`).toBe(201);
+      expect(serverIsRunning()).toBe(true);
+    },
+    recoveryMs + 15_000,
+  );
+
+  it('has stored exactly the bookings answered 201', async () => {
+    // Straight to PostgreSQL, not through the proxy or the API.
+    const stored = await withClient(scratch.url, async (client) => {
+      const { rows } = await client.query<{ email: string }>('select email from public.bookings');
+      return rows.map((row) => row.email);
+    });
+    const withStatus = (status: number) =>
+      [...answered].filter(([, answer]) => answer === status).map(([email]) => email);
+    // Both sides sorted alike; the database's collation may order them otherwise.
+    expect(stored.sort()).toEqual(withStatus(201).sort());
+    // The requests answered 503 left nothing behind (and there were some).
+    expect(withStatus(503).length).toBeGreaterThanOrEqual(2);
+  }, 10_000);
+
+  it('exits with 0 on SIGTERM', async () => {
+    server.child.kill('SIGTERM');
+    expect(await server.exited, server.stderr()).toBe(0);
+  }, 15_000);
+});

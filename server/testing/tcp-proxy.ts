@@ -1,0 +1,69 @@
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+
+/**
+ * A TCP relay on 127.0.0.1 that a test can cut and restore, to play a database
+ * (or any peer) that stops answering and later comes back on the same address.
+ */
+
+export interface TcpProxy {
+  /** The port on 127.0.0.1 that relays to the target. */
+  port: number;
+  /** Resets every relayed connection and every new one, as a stopped peer would. */
+  down(): void;
+  /** Relays new connections again. */
+  up(): void;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  let relaying = true;
+  // The side facing the proxy's callers, and the side facing the target.
+  const callers = new Set<Socket>();
+  const upstreams = new Set<Socket>();
+
+  // The proxy keeps listening while down, so that no other process can take
+  // its port before it comes back up; refused connections are reset at once.
+  const server = createServer((caller) => {
+    if (!relaying) {
+      caller.resetAndDestroy();
+      return;
+    }
+    const upstream = connect(target.port, target.host);
+    callers.add(caller);
+    upstreams.add(upstream);
+    caller.on('close', () => callers.delete(caller));
+    upstream.on('close', () => upstreams.delete(upstream));
+    // Either side failing ends the relay, as a broken connection would.
+    const cut = () => {
+      caller.destroy();
+      upstream.destroy();
+    };
+    caller.on('error', cut);
+    upstream.on('error', cut);
+    caller.pipe(upstream).pipe(caller);
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  const cutAll = () => {
+    for (const caller of callers) caller.resetAndDestroy();
+    for (const upstream of upstreams) upstream.destroy();
+  };
+
+  return {
+    port,
+    down: () => {
+      relaying = false;
+      cutAll();
+    },
+    up: () => {
+      relaying = true;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        cutAll();
+      }),
+  };
+}
