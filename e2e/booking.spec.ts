@@ -338,7 +338,7 @@ test('a fourth request for one e-mail address within the hour is refused by the 
   await submitButton(page).click();
   expect((await answer).status()).toBe(429);
   await expect(page.getByRole('alert')).toContainText(
-    'You have sent several requests in a short time',
+    'We have received several requests in a short time',
   );
   await expect(page.getByLabel('Full Name')).toHaveValue('Busy Person');
   await expect(page.getByLabel('Email Address')).toHaveValue(email);

@@ -1,7 +1,10 @@
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { serve, type RunningServer } from '../testing/helpers.ts';
+import { createHttpServer } from './http-server.ts';
 
 /** What Node's parser refuses is answered in PostgREST's JSON shape, then the connection closes. */
 
@@ -80,5 +83,39 @@ describe('requests that are not valid HTTP', () => {
     }
     const healthy = await fetch(server.baseUrl);
     expect(await healthy.text()).toBe('reached the application');
+  });
+
+  it('answers a client too slow to send its request with 408 in JSON and closes', async () => {
+    const readsBody: RequestListener = (req, res) => {
+      req.resume();
+      req.on('end', () => res.end('reached the application'));
+    };
+    const slow = createHttpServer(readsBody, {
+      requestMs: 300,
+      headersMs: 300,
+      checkEveryMs: 50,
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = slow.address() as AddressInfo;
+      const raw = await new Promise<string>((resolve, reject) => {
+        // Headers promise a body that never comes.
+        const socket = connect(port, '127.0.0.1', () =>
+          socket.write(
+            'POST /rest/v1/bookings HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{',
+          ),
+        );
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+        socket.on('error', reject);
+      });
+      const answer = parseAnswer(raw);
+      expect(answer.status).toBe(408);
+      expect(JSON.parse(answer.body)).toMatchObject({ code: 'PGRST000' });
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
   });
 });

@@ -7,11 +7,23 @@ import type { PostgrestErrorBody } from './postgrest-error.ts';
  * Node answers itself (an unparsable request, headers too large, a request too
  * slow) in PostgREST's JSON shape like every other error of the API.
  */
-export function createHttpServer(listener: RequestListener): Server {
-  const server = createServer({ maxHeaderSize: 16 * 1024 }, listener);
-  // A client must send its whole request within these; slow senders cannot hold sockets.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 20_000;
+export function createHttpServer(
+  listener: RequestListener,
+  timeouts: { requestMs: number; headersMs: number; checkEveryMs?: number } = {
+    requestMs: 30_000,
+    headersMs: 20_000,
+  },
+): Server {
+  const server = createServer(
+    {
+      maxHeaderSize: 16 * 1024,
+      // A client must send its whole request within these; slow senders cannot hold sockets.
+      requestTimeout: timeouts.requestMs,
+      headersTimeout: timeouts.headersMs,
+      connectionsCheckingInterval: timeouts.checkEveryMs ?? 5_000,
+    },
+    listener,
+  );
   server.keepAliveTimeout = 5_000;
   server.on('clientError', answerClientError);
   return server;

@@ -419,7 +419,7 @@ export const site = {
         : `Please correct the ${count} highlighted fields.`,
     failure: 'There was an error submitting your request. Please try again.',
     /** When too many requests came in a short time (from this visitor, or from robots). */
-    throttled: `You have sent several requests in a short time. Please wait a few minutes and try again, or call us on ${phone.display}.`,
+    throttled: `We have received several requests in a short time. If you have already sent one, we have it and will reply within 24 hours; otherwise please wait a few minutes and try again, or call us on ${phone.display}.`,
     /** The hidden field that only robots fill (a honeypot); people never see it. */
     trap: {
       label: 'Website',
