@@ -3,10 +3,14 @@ import { expect, type Page } from '@playwright/test';
 
 export const viewNames = ['home', 'benefits', 'testimonials', 'location', 'contact'] as const;
 
-/** Opens a view by its fragment and waits until its heading is there. */
+/**
+ * Opens a view by its fragment and waits until its heading is there and the
+ * page answers to clicks (on home, the script starts after the first paint).
+ */
 export async function openView(page: Page, name: string): Promise<void> {
   await page.goto(name === 'home' ? '/' : `/#${name}`);
   await expect(page.locator('main h1')).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('data-interactive', '');
 }
 
 /** The side menu, once open. */

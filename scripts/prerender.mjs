@@ -33,20 +33,20 @@ html = replaceOnce(
 );
 html = replaceOnce(html, /<div id="root"><\/div>/, `<div id="root">${entry.renderHome()}</div>`);
 
-// The home view is readable before any script runs, so the script that makes it
-// interactive waits behind the fonts. A link to another view needs its script
-// at once: the inline script then preloads it, and that view's chunks, eagerly.
-const mainScript = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/.exec(
-  html,
-);
+// The inline script of index.html starts the main script: after the first paint
+// on home, at once (with the view's chunks preloaded) on any other view.
+const mainScript =
+  /\s*<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/.exec(html);
 if (!mainScript) throw new Error(`${indexPath}: no module script`);
-html = html.replace(mainScript[0], () =>
-  mainScript[0].replace('<script ', '<script fetchpriority="low" '),
-);
+html = html.replace(mainScript[0], '');
+// Vite's preloads of the main script's own imports go too: on home they would
+// be fetched before the first paint, which is what the deferred start avoids.
+html = html.replace(/\s*<link rel="modulepreload" crossorigin href="[^"]+">/g, '');
+html = replaceOnce(html, /\/\*main-script\*\/ ''/, JSON.stringify(mainScript[1]));
 const viewFiles = {};
 for (const [source, chunk] of Object.entries(manifest)) {
   const view = /^src\/views\/(.+)-view\.tsx$/.exec(source)?.[1];
-  if (view && chunk.isDynamicEntry) viewFiles[view] = [mainScript[1], ...chunkFiles(source)];
+  if (view && chunk.isDynamicEntry) viewFiles[view] = [...chunkFiles(source)];
 }
 html = replaceOnce(html, /\/\*view-files\*\/ \{\}/, JSON.stringify(viewFiles));
 

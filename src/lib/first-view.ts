@@ -14,4 +14,6 @@ export function noteFirstViewShown(): void {
   firstViewShown = true;
   // The view asked for is there now (see the inline script in index.html).
   document.documentElement.removeAttribute('data-view-pending');
+  // …and it answers to clicks: its script has run. Tests wait for this.
+  document.documentElement.setAttribute('data-interactive', '');
 }
