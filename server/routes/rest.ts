@@ -117,7 +117,8 @@ function toApiError(
   if (error instanceof ClientGoneError) return undefined;
   if (error instanceof ApiError) return error;
   if (error instanceof DatabaseUnavailableError) {
-    logError('Database unavailable', error);
+    // One line per refused request: an outage is expected, and its stack says nothing new.
+    logError('Database unavailable:', error.message);
     return databaseUnavailable();
   }
   if (error instanceof DatabaseError) {
