@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../core/api-defaults.ts';
 import { serverEngines } from './testing/helpers.ts';
-import { listeningUrl, spawnTypeScript, type ChildRun } from './testing/processes.ts';
+import {
+  limitsLifted,
+  listeningUrl,
+  makeServerWorkDir,
+  spawnTypeScript,
+  type ChildRun,
+} from './testing/processes.ts';
 
 /**
  * Bookings keep arriving while the server is killed with SIGKILL, as a crash or
@@ -26,10 +30,8 @@ describe.each(serverEngines())('a server killed mid-stream, on $name', (engine) 
   const started: ChildRun[] = [];
 
   beforeAll(async () => {
-    workDir = mkdtempSync(path.join(tmpdir(), 'hijama-durability-'));
-    const distDir = path.join(workDir, 'dist');
-    mkdirSync(distDir);
-    writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Hijama</title>');
+    let distDir: string;
+    ({ workDir, distDir } = makeServerWorkDir('durability'));
     const prepared = await engine.prepare(workDir);
     cleanUp = prepared.cleanUp;
     env = {
@@ -37,9 +39,7 @@ describe.each(serverEngines())('a server killed mid-stream, on $name', (engine) 
       PORT: '0',
       DIST_DIR: distDir,
       SERVICE_ROLE_KEY: serviceKey,
-      RATE_LIMIT_PER_MINUTE: '0',
-      BOOKING_LIMIT_PER_MINUTE: '0',
-      BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '0',
+      ...limitsLifted,
     };
   });
 

@@ -1,13 +1,17 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../core/api-defaults.ts';
 import { lockFileName } from './db/data-dir-lock.ts';
 import { openPglite } from './db/pglite.ts';
-import { listeningUrl, spawnTypeScript, type ChildRun } from './testing/processes.ts';
+import {
+  listeningUrl,
+  makeServerWorkDir,
+  spawnTypeScript,
+  type ChildRun,
+} from './testing/processes.ts';
 
 /** The real entry point in child processes: start line, lock, signals, exit codes. */
 
@@ -21,11 +25,8 @@ let distDir: string;
 const started: ChildRun[] = [];
 
 beforeAll(() => {
-  workDir = mkdtempSync(path.join(tmpdir(), 'hijama-index-'));
+  ({ workDir, distDir } = makeServerWorkDir('index'));
   dataDir = path.join(workDir, 'data');
-  distDir = path.join(workDir, 'dist');
-  mkdirSync(distDir);
-  writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Hijama</title>');
 });
 
 afterAll(() => {

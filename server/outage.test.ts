@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +9,13 @@ import {
   withClient,
   type ScratchDatabase,
 } from './testing/helpers.ts';
-import { listeningUrl, spawnTypeScript, type ChildRun } from './testing/processes.ts';
+import {
+  limitsLifted,
+  listeningUrl,
+  makeServerWorkDir,
+  spawnTypeScript,
+  type ChildRun,
+} from './testing/processes.ts';
 import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy.ts';
 
 /**
@@ -51,10 +56,8 @@ describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', (
   const answered = new Map<string, number>();
 
   beforeAll(async () => {
-    workDir = mkdtempSync(path.join(tmpdir(), 'hijama-outage-'));
-    const distDir = path.join(workDir, 'dist');
-    mkdirSync(distDir);
-    writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Hijama</title>');
+    let distDir: string;
+    ({ workDir, distDir } = makeServerWorkDir('outage'));
     scratch = await createScratchDatabase(adminUrl);
 
     const admin = new URL(adminUrl);
@@ -72,9 +75,7 @@ describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', (
         DIST_DIR: distDir,
         DATABASE_URL: throughProxy.toString(),
         // Many requests in a few seconds from one address: no limit may answer 429 instead.
-        RATE_LIMIT_PER_MINUTE: '0',
-        BOOKING_LIMIT_PER_MINUTE: '0',
-        BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '0',
+        ...limitsLifted,
       },
     });
     baseUrl = await listeningUrl(server);

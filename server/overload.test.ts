@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../core/api-defaults.ts';
 import { serverEngines } from './testing/helpers.ts';
-import { listeningUrl, spawnTypeScript, type ChildRun } from './testing/processes.ts';
+import {
+  limitsLifted,
+  listeningUrl,
+  makeServerWorkDir,
+  spawnTypeScript,
+  type ChildRun,
+} from './testing/processes.ts';
 
 /**
  * A burst far above what the server can answer: it refuses the excess at once
@@ -52,10 +56,8 @@ describe.each(serverEngines())('a burst of bookings far above capacity, on $name
   let url: string;
 
   beforeAll(async () => {
-    workDir = mkdtempSync(path.join(tmpdir(), 'hijama-overload-'));
-    const distDir = path.join(workDir, 'dist');
-    mkdirSync(distDir);
-    writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Hijama</title>');
+    let distDir: string;
+    ({ workDir, distDir } = makeServerWorkDir('overload'));
     const prepared = await engine.prepare(workDir);
     cleanUp = prepared.cleanUp;
     server = spawnTypeScript(entry, [], {
@@ -66,9 +68,7 @@ describe.each(serverEngines())('a burst of bookings far above capacity, on $name
         DIST_DIR: distDir,
         SERVICE_ROLE_KEY: serviceKey,
         // Only the load shedding is under test: all the load comes from one address.
-        RATE_LIMIT_PER_MINUTE: '0',
-        BOOKING_LIMIT_PER_MINUTE: '0',
-        BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '0',
+        ...limitsLifted,
         MAX_PENDING_REQUESTS: String(maxPendingRequests),
       },
     });

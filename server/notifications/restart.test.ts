@@ -1,6 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../core/api-defaults.ts';
@@ -12,7 +10,12 @@ import {
   waitFor,
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
-import { listeningUrl, spawnTypeScript, type ChildRun } from '../testing/processes.ts';
+import {
+  listeningUrl,
+  makeServerWorkDir,
+  spawnTypeScript,
+  type ChildRun,
+} from '../testing/processes.ts';
 
 /**
  * The server process killed (SIGKILL) after a booking was stored and before
@@ -32,10 +35,8 @@ describe.each(engines)('a server killed before sending a notification, on $name'
   const started: ChildRun[] = [];
 
   beforeAll(async () => {
-    workDir = mkdtempSync(path.join(tmpdir(), 'hijama-restart-'));
-    const distDir = path.join(workDir, 'dist');
-    mkdirSync(distDir);
-    writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Hijama</title>');
+    let distDir: string;
+    ({ workDir, distDir } = makeServerWorkDir('restart'));
     smtpPort = await freePort();
     const prepared = await engine.prepare(workDir);
     cleanUp = prepared.cleanUp;

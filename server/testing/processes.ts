@@ -1,5 +1,8 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
@@ -55,3 +58,22 @@ export async function listeningUrl(server: ChildRun, timeoutMs = 30_000): Promis
   }
   throw new Error(`The server did not start.\n${server.stdout()}\n${server.stderr()}`);
 }
+
+/**
+ * A temporary folder to run the server from (no .env in it), with a one-page
+ * built site in `<workDir>/dist`; `label` names the folder.
+ */
+export function makeServerWorkDir(label: string): { workDir: string; distDir: string } {
+  const workDir = mkdtempSync(path.join(tmpdir(), `hijama-${label}-`));
+  const distDir = path.join(workDir, 'dist');
+  mkdirSync(distDir);
+  writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Hijama</title>');
+  return { workDir, distDir };
+}
+
+/** Settings that lift every limit, for tests that send many bookings from one address. */
+export const limitsLifted: Record<string, string> = {
+  RATE_LIMIT_PER_MINUTE: '0',
+  BOOKING_LIMIT_PER_MINUTE: '0',
+  BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '0',
+};
