@@ -70,6 +70,8 @@ describe.each(engines)('a server killed before sending a notification, on $name'
   it('sends the notification after the restart, exactly once', async () => {
     const first = start();
     const url = await listeningUrl(first);
+    // The lines after the start line may come in a later chunk of output.
+    await waitFor(() => first.stdout().includes('deleted at start and daily'), 'the start lines');
     expect(first.stdout()).toContain(
       'Booking requests are notified by e-mail to practice@example.com.\n' +
         'Booking requests older than 12 months are deleted at start and daily.\n',
