@@ -10,6 +10,8 @@ import {
 import { migrate } from './migrate.ts';
 import { DatabaseRoleError, openDatabase } from './open-database.ts';
 import { openPostgres } from './postgres.ts';
+import { startTcpProxy } from '../testing/tcp-proxy.ts';
+import { DatabaseError } from './database.ts';
 
 /** Real PostgreSQL only: set TEST_DATABASE_URL (a user that may create databases and roles). */
 describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
@@ -42,6 +44,37 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
       }
     });
   }
+
+  it("runs visitors' statements as anon, also behind a pooler that drops the startup option setting the role", async () => {
+    const direct = new URL(scratch.url);
+    // A relay that removes `options` from PostgreSQL's startup message, as a
+    // connection pooler may do without a word.
+    const pooler = await startTcpProxy(
+      { host: direct.hostname, port: Number(direct.port || 5432) },
+      withoutStartupOption('options'),
+    );
+    const behindPooler = new URL(scratch.url);
+    behindPooler.host = `127.0.0.1:${pooler.port}`;
+    try {
+      for (const url of [scratch.url, behindPooler.toString()]) {
+        const db = await openPostgres(url);
+        try {
+          // anon may insert, never read: reading proves which role ran the statement.
+          const refused = await db
+            .queryAsAnon('select count(*) from public.bookings', [])
+            .catch((error: unknown) => error);
+          expect(refused).toBeInstanceOf(DatabaseError);
+          expect((refused as DatabaseError).code).toBe('42501');
+          await db.queryAsAnon(insert, [crypto.randomUUID()]);
+        } finally {
+          await db.close();
+        }
+      }
+    } finally {
+      await pooler.close();
+      await withClient(scratch.url, (client) => client.query('delete from public.bookings'));
+    }
+  });
 
   const insert = `insert into public.bookings (id, full_name, phone, email, instagram) values ($1, 'Amina Khan', '01634 123456', 'amina@example.com', null)`;
 
@@ -160,3 +193,24 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
     }
   });
 });
+
+/** Rewrites a PostgreSQL startup message without the parameter `name`; other chunks pass as they are. */
+function withoutStartupOption(name: string) {
+  return (chunk: Buffer): Buffer => {
+    const protocol3 = 196_608;
+    if (chunk.length < 8 || chunk.readInt32BE(4) !== protocol3) return chunk;
+    const fields = chunk
+      .subarray(8, chunk.readInt32BE(0) - 1)
+      .toString('utf8')
+      .split('\0');
+    const kept: string[] = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      if (fields[i] !== name) kept.push(fields[i]!, fields[i + 1]!);
+    }
+    const body = Buffer.from(`${kept.join('\0')}\0\0`, 'utf8');
+    const header = Buffer.alloc(8);
+    header.writeInt32BE(8 + body.length, 0);
+    header.writeInt32BE(protocol3, 4);
+    return Buffer.concat([header, body, chunk.subarray(chunk.readInt32BE(0))]);
+  };
+}

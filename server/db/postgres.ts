@@ -65,12 +65,50 @@ class PostgresDatabase implements Database {
     }
   }
 
+  /** Whether connections of the anon pool really start as anon; settled on first use. */
+  private anonPoolWorks: Promise<boolean> | undefined;
+
   async queryAsAnon(sql: string, params: readonly unknown[]) {
-    try {
-      await this.anonPool.query(sql, [...params]);
-    } catch (error) {
-      throw translateDriverError(error);
+    if (await this.checkAnonPool()) {
+      try {
+        await this.anonPool.query(sql, [...params]);
+      } catch (error) {
+        throw translateDriverError(error);
+      }
+      return;
     }
+    await this.transaction(async (tx) => {
+      await tx.query('set local role anon');
+      await tx.query(sql, params);
+    });
+  }
+
+  /**
+   * A connection pooler in front of PostgreSQL (PgBouncer, Supavisor) may refuse
+   * the startup option that sets the role, or drop it silently, in which case
+   * the insert would run as the server's own user. Checked once; where the
+   * option does not work, every insert sets the role in a transaction instead.
+   */
+  private checkAnonPool(): Promise<boolean> {
+    this.anonPoolWorks ??= this.anonPool
+      .query<{ role: string }>('select current_user as role')
+      .then(
+        ({ rows }) => rows[0]?.role === 'anon',
+        (error: unknown) => {
+          const translated = translateDriverError(error);
+          // An outage says nothing about the pooler: ask again next time.
+          if (translated instanceof DatabaseUnavailableError && !isStartupRefusal(error)) {
+            this.anonPoolWorks = undefined;
+            throw translated;
+          }
+          return false;
+        },
+      )
+      .then((works) => {
+        if (!works) void this.anonPool.end().catch(() => {});
+        return works;
+      });
+    return this.anonPoolWorks;
   }
 
   async exec(sql: string) {
@@ -111,7 +149,7 @@ class PostgresDatabase implements Database {
   }
 
   async close() {
-    await Promise.all([this.pool.end(), this.anonPool.end()]);
+    await Promise.all([this.pool.end(), this.anonPool.ended ? undefined : this.anonPool.end()]);
   }
 }
 
@@ -140,4 +178,10 @@ function describe(connectionString: string): string {
   } catch {
     return 'PostgreSQL';
   }
+}
+
+/** The server or a pooler refused the connection's startup parameters (here: the role). */
+function isStartupRefusal(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /startup parameter|role "anon" does not exist|permission denied to set role/i.test(message);
 }

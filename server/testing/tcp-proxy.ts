@@ -15,7 +15,11 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+export async function startTcpProxy(
+  target: { host: string; port: number },
+  /** Changes the first chunk a caller sends (e.g. a PostgreSQL startup message) on its way. */
+  rewriteFirstChunk?: (chunk: Buffer) => Buffer,
+): Promise<TcpProxy> {
   let relaying = true;
   // The side facing the proxy's callers, and the side facing the target.
   const callers = new Set<Socket>();
@@ -40,7 +44,15 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     };
     caller.on('error', cut);
     upstream.on('error', cut);
-    caller.pipe(upstream).pipe(caller);
+    if (rewriteFirstChunk) {
+      caller.once('data', (chunk: Buffer) => {
+        upstream.write(rewriteFirstChunk(chunk));
+        caller.pipe(upstream);
+      });
+    } else {
+      caller.pipe(upstream);
+    }
+    upstream.pipe(caller);
   });
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
