@@ -183,5 +183,7 @@ function describe(connectionString: string): string {
 /** The server or a pooler refused the connection's startup parameters (here: the role). */
 function isStartupRefusal(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
-  return /startup parameter|role "anon" does not exist|permission denied to set role/i.test(message);
+  return /startup parameter|role "anon" does not exist|permission denied to set role/i.test(
+    message,
+  );
 }
