@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { BookingsRepository } from './db/bookings-repository.ts';
 import type { ApiKeys } from './http/api-keys.ts';
 import { apiCorsHeaders } from './http/cors.ts';
-import { ApiError, sendApiError } from './http/postgrest-error.ts';
+import { ApiError, internalError, sendApiError } from './http/postgrest-error.ts';
 import { createRateLimiter } from './limits/rate-limiter.ts';
 import { createRestHandler, restPrefix } from './routes/rest.ts';
 import { createStaticSite } from './routes/static-site.ts';
@@ -58,8 +58,7 @@ export function createApp(deps: AppDeps): RequestListener {
     try {
       url = new URL(req.url ?? '/', 'http://localhost');
     } catch {
-      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('Bad Request');
+      sendApiError(res, new ApiError(400, 'PGRST100', 'The request URL is not valid'));
       return;
     }
     if (url.pathname === restPrefix || url.pathname.startsWith(`${restPrefix}/`)) {
@@ -84,8 +83,7 @@ export function createApp(deps: AppDeps): RequestListener {
         res.destroy();
         return;
       }
-      res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('Internal Server Error');
+      sendApiError(res, internalError());
     });
   };
 }
