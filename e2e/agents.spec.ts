@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { site } from '../src/content/site.ts';
 import { e2eServiceKey } from './constants.ts';
+import { openView } from './fixtures.ts';
 
 test('the booking form is a WebMCP tool: named, described, every field described, required ones marked', async ({
   page,
@@ -50,8 +51,7 @@ test('a booking submitted programmatically, as an assistant would, stores one ro
   request,
 }) => {
   const email = `agent.${Date.now()}@example.com`;
-  await page.goto('/#contact');
-  await expect(page.getByLabel('Full Name')).toBeVisible();
+  await openView(page, 'contact');
   // Values set on the elements directly, without typing, then a programmatic submit.
   await page.locator('form.booking-form').evaluate(
     (form: HTMLFormElement, values) => {
@@ -78,8 +78,7 @@ test('a booking submitted programmatically, as an assistant would, stores one ro
 test('a programmatic submit with bad values gets the same messages as a person', async ({
   page,
 }) => {
-  await page.goto('/#contact');
-  await expect(page.getByLabel('Full Name')).toBeVisible();
+  await openView(page, 'contact');
   await page.locator('form.booking-form').evaluate((form: HTMLFormElement) => {
     (form.elements.namedItem('fullName') as HTMLInputElement).value = 'Agent';
     (form.elements.namedItem('phone') as HTMLInputElement).value = '123';

@@ -5,6 +5,7 @@ import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
+import { untilInteractive } from './fixtures.ts';
 
 const run = promisify(execFile);
 const anonKey = 'cross-origin-anon-key';
@@ -54,6 +55,7 @@ test.describe('built for a separate booking backend', () => {
     const posts: string[] = [];
     page.on('request', (r) => r.method() === 'POST' && posts.push(r.url()));
     await page.goto(`${site.url}/#contact`);
+    await untilInteractive(page);
     await page.getByLabel('Full Name').fill('Cross Origin');
     await page.getByLabel('Phone Number').fill('07700 900123');
     await page.getByLabel('Email Address').fill(email);

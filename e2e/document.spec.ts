@@ -39,6 +39,22 @@ test.describe('the HTML before any script runs', () => {
     expect(html).not.toContain('rel="modulepreload"');
   });
 
+  test('a link to the booking page shows it before any script, its form inert and no tool until the script runs', async ({
+    page,
+  }) => {
+    // The main script never arrives: what is on screen is the HTML alone.
+    await page.route(/\/assets\/index-[\w-]+\.js$/, (route) => route.abort());
+    await page.goto('/#contact');
+    await expect(page.getByRole('heading', { level: 1, name: 'Book Your Session' })).toBeVisible();
+    await expect(page.getByText('What is Hijama Cupping?')).toHaveCount(0);
+    const form = page.locator('form.booking-form');
+    await expect(form).toHaveAttribute('inert', '');
+    await expect(page.locator('[toolname], [tooldescription], [toolparamdescription]')).toHaveCount(
+      0,
+    );
+    await expect(page.locator('html')).not.toHaveAttribute('data-interactive', '');
+  });
+
   test('carries the title, description, canonical link, sharing cards, icons and font preload', async ({
     request,
   }) => {

@@ -10,6 +10,14 @@ export const viewNames = ['home', 'benefits', 'testimonials', 'location', 'conta
 export async function openView(page: Page, name: string): Promise<void> {
   await page.goto(name === 'home' ? '/' : `/#${name}`);
   await expect(page.locator('main h1')).toBeVisible();
+  await untilInteractive(page);
+}
+
+/**
+ * Waits for the page's script to have run. Home and the booking page are
+ * pre-rendered and visible before it; their links and (inert) form answer only after.
+ */
+export async function untilInteractive(page: Page): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-interactive', '');
 }
 

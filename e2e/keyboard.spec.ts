@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { e2eServiceKey } from './constants.ts';
+import { openView } from './fixtures.ts';
 
 test('a session is booked from start to finish with the keyboard alone', async ({
   page,
   request,
 }) => {
   const email = `keyboard.${Date.now()}@example.com`;
-  await page.goto('/');
-  await expect(page.locator('main h1')).toBeVisible();
+  await openView(page, 'home');
 
   // Skip link first, then on to the hero's booking button.
   await page.keyboard.press('Tab');
@@ -61,8 +61,7 @@ test('a session is booked from start to finish with the keyboard alone', async (
 });
 
 test('focus is always visible on the controls a keyboard reaches', async ({ page }) => {
-  await page.goto('/#contact');
-  await expect(page.locator('main h1')).toBeVisible();
+  await openView(page, 'contact');
   for (let step = 0; step < 12; step += 1) {
     await page.keyboard.press('Tab');
     const ring = await page.evaluate(() => {

@@ -33,8 +33,18 @@ html = replaceOnce(
 );
 html = replaceOnce(html, /<div id="root"><\/div>/, `<div id="root">${entry.renderHome()}</div>`);
 
+// The booking page's content, for the inline script after #root to show at once
+// when the address names it (see renderOtherViews).
+const otherViews = entry.renderOtherViews();
+const templates = Object.entries(otherViews)
+  .map(([name, content]) => `<template id="view-${name}">${content}</template>`)
+  .join('');
+// Right after #root, before the inline script that shows them.
+html = replaceOnce(html, /(?=<!--\s*A link to a pre-rendered page)/, templates);
+html = replaceOnce(html, /\/\*prerendered-views\*\/ \[\]/, JSON.stringify(Object.keys(otherViews)));
+
 // The inline script of index.html starts the main script: after the first paint
-// on home, at once (with the view's chunks preloaded) on any other view.
+// on a pre-rendered page, at once (with the view's chunks preloaded) on any other.
 const mainScript =
   /\s*<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/.exec(html);
 if (!mainScript) throw new Error(`${indexPath}: no module script`);
