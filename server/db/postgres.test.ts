@@ -11,7 +11,7 @@ import { migrate } from './migrate.ts';
 import { DatabaseRoleError, openDatabase } from './open-database.ts';
 import { openPostgres } from './postgres.ts';
 import { startTcpProxy } from '../testing/tcp-proxy.ts';
-import { DatabaseError } from './database.ts';
+import { DatabaseError, DatabaseUnavailableError } from './database.ts';
 
 /** Real PostgreSQL only: set TEST_DATABASE_URL (a user that may create databases and roles). */
 describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
@@ -72,6 +72,34 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
       }
     } finally {
       await pooler.close();
+      await withClient(scratch.url, (client) => client.query('delete from public.bookings'));
+    }
+  });
+
+  it('gives up on a database that stops answering without closing the connection, and recovers', async () => {
+    const direct = new URL(scratch.url);
+    const relay = await startTcpProxy({
+      host: direct.hostname,
+      port: Number(direct.port || 5432),
+    });
+    const throughRelay = new URL(scratch.url);
+    throughRelay.host = `127.0.0.1:${relay.port}`;
+    const db = await openPostgres(throughRelay.toString(), { queryTimeoutMs: 1_000 });
+    try {
+      await db.queryAsAnon(insert, [crypto.randomUUID()]);
+      // A network partition: nothing arrives, nothing closes.
+      relay.freeze();
+      const started = Date.now();
+      const failure = await db
+        .queryAsAnon(insert, [crypto.randomUUID()])
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(DatabaseUnavailableError);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      relay.up();
+      await db.queryAsAnon(insert, [crypto.randomUUID()]);
+    } finally {
+      await db.close();
+      await relay.close();
       await withClient(scratch.url, (client) => client.query('delete from public.bookings'));
     }
   });

@@ -6,8 +6,20 @@ import {
   type Queryable,
 } from './database.ts';
 
+/**
+ * How long a query may wait for the server's answer before the connection is
+ * given up: a little longer than the server's own statement timeout, so that
+ * a slow statement is reported by the server, and a silent one (a network
+ * partition: nothing arrives, nothing closes) does not hold a request for the
+ * quarter of an hour the kernel would take.
+ */
+const defaultQueryTimeoutMs = 20_000;
+
 /** Connects to a PostgreSQL server through a small pool; fails fast when it is unreachable. */
-export async function openPostgres(connectionString: string): Promise<Database> {
+export async function openPostgres(
+  connectionString: string,
+  options: { queryTimeoutMs?: number } = {},
+): Promise<Database> {
   const settings: pg.PoolConfig = {
     connectionString,
     max: 10,
@@ -15,9 +27,8 @@ export async function openPostgres(connectionString: string): Promise<Database> 
     idleTimeoutMillis: 30_000,
     // A stuck statement must not hold a request (and a pooled connection) forever…
     statement_timeout: 15_000,
-    // …nor a database that stopped answering without closing the connection
-    // (a network partition): the client gives up a little after the server would.
-    query_timeout: 20_000,
+    // …nor a database that stopped answering without closing the connection.
+    query_timeout: options.queryTimeoutMs ?? defaultQueryTimeoutMs,
     keepAlive: true,
     application_name: 'hijama-server',
   };

@@ -10,7 +10,12 @@ export interface TcpProxy {
   port: number;
   /** Resets every relayed connection and every new one, as a stopped peer would. */
   down(): void;
-  /** Relays new connections again. */
+  /**
+   * Stops relaying without closing anything, as a network partition would:
+   * bytes sent either way are held back, and new connections get no answer.
+   */
+  freeze(): void;
+  /** Relays new connections again (after down) or lets held bytes through (after freeze). */
   up(): void;
   close(): Promise<void>;
 }
@@ -21,6 +26,7 @@ export async function startTcpProxy(
   rewriteFirstChunk?: (chunk: Buffer) => Buffer,
 ): Promise<TcpProxy> {
   let relaying = true;
+  let frozen = false;
   // The side facing the proxy's callers, and the side facing the target.
   const callers = new Set<Socket>();
   const upstreams = new Set<Socket>();
@@ -32,6 +38,8 @@ export async function startTcpProxy(
       caller.resetAndDestroy();
       return;
     }
+    // Accepted, but held until the partition ends.
+    if (frozen) caller.pause();
     const upstream = connect(target.port, target.host);
     callers.add(caller);
     upstreams.add(upstream);
@@ -69,8 +77,14 @@ export async function startTcpProxy(
       relaying = false;
       cutAll();
     },
+    freeze: () => {
+      frozen = true;
+      for (const socket of [...callers, ...upstreams]) socket.pause();
+    },
     up: () => {
       relaying = true;
+      frozen = false;
+      for (const socket of [...callers, ...upstreams]) socket.resume();
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
