@@ -14,6 +14,7 @@ export function noteFirstViewShown(): void {
   firstViewShown = true;
   // The view asked for is there now (see the inline script in index.html).
   document.documentElement.removeAttribute('data-view-pending');
-  // …and it answers to clicks: its script has run. Tests wait for this.
+  // …and it answers to clicks: its script has run. The inline script in
+  // index.html lets forms be sent from then on; the browser tests wait for it.
   document.documentElement.setAttribute('data-interactive', '');
 }
