@@ -33,23 +33,23 @@ export function createApp(deps: AppDeps): RequestListener {
   const logError = deps.logError ?? logToStderr;
   const handleRest = createRestHandler({ bookings: deps.bookings, keys: deps.keys, logError });
   const serveStatic = createStaticSite(deps.distDir);
-  const limits = deps.limits;
   const now = deps.now ?? Date.now;
+  const {
+    rateLimitPerMinute = 0,
+    trustProxy = false,
+    maxPendingRequests = Infinity,
+  } = deps.limits ?? {};
   const rateLimiter =
-    limits && limits.rateLimitPerMinute > 0
-      ? createRateLimiter({ perMinute: limits.rateLimitPerMinute })
-      : undefined;
+    rateLimitPerMinute > 0 ? createRateLimiter({ perMinute: rateLimitPerMinute }) : undefined;
   let pendingApiRequests = 0;
 
   /** The reason to refuse an API request before any work, if there is one. */
   const refusal = (req: IncomingMessage): ApiError | undefined => {
     // Preflights are free: each one precedes the request that counts.
     if (req.method === 'OPTIONS') return undefined;
-    if (limits && pendingApiRequests >= limits.maxPendingRequests) return serverBusy();
-    if (rateLimiter) {
-      const decision = rateLimiter.take(clientAddress(req, limits?.trustProxy ?? false), now());
-      if (!decision.allowed) return tooManyRequests(decision.retryAfterSeconds);
-    }
+    if (pendingApiRequests >= maxPendingRequests) return serverBusy();
+    const decision = rateLimiter?.take(clientAddress(req, trustProxy), now());
+    if (decision && !decision.allowed) return tooManyRequests(decision.retryAfterSeconds);
     return undefined;
   };
 

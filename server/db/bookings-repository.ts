@@ -48,12 +48,15 @@ export interface BookingSelectionResult {
   total?: number;
 }
 
+/**
+ * A row to insert: the booking, and the honeypot `website` as sent (absent or
+ * null for people). The database drops a row that fills it.
+ */
+export type BookingInsert = BookingRow & { website?: string | null };
+
 export interface BookingsRepository {
-  /**
-   * Inserts all rows or none, as `anon`; never reads them back (insert-only RLS
-   * forbids it). `website` is the honeypot: the database drops a row that fills it.
-   */
-  insertAsAnon(rows: readonly (BookingRow & { website?: string | null })[]): Promise<void>;
+  /** Inserts all rows or none, as `anon`; never reads them back (insert-only RLS forbids it). */
+  insertAsAnon(rows: readonly BookingInsert[]): Promise<void>;
   /** Reads rows as `service_role`. */
   selectForService(selection: BookingSelection): Promise<BookingSelectionResult>;
   /**

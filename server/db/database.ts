@@ -32,6 +32,21 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
+/**
+ * `queryAsAnon` the plain way: the role switched for one transaction. Engines
+ * without a connection that starts as anon use it.
+ */
+export async function queryAsAnonInTransaction(
+  db: Pick<Database, 'transaction'>,
+  sql: string,
+  params: readonly unknown[],
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query('set local role anon');
+    await tx.query(sql, params);
+  });
+}
+
 /** An error reported by PostgreSQL itself, with its SQLSTATE code. */
 export class DatabaseError extends Error {
   constructor(

@@ -1,5 +1,10 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import { translateDriverError, type Database, type Queryable } from './database.ts';
+import {
+  queryAsAnonInTransaction,
+  translateDriverError,
+  type Database,
+  type Queryable,
+} from './database.ts';
 
 /**
  * Opens (creating on first use) an embedded PostgreSQL in `dataDir`.
@@ -54,11 +59,8 @@ class PgliteDatabase implements Database {
     }
   }
 
-  async queryAsAnon(sql: string, params: readonly unknown[]) {
-    await this.transaction(async (tx) => {
-      await tx.query('set local role anon');
-      await tx.query(sql, params);
-    });
+  queryAsAnon(sql: string, params: readonly unknown[]) {
+    return queryAsAnonInTransaction(this, sql, params);
   }
 
   async close() {

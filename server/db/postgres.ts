@@ -1,6 +1,7 @@
 import pg from 'pg';
 import {
   DatabaseUnavailableError,
+  queryAsAnonInTransaction,
   translateDriverError,
   type Database,
   type Queryable,
@@ -88,10 +89,7 @@ class PostgresDatabase implements Database {
       }
       return;
     }
-    await this.transaction(async (tx) => {
-      await tx.query('set local role anon');
-      await tx.query(sql, params);
-    });
+    await queryAsAnonInTransaction(this, sql, params);
   }
 
   /**

@@ -5,14 +5,8 @@ import {
   type BookingField,
   type RuleFailure,
 } from '../../core/booking-rules.ts';
-import {
-  bookingColumns,
-  isUuid,
-  toBookingForm,
-  toBookingRow,
-  type BookingRow,
-} from '../../core/booking-row.ts';
-import { bookingTableColumns } from '../db/bookings-repository.ts';
+import { bookingColumns, isUuid, toBookingForm, toBookingRow } from '../../core/booking-row.ts';
+import { bookingTableColumns, type BookingInsert } from '../db/bookings-repository.ts';
 import { ApiError, permissionDenied, type ApiRole } from '../http/postgrest-error.ts';
 
 /**
@@ -29,9 +23,6 @@ import { ApiError, permissionDenied, type ApiRole } from '../http/postgrest-erro
 const honeypotColumn = 'website';
 const insertableColumns = [...bookingColumns, honeypotColumn] as const;
 type Column = (typeof insertableColumns)[number];
-
-/** A row to insert: the booking, and the honeypot as sent (null when absent). */
-export type BookingInsert = BookingRow & { website: string | null };
 
 const columnOfField: Record<BookingField, Exclude<Column, 'id'>> = {
   fullName: 'full_name',
