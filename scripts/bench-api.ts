@@ -8,11 +8,11 @@
  * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local server;
  * a database of its own is created for the run and dropped after.
  */
-import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import autocannon from 'autocannon';
 import pg from 'pg';
-import { developmentAnonKey } from '../core/api-defaults.ts';
+// Every limit lifted: all the load comes from one address, far above what the
+// database would accept from a real site in a minute.
+import { everyLimitLifted } from '../server/limits/limits-config.ts';
+import { loadBookings, peakMemoryMiB } from './lib/booking-load.ts';
 import { startBuiltServer, type RunningServer } from './lib/built-server.ts';
 
 const durationSeconds = Number(argument('--duration') ?? 10);
@@ -27,13 +27,6 @@ function argument(name: string): string | undefined {
   return index >= 0 ? process.argv[index + 1] : undefined;
 }
 
-/** The server's peak resident memory so far, from the kernel's own count. */
-async function peakMemoryMiB(pid: number): Promise<number | undefined> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kib = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
-  return kib ? Math.round(Number(kib) / 1024) : undefined;
-}
-
 interface Row {
   engine: string;
   requests: number;
@@ -46,33 +39,7 @@ interface Row {
 }
 
 async function load(engine: string, server: RunningServer): Promise<Row> {
-  let sequence = 0;
-  const result = await autocannon({
-    url: `${server.url}/rest/v1/bookings`,
-    method: 'POST',
-    connections,
-    duration: durationSeconds,
-    headers: {
-      apikey: developmentAnonKey,
-      authorization: `Bearer ${developmentAnonKey}`,
-      'content-type': 'application/json',
-    },
-    // A new booking for every request: a repeated id would be a retry, answered 409.
-    setupClient: (client) => {
-      client.setBody(body());
-      client.on('response', () => client.setBody(body()));
-    },
-  });
-  function body(): string {
-    sequence += 1;
-    return JSON.stringify({
-      id: randomUUID(),
-      full_name: `Load Test ${sequence}`,
-      phone: '07700 900123',
-      email: `load.${sequence}@example.com`,
-      instagram: null,
-    });
-  }
+  const result = await loadBookings(server.url, { connections, duration: durationSeconds });
   return {
     engine,
     requests: result.requests.total,
@@ -107,16 +74,9 @@ async function withPostgresDatabase<T>(run: (url: string) => Promise<T>): Promis
   }
 }
 
-// Every limit lifted for the run: all the load comes from one address, far
-// above what the database would accept from a real site in a minute.
-const benchEnv = {
-  RATE_LIMIT_PER_MINUTE: '0',
-  BOOKING_LIMIT_PER_MINUTE: '0',
-  BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '0',
-};
 const rows: Row[] = [];
 
-const embedded = await startBuiltServer(benchEnv);
+const embedded = await startBuiltServer(everyLimitLifted);
 try {
   rows.push(await load('PGlite', embedded));
 } finally {
@@ -124,7 +84,7 @@ try {
 }
 
 const postgresRow = await withPostgresDatabase(async (url) => {
-  const server = await startBuiltServer({ ...benchEnv, DATABASE_URL: url });
+  const server = await startBuiltServer({ ...everyLimitLifted, DATABASE_URL: url });
   try {
     return await load('PostgreSQL', server);
   } finally {

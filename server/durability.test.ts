@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../core/api-defaults.ts';
-import { serverEngines } from './testing/helpers.ts';
+import { anonJsonHeaders, serverEngines } from './testing/helpers.ts';
 import {
-  limitsLifted,
   listeningUrl,
   makeServerWorkDir,
-  spawnTypeScript,
+  startServerProcess,
   type ChildRun,
 } from './testing/processes.ts';
+import { everyLimitLifted } from './limits/limits-config.ts';
 
 /**
  * Bookings keep arriving while the server is killed with SIGKILL, as a crash or
@@ -18,7 +16,6 @@ import {
  * left behind must not block it) and finds every booking it answered 201.
  */
 
-const entry = fileURLToPath(new URL('./index.ts', import.meta.url));
 const serviceKey = 'durability-service-role-key-0123456789';
 /** Clients sending one booking after another, as fast as the server answers. */
 const senders = 6;
@@ -39,7 +36,7 @@ describe.each(serverEngines())('a server killed mid-stream, on $name', (engine) 
       PORT: '0',
       DIST_DIR: distDir,
       SERVICE_ROLE_KEY: serviceKey,
-      ...limitsLifted,
+      ...everyLimitLifted,
     };
   });
 
@@ -51,7 +48,7 @@ describe.each(serverEngines())('a server killed mid-stream, on $name', (engine) 
   });
 
   async function start(): Promise<{ run: ChildRun; url: string }> {
-    const run = spawnTypeScript(entry, [], { cwd: workDir, env });
+    const run = startServerProcess({ cwd: workDir, env });
     started.push(run);
     return { run, url: await listeningUrl(run, 60_000) };
   }
@@ -67,11 +64,7 @@ describe.each(serverEngines())('a server killed mid-stream, on $name', (engine) 
     const send = async (url: string, id: string) => {
       const response = await fetch(`${url}/rest/v1/bookings`, {
         method: 'POST',
-        headers: {
-          apikey: developmentAnonKey,
-          Authorization: `Bearer ${developmentAnonKey}`,
-          'Content-Type': 'application/json',
-        },
+        headers: anonJsonHeaders,
         body: JSON.stringify({
           id,
           full_name: 'Crash Test',

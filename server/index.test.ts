@@ -1,7 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../core/api-defaults.ts';
 import { lockFileName } from './db/data-dir-lock.ts';
@@ -9,13 +8,12 @@ import { openPglite } from './db/pglite.ts';
 import {
   listeningUrl,
   makeServerWorkDir,
-  spawnTypeScript,
+  startServerProcess,
   type ChildRun,
 } from './testing/processes.ts';
 
 /** The real entry point in child processes: start line, lock, signals, exit codes. */
 
-const entry = fileURLToPath(new URL('./index.ts', import.meta.url));
 const serviceKey = 'index-test-service-role-key-0123456789';
 const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/json' };
 
@@ -35,7 +33,7 @@ afterAll(() => {
 });
 
 function start(env: Record<string, string> = {}): ChildRun {
-  const server = spawnTypeScript(entry, [], {
+  const server = startServerProcess({
     cwd: workDir,
     env: { PORT: '0', DATA_DIR: dataDir, DIST_DIR: distDir, SERVICE_ROLE_KEY: serviceKey, ...env },
   });

@@ -1,21 +1,20 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../core/api-defaults.ts';
 import {
+  anonJsonHeaders,
   createScratchDatabase,
   testDatabaseUrl,
   withClient,
   type ScratchDatabase,
 } from './testing/helpers.ts';
 import {
-  limitsLifted,
   listeningUrl,
   makeServerWorkDir,
-  spawnTypeScript,
+  startServerProcess,
   type ChildRun,
 } from './testing/processes.ts';
+import { everyLimitLifted } from './limits/limits-config.ts';
 import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy.ts';
 
 /**
@@ -24,13 +23,6 @@ import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy.ts';
  * once the database is back, without a restart. The server reaches the
  * database through a proxy that the test cuts and restores.
  */
-
-const entry = fileURLToPath(new URL('./index.ts', import.meta.url));
-const anonHeaders = {
-  apikey: developmentAnonKey,
-  Authorization: `Bearer ${developmentAnonKey}`,
-  'Content-Type': 'application/json',
-};
 
 /** Below the pool's 5 s connection timeout: a lost database must be noticed, not waited for. */
 const outageAnswerMs = 4_000;
@@ -66,7 +58,7 @@ describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', (
     throughProxy.hostname = '127.0.0.1';
     throughProxy.port = String(proxy.port);
 
-    server = spawnTypeScript(entry, [], {
+    server = startServerProcess({
       cwd: workDir,
       env: {
         PORT: '0',
@@ -75,7 +67,7 @@ describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', (
         DIST_DIR: distDir,
         DATABASE_URL: throughProxy.toString(),
         // Many requests in a few seconds from one address: no limit may answer 429 instead.
-        ...limitsLifted,
+        ...everyLimitLifted,
       },
     });
     baseUrl = await listeningUrl(server);
@@ -100,7 +92,7 @@ describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', (
     const startedAt = performance.now();
     const response = await fetch(`${baseUrl}/rest/v1/bookings`, {
       method: 'POST',
-      headers: anonHeaders,
+      headers: anonJsonHeaders,
       body: JSON.stringify({ full_name: 'Amina Khan', phone: '07700 900123', email }),
       // A hang must fail this test rather than the test runner's timeout.
       signal: AbortSignal.timeout(10_000),

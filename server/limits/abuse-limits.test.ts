@@ -9,7 +9,7 @@ import { readBookingLimits, setBookingLimits } from '../db/booking-limits.ts';
 import { createBookingsRepository, type BookingsRepository } from '../db/bookings-repository.ts';
 import { DatabaseError } from '../db/database.ts';
 import type { OpenedDatabase } from '../db/open-database.ts';
-import { serve, testEngines, type RunningServer } from '../testing/helpers.ts';
+import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
 
 /**
  * The limits on booking requests: the honeypot and the throttles kept by the
@@ -18,11 +18,7 @@ import { serve, testEngines, type RunningServer } from '../testing/helpers.ts';
  */
 
 const keys = { anon: developmentAnonKey, serviceRole: undefined };
-const headers = {
-  apikey: developmentAnonKey,
-  Authorization: `Bearer ${developmentAnonKey}`,
-  'Content-Type': 'application/json',
-};
+const headers = anonJsonHeaders;
 const booking = (email: string, extra: Record<string, unknown> = {}) => ({
   id: randomUUID(),
   full_name: 'Amina Khan',

@@ -1,5 +1,4 @@
 import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../core/api-defaults.ts';
 import { serverEngines } from '../testing/helpers.ts';
@@ -13,7 +12,7 @@ import {
 import {
   listeningUrl,
   makeServerWorkDir,
-  spawnTypeScript,
+  startServerProcess,
   type ChildRun,
 } from '../testing/processes.ts';
 
@@ -21,8 +20,6 @@ import {
  * The server process killed (SIGKILL) after a booking was stored and before
  * its notification went out: the next start sends it, once.
  */
-
-const entry = fileURLToPath(new URL('../index.ts', import.meta.url));
 
 const engines = serverEngines();
 
@@ -62,7 +59,7 @@ describe.each(engines)('a server killed before sending a notification, on $name'
   });
 
   function start(): ChildRun {
-    const server = spawnTypeScript(entry, [], { cwd: workDir, env });
+    const server = startServerProcess({ cwd: workDir, env });
     started.push(server);
     return server;
   }

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { developmentAnonKey } from '../../core/api-defaults.ts';
 import type { BookingLimits } from '../db/booking-limits.ts';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
 import { createHttpServer } from '../http/http-server.ts';
@@ -16,6 +17,13 @@ import { createHttpServer } from '../http/http-server.ts';
  */
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL?.trim() || undefined;
+
+/** The headers the site sends with a booking: the public key, as supabase-js sends it, and JSON. */
+export const anonJsonHeaders = {
+  apikey: developmentAnonKey,
+  Authorization: `Bearer ${developmentAnonKey}`,
+  'Content-Type': 'application/json',
+};
 
 export interface ScratchDatabase {
   url: string;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** Shared by the tests that run the server or the bookings command in a process of its own. */
 
@@ -71,9 +71,12 @@ export function makeServerWorkDir(label: string): { workDir: string; distDir: st
   return { workDir, distDir };
 }
 
-/** Settings that lift every limit, for tests that send many bookings from one address. */
-export const limitsLifted: Record<string, string> = {
-  RATE_LIMIT_PER_MINUTE: '0',
-  BOOKING_LIMIT_PER_MINUTE: '0',
-  BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '0',
-};
+const serverEntry = fileURLToPath(new URL('../index.ts', import.meta.url));
+
+/** The server (server/index.ts) in a process of its own; see spawnTypeScript. */
+export function startServerProcess(options: {
+  cwd: string;
+  env: Record<string, string>;
+}): ChildRun {
+  return spawnTypeScript(serverEntry, [], options);
+}

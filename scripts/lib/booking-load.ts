@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import autocannon from 'autocannon';
+import { developmentAnonKey } from '../../core/api-defaults.ts';
+
+/**
+ * Load on `POST /rest/v1/bookings` as browsers send it, for the API benchmark
+ * and the overload test: every request a valid booking with an id and e-mail
+ * address of its own (a repeated id would be a retry, answered 409).
+ */
+
+export const bookingHeaders = {
+  apikey: developmentAnonKey,
+  authorization: `Bearer ${developmentAnonKey}`,
+  'content-type': 'application/json',
+};
+
+export function newBooking(): string {
+  return JSON.stringify({
+    id: randomUUID(),
+    full_name: 'Load Test',
+    phone: '07700 900123',
+    email: `load.${randomUUID()}@example.com`,
+    instagram: null,
+  });
+}
+
+/** Sends bookings for `duration` seconds or `amount` requests, over `connections` connections. */
+export function loadBookings(
+  baseUrl: string,
+  options: { connections: number; duration?: number; amount?: number; timeout?: number },
+): Promise<autocannon.Result> {
+  return autocannon({
+    url: `${baseUrl}/rest/v1/bookings`,
+    method: 'POST',
+    headers: bookingHeaders,
+    ...options,
+    setupClient: (client) => {
+      client.setBody(newBooking());
+      client.on('response', () => client.setBody(newBooking()));
+    },
+  });
+}
+
+/** A process's peak resident memory so far, from the kernel's own count. */
+export async function peakMemoryMiB(pid: number): Promise<number | undefined> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kib = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+  return kib ? Math.round(Number(kib) / 1024) : undefined;
+}
