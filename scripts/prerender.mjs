@@ -40,7 +40,7 @@ const templates = Object.entries(otherViews)
   .map(([name, content]) => `<template id="view-${name}">${content}</template>`)
   .join('');
 // Right after #root, before the inline script that shows them.
-html = replaceOnce(html, /(?=<!--\s*A link to a pre-rendered page)/, templates);
+html = replaceOnce(html, /<!--prerendered-pages:[^>]*-->/, templates);
 html = replaceOnce(html, /\/\*prerendered-views\*\/ \[\]/, JSON.stringify(Object.keys(otherViews)));
 
 // The inline script of index.html starts the main script: after the first paint
