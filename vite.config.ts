@@ -16,6 +16,12 @@ export default defineConfig(({ mode }) => {
       assetsInlineLimit: 0,
       // Read by scripts/prerender.mjs to preload a view's files; removed after.
       manifest: true,
+      rollupOptions: {
+        // The web fonts' style sheet is linked by index.html's inline script
+        // after the first paint, so it is an entry of its own, not part of the
+        // inlined styles.
+        input: { index: 'index.html', 'web-fonts': 'src/styles/web-fonts.css' },
+      },
     },
     server: {
       proxy: { '/rest': 'http://127.0.0.1:3000' },

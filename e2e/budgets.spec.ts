@@ -85,12 +85,14 @@ test('no view asks any other host for anything', async ({ page, baseURL }) => {
   }
 });
 
-test('fonts are self-hosted, cut to Latin, swap in, and are preloaded', async ({ page }) => {
+test('fonts are self-hosted, cut to Latin, swap in, and are preloaded after the first paint', async ({
+  page,
+}) => {
   const files = await load(page, '/');
   const fonts = files
     .filter((file) => file.type === 'font')
     .map((file) => new URL(file.url).pathname);
-  expect(fonts.length).toBeGreaterThan(0);
+  expect(fonts.length).toBe(2);
   for (const font of fonts)
     expect(font).toMatch(/^\/assets\/(fraunces|inter)-latin-subset-[\w-]+\.woff2$/);
   const faces = await page.evaluate(() =>
@@ -105,6 +107,27 @@ test('fonts are self-hosted, cut to Latin, swap in, and are preloaded', async ({
   );
   expect(faces.length).toBe(2);
   expect(new Set(faces)).toEqual(new Set(['swap']));
+  const preloaded = await page
+    .locator('link[rel="preload"][as="font"]')
+    .evaluateAll((links) => links.map((link) => new URL((link as HTMLLinkElement).href).pathname));
+  expect(new Set(preloaded)).toEqual(new Set(fonts));
+});
+
+test('on home and the booking page nothing but the page is fetched before the first paint', async ({
+  page,
+}) => {
+  for (const view of ['/', '/#contact']) {
+    await load(page, view);
+    const early = await page.evaluate(() => {
+      const paint = performance.getEntriesByName('first-contentful-paint')[0];
+      if (!paint) return ['no first contentful paint'];
+      return performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.startTime < paint.startTime)
+        .map((entry) => entry.name);
+    });
+    expect(early, view).toEqual([]);
+  }
 });
 
 test('nothing shifts while a view settles', async ({ page }) => {

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { site } from '../src/content/site.ts';
 import { formatTime } from '../src/lib/opening-hours.ts';
+import { untilInteractive } from './fixtures.ts';
 
 test.describe('the HTML before any script runs', () => {
   test('holds the home view, its heading and the business as structured data', async ({
@@ -55,7 +56,7 @@ test.describe('the HTML before any script runs', () => {
     await expect(page.locator('html')).not.toHaveAttribute('data-interactive', '');
   });
 
-  test('carries the title, description, canonical link, sharing cards, icons and font preload', async ({
+  test('carries the title, description, canonical link, sharing cards and icons', async ({
     request,
   }) => {
     const html = await (await request.get('/')).text();
@@ -66,11 +67,71 @@ test.describe('the HTML before any script runs', () => {
       expect(html).toContain(`property="${property}"`);
     }
     expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
-    expect(html).toContain('rel="manifest"');
-    expect(html).toContain('rel="apple-touch-icon"');
+    // The browser's icon is in the page; search engines and home screens get files.
     expect(html).toMatch(
-      /<link rel="preload" href="\/assets\/fraunces-latin-subset-[^"]+\.woff2" as="font" type="font\/woff2" crossorigin/,
+      /<link rel="icon" href="data:image\/svg\+xml,[^"]+" type="image\/svg\+xml" \/>/,
     );
+    expect(html).toContain('<link rel="icon" href="/favicon-32.png"');
+    expect(html).toContain('rel="apple-touch-icon"');
+    // Added by the script after the first paint; written out for browsers without it.
+    const noscript = /<noscript>(.*?)<\/noscript>/s.exec(html)?.[1] ?? '';
+    expect(noscript).toContain('<link rel="manifest" href="/manifest.webmanifest" />');
+    expect(noscript).toMatch(/<link rel="stylesheet" href="\/assets\/web-fonts-[\w-]+\.css" \/>/);
+  });
+
+  test('a link to any other page shows it, pre-rendered, before the main script', async ({
+    page,
+  }) => {
+    // The main script never arrives: what is on screen is the pre-rendered page.
+    await page.route(/\/assets\/index-[\w-]+\.js$/, (route) => route.abort());
+    const headings = {
+      benefits: site.benefits.heading,
+      testimonials: site.testimonials.heading,
+      location: site.location.heading,
+    };
+    for (const [view, heading] of Object.entries(headings)) {
+      await page.goto('about:blank'); // A new page, not a change of fragment.
+      await page.goto(`/#${view}`);
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      await expect(page.locator('main')).toHaveAttribute('data-view', view);
+      await expect(page.getByText('What is Hijama Cupping?')).toHaveCount(0);
+      await expect(page.locator('html')).not.toHaveAttribute('data-view-pending', '');
+      await expect(page.locator('html')).not.toHaveAttribute('data-interactive', '');
+    }
+  });
+
+  test('the script adopts the pre-rendered page instead of painting it again', async ({ page }) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    for (const view of ['home', 'benefits', 'testimonials', 'location', 'contact']) {
+      // The main script waits until the page's heading has been marked.
+      let release = () => {};
+      const marked = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+        await marked;
+        await route.continue();
+      });
+      await page.goto('about:blank'); // A new page, not a change of fragment.
+      await page.goto(view === 'home' ? '/' : `/#${view}`);
+      await expect(page.locator('main h1')).toBeVisible();
+      await page.evaluate(() => {
+        (window as unknown as { heading: Element | null }).heading =
+          document.querySelector('main h1');
+      });
+      release();
+      await untilInteractive(page);
+      const same = await page.evaluate(
+        () =>
+          document.querySelector('main h1') ===
+          (window as unknown as { heading: Element | null }).heading,
+      );
+      expect(same, view).toBe(true);
+      await page.unrouteAll();
+    }
+    expect(errors).toEqual([]);
   });
 
   test('reads fine with JavaScript off', async ({ browser }) => {

@@ -14,8 +14,8 @@ export async function openView(page: Page, name: string): Promise<void> {
 }
 
 /**
- * Waits for the page's script to have run. Home and the booking page are
- * pre-rendered and visible before it; their links and (inert) form answer only after.
+ * Waits for the page's script to have run. Every page is pre-rendered and
+ * visible before it; its links and (inert) form answer only after.
  */
 export async function untilInteractive(page: Page): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-interactive', '');

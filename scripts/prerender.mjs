@@ -1,5 +1,6 @@
 // Finishes the built site:
-// - puts the server-rendered home view and the head tags into index.html;
+// - puts the server-rendered home view and the head tags into index.html, and
+//   the other views into it (the booking page) or into files of their own;
 // - inlines the style sheet (one round trip less before the first paint);
 // - fills in the map of views to their files for the inline script;
 // - adds the Content-Security-Policy with the hashes of the inline script and style;
@@ -7,7 +8,7 @@
 // Runs after `vite build` and `vite build --ssr src/entry-server.tsx --outDir dist-ssr`.
 // Usage: node scripts/prerender.mjs [site folder, default dist] [server-render folder, default dist-ssr]
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -20,28 +21,45 @@ const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
 const indexPath = resolve(distDir, 'index.html');
 let html = await readFile(indexPath, 'utf8');
 
-// Both fonts are on the first screen: headings in Fraunces, text in Inter.
-const assets = await readdir(resolve(distDir, 'assets'));
-const fonts = assets
-  .filter((name) => /^(fraunces|inter)-latin-subset-.*\.woff2$/.test(name))
-  .sort() // Fraunces first: the largest text on the first screen.
-  .map((name) => `/assets/${name}`);
+// The web fonts' style sheet (an entry of its own) and its font files, which
+// the inline script fetches after the first paint.
+const webFonts = manifest['src/styles/web-fonts.css'];
+if (!webFonts) throw new Error(`${manifestPath}: no web fonts style sheet`);
+const afterFirstPaint = {
+  stylesheets: [`/${webFonts.file}`],
+  fonts: (webFonts.assets ?? [])
+    .filter((file) => file.endsWith('.woff2'))
+    .map((file) => `/${file}`),
+  manifest: entry.manifestPath,
+};
 html = replaceOnce(
   html,
   /<!--head:[^>]*-->\s*<title>[^<]*<\/title>/,
-  entry.renderHead({ preloadFonts: fonts }),
+  entry.renderHead({ webFontsStylesheet: afterFirstPaint.stylesheets[0] }),
 );
 html = replaceOnce(html, /<div id="root"><\/div>/, `<div id="root">${entry.renderHome()}</div>`);
+html = replaceOnce(html, /\/\*after-first-paint\*\/ \{[^}]*\}/, JSON.stringify(afterFirstPaint));
 
-// The booking page's content, for the inline script after #root to show at once
-// when the address names it (see renderOtherViews).
-const otherViews = entry.renderOtherViews();
-const templates = Object.entries(otherViews)
-  .map(([name, content]) => `<template id="view-${name}">${content}</template>`)
-  .join('');
-// Right after #root, before the inline script that shows them.
-html = replaceOnce(html, /<!--prerendered-pages:[^>]*-->/, templates);
-html = replaceOnce(html, /\/\*prerendered-views\*\/ \[\]/, JSON.stringify(Object.keys(otherViews)));
+// Every other page, pre-rendered: the booking page into this page, as a
+// template for the inline script after #root to show at once when the address
+// names it; the others as files of their own (named by their content, so
+// cached for good) for the inline script in the head to fetch.
+const otherViews = await entry.renderOtherViews();
+const templates = [];
+const fragments = {};
+for (const [name, markup] of Object.entries(otherViews)) {
+  if (entry.inPageViews.includes(name)) {
+    templates.push(`<template id="view-${name}">${markup}</template>`);
+  } else {
+    const hash = createHash('sha256').update(markup).digest('base64url').slice(0, 10);
+    const file = `assets/view-${name}-${hash}.html`;
+    await writeFile(resolve(distDir, file), markup);
+    fragments[name] = `/${file}`;
+  }
+}
+html = replaceOnce(html, /<!--in-page-views:[^>]*-->/, templates.join(''));
+html = replaceOnce(html, /\/\*in-page-views\*\/ \[\]/, JSON.stringify(entry.inPageViews));
+html = replaceOnce(html, /\/\*view-fragments\*\/ \{\}/, JSON.stringify(fragments));
 
 // The inline script of index.html starts the main script: after the first paint
 // on a pre-rendered page, at once (with the view's chunks preloaded) on any other.

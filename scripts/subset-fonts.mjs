@@ -5,7 +5,7 @@
 // they are, the sooner its text swaps to them. A character added to the
 // content later is picked up by the next build; one missing from a font (say,
 // in a review pasted in unchanged) is drawn by the fallback font.
-// Writes generated-fonts/ (git-ignored), which src/styles/fonts.css imports.
+// Writes generated-fonts/ (git-ignored), which src/styles/web-fonts.css imports.
 // Runs before every build and before the dev server.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
@@ -21,7 +21,7 @@ const text = [...new Set([...printableAscii, ...typography, ...content])]
 
 const fonts = [
   // Headings ask for 520 to 600: one instance (560) serves them all, at half
-  // the size of the variable range; fonts.css declares it for 500 to 600, so
+  // the size of the variable range; web-fonts.css declares it for 500 to 600, so
   // the browser uses it as it is rather than faking a bolder one.
   {
     from: '@fontsource-variable/fraunces/files/fraunces-latin-wght-normal.woff2',

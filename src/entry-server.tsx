@@ -1,20 +1,20 @@
 /**
  * Build-time rendering, run by scripts/prerender.mjs: the home view as HTML (so
- * the first paint needs no JavaScript and the page reads fine without it), the
- * booking page's content (shown at once by a link to it, before its script
- * arrives), and the files generated from the content: head tags, robots.txt,
- * sitemap.xml, the web manifest and llms.txt.
+ * the first paint needs no JavaScript and the page reads fine without it), every
+ * other page as the browser renders it on arrival there (shown before its
+ * script arrives, then adopted by it), and the files generated from the
+ * content: head tags, robots.txt, sitemap.xml, the web manifest and llms.txt.
  */
-import { StrictMode, type ComponentType } from 'react';
+import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
+import { prerender } from 'react-dom/static';
 import { App } from './app/app.tsx';
-import { NavigationContext } from './app/navigation.ts';
-import { site, type PageName } from './content/site.ts';
+import { pageNames, site, type PageName } from './content/site.ts';
 import { contentSecurityPolicy } from './seo/content-security-policy.ts';
 import { documentHead } from './seo/document-head.ts';
 import { llmsTxt } from './seo/llms-txt.ts';
 import { robotsTxt, sitemapXml, webManifest } from './seo/site-files.ts';
-import { ContactView } from './views/contact-view.tsx';
+import faviconSvg from '../public/favicon.svg?raw';
 
 export function renderHome(): string {
   return renderToString(
@@ -25,36 +25,53 @@ export function renderHome(): string {
 }
 
 /**
- * The pages besides home whose content goes into the HTML, so that a link to
- * them paints them before any script: the booking page, which is where the
- * Instagram profile's link and most shared links point. Each one adds 1 to 1.6
- * KB gzipped; the page must stay under about 14 KB, what the first round trip
- * of a new connection can carry (budgets.spec.ts), or every first paint,
- * home's included, waits one round trip more. The others are rendered by
- * their script.
+ * The pages besides home whose markup goes into the HTML itself: the booking
+ * page, where the Instagram profile's link and most shared links point. The
+ * page must stay under about 14 KB, what the first round trip of a new
+ * connection carries (budgets.spec.ts), or every first paint, home's included,
+ * waits one round trip more; the other pages are fetched as pre-rendered
+ * files of their own by the inline script (see scripts/prerender.mjs).
  */
-const prerenderedViews: Partial<Record<Exclude<PageName, 'home'>, ComponentType>> = {
-  contact: ContactView,
-};
+export const inPageViews: readonly PageName[] = ['contact'];
 
-/** The content of `<main>` for the pre-rendered pages besides home, by page name. */
-export function renderOtherViews(): Record<string, string> {
+/**
+ * The inside of #root for every page besides home, as the browser renders it
+ * on arrival at that page: the script adopts it (hydrates) instead of painting
+ * it again. Every page's code is waited for, which a plain render to string
+ * cannot do for the pages loaded on demand.
+ */
+export async function renderOtherViews(): Promise<Record<string, string>> {
+  const pages = pageNames.filter((name) => name !== 'home');
   return Object.fromEntries(
-    Object.entries(prerenderedViews).map(([pageName, View]) => [
-      pageName,
-      renderToString(
-        <StrictMode>
-          <NavigationContext.Provider value={{ pageName, switches: 0, navigate: () => {} }}>
-            <View />
-          </NavigationContext.Provider>
-        </StrictMode>,
-      ),
-    ]),
+    await Promise.all(pages.map(async (pageName) => [pageName, await renderApp(pageName)])),
   );
 }
 
-export function renderHead(options: { preloadFonts: readonly string[] }): string {
-  return documentHead(site, options);
+async function renderApp(pageName: PageName): Promise<string> {
+  const { prelude } = await prerender(
+    <StrictMode>
+      <App initialPageName={pageName} />
+    </StrictMode>,
+    // Never split a large page into parts joined up by an inline script: the
+    // policy allows no such script, and the markup must stand on its own.
+    { progressiveChunkSize: Number.POSITIVE_INFINITY },
+  );
+  return new Response(prelude).text();
+}
+
+/** Where the web manifest is served (written from siteFiles below). */
+export const manifestPath = '/manifest.webmanifest';
+
+/**
+ * The head's tags. What the inline script adds after the first paint (the
+ * web fonts' style sheet, the manifest) is there for browsers without
+ * JavaScript in a <noscript>.
+ */
+export function renderHead(options: { webFontsStylesheet: string }): string {
+  return documentHead(site, {
+    faviconSvg,
+    afterFirstPaint: { stylesheets: [options.webFontsStylesheet], manifest: manifestPath },
+  });
 }
 
 /** The policy for the built page, allowing requests to the Supabase project it was built for. */
@@ -73,6 +90,6 @@ export function renderContentSecurityPolicy(hashes: {
 export const siteFiles: Record<string, string> = {
   'robots.txt': robotsTxt(site),
   'sitemap.xml': sitemapXml(site),
-  'manifest.webmanifest': webManifest(site),
+  [manifestPath.slice(1)]: webManifest(site),
   'llms.txt': llmsTxt(site),
 };

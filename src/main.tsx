@@ -1,8 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
-import { pageNameFromHash } from './app/page-name.ts';
+import { pageNameFromHash, viewFor } from './app/page-name.ts';
 import './styles/index.css';
+
+// In the built site, index.html's inline script links the web fonts after the
+// first paint; the development server has no such script.
+if (import.meta.env.DEV) void import('./styles/web-fonts.css');
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element.');
@@ -14,9 +18,11 @@ const app = (
   </StrictMode>
 );
 
-// The HTML holds the pre-rendered home view: adopt it when home is asked for,
-// otherwise render the requested view in its place.
-if (initialPageName === 'home' && container.hasChildNodes()) {
+// The HTML holds the pre-rendered home view, or the page the address names put
+// in its place by the inline scripts of index.html: adopt what is there when it
+// is the page asked for, otherwise render that page in its place.
+const shownView = document.getElementById('main')?.getAttribute('data-view');
+if (shownView === viewFor(initialPageName)) {
   hydrateRoot(container, app);
 } else {
   createRoot(container).render(app);

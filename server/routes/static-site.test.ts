@@ -21,6 +21,10 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'index.html'), html);
   writeFileSync(path.join(dist, 'assets', 'index-4f2a9c.js'), script);
   writeFileSync(path.join(dist, 'assets', 'logo-77aa01.png'), Buffer.alloc(4096, 1));
+  writeFileSync(
+    path.join(dist, 'assets', 'view-benefits-9b1c.html'),
+    '<main><h1>Benefits</h1></main>',
+  );
   writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(path.join(dist, '.env'), 'SECRET=1');
   writeFileSync(path.join(root, 'outside.txt'), 'outside the site');
@@ -68,6 +72,18 @@ describe('the static site', () => {
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.body.toString()).toBe(html);
+  });
+
+  it('serves a pre-rendered view as a part of the page: cached, loading nothing, not indexed', async () => {
+    const response = await get('/assets/view-benefits-9b1c.html');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.headers['content-security-policy']).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
+    expect(response.headers['x-robots-tag']).toBe('noindex');
+    expect((await get('/')).headers['x-robots-tag']).toBeUndefined();
   });
 
   it('serves hashed assets with their content type, cached for a year', async () => {

@@ -89,7 +89,17 @@ export function contentSecurityPolicyFor(extension: string, content: string | un
   if (extension !== '.html' || content === undefined)
     return `default-src 'none'; ${frameAncestors}`;
   const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/i.exec(content);
-  return meta?.[1] ? `${meta[1]}; ${frameAncestors}` : frameAncestors;
+  // A page without a policy of its own (a pre-rendered view, fetched by the
+  // page's script rather than opened) loads nothing either.
+  return meta?.[1] ? `${meta[1]}; ${frameAncestors}` : `default-src 'none'; ${frameAncestors}`;
+}
+
+/**
+ * The pre-rendered views among the hashed assets are parts of the page, for its
+ * script to fetch: a search engine that finds them should not list them.
+ */
+function isPagePart(pathname: string, extension: string): boolean {
+  return extension === '.html' && pathname.startsWith('/assets/');
 }
 
 export function createStaticSite(distDir: string) {
@@ -125,6 +135,7 @@ export function createStaticSite(distDir: string) {
           ? await pageCache.get(`${file.path}\0${file.mtimeMs}`, () => readFile(file.path, 'utf8'))
           : undefined,
       ),
+      ...(isPagePart(pathname, extension) ? { 'X-Robots-Tag': 'noindex' } : {}),
     };
     const mayCompress =
       compressible.has(extension) && file.size >= minCompressBytes && file.size <= maxBufferedBytes;

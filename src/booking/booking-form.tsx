@@ -16,6 +16,7 @@ import {
 import { toBookingRow } from '../../core/booking-row.ts';
 import { site } from '../content/site.ts';
 import { Modal } from '../components/modal.tsx';
+import { useHydrated } from '../lib/use-hydrated.ts';
 import { isThrottled, sendBookingRequest } from './booking-api.ts';
 import { bookingFormReducer, initialBookingFormState } from './submission.ts';
 
@@ -56,6 +57,9 @@ export function BookingForm() {
     agentReply.current = null;
   };
   const submitting = state.status === 'submitting';
+  // Pre-rendered, the form is inert and offered to no assistant until the script can send it.
+  const ready = useHydrated();
+  const agentText = (text: string) => (ready ? text : undefined);
 
   // Sending starts when the reducer says so; the id makes a retry of the same content safe.
   useEffect(() => {
@@ -143,8 +147,9 @@ export function BookingForm() {
         noValidate
         onSubmit={onSubmit}
         aria-describedby="booking-required-note"
-        toolname={copy.agentTool.name}
-        tooldescription={copy.agentTool.description}
+        inert={!ready}
+        toolname={agentText(copy.agentTool.name)}
+        tooldescription={agentText(copy.agentTool.description)}
       >
         <p id="booking-required-note" className="form-note">
           {copy.requiredNote}
@@ -190,7 +195,7 @@ export function BookingForm() {
                   aria-invalid={failure ? true : undefined}
                   aria-describedby={describedBy || undefined}
                   spellCheck={field === 'fullName' ? undefined : false}
-                  toolparamdescription={copy.agentTool.fields[field]}
+                  toolparamdescription={agentText(copy.agentTool.fields[field])}
                 />
                 {failure ? (
                   <p id={`${id}-error`} className="field-error">
@@ -214,7 +219,7 @@ export function BookingForm() {
             tabIndex={-1}
             autoComplete="off"
             defaultValue=""
-            toolparamdescription={copy.trap.agentDescription}
+            toolparamdescription={agentText(copy.trap.agentDescription)}
           />
         </div>
 
