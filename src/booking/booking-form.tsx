@@ -147,6 +147,10 @@ export function BookingForm() {
         noValidate
         onSubmit={onSubmit}
         aria-describedby="booking-required-note"
+        // Once ready, a new form, with its tool's name and descriptions from the
+        // start: a browser checks a form as a tool whenever one of them changes,
+        // and would report the half-described form in between.
+        key={ready ? 'ready' : 'pre-rendered'}
         inert={!ready}
         toolname={agentText(copy.agentTool.name)}
         tooldescription={agentText(copy.agentTool.description)}

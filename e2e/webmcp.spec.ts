@@ -1,0 +1,64 @@
+import { expect, test } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from '../scripts/lib/chromium.ts';
+import { site } from '../src/content/site.ts';
+import { untilInteractive } from './fixtures.ts';
+
+// What a browser offers its assistant, seen through the DevTools protocol as
+// Lighthouse sees it. Chromium exposes WebMCP tools only with this feature.
+test.use({
+  launchOptions: {
+    executablePath: chromiumPath,
+    args: [...chromiumArgs, '--enable-features=WebMCPTesting'],
+  },
+});
+
+test('the booking form becomes a tool once the page has run, described with every field, never half-described', async ({
+  page,
+}) => {
+  interface Tool {
+    name: string;
+    description?: string;
+    inputSchema?: {
+      properties?: Record<string, { description?: string }>;
+      required?: string[];
+    };
+  }
+  const tools = new Map<string, Tool>();
+  const devtools = await page.context().newCDPSession(page);
+  devtools.on(
+    'WebMCP.toolsAdded' as never,
+    ((event: { tools: Tool[] }) => {
+      for (const tool of event.tools) tools.set(tool.name, tool);
+    }) as never,
+  );
+  devtools.on(
+    'WebMCP.toolsRemoved' as never,
+    ((event: { tools: Tool[] }) => {
+      for (const tool of event.tools) tools.delete(tool.name);
+    }) as never,
+  );
+  // What the browser finds wrong with a form as a tool, at any moment (Lighthouse's check).
+  const issues: string[] = [];
+  devtools.on(
+    'Audits.issueAdded' as never,
+    ((event: { issue: { details: { genericIssueDetails?: { errorType?: string } } } }) => {
+      const type = event.issue.details.genericIssueDetails?.errorType ?? '';
+      if (type.startsWith('FormModelContext')) issues.push(type);
+    }) as never,
+  );
+  await devtools.send('Audits.enable' as never);
+  await devtools.send('WebMCP.enable' as never);
+
+  // The booking page is pre-rendered: its form is no tool until the script runs.
+  await page.goto('/#contact');
+  await untilInteractive(page);
+  await expect.poll(() => [...tools.keys()]).toEqual(['request_hijama_booking']);
+  const tool = tools.get('request_hijama_booking')!;
+  expect(tool.description).toBe(site.bookingForm.agentTool.description);
+  const properties = tool.inputSchema?.properties ?? {};
+  expect(Object.keys(properties)).toEqual(['fullName', 'phone', 'email', 'instagram', 'website']);
+  for (const [name, property] of Object.entries(properties))
+    expect(property.description, name).toBeTruthy();
+  expect(tool.inputSchema?.required).toEqual(['fullName', 'phone', 'email']);
+  expect(issues).toEqual([]);
+});
