@@ -224,6 +224,19 @@ function printAgentic(results: ViewResult[]): void {
   }
 }
 
+/**
+ * One Lighthouse run, tried once more when Lighthouse itself failed to record
+ * the page load (now and then it misses the trace's start: NO_NAVSTART).
+ */
+async function audit(url: string, port: number) {
+  for (let attempt = 1; ; attempt++) {
+    const run = await lighthouse(url, { port, output: 'json', logLevel: 'error' });
+    if (!run) throw new Error('Lighthouse returned no result');
+    if (!run.lhr.runtimeError || attempt === 2) return run;
+    console.warn(`  Lighthouse failed (${run.lhr.runtimeError.code}); once more`);
+  }
+}
+
 let server: RunningServer | undefined;
 let chrome: LaunchedChrome | undefined;
 const results: ViewResult[] = [];
@@ -244,8 +257,7 @@ try {
     const url = view === 'home' ? `${server.url}/` : `${server.url}/#${view}`;
     console.log(`Lighthouse: ${url}`);
     try {
-      const run = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
-      if (!run) throw new Error('Lighthouse returned no result');
+      const run = await audit(url, chrome.port);
       await writeFile(`${outDir}/lighthouse-${view}.json`, String(run.report));
       if (run.lhr.runtimeError) throw new Error(run.lhr.runtimeError.message);
       for (const warning of run.lhr.runWarnings) console.warn(`  warning: ${warning}`);
