@@ -130,23 +130,43 @@ test('on home and the booking page nothing but the page is fetched before the fi
   }
 });
 
+/**
+ * Layout shift allowed while a view settles: none to speak of on a wide
+ * screen; on a phone a line that nearly fills its width may break differently
+ * when the web fonts replace their fallbacks after the first paint.
+ */
+const shiftBudgets = [
+  { width: 1280, height: 720, shift: 0.01 },
+  { width: 412, height: 823, shift: 0.05 },
+];
+
 test('nothing shifts while a view settles', async ({ page }) => {
-  for (const view of ['/', '/#benefits', '/#testimonials', '/#location', '/#contact']) {
-    await page.addInitScript(() => {
-      (window as unknown as { shifts: number }).shifts = 0;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as Array<
-          PerformanceEntry & { value: number; hadRecentInput: boolean }
-        >) {
-          if (!entry.hadRecentInput)
-            (window as unknown as { shifts: number }).shifts += entry.value;
-        }
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
-    await load(page, view);
-    await page.waitForTimeout(500);
-    const shifts = await page.evaluate(() => (window as unknown as { shifts: number }).shifts);
-    expect(shifts, view).toBeLessThan(0.01);
+  await page.addInitScript(() => {
+    (window as unknown as { shifts: number }).shifts = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as Array<
+        PerformanceEntry & { value: number; hadRecentInput: boolean }
+      >) {
+        if (!entry.hadRecentInput) (window as unknown as { shifts: number }).shifts += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  for (const { width, height, shift } of shiftBudgets) {
+    await page.setViewportSize({ width, height });
+    for (const view of ['/', '/#benefits', '/#testimonials', '/#location', '/#contact']) {
+      await page.goto('about:blank'); // A new page, not a change of fragment.
+      await load(page, view);
+      await page.evaluate(() => document.fonts.ready);
+      await page.waitForTimeout(500);
+      const shifts = await page.evaluate(() => (window as unknown as { shifts: number }).shifts);
+      test
+        .info()
+        .annotations.push({
+          type: `layout shift ${width} px ${view}`,
+          description: String(shifts),
+        });
+      expect(shifts, `${view} at ${width} px`).toBeLessThan(shift);
+    }
   }
 });
 

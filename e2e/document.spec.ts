@@ -100,6 +100,18 @@ test.describe('the HTML before any script runs', () => {
     }
   });
 
+  test('a page whose pre-rendered file cannot be fetched is rendered by the script instead', async ({
+    page,
+  }) => {
+    await page.route(/\/assets\/view-[\w-]+\.html$/, (route) => route.abort());
+    await page.goto('/#location');
+    await expect(
+      page.getByRole('heading', { level: 1, name: site.location.heading }),
+    ).toBeVisible();
+    await untilInteractive(page);
+    await expect(page.getByText('What is Hijama Cupping?')).toHaveCount(0);
+  });
+
   test('the script adopts the pre-rendered page instead of painting it again', async ({ page }) => {
     const errors: string[] = [];
     page.on('console', (message) => {
