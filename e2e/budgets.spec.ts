@@ -159,12 +159,10 @@ test('nothing shifts while a view settles', async ({ page }) => {
       await page.evaluate(() => document.fonts.ready);
       await page.waitForTimeout(500);
       const shifts = await page.evaluate(() => (window as unknown as { shifts: number }).shifts);
-      test
-        .info()
-        .annotations.push({
-          type: `layout shift ${width} px ${view}`,
-          description: String(shifts),
-        });
+      test.info().annotations.push({
+        type: `layout shift ${width} px ${view}`,
+        description: String(shifts),
+      });
       expect(shifts, `${view} at ${width} px`).toBeLessThan(shift);
     }
   }
