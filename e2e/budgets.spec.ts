@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Response } from '@playwright/test';
 import { gzipSync } from 'node:zlib';
+import { loadPage } from './fixtures.ts';
 
 /**
  * Budgets of issue 4, in KiB of gzip (level 9) per file, summed. The page
@@ -15,10 +16,10 @@ interface Loaded {
   gzipBytes: number;
 }
 
-/** Every response a page load brings, with its size as gzip would send it. */
+/** Every response a new page load brings, with its size as gzip would send it. */
 async function load(page: Page, path: string): Promise<Loaded[]> {
   const loaded: Promise<Loaded>[] = [];
-  page.on('response', (response) => {
+  const record = (response: Response) => {
     loaded.push(
       response
         .body()
@@ -29,10 +30,12 @@ async function load(page: Page, path: string): Promise<Loaded[]> {
           gzipBytes: gzipSync(body, { level: 9 }).length,
         })),
     );
-  });
-  await page.goto(path);
+  };
+  page.on('response', record);
+  await loadPage(page, path);
   await expect(page.locator('main h1')).toBeVisible();
   await page.waitForLoadState('networkidle');
+  page.off('response', record);
   return Promise.all(loaded);
 }
 
@@ -154,7 +157,6 @@ test('nothing shifts while a view settles', async ({ page }) => {
   for (const { width, height, shift } of shiftBudgets) {
     await page.setViewportSize({ width, height });
     for (const view of ['/', '/#benefits', '/#testimonials', '/#location', '/#contact']) {
-      await page.goto('about:blank'); // A new page, not a change of fragment.
       await load(page, view);
       await page.evaluate(() => document.fonts.ready);
       await page.waitForTimeout(500);

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { site } from '../src/content/site.ts';
 import { formatTime } from '../src/lib/opening-hours.ts';
-import { untilInteractive } from './fixtures.ts';
+import { loadPage, untilInteractive, viewPath } from './fixtures.ts';
 
 test.describe('the HTML before any script runs', () => {
   test('holds the home view, its heading and the business as structured data', async ({
@@ -90,8 +90,7 @@ test.describe('the HTML before any script runs', () => {
       location: site.location.heading,
     };
     for (const [view, heading] of Object.entries(headings)) {
-      await page.goto('about:blank'); // A new page, not a change of fragment.
-      await page.goto(`/#${view}`);
+      await loadPage(page, viewPath(view));
       await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
       await expect(page.locator('main')).toHaveAttribute('data-view', view);
       await expect(page.getByText('What is Hijama Cupping?')).toHaveCount(0);
@@ -126,8 +125,7 @@ test.describe('the HTML before any script runs', () => {
         await marked;
         await route.continue();
       });
-      await page.goto('about:blank'); // A new page, not a change of fragment.
-      await page.goto(view === 'home' ? '/' : `/#${view}`);
+      await loadPage(page, viewPath(view));
       await expect(page.locator('main h1')).toBeVisible();
       await page.evaluate(() => {
         (window as unknown as { heading: Element | null }).heading =
@@ -223,7 +221,7 @@ test.describe('headers', () => {
         violations.push(message.text());
     });
     for (const view of ['', '#benefits', '#testimonials', '#location', '#contact', '#elsewhere']) {
-      await page.goto(`/${view}`);
+      await loadPage(page, `/${view}`);
       await expect(page.locator('main h1')).toBeVisible();
       await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     }

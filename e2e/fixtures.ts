@@ -3,12 +3,28 @@ import { expect, type Page } from '@playwright/test';
 
 export const viewNames = ['home', 'benefits', 'testimonials', 'location', 'contact'] as const;
 
+/** The address of a view: its fragment, or none for home. */
+export function viewPath(name: string): string {
+  return name === 'home' ? '/' : `/#${name}`;
+}
+
 /**
- * Opens a view by its fragment and waits until its heading is there and the
- * page answers to clicks (on home, the script starts after the first paint).
+ * Loads an address as a new page. From one address of the site to another
+ * that differs only in its fragment, the browser would not load the page: the
+ * script would switch the view in memory, and nothing of the loading (the
+ * pre-rendered view, its files, its paints) would be tested.
+ */
+export async function loadPage(page: Page, path: string): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(path);
+}
+
+/**
+ * Opens a view by its fragment, as a new page, and waits until its heading is
+ * there and the page answers to clicks (the script starts after the first paint).
  */
 export async function openView(page: Page, name: string): Promise<void> {
-  await page.goto(name === 'home' ? '/' : `/#${name}`);
+  await loadPage(page, viewPath(name));
   await expect(page.locator('main h1')).toBeVisible();
   await untilInteractive(page);
 }

@@ -72,9 +72,10 @@ try {
         console.log(`${label} (not installed here)`);
         continue;
       }
-      const percent = (value: number) => `${(value * 100).toFixed(1)}%`.padEnd(17);
+      const percent = (value: number, width: number) =>
+        `${(value * 100).toFixed(1)}%`.padEnd(width);
       console.log(
-        `${label} ${percent(ratio).slice(0, 12)} ${percent(web.ascent / ratio)}${percent(web.descent / ratio)}`,
+        `${label} ${percent(ratio, 13)}${percent(web.ascent / ratio, 17)}${percent(web.descent / ratio, 17)}`,
       );
     }
   }

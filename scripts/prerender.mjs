@@ -35,7 +35,7 @@ const afterFirstPaint = {
 html = replaceOnce(
   html,
   /<!--head:[^>]*-->\s*<title>[^<]*<\/title>/,
-  entry.renderHead({ webFontsStylesheet: afterFirstPaint.stylesheets[0] }),
+  entry.renderHead(afterFirstPaint),
 );
 html = replaceOnce(html, /<div id="root"><\/div>/, `<div id="root">${entry.renderHome()}</div>`);
 html = replaceOnce(html, /\/\*after-first-paint\*\/ \{[^}]*\}/, JSON.stringify(afterFirstPaint));

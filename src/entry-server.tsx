@@ -64,14 +64,14 @@ export const manifestPath = '/manifest.webmanifest';
 
 /**
  * The head's tags. What the inline script adds after the first paint (the
- * web fonts' style sheet, the manifest) is there for browsers without
+ * web fonts' style sheets, the manifest) is there for browsers without
  * JavaScript in a <noscript>.
  */
-export function renderHead(options: { webFontsStylesheet: string }): string {
-  return documentHead(site, {
-    faviconSvg,
-    afterFirstPaint: { stylesheets: [options.webFontsStylesheet], manifest: manifestPath },
-  });
+export function renderHead(afterFirstPaint: {
+  stylesheets: readonly string[];
+  manifest: string;
+}): string {
+  return documentHead(site, { faviconSvg, afterFirstPaint });
 }
 
 /** The policy for the built page, allowing requests to the Supabase project it was built for. */
