@@ -39,9 +39,10 @@ export default defineConfig({
           DATA_DIR: dataDir,
           SERVICE_ROLE_KEY: e2eServiceKey,
           // Every test books from one address within a minute; the per-address
-          // and whole-site caps would refuse them. The per-e-mail limit stays on.
+          // and whole-site limits would refuse them. The per-e-mail limit stays on.
           RATE_LIMIT_PER_MINUTE: '0',
-          BOOKING_LIMIT_PER_MINUTE: '0',
+          BOOKING_LIMIT_PER_CLIENT_PER_HOUR: '0',
+          BOOKING_LIMIT_SITE_PER_HOUR: '0',
           BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '3',
         },
         stdout: 'ignore',

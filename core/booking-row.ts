@@ -1,39 +1,39 @@
-import type { BookingForm } from './booking-rules.ts';
+import {
+  bookingFieldColumns,
+  bookingFieldRules,
+  bookingFields,
+  trimField,
+  type BookingField,
+  type BookingForm,
+  type ColumnOf,
+} from './booking-rules.ts';
 
-/** One row of the `bookings` table as the browser sends it (PostgREST column names). */
-export interface BookingRow {
+/**
+ * One row of the `bookings` table as the browser sends it (PostgREST column
+ * names), derived from the field table: a required field is text, an optional
+ * one text or null.
+ */
+export type BookingRow = {
   /** Generated in the browser so that a retry after a lost answer cannot store a second row. */
   id: string;
-  full_name: string;
-  phone: string;
-  email: string;
-  /** The handle as typed, trimmed; null when left empty. */
-  instagram: string | null;
-}
+} & {
+  [F in BookingField as ColumnOf<F>]: (typeof bookingFieldRules)[F]['required'] extends true
+    ? string
+    : string | null;
+};
 
 /** The columns an anonymous caller may send. */
-export const bookingColumns = ['id', 'full_name', 'phone', 'email', 'instagram'] as const;
+export const bookingColumns = ['id', ...bookingFieldColumns] as const;
 
-/** Turns what the visitor typed into the row to store: trimmed, empty Instagram as null. */
+/** Turns what the visitor typed into the row to store: trimmed, an empty optional field as null. */
 export function toBookingRow(form: BookingForm, id: string): BookingRow {
-  const instagram = form.instagram.trim();
-  return {
-    id,
-    full_name: form.fullName.trim(),
-    phone: form.phone.trim(),
-    email: form.email.trim(),
-    instagram: instagram === '' ? null : instagram,
-  };
-}
-
-/** The reverse mapping, used by the server to check a row with the form's rules. */
-export function toBookingForm(row: Omit<BookingRow, 'id'>): BookingForm {
-  return {
-    fullName: row.full_name,
-    phone: row.phone,
-    email: row.email,
-    instagram: row.instagram ?? '',
-  };
+  const row: Record<string, string | null> = { id };
+  for (const field of bookingFields) {
+    const { column, required } = bookingFieldRules[field];
+    const value = trimField(form[field]);
+    row[column] = value === '' && !required ? null : value;
+  }
+  return row as BookingRow;
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,8 +1,15 @@
 /**
- * The booking request's rules and messages (specification, section 5), shared by
- * the form in the browser and by the server, whose check is the one that decides.
- * The database repeats the same limits as `check` constraints
- * (supabase/migrations), so a direct insert through hosted Supabase obeys them too.
+ * The booking request's fields: the one description of each (its column, whether
+ * it is required, its length in characters, the characters it may hold, how the
+ * form asks for it) and the rules and messages built from it (specification,
+ * section 5). The form, the server (whose check is the one that decides) and
+ * everything that lists the fields read this table. The database repeats the
+ * same rules as `check` constraints (supabase/migrations), so that a direct
+ * insert through hosted Supabase obeys them too; server/db/field-rules-sql.test.ts
+ * inserts rows generated from this table and fails if the two disagree.
+ *
+ * Lengths count characters (Unicode code points, as SQL's `char_length` does),
+ * not UTF-16 units, and are measured after trimming.
  */
 
 /** The fields a visitor fills in, in the order the form shows them. */
@@ -15,30 +22,170 @@ export type BookingForm = Record<BookingField, string>;
 
 export const emptyBookingForm: BookingForm = { fullName: '', phone: '', email: '', instagram: '' };
 
-/** Longest accepted value of each field, counted in characters after trimming. */
-export const maxLengths = {
-  fullName: 100,
-  phone: 30,
-  email: 254,
-  instagram: 60,
-} as const satisfies Record<BookingField, number>;
+/** How the form asks for a field: the input's attributes. */
+export interface FieldInput {
+  type: 'text' | 'tel' | 'email';
+  autoComplete: string;
+  inputMode?: 'tel' | 'email';
+}
+
+/** One field of the table. */
+export interface FieldRule {
+  /** The column of `public.bookings` (and of the REST API) that stores it. */
+  column: string;
+  /** A required field may not be empty; an optional one is stored as null when empty. */
+  required: boolean;
+  /** Shortest accepted value, in characters; any non-empty value when unset. */
+  minLength?: number;
+  /** Longest accepted value, in characters. */
+  maxLength: number;
+  /** The only characters allowed, when the field is restricted to a few. */
+  allowedCharacters?: RegExp;
+  /** Digits a value needs besides its other characters. */
+  minDigits?: number;
+  /** The value's shape, beyond its characters. */
+  shape?: RegExp;
+  input: FieldInput;
+}
+
+/**
+ * White space trimmed from both ends of every field: exactly the characters that
+ * JavaScript's `String.prototype.trim` removes, spelled out so that SQL's
+ * `btrim` (supabase/migrations) removes the same ones.
+ */
+export const trimmedSpace =
+  '\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
+
+/**
+ * Characters no person types and no field may hold, as ranges of code points:
+ * Unicode's control (Cc) and format (Cf) characters, such as BEL, ESC, the C1
+ * controls, zero-width spaces and the right-to-left override, and the line and
+ * paragraph separators. Spelled out rather than `\p{Cf}` so that the browser,
+ * the server and SQL agree whatever Unicode version each knows; a test checks
+ * that they cover `\p{Cc}` and `\p{Cf}` of this runtime.
+ */
+export const hiddenCharacterRanges: readonly (readonly [number, number])[] = [
+  [0x0000, 0x001f],
+  [0x007f, 0x009f],
+  [0x00ad, 0x00ad],
+  [0x0600, 0x0605],
+  [0x061c, 0x061c],
+  [0x06dd, 0x06dd],
+  [0x070f, 0x070f],
+  [0x0890, 0x0891],
+  [0x08e2, 0x08e2],
+  [0x180e, 0x180e],
+  [0x200b, 0x200f],
+  [0x2028, 0x202e],
+  [0x2060, 0x2064],
+  [0x2066, 0x206f],
+  [0xfeff, 0xfeff],
+  [0xfff9, 0xfffb],
+  [0x110bd, 0x110bd],
+  [0x110cd, 0x110cd],
+  [0x13430, 0x1343f],
+  [0x1bca0, 0x1bca3],
+  [0x1d173, 0x1d17a],
+  [0xe0001, 0xe0001],
+  [0xe0020, 0xe007f],
+];
+
+const codePoint = (value: number) => `\\u{${value.toString(16)}}`;
+const hiddenCharacter = new RegExp(
+  `[${hiddenCharacterRanges.map(([first, last]) => (first === last ? codePoint(first) : `${codePoint(first)}-${codePoint(last)}`)).join('')}]`,
+  'u',
+);
+const edgeSpace = new RegExp(`^[${trimmedSpace}]+|[${trimmedSpace}]+$`, 'g');
+
+/** The value as every side stores it: trimmed of `trimmedSpace`. */
+export function trimField(value: string): string {
+  return value.replace(edgeSpace, '');
+}
+
+/** Length in characters (code points), as SQL counts it. */
+export function characterCount(value: string): number {
+  let count = 0;
+  for (const _character of value) count += 1;
+  return count;
+}
+
+export function hasHiddenCharacter(value: string): boolean {
+  return hiddenCharacter.test(value);
+}
 
 /** Shortest accepted phone number, in characters (specification, section 9). */
 export const minPhoneLength = 10;
+
+export const bookingFieldRules = {
+  fullName: {
+    column: 'full_name',
+    required: true,
+    maxLength: 100,
+    input: { type: 'text', autoComplete: 'name' },
+  },
+  phone: {
+    column: 'phone',
+    required: true,
+    minLength: minPhoneLength,
+    maxLength: 30,
+    // Digits, spaces, plus, parentheses or hyphens (specification, section 5).
+    allowedCharacters: /^[0-9 +()-]*$/,
+    // `----------` has ten allowed characters but is no number; the shortest UK numbers have 7 digits.
+    minDigits: 7,
+    input: { type: 'tel', autoComplete: 'tel', inputMode: 'tel' },
+  },
+  email: {
+    column: 'email',
+    required: true,
+    maxLength: 254,
+    // A local part, an @, a domain with at least one dot; no white space anywhere.
+    shape: new RegExp(`^[^${trimmedSpace}@]+@[^${trimmedSpace}@]+\\.[^${trimmedSpace}@]+$`),
+    input: { type: 'email', autoComplete: 'email', inputMode: 'email' },
+  },
+  instagram: {
+    column: 'instagram',
+    required: false,
+    maxLength: 60,
+    input: { type: 'text', autoComplete: 'off' },
+  },
+} as const satisfies Record<BookingField, FieldRule>;
+
+type Rules = typeof bookingFieldRules;
+
+/** The column that stores a field. */
+export type ColumnOf<F extends BookingField> = Rules[F]['column'];
+
+/** Every field's column, in the form's order. */
+export type BookingFieldColumn = ColumnOf<BookingField>;
+
+export const bookingFieldColumns = bookingFields.map(
+  (field) => bookingFieldRules[field].column,
+) as readonly BookingFieldColumn[];
+
+/** The fields a visitor must fill in. */
+export const requiredFields: readonly BookingField[] = bookingFields.filter(
+  (field) => bookingFieldRules[field].required,
+);
+
+export function isRequired(field: BookingField): boolean {
+  return bookingFieldRules[field].required;
+}
+
+/** Longest accepted value of each field, in characters after trimming. */
+export const maxLengths = Object.fromEntries(
+  bookingFields.map((field) => [field, bookingFieldRules[field].maxLength]),
+) as { [F in BookingField]: Rules[F]['maxLength'] };
 
 /** Which rule a field broke. */
 export type RuleFailure = 'required' | 'invalid' | 'tooLong';
 
 export type BookingFailures = Partial<Record<BookingField, RuleFailure>>;
 
-const phonePattern = /^[0-9 +()-]+$/;
-// A local part, an @, a domain with at least one dot; no whitespace anywhere.
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** The messages a visitor sees, one per field and broken rule. */
 export const validationMessages = {
   fullName: {
     required: 'Full name is required',
+    invalid: 'Your name contains a hidden character; please type it again',
     tooLong: `Please shorten your name to ${maxLengths.fullName} characters or fewer`,
   },
   phone: {
@@ -52,25 +199,28 @@ export const validationMessages = {
     tooLong: 'Please enter a valid email address',
   },
   instagram: {
+    invalid: 'Your Instagram username contains a hidden character; please type it again',
     tooLong: `Please shorten your Instagram username to ${maxLengths.instagram} characters or fewer`,
   },
 } as const satisfies Record<BookingField, Partial<Record<RuleFailure, string>>>;
 
-function checkField(field: BookingField, raw: string): RuleFailure | undefined {
-  const value = raw.trim();
-  if (value.length > maxLengths[field]) return 'tooLong';
-  switch (field) {
-    case 'fullName':
-      return value === '' ? 'required' : undefined;
-    case 'phone':
-      if (value === '') return 'required';
-      return value.length >= minPhoneLength && phonePattern.test(value) ? undefined : 'invalid';
-    case 'email':
-      if (value === '') return 'required';
-      return emailPattern.test(value) ? undefined : 'invalid';
-    case 'instagram':
-      return undefined;
-  }
+function digitCount(value: string): number {
+  return value.replace(/[^0-9]/g, '').length;
+}
+
+/** The rule `raw` breaks as the value of `field`, if any. */
+export function checkField(field: BookingField, raw: string): RuleFailure | undefined {
+  const rule: FieldRule = bookingFieldRules[field];
+  const value = trimField(raw);
+  if (value === '') return rule.required ? 'required' : undefined;
+  if (hasHiddenCharacter(value)) return 'invalid';
+  const length = characterCount(value);
+  if (length > rule.maxLength) return 'tooLong';
+  if (rule.minLength !== undefined && length < rule.minLength) return 'invalid';
+  if (rule.allowedCharacters && !rule.allowedCharacters.test(value)) return 'invalid';
+  if (rule.minDigits !== undefined && digitCount(value) < rule.minDigits) return 'invalid';
+  if (rule.shape && !rule.shape.test(value)) return 'invalid';
+  return undefined;
 }
 
 /** Checks every field; an empty result means the request may be sent. */

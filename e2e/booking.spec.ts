@@ -1,5 +1,6 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { developmentAnonKey } from '../core/api-defaults.ts';
+import { messageFor } from '../core/booking-rules.ts';
 import { e2eServiceKey } from './constants.ts';
 import { openView } from './fixtures.ts';
 
@@ -39,6 +40,10 @@ function bookingPosts(page: Page): Request[] {
       posts.push(request);
   });
   return posts;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 const submitButton = (page: Page) =>
@@ -153,6 +158,33 @@ test('shows the messages of the specification beside their fields and sends noth
   await submitButton(page).click();
   await expect(page.getByText('Please enter a valid phone number')).toBeVisible();
   await expect(page.getByText('Please enter a valid email address')).toBeVisible();
+  expect(posts).toHaveLength(0);
+});
+
+test('a hidden character or a phone without digits is shown under its field, and nothing is sent', async ({
+  page,
+}) => {
+  const posts = bookingPosts(page);
+  await openView(page, 'contact');
+  await fillForm(page, {
+    // A zero-width space, a right-to-left override, an escape: pasted, never seen.
+    name: 'Aisha\u200bKhan',
+    phone: '----------',
+    email: 'aisha\u202e@example.com',
+    instagram: '@aisha\u001b',
+  });
+  await submitButton(page).click();
+  for (const [label, message] of [
+    ['Full Name', messageFor('fullName', 'invalid')],
+    ['Phone Number', 'Please enter a valid phone number'],
+    ['Email Address', 'Please enter a valid email address'],
+    ['Instagram Username (Optional)', messageFor('instagram', 'invalid')],
+  ] as const) {
+    await expect(page.getByLabel(label)).toHaveAccessibleDescription(
+      new RegExp(escapeRegExp(message)),
+    );
+    await expect(page.getByText(message)).toBeVisible();
+  }
   expect(posts).toHaveLength(0);
 });
 

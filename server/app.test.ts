@@ -1,14 +1,20 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../core/api-defaults.ts';
+import {
+  bookingFieldRules,
+  bookingFields,
+  hiddenCharacterRanges,
+  messageFor,
+} from '../core/booking-rules.ts';
 import { createApp } from './app.ts';
 import { createBookingsRepository, type BookingsRepository } from './db/bookings-repository.ts';
 import { DatabaseError, DatabaseUnavailableError } from './db/database.ts';
-import { migrate } from './db/migrate.ts';
+import { findMigrationsDir, migrate } from './db/migrate.ts';
 import type { OpenedDatabase } from './db/open-database.ts';
 import { openPostgres } from './db/postgres.ts';
 import { serve, testEngines, type RunningServer } from './testing/helpers.ts';
@@ -80,6 +86,7 @@ describe.each(engines)('the booking API on $name', (engine) => {
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('cache-control')).toBe('no-store');
     const body = (await response.json()) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(['code', 'details', 'hint', 'message']);
     expect(body.code).toBe(code);
@@ -165,8 +172,33 @@ describe.each(engines)('the booking API on $name', (engine) => {
       expect(await storedRows()).toHaveLength(20);
     });
 
-    it('stores an array of rows all together', async () => {
+    it('refuses an array of two bookings with the anon key, and stores nothing', async () => {
       const client = new PostgrestClient(api, { headers: anonHeaders });
+      const { error, status } = await client.from('bookings').insert([
+        { ...validBooking, id: crypto.randomUUID() },
+        { ...validBooking, id: crypto.randomUUID(), full_name: 'Yusuf Ali', instagram: null },
+      ]);
+      expect(status).toBe(400);
+      expect(error).toMatchObject({ code: 'PT400', message: 'Send one booking request at a time' });
+      expect(await storedRows()).toHaveLength(0);
+    });
+
+    it('refuses an array of two bookings inserted as anon straight into the table, as on hosted Supabase', async () => {
+      const refused = await opened.db
+        .transaction(async (tx) => {
+          await tx.query('set local role anon');
+          await tx.query(
+            `insert into public.bookings (full_name, phone, email)
+             values ('Amina Khan', '07700 900123', 'a@example.com'), ('Yusuf Ali', '07700 900124', 'y@example.com')`,
+          );
+        })
+        .catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: 'PT400' });
+      expect(await storedRows()).toHaveLength(0);
+    });
+
+    it('stores an array of rows all together with the service key', async () => {
+      const client = new PostgrestClient(api, { headers: serviceHeaders });
       const { error, status } = await client.from('bookings').insert([
         { ...validBooking, id: crypto.randomUUID() },
         { ...validBooking, id: crypto.randomUUID(), full_name: 'Yusuf Ali', instagram: null },
@@ -188,7 +220,11 @@ describe.each(engines)('the booking API on $name', (engine) => {
         '23505',
       ],
     ])('stores nothing from an array with %s', async (_case, rows, status, code) => {
-      await expectPostgrestError(await post(rows), status, code);
+      await expectPostgrestError(
+        await post(rows, { ...jsonHeaders, ...serviceHeaders }),
+        status,
+        code,
+      );
       expect(await storedRows()).toHaveLength(0);
     });
 
@@ -201,6 +237,42 @@ describe.each(engines)('the booking API on $name', (engine) => {
         '23505',
       );
       expect((await storedRows())[0]).toMatchObject({ full_name: 'Amina Khan' });
+    });
+  });
+
+  it('tells every cache to keep none of its answers', async () => {
+    const answers = [
+      await post(validBooking),
+      await fetch(`${api}/bookings?select=*`, { headers: serviceHeaders }),
+      await fetch(`${api}/bookings`, { method: 'OPTIONS' }),
+      await fetch(`${api}/bookings?select=*`, { headers: anonHeaders }),
+      await fetch(`${api}/nothing`, { headers: anonHeaders }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([201, 200, 200, 401, 404]);
+    for (const answer of answers) expect(answer.headers.get('cache-control')).toBe('no-store');
+  });
+
+  describe('refusing hidden characters', () => {
+    it("refuses every class of hidden character in every field with 400 and the field's message", async () => {
+      const unexpected: string[] = [];
+      for (const field of bookingFields) {
+        const { column } = bookingFieldRules[field];
+        for (const [first, last] of hiddenCharacterRanges) {
+          for (const point of new Set([Math.max(first, 1), last])) {
+            const value = `${validBooking[column].slice(0, 3)}${String.fromCodePoint(point)}${validBooking[column].slice(3)}`;
+            const response = await post({ ...validBooking, [column]: value });
+            const body = (await response.json()) as { code: string; details: string };
+            const expected = `${column}: ${messageFor(field, 'invalid')}`;
+            if (response.status !== 400 || body.code !== '23514' || body.details !== expected) {
+              unexpected.push(
+                `${column} U+${point.toString(16)}: ${response.status} ${body.details}`,
+              );
+            }
+          }
+        }
+      }
+      expect(unexpected).toEqual([]);
+      expect(await storedRows()).toHaveLength(0);
     });
   });
 
@@ -765,11 +837,11 @@ describe.each(engines)('the booking API on $name', (engine) => {
       const id = crypto.randomUUID();
       await post({ ...validBooking, id });
       const before = await schemaSnapshot();
-      expect(before.at(-1)).toEqual([
-        { name: '20261122000000_create_bookings.sql', checksum: expect.any(String) },
-        { name: '20261123000000_booking_notifications.sql', checksum: expect.any(String) },
-        { name: '20261123000100_booking_abuse_limits.sql', checksum: expect.any(String) },
-      ]);
+      const files = readdirSync(findMigrationsDir()).filter((name) => name.endsWith('.sql'));
+      expect(files.length).toBeGreaterThan(3);
+      expect(before.at(-1)).toEqual(
+        files.sort().map((name) => ({ name, checksum: expect.any(String) })),
+      );
 
       expect(await migrate(opened.db)).toEqual({ applied: [], changed: [] });
       expect(await schemaSnapshot()).toEqual(before);
@@ -785,6 +857,7 @@ describe('the booking API when the database fails', () => {
       createApp({
         bookings: {
           insertAsAnon: fail,
+          insertAsService: fail,
           selectForService: fail,
           deleteForService: fail,
           ...bookings,

@@ -2,7 +2,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { BookingsRepository } from './db/bookings-repository.ts';
 import type { ApiKeys } from './http/api-keys.ts';
 import { apiCorsHeaders } from './http/cors.ts';
-import { ApiError, internalError, sendApiError } from './http/postgrest-error.ts';
+import { ApiError, internalError, sendApiError, tooManyRequests } from './http/postgrest-error.ts';
+import { clientNetwork } from './limits/client-network.ts';
 import { createRateLimiter } from './limits/rate-limiter.ts';
 import { createRestHandler, restPrefix } from './routes/rest.ts';
 import { createStaticSite } from './routes/static-site.ts';
@@ -44,11 +45,11 @@ export function createApp(deps: AppDeps): RequestListener {
   let pendingApiRequests = 0;
 
   /** The reason to refuse an API request before any work, if there is one. */
-  const refusal = (req: IncomingMessage): ApiError | undefined => {
+  const refusal = (req: IncomingMessage, client: string): ApiError | undefined => {
     // Preflights are free: each one precedes the request that counts.
     if (req.method === 'OPTIONS') return undefined;
     if (pendingApiRequests >= maxPendingRequests) return serverBusy();
-    const decision = rateLimiter?.take(clientAddress(req, trustProxy), now());
+    const decision = rateLimiter?.take(clientNetwork(client), now());
     if (decision && !decision.allowed) return tooManyRequests(decision.retryAfterSeconds);
     return undefined;
   };
@@ -62,14 +63,17 @@ export function createApp(deps: AppDeps): RequestListener {
       return;
     }
     if (url.pathname === restPrefix || url.pathname.startsWith(`${restPrefix}/`)) {
-      const refused = refusal(req);
+      // Answers of the API may carry personal data: never kept by a cache.
+      res.setHeader('Cache-Control', 'no-store');
+      const client = clientAddress(req, trustProxy);
+      const refused = refusal(req, client);
       if (refused) {
         sendApiError(res, refused, apiCorsHeaders);
         return;
       }
       pendingApiRequests += 1;
       res.once('close', () => (pendingApiRequests -= 1));
-      await handleRest(req, res, url);
+      await handleRest(req, res, url, client);
     } else {
       await serveStatic(req, res, url.pathname);
     }
@@ -86,13 +90,6 @@ export function createApp(deps: AppDeps): RequestListener {
       sendApiError(res, internalError());
     });
   };
-}
-
-function tooManyRequests(retryAfterSeconds: number): ApiError {
-  return new ApiError(429, 'PT429', 'Too many requests from this address', {
-    hint: `Please try again in ${retryAfterSeconds} seconds.`,
-    headers: { 'Retry-After': String(retryAfterSeconds) },
-  });
 }
 
 function serverBusy(): ApiError {

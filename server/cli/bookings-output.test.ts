@@ -31,12 +31,14 @@ describe('csvCell', () => {
     ['plain', 'plain'],
     ['a,b', '"a,b"'],
     ['say "hi"', '"say ""hi"""'],
-    ['two\nlines', '"two\nlines"'],
+    ['two\nlines', 'two\\u000alines'],
     ['=1+1', "'=1+1"],
     ['+44 1634', "'+44 1634"],
     ['-2', "'-2"],
     ['@handle', "'@handle"],
-    ['\tcmd', "'\tcmd"],
+    ['\tcmd', '\\u0009cmd'],
+    ['\u001b]8;;http://evil.example\u0007link', '\\u001b]8;;http://evil.example\\u0007link'],
+    ['del\u007f and C1\u009b', 'del\\u007f and C1\\u009b'],
     ['=A1,"x"', `"'=A1,""x"""`],
     ['', ''],
   ])('writes %j as %j', (value, cell) => {
@@ -82,5 +84,28 @@ describe('formatJson', () => {
   it('writes the records as an indented array', () => {
     expect(JSON.parse(formatJson(records))).toEqual(records);
     expect(formatJson([])).toBe('[]\n');
+  });
+});
+
+describe('output of a stored row with control characters', () => {
+  // Rows stored under earlier rules, or with the service key, may hold any of them.
+  const hostile: BookingRecord = {
+    ...records[0]!,
+    full_name: 'Red\u001b[31m\u0007\u007f\u0085\u009b2J',
+    instagram: '\u001b]8;;http://evil.example\u001b\\x',
+  };
+  // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+  const rawControl = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+  it('leaves none raw in CSV, and keeps every line a line', () => {
+    const csv = formatCsv([hostile]);
+    expect(csv).not.toMatch(rawControl);
+    expect(csv.split('\r\n')).toHaveLength(3);
+  });
+
+  it('leaves none raw in JSON, which still reads back as the stored text', () => {
+    const json = formatJson([hostile]);
+    expect(json.replaceAll('\n', '')).not.toMatch(rawControl);
+    expect(JSON.parse(json)).toEqual([hostile]);
   });
 });

@@ -1,16 +1,13 @@
+import { bookingFieldColumns } from '../../core/booking-rules.ts';
+import type { BookingRow } from '../../core/booking-row.ts';
 import { plainText } from '../notifications/booking-notice.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
 
 /** One booking request as the command prints it (the REST API's columns). */
-export interface BookingRecord {
-  id: string;
+export type BookingRecord = BookingRow & {
   /** ISO 8601, UTC. */
   created_at: string;
-  full_name: string;
-  phone: string;
-  email: string;
-  instagram: string | null;
-}
+};
 
 interface Column {
   title: string;
@@ -62,15 +59,7 @@ function fit(text: string, maxWidth: number): string {
   return characters.length <= maxWidth ? text : `${characters.slice(0, maxWidth - 1).join('')}…`;
 }
 
-const csvHeader = [
-  'id',
-  'created_at',
-  'received_uk',
-  'full_name',
-  'phone',
-  'email',
-  'instagram',
-] as const;
+const csvHeader = ['id', 'created_at', 'received_uk', ...bookingFieldColumns] as const;
 
 /**
  * RFC 4180 CSV (CRLF line ends, fields quoted when needed). A cell that a
@@ -83,19 +72,40 @@ export function formatCsv(records: readonly BookingRecord[]): string {
     record.id,
     record.created_at,
     formatUkTimeLong(new Date(record.created_at)),
-    record.full_name,
-    record.phone,
-    record.email,
-    record.instagram ?? '',
+    ...bookingFieldColumns.map((column) => record[column] ?? ''),
   ]);
   return [csvHeader, ...rows].map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
 }
 
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+// C0 controls, DEL and the C1 controls: a terminal or a spreadsheet may act on them.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/g;
+// What JSON.stringify leaves raw of them.
+const rawInJson = /[\u007f-\u009f]/g;
+
+/** `\u001b` for ESC, and so on: visible, and read back as the same text by a JSON parser. */
+function escapeControls(value: string, which: RegExp = controlCharacter): string {
+  return value.replace(
+    which,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
+/**
+ * One cell. Control characters are written as `\u001b` and the like, so that
+ * printing the file never sends one to a terminal (a stored row may hold them:
+ * rows of earlier rules, or inserted with the service key).
+ */
+export function csvCell(raw: string): string {
+  const value = escapeControls(raw);
+  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
+  return /[",]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/**
+ * JSON with every control character escaped: JSON.stringify leaves DEL and the
+ * C1 controls raw, which a terminal may act on.
+ */
 export function formatJson(records: readonly BookingRecord[]): string {
-  return `${JSON.stringify(records, null, 2)}\n`;
+  return `${escapeControls(JSON.stringify(records, null, 2), rawInJson)}\n`;
 }

@@ -1,3 +1,4 @@
+import { bookingFieldColumns } from '../../core/booking-rules.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ServerConfig } from '../config.ts';
@@ -103,7 +104,7 @@ function databaseSource(db: Database, close: () => Promise<void>): BookingsSourc
     async list({ since, limit }) {
       const params: unknown[] = [];
       let sql = `select id::text as id, to_json(created_at) #>> '{}' as created_at,
-                   full_name, phone, email, instagram
+                   ${bookingFieldColumns.join(', ')}
                  from public.bookings`;
       if (since) {
         params.push(since.toISOString());
@@ -224,7 +225,7 @@ function httpSource(config: ServerConfig): BookingsSource {
         );
         if (pageSize <= 0) break;
         const query = new URLSearchParams({
-          select: 'id,created_at,full_name,phone,email,instagram',
+          select: ['id', 'created_at', ...bookingFieldColumns].join(','),
           order: 'created_at.desc,id.asc',
           limit: String(pageSize),
           offset: String(records.length),

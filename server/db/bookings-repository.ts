@@ -1,3 +1,4 @@
+import { bookingFieldColumns } from '../../core/booking-rules.ts';
 import type { BookingRow } from '../../core/booking-row.ts';
 import type { Database, Queryable } from './database.ts';
 
@@ -8,15 +9,8 @@ import type { Database, Queryable } from './database.ts';
  * values are always bound parameters.
  */
 
-/** Every column of `public.bookings`, in table order. */
-export const bookingTableColumns = [
-  'id',
-  'created_at',
-  'full_name',
-  'phone',
-  'email',
-  'instagram',
-] as const;
+/** Every column of `public.bookings` that can be read, in table order. */
+export const bookingTableColumns = ['id', 'created_at', ...bookingFieldColumns] as const;
 
 export type BookingTableColumn = (typeof bookingTableColumns)[number];
 
@@ -54,9 +48,26 @@ export interface BookingSelectionResult {
  */
 export type BookingInsert = BookingRow & { website?: string | null };
 
+export interface AnonRequest {
+  /** The client's address as the server sees it (after TRUST_PROXY); unknown when unset. */
+  clientAddress?: string;
+}
+
+/**
+ * The request header the database reads the client's address from
+ * (app_private.request_client_network); PostgREST on hosted Supabase passes
+ * the real headers, this server this one alone.
+ */
+const clientAddressHeader = 'x-real-ip';
+
 export interface BookingsRepository {
-  /** Inserts all rows or none, as `anon`; never reads them back (insert-only RLS forbids it). */
-  insertAsAnon(rows: readonly BookingInsert[]): Promise<void>;
+  /**
+   * Inserts all rows or none, as `anon`; never reads them back (insert-only RLS
+   * forbids it). The client's address is passed to the database's limits.
+   */
+  insertAsAnon(rows: readonly BookingInsert[], request: AnonRequest): Promise<void>;
+  /** Inserts all rows or none, as `service_role`: several at once, and no limits per visitor. */
+  insertAsService(rows: readonly BookingInsert[]): Promise<void>;
   /** Reads rows as `service_role`. */
   selectForService(selection: BookingSelection): Promise<BookingSelectionResult>;
   /**
@@ -66,14 +77,9 @@ export interface BookingsRepository {
   deleteForService(filters: readonly BookingFilter[]): Promise<number>;
 }
 
-const quoted: Record<BookingTableColumn, string> = {
-  id: '"id"',
-  created_at: '"created_at"',
-  full_name: '"full_name"',
-  phone: '"phone"',
-  email: '"email"',
-  instagram: '"instagram"',
-};
+const quoted = Object.fromEntries(
+  bookingTableColumns.map((column) => [column, `"${column}"`]),
+) as Record<BookingTableColumn, string>;
 
 // Rendered as PostgREST does (json's ISO 8601 form), the same on both engines.
 const selected: Record<BookingTableColumn, string> = {
@@ -93,23 +99,26 @@ const comparisons: Record<ComparisonOperator, string> = {
 
 export function createBookingsRepository(db: Database): BookingsRepository {
   return {
-    insertAsAnon: async (rows) => {
+    insertAsAnon: async (rows, { clientAddress }) => {
       if (rows.length === 0) return;
-      // One statement for every row: all are stored or none.
-      const values = rows.map(
-        (_row, index) => `(${[1, 2, 3, 4, 5, 6].map((n) => `$${index * 6 + n}`).join(', ')})`,
-      );
+      const headers = JSON.stringify(clientAddress ? { [clientAddressHeader]: clientAddress } : {});
+      const { sql, params } = insertStatement(rows);
+      // It first gives the database the client's address as PostgREST would
+      // (request.headers), for the limits per visitor; the setting ends with
+      // the statement's transaction.
       await db.queryAsAnon(
-        `insert into public.bookings (id, full_name, phone, email, instagram, website) values ${values.join(', ')}`,
-        rows.flatMap((row) => [
-          row.id,
-          row.full_name,
-          row.phone,
-          row.email,
-          row.instagram,
-          row.website ?? null,
-        ]),
+        `${sql} where set_config('request.headers', $${params.length + 1}, true) is not null`,
+        [...params, headers],
       );
+    },
+
+    insertAsService: async (rows) => {
+      if (rows.length === 0) return;
+      const { sql, params } = insertStatement(rows);
+      await db.transaction(async (tx) => {
+        await tx.query('set local role service_role');
+        await tx.query(sql, params);
+      });
     },
 
     selectForService: (selection) =>
@@ -132,6 +141,21 @@ export function createBookingsRepository(db: Database): BookingsRepository {
         return rows[0]?.deleted ?? 0;
       });
     },
+  };
+}
+
+const insertedColumns = ['id', ...bookingFieldColumns, 'website'] as const;
+
+/** One statement for every row, so that all are stored or none; ends where a `where` may follow. */
+function insertStatement(rows: readonly BookingInsert[]): { sql: string; params: unknown[] } {
+  const values = rows.map(
+    (_row, rowIndex) =>
+      `(${insertedColumns.map((column, index) => `$${rowIndex * insertedColumns.length + index + 1}${column === 'id' ? '::uuid' : ''}`).join(', ')})`,
+  );
+  const list = insertedColumns.join(', ');
+  return {
+    sql: `insert into public.bookings (${list}) select * from (values ${values.join(', ')}) as request (${list})`,
+    params: rows.flatMap((row) => insertedColumns.map((column) => row[column] ?? null)),
   };
 }
 

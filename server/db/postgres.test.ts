@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -7,7 +8,7 @@ import {
   withClient,
   type ScratchDatabase,
 } from '../testing/helpers.ts';
-import { migrate } from './migrate.ts';
+import { findMigrationsDir, migrate } from './migrate.ts';
 import { DatabaseRoleError, openDatabase } from './open-database.ts';
 import { openPostgres } from './postgres.ts';
 import { startTcpProxy } from '../testing/tcp-proxy.ts';
@@ -151,7 +152,8 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
 
   it('refuses rows that break the form rules even when inserted directly', async () => {
     const rows = [
-      [' Amina', '01634 123456', 'a@b.co'],
+      ['Am\u200bina', '01634 123456', 'a@b.co'],
+      ['Amina', '----------', 'a@b.co'],
       ['Amina', 'abc1234567', 'a@b.co'],
       ['Amina', '12345', 'a@b.co'],
       ['Amina', '01634 123456', 'foo@bar'],
@@ -191,11 +193,9 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
     const [first, second] = await Promise.all([openPostgres(fresh.url), openPostgres(fresh.url)]);
     try {
       const reports = await Promise.all([migrate(first), migrate(second)]);
-      expect(reports.flatMap((report) => report.applied)).toEqual([
-        '20261122000000_create_bookings.sql',
-        '20261123000000_booking_notifications.sql',
-        '20261123000100_booking_abuse_limits.sql',
-      ]);
+      const files = readdirSync(findMigrationsDir()).filter((name) => name.endsWith('.sql'));
+      expect(files.length).toBeGreaterThan(3);
+      expect(reports.flatMap((report) => report.applied).sort()).toEqual(files.sort());
     } finally {
       await Promise.all([first.close(), second.close()]);
       await fresh.drop();

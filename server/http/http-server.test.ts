@@ -74,7 +74,12 @@ describe('requests that are not valid HTTP', () => {
     const unused = () => Promise.reject(new Error('unused'));
     const app = await serve(
       createApp({
-        bookings: { insertAsAnon: unused, selectForService: unused, deleteForService: unused },
+        bookings: {
+          insertAsAnon: unused,
+          insertAsService: unused,
+          selectForService: unused,
+          deleteForService: unused,
+        },
         keys: { anon: 'anon-key', serviceRole: undefined },
         distDir: '/nonexistent',
       }),

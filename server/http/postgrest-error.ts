@@ -50,6 +50,32 @@ export function permissionDenied(role: ApiRole): ApiError {
   );
 }
 
+/**
+ * The one answer of every limit on requests, the server's and the database's
+ * alike (the migration 20261123120000_booking_visitor_limits.sql raises the
+ * same code, message and hint), so that a refusal never says which limit.
+ */
+export const tooManyRequestsAnswer = {
+  code: 'PT429',
+  message: 'Too many booking requests',
+  hint: 'Please try again later. If you have already sent a request, we have it and will reply within 24 hours.',
+} as const;
+
+export function tooManyRequests(retryAfterSeconds: number): ApiError {
+  const { code, message, hint } = tooManyRequestsAnswer;
+  return new ApiError(429, code, message, {
+    hint,
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+}
+
+/** An anonymous caller sent several bookings in one request (the database refuses it too). */
+export function oneBookingAtATime(): ApiError {
+  return new ApiError(400, 'PT400', 'Send one booking request at a time', {
+    hint: 'Send each booking as a JSON object of its own.',
+  });
+}
+
 export function databaseUnavailable(): ApiError {
   return new ApiError(503, 'PGRST000', 'Database connection error. Retrying the connection.', {
     headers: { 'Retry-After': '5' },

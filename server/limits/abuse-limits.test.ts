@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../core/api-defaults.ts';
 import { createApp, type ApiLimits } from '../app.ts';
-import { readBookingLimits, setBookingLimits } from '../db/booking-limits.ts';
+import { readBookingLimits, setBookingLimits, type BookingLimits } from '../db/booking-limits.ts';
 import { createBookingsRepository, type BookingsRepository } from '../db/bookings-repository.ts';
 import { DatabaseError } from '../db/database.ts';
 import type { OpenedDatabase } from '../db/open-database.ts';
+import { tooManyRequestsAnswer } from '../http/postgrest-error.ts';
 import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
+import { defaultLimits } from './limits-config.ts';
 
 /**
  * The limits on booking requests: the honeypot and the throttles kept by the
@@ -29,13 +32,51 @@ const booking = (email: string, extra: Record<string, unknown> = {}) => ({
 });
 const errorKeys = ['code', 'details', 'hint', 'message'];
 
-const engines = testEngines('limits', { perEmailPerHour: 3, perMinute: 6 });
+// The limits as a new database has them.
+const engines = testEngines('limits', {});
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Record<string, unknown> | null;
+}
+
+/** A POST from one of loopback's addresses (127.0.0.0/8 is all this machine's). */
+function postFrom(baseUrl: string, localAddress: string, body: unknown): Promise<Answer> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      `${baseUrl}/rest/v1/bookings`,
+      {
+        method: 'POST',
+        localAddress,
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(payload)) },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: text === '' ? null : (JSON.parse(text) as Record<string, unknown>),
+          });
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
 
 describe.each(engines)("the database's limits on $name", (engine) => {
   let opened: OpenedDatabase;
   let cleanUp: () => Promise<void>;
   let server: RunningServer;
-  let post: (body: unknown) => Promise<Response>;
+  let defaults: BookingLimits;
+  let clock = 0;
+  const from = (address: string, body: unknown) => postFrom(server.baseUrl, address, body);
   const storedCount = async (email?: string) => {
     const { rows } = await opened.db.query<{ count: number }>(
       'select count(*)::integer as count from public.bookings where $1::text is null or email = $1',
@@ -43,22 +84,42 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     );
     return rows[0]!.count;
   };
+  /** An insert straight into the table as anon, as PostgREST makes it on hosted Supabase. */
+  const insertAsAnonFrom = (address: string, rows: ReturnType<typeof booking>[]) =>
+    opened.db
+      .transaction(async (tx) => {
+        await tx.query('set local role anon');
+        await tx.query(`select set_config('request.headers', $1, true)`, [
+          JSON.stringify({ 'cf-connecting-ip': address }),
+        ]);
+        await tx.query(
+          `insert into public.bookings (id, full_name, phone, email)
+           select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[])`,
+          [
+            rows.map((row) => row.id),
+            rows.map((row) => row.full_name),
+            rows.map((row) => row.phone),
+            rows.map((row) => row.email),
+          ],
+        );
+      })
+      .then(
+        () => 'stored',
+        (error: unknown) => (error instanceof DatabaseError ? error.code : error),
+      );
 
   beforeAll(async () => {
     ({ opened, cleanUp } = await engine.open());
+    defaults = await readBookingLimits(opened.db);
     server = await serve(
       createApp({
         bookings: createBookingsRepository(opened.db),
         keys,
         distDir: mkdtempSync(path.join(tmpdir(), 'hijama-limits-dist-')),
+        limits: { ...defaultLimits, trustProxy: false },
+        now: () => clock,
       }),
     );
-    post = (body) =>
-      fetch(`${server.baseUrl}/rest/v1/bookings`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(body),
-      });
   });
   afterAll(async () => {
     await server?.close();
@@ -66,12 +127,24 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     await cleanUp?.();
   });
   beforeEach(async () => {
-    await opened.db.query('delete from public.bookings');
-    await setBookingLimits(opened.db, { perEmailPerHour: 3, perMinute: 6 });
+    await opened.db.exec(
+      'delete from public.bookings; delete from app_private.booking_clients; delete from app_private.booking_alerts;',
+    );
+    await setBookingLimits(opened.db, defaults);
+    // A fresh minute for the server's own per-address bucket.
+    clock += 10 * 60_000;
+  });
+
+  it('has limits per client, per e-mail address and site-wide, the site-wide far above the per-client', () => {
+    expect(defaults).toEqual({ perClientPerHour: 5, perEmailPerHour: 3, sitePerHour: 60 });
+    expect(defaults.sitePerHour).toBeGreaterThanOrEqual(10 * defaults.perClientPerHour);
   });
 
   it('answers a filled honeypot as if stored, and stores nothing, not even a notification', async () => {
-    const response = await post(booking('robot@example.com', { website: 'https://spam.example' }));
+    const response = await from(
+      '127.0.0.2',
+      booking('robot@example.com', { website: 'https://spam.example' }),
+    );
     expect(response.status).toBe(201);
     expect(await storedCount()).toBe(0);
     const outbox = await opened.db.query('select 1 from app_private.booking_notifications');
@@ -80,7 +153,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
 
   it('stores a request whose honeypot is empty, without keeping the field', async () => {
     const row = booking('person@example.com', { website: '  ' });
-    expect((await post(row)).status).toBe(201);
+    expect((await from('127.0.0.2', row)).status).toBe(201);
     const { rows } = await opened.db.query<{ website: string | null }>(
       'select website from public.bookings where id = $1',
       [row.id],
@@ -88,67 +161,147 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     expect(rows).toEqual([{ website: null }]);
   });
 
-  it('refuses a fourth request for one e-mail address within the hour with 429, in any letter case', async () => {
-    for (const email of ['amina@example.com', 'Amina@example.com', 'AMINA@EXAMPLE.COM']) {
-      expect((await post(booking(email))).status).toBe(201);
-    }
-    const refused = await post(booking('amina@Example.com'));
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBe('60');
-    const body = (await refused.json()) as Record<string, unknown>;
-    expect(Object.keys(body).sort()).toEqual(errorKeys);
-    expect(body).toMatchObject({
-      code: 'PT429',
-      message: 'Too many booking requests for this e-mail address',
-    });
-    expect(await storedCount()).toBe(3);
-    // Another visitor is not held back by the first one.
-    expect((await post(booking('other@example.com'))).status).toBe(201);
-  });
-
-  it('answers the retry of a stored request with 409, not 429, so that the site takes it as sent', async () => {
-    const rows = [1, 2, 3].map(() => booking('retry@example.com'));
-    for (const row of rows) expect((await post(row)).status).toBe(201);
-    const retry = await post(rows[2]);
-    expect(retry.status).toBe(409);
-    expect(((await retry.json()) as { code: string }).code).toBe('23505');
-  });
-
-  it('refuses more than the per-minute cap for the whole site', async () => {
-    for (let i = 0; i < 6; i += 1) {
-      expect((await post(booking(`visitor${i}@example.com`))).status).toBe(201);
-    }
-    const refused = await post(booking('seventh@example.com'));
-    expect(refused.status).toBe(429);
-    expect(((await refused.json()) as { message: string }).message).toBe(
-      'Too many booking requests at the moment',
+  it('stops one client sending as fast as it can, while another client still books', async () => {
+    const burst = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => from('127.0.0.2', booking(`burst${i}@example.com`))),
     );
-    expect(await storedCount()).toBe(6);
+    const statuses = burst.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(defaults.perClientPerHour);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(
+      15 - defaults.perClientPerHour,
+    );
+    expect(await storedCount()).toBe(defaults.perClientPerHour);
+    // Another visitor is not held back by the first one.
+    expect((await from('127.0.0.3', booking('someone.else@example.com'))).status).toBe(201);
   });
 
-  it('counts only the last hour and the last minute', async () => {
-    for (let i = 0; i < 6; i += 1) await post(booking(`early${i % 3}@example.com`));
-    await opened.db.query(`update public.bookings set created_at = now() - interval '61 minutes'`);
-    expect((await post(booking('early0@example.com'))).status).toBe(201);
+  it('counts every address of one IPv6 /64 as one client, and another /64 apart', async () => {
+    const inOne64 = (n: number) => `2001:db8:1:2::${n.toString(16)}`;
+    for (let n = 1; n <= defaults.perClientPerHour; n += 1) {
+      expect(await insertAsAnonFrom(inOne64(n), [booking(`v6-${n}@example.com`)])).toBe('stored');
+    }
+    expect(await insertAsAnonFrom(inOne64(0xffff), [booking('v6-more@example.com')])).toBe('PT429');
+    expect(await insertAsAnonFrom('2001:db8:1:3::1', [booking('v6-other@example.com')])).toBe(
+      'stored',
+    );
   });
 
-  it('holds for a direct insert as anon, as on hosted Supabase, without the server', async () => {
-    await setBookingLimits(opened.db, { perEmailPerHour: 1 });
-    const insert = (row: ReturnType<typeof booking>) =>
-      opened.db.transaction(async (tx) => {
-        await tx.query('set local role anon');
-        await tx.query(
-          'insert into public.bookings (id, full_name, phone, email) values ($1, $2, $3, $4)',
-          [row.id, row.full_name, row.phone, row.email],
-        );
-      });
-    await insert(booking('direct@example.com'));
-    const refused = await insert(booking('direct@example.com')).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(DatabaseError);
-    expect((refused as DatabaseError).code).toBe('PT429');
+  it('refuses a fourth request for one e-mail address within the hour with 429, in any letter case', async () => {
+    const addresses = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
+    for (const [index, email] of [
+      'amina@example.com',
+      'Amina@example.com',
+      'AMINA@EXAMPLE.COM',
+    ].entries()) {
+      expect((await from(addresses[index]!, booking(email))).status).toBe(201);
+    }
+    const refused = await from('127.0.0.5', booking('amina@Example.com'));
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('60');
+    expect(Object.keys(refused.body!).sort()).toEqual(errorKeys);
+    expect(refused.body).toEqual({ ...tooManyRequestsAnswer, details: null });
+    expect(await storedCount()).toBe(3);
   });
 
-  it('lets anon neither read nor change the limits', async () => {
+  it('answers a request that fails for its own reason with that reason, whatever its address or e-mail has done', async () => {
+    const stored: ReturnType<typeof booking>[] = [];
+    for (let i = 0; i < defaults.perClientPerHour; i += 1) {
+      const row = booking(`full${i}@example.com`);
+      stored.push(row);
+      expect((await from('127.0.0.2', row)).status).toBe(201);
+    }
+    expect((await from('127.0.0.2', booking('next@example.com'))).status).toBe(429);
+
+    // Through the server, from the address at its limit.
+    const nullPhone = await from('127.0.0.2', booking('x@example.com', { phone: null }));
+    expect([nullPhone.status, nullPhone.body?.code]).toEqual([400, '23502']);
+    const badPhone = await from('127.0.0.2', booking('x@example.com', { phone: '----------' }));
+    expect([badPhone.status, badPhone.body?.code]).toEqual([400, '23514']);
+    const two = await from('127.0.0.2', [booking('y@example.com'), booking('z@example.com')]);
+    expect([two.status, two.body?.code]).toEqual([400, 'PT400']);
+    const retry = await from('127.0.0.2', stored[0]);
+    expect([retry.status, retry.body?.code]).toEqual([409, '23505']);
+
+    // Straight into the table, as hosted Supabase would insert them.
+    expect(await insertAsAnonFrom('127.0.0.2', [booking('x@example.com', { phone: null })])).toBe(
+      '23502',
+    );
+    expect(
+      await insertAsAnonFrom('127.0.0.2', [booking('x@example.com', { full_name: 'A\u202eB' })]),
+    ).toBe('23514');
+    expect(await insertAsAnonFrom('127.0.0.2', [stored[1]!])).toBe('23505');
+    expect(
+      await insertAsAnonFrom('127.0.0.2', [booking('y@example.com'), booking('z@example.com')]),
+    ).toBe('PT400');
+
+    // An e-mail address at its limit: a request with a bad phone hears about the phone.
+    for (const address of ['127.0.0.3', '127.0.0.4', '127.0.0.5']) {
+      expect((await from(address, booking('victim@example.com'))).status).toBe(201);
+    }
+    const forVictim = await from('127.0.0.6', booking('victim@example.com', { phone: '12' }));
+    expect([forVictim.status, forVictim.body?.code]).toEqual([400, '23514']);
+    expect(
+      await insertAsAnonFrom('127.0.0.7', [booking('victim@example.com', { phone: null })]),
+    ).toBe('23502');
+  });
+
+  it("answers every limit, the server's own included, with one code, message and hint", async () => {
+    await setBookingLimits(opened.db, { perClientPerHour: 1, perEmailPerHour: 1, sitePerHour: 3 });
+    expect((await from('127.0.0.2', booking('one@example.com'))).status).toBe(201);
+    const perClient = await from('127.0.0.2', booking('two@example.com'));
+    const perEmail = await from('127.0.0.3', booking('one@example.com'));
+    expect((await from('127.0.0.4', booking('three@example.com'))).status).toBe(201);
+    expect((await from('127.0.0.5', booking('four@example.com'))).status).toBe(201);
+    const siteWide = await from('127.0.0.6', booking('five@example.com'));
+    const bodies = [perClient, perEmail, siteWide].map((answer) => {
+      expect(answer.status).toBe(429);
+      return answer.body;
+    });
+    expect(new Set(bodies.map((body) => JSON.stringify(body))).size).toBe(1);
+    expect(bodies[0]).toEqual({ ...tooManyRequestsAnswer, details: null });
+
+    // The server's own per-address bucket answers the same.
+    let bucket: Answer | undefined;
+    for (let i = 0; i < defaultLimits.rateLimitPerMinute + 1; i += 1) {
+      bucket = await from('127.0.0.9', { not: 'a booking' });
+    }
+    expect(bucket?.status).toBe(429);
+    expect(bucket?.body).toEqual(bodies[0]);
+  });
+
+  it('refuses past the site-wide allowance and tells the practice once, not once per refusal', async () => {
+    await setBookingLimits(opened.db, { sitePerHour: 4 });
+    for (let i = 0; i < 4; i += 1) {
+      expect((await from(`127.0.1.${i + 1}`, booking(`guest${i}@example.com`))).status).toBe(201);
+    }
+    for (let i = 0; i < 3; i += 1) {
+      expect((await from(`127.0.2.${i + 1}`, booking(`late${i}@example.com`))).status).toBe(429);
+    }
+    expect(await storedCount()).toBe(4);
+    const { rows } = await opened.db.query('select kind from app_private.booking_alerts');
+    expect(rows).toEqual([{ kind: 'site_limit_reached' }]);
+  });
+
+  it('counts only the last hour', async () => {
+    for (let i = 0; i < defaults.perClientPerHour; i += 1) {
+      await from('127.0.0.2', booking(`early${i}@example.com`));
+    }
+    expect((await from('127.0.0.2', booking('early-more@example.com'))).status).toBe(429);
+    await opened.db.exec(
+      `update public.bookings set created_at = now() - interval '61 minutes';
+       update app_private.booking_clients set created_at = now() - interval '61 minutes';`,
+    );
+    expect((await from('127.0.0.2', booking('early0@example.com'))).status).toBe(201);
+  });
+
+  it('lets the service key insert several at once, with no limits per visitor', async () => {
+    const repository = createBookingsRepository(opened.db);
+    const many = Array.from({ length: 8 }, () => booking('imported@example.com'));
+    await repository.insertAsService(many);
+    expect(await storedCount('imported@example.com')).toBe(8);
+  });
+
+  it('lets anon neither read nor change the limits or what they count', async () => {
     const attempt = (sql: string) =>
       opened.db
         .transaction(async (tx) => {
@@ -158,17 +311,20 @@ describe.each(engines)("the database's limits on $name", (engine) => {
         .catch((error: unknown) => error);
     for (const sql of [
       'select * from app_private.booking_limits',
-      'update app_private.booking_limits set per_minute = 0',
+      'update app_private.booking_limits set site_per_hour = 0',
+      'select * from app_private.booking_clients',
+      'delete from app_private.booking_clients',
+      'select * from app_private.booking_alerts',
     ]) {
       expect(((await attempt(sql)) as DatabaseError).code).toBe('42501');
     }
   });
 
-  it('switches a limit off with 0 and keeps the other as stored', async () => {
+  it('switches a limit off with 0 and keeps the others as stored', async () => {
     await setBookingLimits(opened.db, { perEmailPerHour: 0 });
-    expect(await readBookingLimits(opened.db)).toEqual({ perEmailPerHour: 0, perMinute: 6 });
-    for (let i = 0; i < 5; i += 1) {
-      expect((await post(booking('many@example.com'))).status).toBe(201);
+    expect(await readBookingLimits(opened.db)).toEqual({ ...defaults, perEmailPerHour: 0 });
+    for (let i = 0; i < 4; i += 1) {
+      expect((await from(`127.0.0.${i + 2}`, booking('many@example.com'))).status).toBe(201);
     }
   });
 });
@@ -181,6 +337,7 @@ describe("the server's own limits", () => {
   /** Inserts waiting for `blocked`, i.e. requests the server is handling. */
   let waitingInserts = 0;
   const bookings: BookingsRepository = {
+    insertAsService: () => Promise.reject(new Error('unused')),
     insertAsAnon: async () => {
       waitingInserts += 1;
       try {

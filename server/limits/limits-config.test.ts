@@ -15,18 +15,25 @@ describe('the limits read from the environment', () => {
   it('reads every variable; 0 switches a limit off', () => {
     expect(
       loadLimits({
+        BOOKING_LIMIT_PER_CLIENT_PER_HOUR: '8',
         BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '5',
-        BOOKING_LIMIT_PER_MINUTE: '0',
+        BOOKING_LIMIT_SITE_PER_HOUR: '0',
         RATE_LIMIT_PER_MINUTE: '0',
         TRUST_PROXY: 'true',
         MAX_PENDING_REQUESTS: '64',
       }),
     ).toEqual({
-      bookingLimits: { perEmailPerHour: 5, perMinute: 0 },
+      bookingLimits: { perClientPerHour: 8, perEmailPerHour: 5, sitePerHour: 0 },
       rateLimitPerMinute: 0,
       trustProxy: true,
       maxPendingRequests: 64,
     });
+  });
+
+  it('refuses the per-minute setting of earlier releases, naming what replaced it', () => {
+    expect(() => loadLimits({ BOOKING_LIMIT_PER_MINUTE: '30' })).toThrow(
+      /BOOKING_LIMIT_SITE_PER_HOUR/,
+    );
   });
 
   it('reports every malformed value at once', () => {

@@ -4,8 +4,9 @@ import type { BookingLimits } from '../db/booking-limits.ts';
 /** The server's protections against floods; read from the environment. */
 export interface LimitsConfig {
   /**
-   * BOOKING_LIMIT_PER_EMAIL_PER_HOUR and BOOKING_LIMIT_PER_MINUTE, written into
-   * the database at start; a limit left unset keeps the database's value.
+   * BOOKING_LIMIT_PER_CLIENT_PER_HOUR, BOOKING_LIMIT_PER_EMAIL_PER_HOUR and
+   * BOOKING_LIMIT_SITE_PER_HOUR, written into the database at start; a limit
+   * left unset keeps the database's value.
    */
   bookingLimits: Partial<BookingLimits>;
   /** RATE_LIMIT_PER_MINUTE: API requests one client address may make per minute; 0 = no limit. */
@@ -26,12 +27,21 @@ export const defaultLimits = { rateLimitPerMinute: 30, maxPendingRequests: 256 }
  */
 export const everyLimitLifted = {
   RATE_LIMIT_PER_MINUTE: '0',
-  BOOKING_LIMIT_PER_MINUTE: '0',
+  BOOKING_LIMIT_PER_CLIENT_PER_HOUR: '0',
   BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '0',
+  BOOKING_LIMIT_SITE_PER_HOUR: '0',
+};
+
+/** Settings that no longer exist, and what replaced them. */
+const renamedSettings: Record<string, string> = {
+  BOOKING_LIMIT_PER_MINUTE:
+    'BOOKING_LIMIT_PER_MINUTE is gone: the site-wide limit is now per hour, BOOKING_LIMIT_SITE_PER_HOUR (and each visitor has BOOKING_LIMIT_PER_CLIENT_PER_HOUR).',
 };
 
 export function loadLimits(env: Env = process.env): LimitsConfig {
-  const problems: string[] = [];
+  const problems: string[] = Object.entries(renamedSettings)
+    .filter(([name]) => env[name] !== undefined)
+    .map(([, explanation]) => explanation);
   const count = (name: string, { min, max }: { min: number; max: number }) => {
     const text = env[name]?.trim();
     if (!text) return undefined;
@@ -42,8 +52,9 @@ export function loadLimits(env: Env = process.env): LimitsConfig {
     }
     return value;
   };
+  const perClientPerHour = count('BOOKING_LIMIT_PER_CLIENT_PER_HOUR', { min: 0, max: 10_000 });
   const perEmailPerHour = count('BOOKING_LIMIT_PER_EMAIL_PER_HOUR', { min: 0, max: 10_000 });
-  const perMinute = count('BOOKING_LIMIT_PER_MINUTE', { min: 0, max: 1_000_000 });
+  const sitePerHour = count('BOOKING_LIMIT_SITE_PER_HOUR', { min: 0, max: 1_000_000 });
   const rateLimitPerMinute = count('RATE_LIMIT_PER_MINUTE', { min: 0, max: 1_000_000 });
   const maxPendingRequests = count('MAX_PENDING_REQUESTS', { min: 1, max: 100_000 });
 
@@ -54,8 +65,9 @@ export function loadLimits(env: Env = process.env): LimitsConfig {
   if (problems.length > 0) throw new ConfigError(problems);
 
   const bookingLimits: Partial<BookingLimits> = {};
+  if (perClientPerHour !== undefined) bookingLimits.perClientPerHour = perClientPerHour;
   if (perEmailPerHour !== undefined) bookingLimits.perEmailPerHour = perEmailPerHour;
-  if (perMinute !== undefined) bookingLimits.perMinute = perMinute;
+  if (sitePerHour !== undefined) bookingLimits.sitePerHour = sitePerHour;
   return {
     bookingLimits,
     rateLimitPerMinute: rateLimitPerMinute ?? defaultLimits.rateLimitPerMinute,

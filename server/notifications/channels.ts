@@ -1,6 +1,7 @@
 import nodemailer from 'nodemailer';
 import { composeBookingEmail, composeWebhookBody, type BookingNotice } from './booking-notice.ts';
 import type { ChannelName } from './outbox.ts';
+import { composeAlert, type PracticeAlert } from './practice-alerts.ts';
 
 /** A way of telling the practice about a booking; `send` rejects when it did not get through. */
 export interface NotificationChannel {
@@ -8,6 +9,8 @@ export interface NotificationChannel {
   /** For the start-up line, without secrets. */
   description: string;
   send(notice: BookingNotice): Promise<void>;
+  /** Tells the practice about the booking form itself (practice-alerts.ts). */
+  sendAlert(alert: PracticeAlert): Promise<void>;
   close(): void;
 }
 
@@ -47,33 +50,57 @@ export function createEmailChannel(settings: EmailSettings): NotificationChannel
         signal: AbortSignal.timeout(sendTimeoutMs),
       });
     },
+    async sendAlert(alert) {
+      const message = composeAlert(alert);
+      await transport.sendMail({
+        from: settings.from,
+        to: settings.to,
+        subject: message.subject,
+        text: message.text,
+        messageId: `<alert-${alert.id}@${fromDomain || 'localhost'}>`,
+        signal: AbortSignal.timeout(sendTimeoutMs),
+      });
+    },
     close: () => transport.close(),
   };
 }
 
 export function createWebhookChannel(url: string): NotificationChannel {
+  const post = async (body: unknown, idempotencyKey: string) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': 'hijama-notifier',
+        // The same key for every attempt, so that the receiver can ignore a repeat.
+        'Idempotency-Key': idempotencyKey,
+      },
+      body: JSON.stringify(body),
+      // A redirect would turn the POST into a GET: report it instead.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(sendTimeoutMs),
+    });
+    await response.body?.cancel();
+    if (response.status < 200 || response.status > 299) {
+      throw new Error(`the webhook answered ${response.status} ${response.statusText}`.trim());
+    }
+  };
   return {
     name: 'webhook',
     description: `webhook to ${new URL(url).origin}`,
-    async send(notice) {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          'User-Agent': 'hijama-notifier',
-          // The same key for every attempt, so that the receiver can ignore a repeat.
-          'Idempotency-Key': notice.id,
+    send: (notice) => post(composeWebhookBody(notice), notice.id),
+    sendAlert: (alert) =>
+      post(
+        {
+          type: 'practice.alert',
+          alert: {
+            kind: alert.kind,
+            created_at: alert.createdAt.toISOString(),
+            ...composeAlert(alert),
+          },
         },
-        body: JSON.stringify(composeWebhookBody(notice)),
-        // A redirect would turn the POST into a GET: report it instead.
-        redirect: 'manual',
-        signal: AbortSignal.timeout(sendTimeoutMs),
-      });
-      await response.body?.cancel();
-      if (response.status < 200 || response.status > 299) {
-        throw new Error(`the webhook answered ${response.status} ${response.statusText}`.trim());
-      }
-    },
+        `alert-${alert.id}`,
+      ),
     close: () => {},
   };
 }

@@ -14,7 +14,9 @@ import {
   waitFor,
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
+import { setBookingLimits } from '../db/booking-limits.ts';
 import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
+import { createAlertStore } from './practice-alerts.ts';
 import { createNotifier, retryDelayMs, type Notifier } from './notifier.ts';
 import { createOutbox } from './outbox.ts';
 import { wakeAfterInserts } from './setup.ts';
@@ -68,6 +70,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
 
   beforeEach(async () => {
     await opened.db.query('delete from public.bookings');
+    await opened.db.query('delete from app_private.booking_alerts');
     errors.length = 0;
     infos.length = 0;
   });
@@ -88,6 +91,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
       retryBaseMs: options.retryMs ?? 200,
       retryMaxMs: options.retryMs ?? 400,
       exclusive: false,
+      alerts: createAlertStore(opened.db),
       log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },
     });
     notifiers.push(notifier);
@@ -109,7 +113,14 @@ describe.each(engines)('the notifier on $name', (engine) => {
     });
   }
 
-  async function post(body: unknown) {
+  /** Posts one booking, or each of an array in turn (a visitor sends one at a time). */
+  async function post(body: unknown): Promise<{ status: number; ms: number }> {
+    if (Array.isArray(body)) {
+      const answers = [];
+      for (const row of body) answers.push(await post(row));
+      const refused = answers.find((answer) => answer.status !== 201);
+      return refused ?? { status: 201, ms: 0 };
+    }
     const started = Date.now();
     const response = await fetch(`${server.baseUrl}/rest/v1/bookings`, {
       method: 'POST',
@@ -338,6 +349,28 @@ describe.each(engines)('the notifier on $name', (engine) => {
     const ids = peer.mails.map((mail) => mail.parsed.messageId);
     expect(ids).toHaveLength(many.length);
     expect(new Set(ids).size).toBe(many.length);
+  });
+
+  it('tells the practice once when the site-wide limit is reached, however many requests it refuses', async () => {
+    await setBookingLimits(opened.db, { sitePerHour: 2 });
+    try {
+      const peer = await smtpPeer();
+      const notifier = startNotifier([emailTo(peer.port)], { start: false });
+      const statuses = [];
+      for (let i = 0; i < 5; i += 1) {
+        statuses.push((await post(booking({ email: `flood${i}@example.com` }))).status);
+      }
+      expect(statuses).toEqual([201, 201, 429, 429, 429]);
+      await notifier.runOnce();
+      await notifier.runOnce();
+      const subjects = peer.mails.map((mail) => mail.parsed.subject);
+      expect(subjects.filter((subject) => subject?.startsWith('Booking request'))).toHaveLength(2);
+      expect(subjects.filter((subject) => subject?.includes('hourly limit'))).toEqual([
+        'The booking form has reached its hourly limit',
+      ]);
+    } finally {
+      await setBookingLimits(opened.db, { sitePerHour: 0 });
+    }
   });
 
   it('sends what is due when run once, for a scheduler', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sendTimeoutMs, type NotificationChannel } from './channels.ts';
 import type { ClaimedNotification, Outbox } from './outbox.ts';
+import type { AlertStore } from './practice-alerts.ts';
 
 /**
  * Sends the pending notifications of the outbox, one at a time: woken at once
@@ -30,6 +31,8 @@ export interface NotifierOptions {
    * at start instead of waiting for their lease to expire.
    */
   exclusive: boolean;
+  /** Alerts about the booking form itself, sent after the notifications. */
+  alerts?: AlertStore;
   log: NotifierLog;
 }
 
@@ -114,6 +117,34 @@ export function createNotifier(options: NotifierOptions): Notifier {
     return 'failed';
   }
 
+  /**
+   * The waiting alerts, oldest first: each is sent when any channel takes it;
+   * the first that none takes is given back and tried again at the next run.
+   */
+  async function sendAlerts() {
+    while (options.alerts && !stopping && channels.length > 0) {
+      const alert = await options.alerts.claimNext();
+      if (!alert) return;
+      const failures: string[] = [];
+      for (const channel of channels) {
+        try {
+          await channel.sendAlert(alert);
+        } catch (error) {
+          failures.push(`${channel.description}: ${describeError(error)}`);
+        }
+      }
+      if (failures.length < channels.length) {
+        log.info(`Told the practice: ${alert.kind.replaceAll('_', ' ')}.`);
+        continue;
+      }
+      await options.alerts.giveBack(alert, failures.join('; '));
+      log.error(
+        `An alert for the practice (${alert.kind}) could not be sent: ${failures.join('; ')}.`,
+      );
+      return;
+    }
+  }
+
   async function run(): Promise<RunReport> {
     const report: RunReport = { sent: 0, failed: 0 };
     try {
@@ -130,6 +161,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
         tried.add(notification.booking.id);
         report[await sendOne(notification)] += 1;
       }
+      await sendAlerts();
       lastOutboxError = undefined;
     } catch (error) {
       const message = describeError(error);

@@ -4,6 +4,7 @@ import { createEmailChannel, createWebhookChannel, type NotificationChannel } fr
 import { createNotifier, type Notifier, type NotifierLog } from './notifier.ts';
 import type { NotifyConfig } from './notify-config.ts';
 import { createOutbox } from './outbox.ts';
+import { createAlertStore } from './practice-alerts.ts';
 
 /** The notifier of the configured channels, on `db`; shared by the server and the command line. */
 export function createConfiguredNotifier(
@@ -22,6 +23,7 @@ export function createConfiguredNotifier(
     retryMaxMs: config.retryMaxMs,
     // The embedded database is locked by this process: no other notifier can be using it.
     exclusive: db.engine === 'pglite',
+    alerts: createAlertStore(db),
     log,
   });
   return { notifier, channels };
@@ -39,8 +41,12 @@ export function wakeAfterInserts(
 ): BookingsRepository {
   return {
     ...bookings,
-    insertAsAnon: async (rows) => {
-      await bookings.insertAsAnon(rows);
+    insertAsAnon: async (rows, request) => {
+      await bookings.insertAsAnon(rows, request);
+      notifier.wake();
+    },
+    insertAsService: async (rows) => {
+      await bookings.insertAsService(rows);
       notifier.wake();
     },
   };

@@ -25,6 +25,7 @@ describe('startRetention', () => {
     const calls: (readonly BookingFilter[])[] = [];
     const bookings: BookingsRepository = {
       insertAsAnon: () => Promise.reject(new Error('unused')),
+      insertAsService: () => Promise.reject(new Error('unused')),
       selectForService: () => Promise.reject(new Error('unused')),
       deleteForService: async (filters) => {
         calls.push(filters);

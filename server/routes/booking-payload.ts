@@ -1,13 +1,20 @@
 import {
+  bookingFieldRules,
   bookingFields,
+  emptyBookingForm,
   messageFor,
   validateBooking,
-  type BookingField,
+  type BookingFieldColumn,
   type RuleFailure,
 } from '../../core/booking-rules.ts';
-import { bookingColumns, isUuid, toBookingForm, toBookingRow } from '../../core/booking-row.ts';
+import { bookingColumns, isUuid, toBookingRow } from '../../core/booking-row.ts';
 import { bookingTableColumns, type BookingInsert } from '../db/bookings-repository.ts';
-import { ApiError, permissionDenied, type ApiRole } from '../http/postgrest-error.ts';
+import {
+  ApiError,
+  oneBookingAtATime,
+  permissionDenied,
+  type ApiRole,
+} from '../http/postgrest-error.ts';
 
 /**
  * Turns the body of `POST /rest/v1/bookings` into rows to insert, checked with
@@ -23,20 +30,6 @@ import { ApiError, permissionDenied, type ApiRole } from '../http/postgrest-erro
 const honeypotColumn = 'website';
 const insertableColumns = [...bookingColumns, honeypotColumn] as const;
 type Column = (typeof insertableColumns)[number];
-
-const columnOfField: Record<BookingField, Exclude<Column, 'id'>> = {
-  fullName: 'full_name',
-  phone: 'phone',
-  email: 'email',
-  instagram: 'instagram',
-};
-
-/** The NOT NULL columns a caller must send, and the form field each one holds. */
-const requiredColumns = [
-  ['full_name', 'fullName'],
-  ['phone', 'phone'],
-  ['email', 'email'],
-] as const satisfies readonly (readonly [Column, BookingField])[];
 
 interface Violation {
   code: '23502' | '23514';
@@ -64,30 +57,35 @@ export function parseBookingPayload(
     return insertable;
   });
 
+  // One request, one booking: a visitor never sends more, and an array of them
+  // would use up the limits meant for many visitors (the database refuses it too).
+  if (options.role === 'anon' && objects.length > 1) throw oneBookingAtATime();
+
   let first: Violation | undefined;
   const explanations: string[] = [];
   const rows = objects.map((object, index) => {
     const values = readValues(object, columns);
     const prefix = objects.length > 1 ? `row ${index + 1}, ` : '';
-    for (const [column, field] of requiredColumns) {
-      if (values[column] !== null) continue;
+    const form = { ...emptyBookingForm };
+    for (const field of bookingFields) {
+      const { column, required } = bookingFieldRules[field];
+      const value = values.fields[column];
+      if (value !== null) {
+        form[field] = value;
+        continue;
+      }
+      if (!required) continue;
       first ??= {
         code: '23502',
         message: `null value in column "${column}" of relation "bookings" violates not-null constraint`,
       };
       explanations.push(`${prefix}${column}: ${messageFor(field, 'required')}`);
     }
-    const form = toBookingForm({
-      full_name: values.full_name ?? '',
-      phone: values.phone ?? '',
-      email: values.email ?? '',
-      instagram: values.instagram,
-    });
     const failures = validateBooking(form);
     for (const field of bookingFields) {
       const failure: RuleFailure | undefined = failures[field];
-      const column = columnOfField[field];
-      if (!failure || values[column] === null) continue;
+      const { column } = bookingFieldRules[field];
+      if (!failure || values.fields[column] === null) continue;
       first ??= {
         code: '23514',
         message: `new row for relation "bookings" violates check constraint "bookings_${column}_check"`,
@@ -144,22 +142,20 @@ function parseColumnsParameter(parameter: string): string[] {
 
 interface RowValues {
   id: string | undefined;
-  full_name: string | null;
-  phone: string | null;
-  email: string | null;
-  instagram: string | null;
+  /** Each field's value as sent; null when absent or null. */
+  fields: Record<BookingFieldColumn, string | null>;
   website: string | null;
 }
 
 function readValues(object: Record<string, unknown>, columns: Column[]): RowValues {
   const read = (column: Column): unknown =>
     columns.includes(column) && Object.hasOwn(object, column) ? object[column] : null;
-  const text = (column: Column): string | null => {
+  const text = (column: Column, nullable: boolean): string | null => {
     const value = read(column);
     if (value === null) return null;
     if (typeof value !== 'string') {
       throw invalidBody(
-        `Invalid value for column '${column}': expected a string${column === 'instagram' || column === honeypotColumn ? ' or null' : ''}`,
+        `Invalid value for column '${column}': expected a string${nullable ? ' or null' : ''}`,
       );
     }
     if (!isStorableText(value)) {
@@ -175,15 +171,17 @@ function readValues(object: Record<string, unknown>, columns: Column[]): RowValu
     const shown = typeof id === 'string' ? id : JSON.stringify(id);
     throw new ApiError(400, '22P02', `invalid input syntax for type uuid: "${shown}"`);
   }
+  const fields = {} as Record<BookingFieldColumn, string | null>;
+  for (const field of bookingFields) {
+    const { column, required } = bookingFieldRules[field];
+    fields[column] = text(column, !required);
+  }
   return {
     // A missing id comes from options.newId rather than from the column
     // default, so that every insert has the same shape.
     id: typeof id === 'string' ? id : undefined,
-    full_name: text('full_name'),
-    phone: text('phone'),
-    email: text('email'),
-    instagram: text('instagram'),
-    website: text('website'),
+    fields,
+    website: text(honeypotColumn, true),
   };
 }
 

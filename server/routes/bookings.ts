@@ -16,12 +16,14 @@ export interface BookingsRequest {
   res: ServerResponse;
   url: URL;
   role: ApiRole;
+  /** The client's address (after TRUST_PROXY), for the database's limits per visitor. */
+  clientAddress: string;
   /** CORS headers for every answer. */
   headers: Record<string, string>;
 }
 
 export async function insertBookings(
-  { req, res, url, role, headers }: BookingsRequest,
+  { req, res, url, role, clientAddress, headers }: BookingsRequest,
   bookings: BookingsRepository,
 ) {
   const contentType = req.headers['content-type'];
@@ -44,7 +46,9 @@ export async function insertBookings(
     prefer.get('return') === 'representation' || prefer.get('return') === 'headers-only';
   if (wantsRows || prefer.has('resolution')) throw permissionDenied(role);
 
-  await bookings.insertAsAnon(rows);
+  // The service key inserts as itself (several rows at once, no limits per visitor).
+  if (role === 'service_role') await bookings.insertAsService(rows);
+  else await bookings.insertAsAnon(rows, { clientAddress });
   res.writeHead(201, { ...headers, 'Content-Range': '*/*', 'Content-Length': '0' });
   res.end();
 }

@@ -32,7 +32,12 @@ export interface RestDeps {
 const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 export function createRestHandler(deps: RestDeps) {
-  return async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL) {
+  return async function handleRest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    clientAddress: string,
+  ) {
     const method = req.method ?? 'GET';
     let role: ApiRole = 'anon';
     try {
@@ -57,7 +62,7 @@ export function createRestHandler(deps: RestDeps) {
           `Could not find the table 'public.${table}' in the schema cache`,
         );
       }
-      const request = { req, res, url, role, headers: apiCorsHeaders };
+      const request = { req, res, url, role, clientAddress, headers: apiCorsHeaders };
       switch (method) {
         case 'GET':
         case 'HEAD':

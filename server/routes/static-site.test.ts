@@ -32,7 +32,12 @@ beforeAll(async () => {
   const unused = () => Promise.reject(new Error('no database in these tests'));
   server = await serve(
     createApp({
-      bookings: { insertAsAnon: unused, selectForService: unused, deleteForService: unused },
+      bookings: {
+        insertAsAnon: unused,
+        insertAsService: unused,
+        selectForService: unused,
+        deleteForService: unused,
+      },
       keys: { anon: 'anon', serviceRole: undefined },
       distDir: dist,
     }),

@@ -92,7 +92,11 @@ export interface TestEngine {
 }
 
 /** The database's booking limits switched off, for tests that store many requests. */
-export const noBookingLimits: BookingLimits = { perEmailPerHour: 0, perMinute: 0 };
+export const noBookingLimits: BookingLimits = {
+  perClientPerHour: 0,
+  perEmailPerHour: 0,
+  sitePerHour: 0,
+};
 
 /**
  * Fresh, migrated databases on every engine available; `label` names the

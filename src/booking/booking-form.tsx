@@ -8,8 +8,9 @@ import {
 } from 'react';
 import { CircleAlert, CircleCheck } from 'lucide-react';
 import {
+  bookingFieldRules,
   bookingFields,
-  maxLengths,
+  isRequired,
   messageFor,
   type BookingField,
 } from '../../core/booking-rules.ts';
@@ -21,18 +22,6 @@ import { isThrottled, sendBookingRequest } from './booking-api.ts';
 import { bookingFormReducer, initialBookingFormState } from './submission.ts';
 
 const copy = site.bookingForm;
-
-const inputAttributes: Record<
-  BookingField,
-  { type: string; autoComplete: string; inputMode?: 'tel' | 'email' }
-> = {
-  fullName: { type: 'text', autoComplete: 'name' },
-  phone: { type: 'tel', autoComplete: 'tel', inputMode: 'tel' },
-  email: { type: 'email', autoComplete: 'email', inputMode: 'email' },
-  instagram: { type: 'text', autoComplete: 'off' },
-};
-
-const requiredFields: ReadonlySet<BookingField> = new Set(['fullName', 'phone', 'email']);
 
 /** A submit made by a browser assistant (WebMCP draft): it can be answered with the outcome. */
 interface AgentSubmitEvent extends SubmitEvent {
@@ -167,7 +156,7 @@ export function BookingForm() {
             const describedBy = [failure ? `${id}-error` : null, hint ? `${id}-hint` : null]
               .filter(Boolean)
               .join(' ');
-            const required = requiredFields.has(field);
+            const required = isRequired(field);
             return (
               <div className="field" key={field} data-invalid={failure ? true : undefined}>
                 <label htmlFor={id} className="field-label">
@@ -190,9 +179,8 @@ export function BookingForm() {
                   id={id}
                   name={field}
                   className="field-input"
-                  {...inputAttributes[field]}
+                  {...bookingFieldRules[field].input}
                   required={required}
-                  maxLength={maxLengths[field]}
                   placeholder={field === 'instagram' ? copy.instagramPlaceholder : undefined}
                   value={state.values[field]}
                   onChange={onChange(field)}

@@ -1,3 +1,4 @@
+import { bookingFields, isRequired } from '../../core/booking-rules.ts';
 import type { SiteContent } from '../content/site.ts';
 import { formatTime } from '../lib/opening-hours.ts';
 import { absoluteUrl } from './html.ts';
@@ -13,9 +14,9 @@ export function llmsTxt(site: SiteContent): string {
   const hours = site.openingHours.map(
     (entry) => `- ${entry.label}: ${formatTime(entry.opens)} - ${formatTime(entry.closes)}`,
   );
-  const fields = Object.entries(bookingForm.labels).map(([field, label]) => {
-    const required = field === 'instagram' ? 'optional' : 'required';
-    return `  - ${label.replace(/ \(Optional\)$/, '')} (${required})`;
+  const fields = bookingFields.map((field) => {
+    const label = bookingForm.labels[field].replace(/ \(Optional\)$/, '');
+    return `  - ${label} (${isRequired(field) ? 'required' : 'optional'})`;
   });
   return [
     `# ${site.practiceName}`,

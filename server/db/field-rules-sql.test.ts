@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bookingFieldRules,
+  bookingFields,
+  hasFailures,
+  hasHiddenCharacter,
+  hiddenCharacterRanges,
+  trimField,
+  validateBooking,
+  type BookingField,
+  type BookingForm,
+} from '../../core/booking-rules.ts';
+import { testEngines } from '../testing/helpers.ts';
+import { DatabaseError } from './database.ts';
+import type { OpenedDatabase } from './open-database.ts';
+
+/**
+ * The database's check constraints against core's field table: rows generated
+ * from the table (each length limit and one past it, every class of hidden
+ * character, white space at the ends) are inserted straight into the table as
+ * anon, as hosted Supabase would, and must meet the same verdict as
+ * validateBooking. A change to either side alone fails here.
+ */
+
+const valid: BookingForm = {
+  fullName: 'Aisha Khan',
+  phone: '07700 900123',
+  email: 'aisha@example.co.uk',
+  instagram: '@aisha.k',
+};
+
+/** A value of exactly `length` characters that breaks no other rule of `field`. */
+function valueOfLength(field: BookingField, length: number): string {
+  switch (field) {
+    case 'phone':
+      return '0'.repeat(length);
+    case 'email':
+      // Characters outside the BMP count once, as SQL counts them.
+      return `${'é'.repeat(Math.max(0, length - '@b.co'.length))}@b.co`;
+    default:
+      return '😀'.repeat(length);
+  }
+}
+
+interface Case {
+  name: string;
+  form: BookingForm;
+}
+
+function generatedCases(): Case[] {
+  const cases: Case[] = [];
+  const add = (field: BookingField, name: string, value: string) =>
+    cases.push({ name: `${field}: ${name}`, form: { ...valid, [field]: value } });
+
+  for (const field of bookingFields) {
+    const rule = bookingFieldRules[field];
+    add(field, 'empty', '');
+    add(field, 'white space only', ' \u3000\t');
+    add(field, 'white space at both ends', `\u2003 ${valid[field]}\u00a0\ufeff`);
+    add(field, 'at the longest', valueOfLength(field, rule.maxLength));
+    add(field, 'one past the longest', valueOfLength(field, rule.maxLength + 1));
+    if ('minLength' in rule) {
+      add(field, 'at the shortest', valueOfLength(field, rule.minLength));
+      add(field, 'one short of the shortest', valueOfLength(field, rule.minLength - 1));
+    }
+    for (const [first, last] of hiddenCharacterRanges) {
+      for (const point of new Set([Math.max(first, 1), last])) {
+        const character = String.fromCodePoint(point);
+        const middle = Math.floor(valid[field].length / 2);
+        add(
+          field,
+          `U+${point.toString(16).toUpperCase().padStart(4, '0')} inside`,
+          `${valid[field].slice(0, middle)}${character}${valid[field].slice(middle)}`,
+        );
+      }
+    }
+  }
+  for (const phone of [
+    '----------',
+    '+(((((((((',
+    '123-456 ()',
+    '123-4567 ()',
+    '+44 (0) 1634 123 456',
+  ]) {
+    add('phone', JSON.stringify(phone), phone);
+  }
+  return cases;
+}
+
+describe.each(testEngines('field-rules'))('the table and core agree on $name', (engine) => {
+  let opened: OpenedDatabase;
+  let cleanUp: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ opened, cleanUp } = await engine.open());
+  });
+  afterAll(async () => {
+    await opened?.close();
+    await cleanUp?.();
+  });
+
+  /** Whether the table takes `form`, sent as typed (untrimmed), by anon. */
+  const tableAccepts = async (form: BookingForm): Promise<boolean> => {
+    const columns = bookingFields.map((field) => bookingFieldRules[field].column);
+    try {
+      await opened.db.transaction(async (tx) => {
+        await tx.query('set local role anon');
+        await tx.query(
+          `insert into public.bookings (id, ${columns.join(', ')}) values ($1, $2, $3, $4, $5)`,
+          [randomUUID(), ...bookingFields.map((field) => form[field])],
+        );
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof DatabaseError && ['23502', '23514'].includes(error.code)) return false;
+      throw error;
+    }
+  };
+
+  it('gives every generated row the verdict of validateBooking', async () => {
+    const cases = generatedCases();
+    const disagreements: string[] = [];
+    for (const { name, form } of cases) {
+      const coreAccepts = !hasFailures(validateBooking(form));
+      const accepted = await tableAccepts(form);
+      if (accepted !== coreAccepts) {
+        disagreements.push(
+          `${name}: core ${coreAccepts ? 'accepts' : 'refuses'}, the table ${accepted ? 'accepts' : 'refuses'}`,
+        );
+      }
+    }
+    expect(disagreements).toEqual([]);
+    // The cases cover both verdicts.
+    expect(cases.some(({ form }) => hasFailures(validateBooking(form)))).toBe(true);
+    expect(cases.some(({ form }) => !hasFailures(validateBooking(form)))).toBe(true);
+  });
+
+  it('stores what core would send: trimmed, an empty Instagram as null', async () => {
+    const id = randomUUID();
+    await opened.db.transaction(async (tx) => {
+      await tx.query('set local role anon');
+      await tx.query(
+        'insert into public.bookings (id, full_name, phone, email, instagram) values ($1, $2, $3, $4, $5)',
+        [id, '\u3000 Aisha Khan\u2003', ' 07700 900123\t', '\ufeffaisha@example.co.uk ', ' \u00a0'],
+      );
+    });
+    const { rows } = await opened.db.query(
+      'select full_name, phone, email, instagram from public.bookings where id = $1',
+      [id],
+    );
+    expect(rows).toEqual([
+      {
+        full_name: 'Aisha Khan',
+        phone: '07700 900123',
+        email: 'aisha@example.co.uk',
+        instagram: null,
+      },
+    ]);
+  });
+
+  // Planes 0, 1 and 14 hold every control and format character; the others
+  // are ideographs and private use. Scanning them all takes seconds more.
+  it('finds a hidden character in exactly the code points core does', async () => {
+    const { rows } = await opened.db.query<{ point: number }>(
+      `select point from (
+         select generate_series(1, 131071) as point
+         union all select generate_series(917504, 983039)
+       ) as scanned
+        where (point < 55296 or point > 57343) and app_private.has_hidden_character(chr(point))
+        order by point`,
+    );
+    const inSql = rows.map((row) => row.point);
+    const inCore: number[] = [];
+    for (const [first, last] of [
+      [1, 0x1ffff],
+      [0xe0000, 0xeffff],
+    ] as const) {
+      for (let point = first; point <= last; point += 1) {
+        if (point >= 0xd800 && point <= 0xdfff) continue;
+        if (hasHiddenCharacter(String.fromCodePoint(point))) inCore.push(point);
+      }
+    }
+    expect(inSql).toEqual(inCore);
+  });
+
+  it('trims exactly the characters core trims', async () => {
+    const { rows } = await opened.db.query<{ point: number; trimmed: string }>(
+      `select point, app_private.trim_booking_text(chr(point) || 'x' || chr(point)) as trimmed
+         from generate_series(1, 65535) as point
+        where point < 55296 or point > 57343`,
+    );
+    const differences = rows.filter(({ point, trimmed }) => {
+      const character = String.fromCodePoint(point);
+      return trimmed !== trimField(`${character}x${character}`);
+    });
+    expect(differences.map(({ point }) => point.toString(16))).toEqual([]);
+  });
+});
