@@ -7,6 +7,7 @@ export default defineConfig({
       'src/**/*.test.{ts,tsx}',
       'server/**/*.test.ts',
       'scripts/**/*.test.ts',
+      'deploy/**/*.test.ts',
     ],
     environment: 'node',
     testTimeout: 30_000,

@@ -1,0 +1,230 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSettings } from '../server/settings.ts';
+
+/** The deployment kit (docs/deploy.md), checked with the tools that will read it. */
+
+const kit = (name: string) => fileURLToPath(new URL(name, import.meta.url));
+const unitFile = kit('hijama.service');
+const caddyfile = kit('Caddyfile');
+const envExample = kit('hijama.env.example');
+const systemdAnalyze = '/usr/bin/systemd-analyze';
+const caddyBinary = '/usr/bin/caddy';
+
+/** Installed by `npm run test:unit` (scripts/ensure-debian-packages.mjs). */
+function requireTool(file: string, debianPackage: string) {
+  if (!existsSync(file)) {
+    throw new Error(
+      `${file} is missing: run \`npm run test:unit\` as root, or sudo apt-get install -y ${debianPackage}`,
+    );
+  }
+}
+
+/** Caddy keeps state under HOME and XDG_*: a throwaway one per run. */
+let caddyHome: string;
+beforeAll(() => {
+  caddyHome = mkdtempSync(path.join(tmpdir(), 'hijama-caddy-'));
+});
+afterAll(() => rmSync(caddyHome, { recursive: true, force: true }));
+const caddyEnv = () => ({
+  ...process.env,
+  HOME: caddyHome,
+  XDG_CONFIG_HOME: path.join(caddyHome, 'config'),
+  XDG_DATA_HOME: path.join(caddyHome, 'data'),
+});
+
+function caddy(args: string[]) {
+  return spawnSync(caddyBinary, args, { env: caddyEnv(), encoding: 'utf8' });
+}
+
+/** The Caddyfile as Caddy's JSON config; warnings (log lines on stderr) included. */
+function adaptCaddyfile() {
+  const result = caddy(['adapt', '--config', caddyfile, '--adapter', 'caddyfile']);
+  expect(result.status, result.stderr).toBe(0);
+  const warnings = result.stderr.split('\n').filter((line) => /"level":"(warn|error)"/.test(line));
+  return { config: JSON.parse(result.stdout) as CaddyConfig, warnings };
+}
+
+interface CaddyConfig {
+  admin?: { disabled: boolean };
+  apps: {
+    http: { servers: Record<string, { listen: string[]; automatic_https?: { disable: boolean } }> };
+  };
+}
+
+/** The `Key=value` lines of one section of a unit file, in order. */
+function unitSettings(section: string): [string, string][] {
+  const settings: [string, string][] = [];
+  let current = '';
+  for (const line of readFileSync(unitFile, 'utf8').split('\n')) {
+    const header = /^\[(\w+)\]$/.exec(line);
+    if (header) current = header[1]!;
+    const setting = /^(\w+)=(.*)$/.exec(line);
+    if (setting && current === section) settings.push([setting[1]!, setting[2]!]);
+  }
+  return settings;
+}
+
+describe('the systemd unit', () => {
+  beforeAll(() => requireTool(systemdAnalyze, 'systemd'));
+
+  it('passes systemd-analyze verify without a word', () => {
+    // verify exits 0 on an unknown key or a bad value ("…, ignoring"), so any output fails.
+    const result = spawnSync(systemdAnalyze, ['verify', '--man=no', unitFile], {
+      encoding: 'utf8',
+    });
+    expect({ status: result.status, output: result.stdout + result.stderr }).toEqual({
+      status: 0,
+      output: '',
+    });
+  });
+
+  it('keeps its sandbox (exposure at most 2 of 10) but lets node write the code it runs', () => {
+    const args = ['security', '--offline=true', '--no-pager', unitFile];
+    const result = spawnSync(systemdAnalyze, args, { encoding: 'utf8' });
+    const level = /Overall exposure level for hijama\.service: ([\d.]+)/.exec(result.stdout);
+    expect(level, result.stdout + result.stderr).not.toBeNull();
+    expect(Number(level![1]), result.stdout).toBeLessThanOrEqual(2);
+    // With it, node is killed at start (SIGTRAP): V8 runs code it has just written.
+    expect(result.stdout).toMatch(/^✗ MemoryDenyWriteExecute= /m);
+  });
+});
+
+describe('the unit, its example settings and the Caddyfile together', () => {
+  beforeAll(() => requireTool(caddyBinary, 'caddy'));
+
+  it('make a server behind the proxy that keeps its database in the state directory', () => {
+    const service = unitSettings('Service');
+    const setting = (key: string) => service.find(([name]) => name === key)?.[1];
+    // systemd's order: Environment= first, then the EnvironmentFile=, which wins.
+    const environment: Record<string, string | undefined> = {};
+    for (const [name, value] of service) {
+      if (name !== 'Environment') continue;
+      const [variable = '', ...rest] = value.split('=');
+      environment[variable] = rest.join('=');
+    }
+    Object.assign(environment, parseEnv(readFileSync(envExample, 'utf8')), {
+      SERVICE_ROLE_KEY: 'a'.repeat(64),
+    });
+
+    const settings = loadSettings(environment, setting('WorkingDirectory'));
+    expect(settings.server.dataDir).toBe(`/var/lib/${setting('StateDirectory')}/data`);
+    expect(settings.server.distDir).toBe(`${setting('WorkingDirectory')}/dist`);
+    expect(settings.server.databaseUrl).toBeUndefined();
+    expect(settings.limits.trustProxy).toBe(true);
+    expect(setting('EnvironmentFile')).toBe('/etc/hijama/hijama.env');
+    // Caddy proxies to where the server listens.
+    expect(JSON.stringify(adaptCaddyfile().config)).toContain(
+      `"dial":"${settings.server.host}:${settings.server.port}"`,
+    );
+  });
+});
+
+describe('the Caddyfile', () => {
+  beforeAll(() => requireTool(caddyBinary, 'caddy'));
+
+  it('is formatted, warns of nothing and validates (offline: no certificate is requested)', () => {
+    expect(adaptCaddyfile().warnings).toEqual([]);
+    const result = caddy(['validate', '--config', caddyfile, '--adapter', 'caddyfile']);
+    expect(result.status, result.stderr).toBe(0);
+  });
+
+  it("hands the server the client's own address as X-Forwarded-For, whatever the client sent", async () => {
+    const seen: (string | undefined)[] = [];
+    const upstream = http.createServer((req, res) => {
+      seen.push(req.headers['x-forwarded-for'] as string | undefined);
+      res.end('ok');
+    });
+    upstream.listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    const caddyPort = await freePort();
+
+    // The site's own routes, served over plain HTTP on a free port to a stand-in upstream.
+    const { config } = adaptCaddyfile();
+    const servers = Object.values(config.apps.http.servers);
+    expect(servers).toHaveLength(1);
+    servers[0]!.listen = [`127.0.0.1:${caddyPort}`];
+    servers[0]!.automatic_https = { disable: true };
+    config.admin = { disabled: true };
+    const upstreamPort = (upstream.address() as AddressInfo).port;
+    const configText = JSON.stringify(config);
+    const dial = '"dial":"127.0.0.1:3000"';
+    expect(configText).toContain(dial);
+    const configFile = path.join(caddyHome, 'caddy.json');
+    writeFileSync(configFile, configText.replaceAll(dial, `"dial":"127.0.0.1:${upstreamPort}"`));
+
+    const proxy = spawn(caddyBinary, ['run', '--config', configFile], {
+      env: caddyEnv(),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let log = '';
+    proxy.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    try {
+      const send = (forwardedFor?: string) =>
+        get(caddyPort, {
+          host: 'hijama.example',
+          ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+        });
+      await waitFor(
+        () => send(),
+        () => proxy.exitCode !== null,
+        () => log,
+      );
+      seen.length = 0;
+      const statuses = [
+        await send('203.0.113.7'),
+        await send('203.0.113.7, 198.51.100.1'),
+        await send(),
+      ];
+      expect(statuses).toEqual([200, 200, 200]);
+      expect(seen).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
+    } finally {
+      if (proxy.exitCode === null) {
+        proxy.kill('SIGTERM');
+        await once(proxy, 'exit');
+      }
+      upstream.close();
+    }
+  });
+});
+
+function freePort(): Promise<number> {
+  const server = http.createServer();
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function get(port: number, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: '/', headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      })
+      .on('error', reject);
+  });
+}
+
+/** Retries `attempt` until it succeeds, for 10 s or until `gaveUp()`. */
+async function waitFor(attempt: () => Promise<unknown>, gaveUp: () => boolean, log: () => string) {
+  for (let waited = 0; waited < 10_000 && !gaveUp(); waited += 100) {
+    try {
+      return await attempt();
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`Caddy did not answer.\n${log()}`);
+}
