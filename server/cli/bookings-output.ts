@@ -1,3 +1,4 @@
+import { shortReference } from '../../core/booking-reference.ts';
 import { plainText } from '../notifications/booking-notice.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
 
@@ -20,6 +21,8 @@ interface Column {
 }
 
 const tableColumns: Column[] = [
+  // The reference the practitioner's e-mail shows, to find a request from it.
+  { title: 'Ref', maxWidth: 8, value: (record) => shortReference(record.id) },
   {
     title: 'Received (UK time)',
     maxWidth: 21,
