@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../core/api-defaults.ts';
+import { shortReference } from '../../core/booking-reference.ts';
 import { createApp } from '../app.ts';
 import { createBookingsRepository } from '../db/bookings-repository.ts';
 import { lockFileName } from '../db/data-dir-lock.ts';
@@ -164,10 +165,11 @@ afterAll(() => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
+/** The start of each table line: the short reference and the time. */
 function expectedTableLines(names: string[]): string[] {
   return names.map((name) => {
     const record = seeded.find((candidate) => candidate.full_name === name)!;
-    return formatUkTimeShort(new Date(record.created_at));
+    return `${shortReference(record.id)}  ${formatUkTimeShort(new Date(record.created_at))}`;
   });
 }
 
@@ -183,12 +185,12 @@ describe('npm run bookings on the embedded database, no server running', () => {
     expect(run.stderr).toBe(`6 requests, from PGlite in ${path.join(dataDir, 'pgdata')}.\n`);
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^Received \(UK time\) +Name +Phone +E-mail +Instagram$/);
-    expect(lines[1]).toMatch(/^-+( +-+){4}$/);
+    expect(lines[0]).toMatch(/^Ref +Received \(UK time\) +Name +Phone +E-mail +Instagram$/);
+    expect(lines[1]).toMatch(/^-+( +-+){5}$/);
     const rows = lines.slice(2);
     expect(rows).toHaveLength(6);
-    const times = expectedTableLines(expectedOrder);
-    expect(rows.map((row) => row.slice(0, 21))).toEqual(times);
+    const starts = expectedTableLines(expectedOrder);
+    expect(rows.map((row) => row.slice(0, 31))).toEqual(starts);
     expect(rows[0]).toMatch(/ Amina Khan +\+44 1634 123456 +amina@example\.com +@amina\.k$/);
     expect(rows[2]).toContain('=HYPERLINK("http://evil.exa…');
     expect(existsSync(path.join(dataDir, lockFileName))).toBe(false);

@@ -57,13 +57,14 @@ describe('formatCsv', () => {
 });
 
 describe('formatTable', () => {
-  it('aligns the columns, with the time in UK time', () => {
-    expect(formatTable(records)).toBe(
+  it('aligns the columns, with the short reference and the time in UK time', () => {
+    const second = { ...records[1]!, id: 'c0ffee01-0000-4000-8000-000000000001' };
+    expect(formatTable([records[0]!, second])).toBe(
       [
-        'Received (UK time)     Name                          Phone            E-mail          Instagram',
-        '---------------------  ----------------------------  ---------------  --------------  ---------',
-        'Wed 01 Jul 2026 14:05  Smith, "Jo"                   +44 1634 123456  jo@example.com  @jo',
-        'Thu 15 Jan 2026 09:05  =HYPERLINK("http://evil.exa…  01634 123456     a@b.co',
+        'Ref       Received (UK time)     Name                          Phone            E-mail          Instagram',
+        '--------  ---------------------  ----------------------------  ---------------  --------------  ---------',
+        '00000000  Wed 01 Jul 2026 14:05  Smith, "Jo"                   +44 1634 123456  jo@example.com  @jo',
+        'C0FFEE01  Thu 15 Jan 2026 09:05  =HYPERLINK("http://evil.exa…  01634 123456     a@b.co',
         '',
       ].join('\n'),
     );

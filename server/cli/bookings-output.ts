@@ -1,3 +1,4 @@
+import { shortReference } from '../../core/booking-reference.ts';
 import { bookingFieldColumns } from '../../core/booking-rules.ts';
 import type { BookingRow } from '../../core/booking-row.ts';
 import { plainText } from '../notifications/booking-notice.ts';
@@ -17,6 +18,8 @@ interface Column {
 }
 
 const tableColumns: Column[] = [
+  // The reference the practitioner's e-mail shows, to find a request from it.
+  { title: 'Ref', maxWidth: 8, value: (record) => shortReference(record.id) },
   {
     title: 'Received (UK time)',
     maxWidth: 21,

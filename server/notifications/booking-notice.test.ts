@@ -5,8 +5,11 @@ import {
   composeWebhookBody,
   escapeHtml,
   instagramUrl,
+  replyActions,
+  replyBy,
   type BookingNotice,
 } from './booking-notice.ts';
+import { site } from '../../src/content/site.ts';
 
 const notice: BookingNotice = {
   id: '5f0c2a8e-2f4b-4d0e-9a47-0a1b2c3d4e5f',
@@ -16,6 +19,10 @@ const notice: BookingNotice = {
   email: 'amina@example.com',
   instagram: '@amina.k',
 };
+
+const replyMailto =
+  'mailto:amina@example.com?subject=Your%20booking%20request%20at%20Rochester%20Hijama%20%28ref.%205F0C2A8E%29' +
+  '&body=Hello%20Amina%20Khan%2C%0D%0A%0D%0AThank%20you%20for%20your%20booking%20request%20at%20Rochester%20Hijama%20%28ref.%205F0C2A8E%29.%20Which%20day%20and%20time%20would%20suit%20you%20for%20your%20session%3F%0D%0A%0D%0AKind%20regards%2C%0D%0ARochester%20Hijama';
 
 describe('UK time', () => {
   it.each([
@@ -54,13 +61,24 @@ describe('escapeHtml', () => {
 });
 
 describe('composeBookingEmail', () => {
-  it('writes every field as plain text and as HTML', () => {
+  it('writes every field, the reply-by time and the reference as plain text and as HTML', () => {
     const email = composeBookingEmail(notice);
     expect(email.subject).toBe('Booking request from Amina Khan');
     expect(email.replyTo).toEqual({ name: 'Amina Khan', address: 'amina@example.com' });
     expect(email.text).toBe(
       [
-        'New booking request',
+        'New booking request from Amina Khan',
+        '',
+        'Reply by:   Thursday 2 July 2026, 14:05 BST',
+        'Reference:  5F0C2A8E',
+        '',
+        'Amina Khan prefers a reply by Instagram message (@amina.k).',
+        '',
+        'Answer in one tap:',
+        'Open Instagram profile: https://instagram.com/amina.k',
+        `Reply by e-mail: ${replyMailto}`,
+        'Call: tel:+441634123456',
+        'Text message (SMS): sms:+441634123456',
         '',
         'Name:       Amina Khan',
         'Phone:      +44 (0) 1634 123 456',
@@ -69,19 +87,88 @@ describe('composeBookingEmail', () => {
         'Received:   Wednesday 1 July 2026, 14:05 BST',
         '',
         'The site promises a reply within 24 hours, by e-mail or Instagram message.',
-        'Reference:  5f0c2a8e-2f4b-4d0e-9a47-0a1b2c3d4e5f',
+        'Booking id: 5f0c2a8e-2f4b-4d0e-9a47-0a1b2c3d4e5f',
         '',
       ].join('\n'),
     );
     expect(email.html).toContain('<a href="tel:+441634123456">+44 (0) 1634 123 456</a>');
     expect(email.html).toContain('<a href="https://instagram.com/amina.k">@amina.k</a>');
     expect(email.html).toContain('Wednesday 1 July 2026, 14:05 BST');
+    expect(email.html).toContain('Thursday 2 July 2026, 14:05 BST');
+    expect(email.html).toContain('5F0C2A8E');
+  });
+
+  it('offers the same actions, in the same order, in both parts', () => {
+    const email = composeBookingEmail({ ...notice, phone: '07700 900123' });
+    const textLinks = [...email.text.matchAll(/^([^:\n]+): ((?:tel|sms|mailto|https):\S+)$/gm)].map(
+      ([, label, href]) => ({ label, href }),
+    );
+    const htmlLinks = [
+      ...email.html.matchAll(/<a href="([^"]+)" style="display:block[^"]*">([^<]+)<\/a>/g),
+    ].map(([, href, label]) => ({ label, href: href!.replaceAll('&amp;', '&') }));
+    const expected = [
+      { label: 'Open Instagram profile', href: 'https://instagram.com/amina.k' },
+      { label: 'Reply by e-mail', href: replyMailto },
+      { label: 'Call', href: 'tel:07700900123' },
+      { label: 'WhatsApp', href: 'https://wa.me/447700900123' },
+      { label: 'Text message (SMS)', href: 'sms:07700900123' },
+    ];
+    expect(textLinks).toEqual(expected);
+    expect(htmlLinks).toEqual(expected);
+    expect(replyActions({ ...notice, phone: '07700 900123' })).toEqual(expected);
+  });
+
+  it('drafts the reply e-mail from the content file, with a subject and a body', () => {
+    const mailto = new URL(replyActions(notice).find((a) => a.label === 'Reply by e-mail')!.href);
+    expect(mailto.protocol).toBe('mailto:');
+    expect(mailto.pathname).toBe('amina@example.com');
+    expect(mailto.searchParams.get('subject')).toBe(
+      'Your booking request at Rochester Hijama (ref. 5F0C2A8E)',
+    );
+    const body = mailto.searchParams.get('body')!;
+    expect(body).toBe(
+      site.bookingNotice.replyDraft.body('Amina Khan', '5F0C2A8E').replaceAll('\n', '\r\n'),
+    );
+    expect(body).toMatch(/^Hello Amina Khan,\r\n/);
+    expect(body).toContain('Thank you for your booking request at Rochester Hijama');
+    expect(body).toContain('Which day and time would suit you');
+  });
+
+  it('puts the e-mail first and says nothing of Instagram when no handle was given', () => {
+    const email = composeBookingEmail({ ...notice, instagram: null });
+    expect(email.text).not.toContain('prefers a reply by Instagram');
+    expect(email.html).not.toContain('prefers a reply by Instagram');
+    expect(email.html).not.toContain('instagram.com');
+    expect(email.text).toContain('Instagram:  (not given)\n');
+    expect(email.html).toContain('<em>not given</em>');
+    expect(replyActions({ ...notice, instagram: null }).map((a) => a.label)).toEqual([
+      'Reply by e-mail',
+      'Call',
+      'Text message (SMS)',
+    ]);
+  });
+
+  it('says the visitor prefers Instagram even when what they typed cannot be linked', () => {
+    const email = composeBookingEmail({ ...notice, instagram: 'amina k' });
+    expect(email.text).toContain('Amina Khan prefers a reply by Instagram message (amina k).\n');
+    expect(email.html).toContain('prefers a reply by Instagram message (amina k).');
+    expect(email.html).not.toContain('Open Instagram profile');
+  });
+
+  it('gives a reply-by time 24 hours on, in UK time, across the change from BST to GMT', () => {
+    const arrived = new Date('2026-10-24T19:30:00Z');
+    expect(replyBy(arrived)).toEqual(new Date('2026-10-25T19:30:00Z'));
+    const email = composeBookingEmail({ ...notice, createdAt: arrived });
+    expect(email.text).toContain('Received:   Saturday 24 October 2026, 20:30 BST\n');
+    expect(email.text).toContain('Reply by:   Sunday 25 October 2026, 19:30 GMT\n');
+    expect(email.html).toContain('Sunday 25 October 2026, 19:30 GMT');
   });
 
   it('keeps what a visitor typed from becoming markup, links or extra lines', () => {
     const email = composeBookingEmail({
       ...notice,
       fullName: 'Eve\nReceived: never <img src=x onerror=alert(1)>',
+      phone: '07700 900123"><script>',
       email: '"><script>alert(1)</script>@evil.example',
       instagram: '<b>not a handle</b>',
     });
@@ -89,12 +176,16 @@ describe('composeBookingEmail', () => {
       'Booking request from Eve Received: never <img src=x onerror=alert(1)>',
     );
     expect(email.text).toContain('Name:       Eve Received: never <img src=x onerror=alert(1)>\n');
+    expect(email.text).toContain('Call: tel:07700900123\n');
+    expect(email.text).not.toContain('WhatsApp');
     expect(email.html).not.toMatch(/<img|<script|<b>/);
     expect(email.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(email.html).toContain(
       '<a href="mailto:%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E@evil.example">&quot;&gt;&lt;script&gt;',
     );
-    expect(email.html).toContain('<td style="padding:4px 0">&lt;b&gt;not a handle&lt;/b&gt;</td>');
+    expect(email.html).toContain('&lt;b&gt;not a handle&lt;/b&gt;</td>');
+    // The name in the drafted reply is percent-encoded, its line break a space.
+    expect(email.html).toContain('body=Hello%20Eve%20Received%3A%20never%20%3Cimg%20src%3Dx');
     // An unusual address is not offered as the reply address.
     expect(email.replyTo).toBeUndefined();
   });
@@ -103,12 +194,6 @@ describe('composeBookingEmail', () => {
     const email = composeBookingEmail({ ...notice, fullName: 'A'.repeat(100) });
     expect(email.subject).toBe(`Booking request from ${'A'.repeat(59)}…`);
     expect(email.text).toContain(`Name:       ${'A'.repeat(100)}\n`);
-  });
-
-  it('says when no Instagram handle was given', () => {
-    const email = composeBookingEmail({ ...notice, instagram: null });
-    expect(email.text).toContain('Instagram:  (not given)\n');
-    expect(email.html).toContain('<em>not given</em>');
   });
 });
 

@@ -1,4 +1,7 @@
+import { shortReference } from '../../core/booking-reference.ts';
+import { site } from '../../src/content/site.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
+import { mailtoUrl, smsUrl, telUrl, whatsAppUrl } from './reply-links.ts';
 
 /**
  * What the practice receives about a new booking request: the e-mail (plain
@@ -74,30 +77,115 @@ export function instagramUrl(typed: string | null): string | undefined {
 const plainAddress =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
-function mailtoUrl(address: string): string {
-  const at = address.lastIndexOf('@');
-  return `mailto:${encodeURIComponent(address.slice(0, at))}@${encodeURIComponent(address.slice(at + 1))}`;
+/** When the site's promise runs out: the request's arrival plus the promised hours (elapsed time, across clock changes). */
+export function replyBy(createdAt: Date): Date {
+  return new Date(createdAt.getTime() + site.bookingNotice.replyWithinHours * 3_600_000);
 }
 
-/** `+44 (0) 1634 123 456` → `tel:+441634123456`: the trunk zero is dropped after a country code. */
-function telUrl(phone: string): string {
-  return `tel:${phone.replace(/\(0\)/g, '').replace(/[^0-9+]/g, '')}`;
+/** One way to answer the visitor: a button in the HTML part, a labelled line in the plain text. */
+export interface ReplyAction {
+  label: string;
+  href: string;
+}
+
+/**
+ * The ways to answer a request, the visitor's preferred one first: Instagram
+ * when they gave a handle (the form offers that field for a reply by Instagram
+ * message), else e-mail. A WhatsApp chat only for a UK mobile number.
+ */
+export function replyActions(notice: BookingNotice): ReplyAction[] {
+  const reference = shortReference(notice.id);
+  const draft = site.bookingNotice.replyDraft;
+  const name = plainText(notice.fullName);
+  const actions: (ReplyAction | undefined)[] = [
+    {
+      label: 'Reply by e-mail',
+      href: mailtoUrl(notice.email, {
+        subject: draft.subject(reference),
+        body: draft.body(name, reference),
+      }),
+    },
+    action('Call', telUrl(notice.phone)),
+    action('WhatsApp', whatsAppUrl(notice.phone)),
+    action('Text message (SMS)', smsUrl(notice.phone)),
+  ];
+  const instagram = action('Open Instagram profile', instagramUrl(notice.instagram));
+  if (instagram) actions.unshift(instagram);
+  return actions.filter((entry) => entry !== undefined);
+}
+
+function action(label: string, href: string | undefined): ReplyAction | undefined {
+  return href === undefined ? undefined : { label, href };
 }
 
 const maxSubjectName = 60;
 
+/** The site's colours (src/styles/base.css), for an e-mail that can take no style sheet. */
+const colours = {
+  page: '#fbf7f0',
+  card: '#ffffff',
+  border: '#eadcc6',
+  ink: '#1c2725',
+  muted: '#4a5653',
+  heading: '#123c3a',
+  onHeading: '#f4ead9',
+  accent: '#a5461f',
+  accentTint: '#f6e4d8',
+  quiet: '#edf5f2',
+  quietBorder: '#28645f',
+} as const;
+
+// A name, address or handle without spaces wraps rather than widening the e-mail past a phone's screen.
+const breakAnywhere = 'overflow-wrap:anywhere;word-break:break-word';
+
+const fontStack = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
+
+/**
+ * A button that holds in mail clients: a block link with padding and a line
+ * height (12 + 24 + 12 px, plus the border: 52 px, above the 44 px a finger
+ * needs), inside a cell that carries the background where padding is ignored.
+ */
+function buttonHtml({ label, href }: ReplyAction, primary: boolean): string {
+  const background = primary ? colours.accent : colours.quiet;
+  const text = primary ? '#ffffff' : colours.heading;
+  const border = primary ? colours.accent : colours.quietBorder;
+  return [
+    '<tr><td style="padding:0 0 12px">',
+    '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="border-collapse:separate">',
+    `<tr><td align="center" bgcolor="${background}" style="background-color:${background};border-radius:10px">`,
+    `<a href="${escapeHtml(href)}" style="display:block;min-height:24px;padding:12px 16px;border:2px solid ${border};border-radius:10px;background-color:${background};color:${text};font-family:${fontStack};font-size:17px;font-weight:bold;line-height:24px;text-align:center;text-decoration:none">${escapeHtml(label)}</a>`,
+    '</td></tr></table>',
+    '</td></tr>',
+  ].join('');
+}
+
 export function composeBookingEmail(notice: BookingNotice): BookingEmail {
   const received = formatUkTimeLong(notice.createdAt);
+  const deadline = formatUkTimeLong(replyBy(notice.createdAt));
+  const reference = shortReference(notice.id);
   const instagramLink = instagramUrl(notice.instagram);
+  const actions = replyActions(notice);
   const name = plainText(notice.fullName);
   const shortName = name.length > maxSubjectName ? `${name.slice(0, maxSubjectName - 1)}…` : name;
+  const promise = `The site promises a reply within ${site.bookingNotice.replyWithinHours} hours, by e-mail or Instagram message.`;
+  const preference =
+    notice.instagram === null
+      ? undefined
+      : `prefers a reply by Instagram message (${plainText(notice.instagram)}).`;
 
   const instagramText =
     notice.instagram === null
       ? '(not given)'
       : `${plainText(notice.instagram)}${instagramLink ? ` (${instagramLink})` : ''}`;
   const text = [
-    'New booking request',
+    `New booking request from ${name}`,
+    '',
+    `Reply by:   ${deadline}`,
+    `Reference:  ${reference}`,
+    ...(preference ? ['', `${name} ${preference}`] : []),
+    '',
+    'Answer in one tap:',
+    ...actions.map(({ label, href }) => `${label}: ${href}`),
     '',
     `Name:       ${name}`,
     `Phone:      ${plainText(notice.phone)}`,
@@ -105,35 +193,60 @@ export function composeBookingEmail(notice: BookingNotice): BookingEmail {
     `Instagram:  ${instagramText}`,
     `Received:   ${received}`,
     '',
-    'The site promises a reply within 24 hours, by e-mail or Instagram message.',
-    `Reference:  ${notice.id}`,
+    promise,
+    `Booking id: ${notice.id}`,
     '',
   ].join('\n');
 
-  const link = (href: string, label: string) =>
-    `<a href="${escapeHtml(href)}">${escapeHtml(label)}</a>`;
+  const link = (href: string | undefined, label: string) =>
+    href === undefined
+      ? escapeHtml(label)
+      : `<a href="${escapeHtml(href)}">${escapeHtml(label)}</a>`;
   const instagramHtml =
-    notice.instagram === null
-      ? '<em>not given</em>'
-      : instagramLink
-        ? link(instagramLink, notice.instagram)
-        : escapeHtml(notice.instagram);
+    notice.instagram === null ? '<em>not given</em>' : link(instagramLink, notice.instagram);
   const row = (label: string, valueHtml: string) =>
-    `<tr><th align="left" style="padding:4px 16px 4px 0">${label}</th><td style="padding:4px 0">${valueHtml}</td></tr>`;
+    `<tr><th align="left" valign="top" style="padding:6px 16px 6px 0;color:${colours.muted};font-weight:normal;white-space:nowrap">${label}</th><td style="padding:6px 0">${valueHtml}</td></tr>`;
   const html = [
     '<!doctype html>',
-    '<html lang="en-GB"><head><meta charset="utf-8"><title>New booking request</title></head>',
-    '<body style="font-family:sans-serif;font-size:15px;line-height:1.5">',
-    '<h1 style="font-size:20px">New booking request</h1>',
-    '<table role="presentation" style="border-collapse:collapse">',
+    '<html lang="en-GB"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light"><meta name="supported-color-schemes" content="light">',
+    '<title>New booking request</title></head>',
+    `<body style="margin:0;padding:0;background-color:${colours.page};color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
+    // The line an inbox shows beside the subject.
+    `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">Reply by ${escapeHtml(deadline)} · ref. ${escapeHtml(reference)}</div>`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.page}" style="background-color:${colours.page}">`,
+    // The text style again on a cell: some mail clients drop the body's.
+    `<tr><td align="center" style="padding:16px 12px;color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.card}" style="max-width:560px;background-color:${colours.card};border:1px solid ${colours.border};border-collapse:separate;border-radius:12px">`,
+    `<tr><td bgcolor="${colours.heading}" style="padding:16px 20px;background-color:${colours.heading};border-radius:11px 11px 0 0;color:${colours.onHeading};${breakAnywhere}">`,
+    `<p style="margin:0;font-size:14px;line-height:20px;color:${colours.onHeading}">${escapeHtml(site.practiceName)} · New booking request</p>`,
+    `<h1 style="margin:4px 0 0;font-family:Georgia,'Times New Roman',serif;font-size:26px;font-weight:normal;line-height:32px;color:#ffffff">${escapeHtml(notice.fullName)}</h1>`,
+    '</td></tr>',
+    `<tr><td style="padding:20px;${breakAnywhere}">`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 16px"><tr><td bgcolor="${colours.accentTint}" style="padding:12px 16px;background-color:${colours.accentTint};border-left:4px solid ${colours.accent};border-radius:0 8px 8px 0">`,
+    `<p style="margin:0;font-size:14px;line-height:20px;color:${colours.muted}">Reply by</p>`,
+    `<p style="margin:0;font-size:18px;font-weight:bold;line-height:26px">${escapeHtml(deadline)}</p>`,
+    `<p style="margin:8px 0 0;font-size:14px;line-height:20px;color:${colours.muted}">Reference <strong style="color:${colours.ink};letter-spacing:1px">${escapeHtml(reference)}</strong></p>`,
+    '</td></tr></table>',
+    ...(preference
+      ? [
+          `<p style="margin:0 0 16px;font-size:16px;line-height:24px"><strong>${escapeHtml(notice.fullName)}</strong> ${escapeHtml(preference)}</p>`,
+        ]
+      : []),
+    '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">',
+    ...actions.map((entry, index) => buttonHtml(entry, index === 0)),
+    '</table>',
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 0;border-top:1px solid ${colours.border};border-collapse:collapse;font-size:16px;line-height:24px">`,
     row('Name', escapeHtml(notice.fullName)),
     row('Phone', link(telUrl(notice.phone), notice.phone)),
     row('E-mail', link(mailtoUrl(notice.email), notice.email)),
     row('Instagram', instagramHtml),
     row('Received', escapeHtml(received)),
     '</table>',
-    '<p>The site promises a reply within 24 hours, by e-mail or Instagram message.</p>',
-    `<p style="color:#666;font-size:12px">Reference: ${escapeHtml(notice.id)}</p>`,
+    `<p style="margin:16px 0 0;font-size:14px;line-height:20px;color:${colours.muted}">${escapeHtml(promise)}<br>Booking id: ${escapeHtml(notice.id)}</p>`,
+    '</td></tr></table>',
+    '</td></tr></table>',
     '</body></html>',
     '',
   ].join('\n');

@@ -475,6 +475,29 @@ export const site = {
     homeLink: 'Back to the home page',
   },
 
+  /**
+   * The e-mail the practice receives for each booking request (composed by the
+   * server, server/notifications/booking-notice.ts).
+   */
+  bookingNotice: {
+    /** A request's reply-by time is when it arrived plus these hours: the promise made above. */
+    replyWithinHours: 24,
+    /** The draft behind the e-mail's "Reply by e-mail" button; the practitioner edits it before sending. */
+    replyDraft: {
+      subject: (reference: string): string =>
+        `Your booking request at ${practiceName} (ref. ${reference})`,
+      body: (name: string, reference: string): string =>
+        [
+          `Hello ${name},`,
+          '',
+          `Thank you for your booking request at ${practiceName} (ref. ${reference}). Which day and time would suit you for your session?`,
+          '',
+          'Kind regards,',
+          practiceName,
+        ].join('\n'),
+    },
+  },
+
   disclaimer:
     'Hijama is a complementary therapy. It does not replace diagnosis or treatment by your GP or another medical professional, and results vary from person to person. Please tell us about any medical conditions or medication before your session.',
 } as const;

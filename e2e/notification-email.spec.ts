@@ -1,0 +1,70 @@
+import { expect, test, type Page } from '@playwright/test';
+import {
+  composeBookingEmail,
+  replyActions,
+  type BookingNotice,
+} from '../server/notifications/booking-notice.ts';
+import { accessibilityViolations } from './fixtures.ts';
+
+// The practitioner's e-mail, as a phone shows it. It needs no server: the
+// HTML is composed here and loaded as it is, without a style sheet, as mail
+// clients do.
+
+const notice: BookingNotice = {
+  id: '5f0c2a8e-2f4b-4d0e-9a47-0a1b2c3d4e5f',
+  createdAt: new Date('2026-11-23T18:40:00Z'),
+  fullName: 'Amina Khan',
+  phone: '+44 (0) 7700 900 123',
+  email: 'amina.khan@example.com',
+  instagram: '@amina.k',
+};
+
+async function showOnPhone(page: Page, html: string) {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.setContent(html);
+}
+
+test('every way to answer is a tap target at least 44 px high, within a 375 px screen', async ({
+  page,
+}) => {
+  await showOnPhone(page, composeBookingEmail(notice).html);
+  const actions = replyActions(notice);
+  expect(actions.map((action) => action.label)).toEqual([
+    'Open Instagram profile',
+    'Reply by e-mail',
+    'Call',
+    'WhatsApp',
+    'Text message (SMS)',
+  ]);
+  for (const { label, href } of actions) {
+    const link = page.getByRole('link', { name: label, exact: true });
+    await expect(link).toHaveAttribute('href', href);
+    const box = (await link.boundingBox())!;
+    expect(box.height, label).toBeGreaterThanOrEqual(44);
+    expect(box.width, label).toBeGreaterThanOrEqual(44);
+    expect(box.x + box.width, label).toBeLessThanOrEqual(375);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});
+
+test('a long name or address without spaces wraps instead of widening the e-mail', async ({
+  page,
+}) => {
+  await showOnPhone(
+    page,
+    composeBookingEmail({
+      ...notice,
+      fullName: 'Averylongnamewithoutanyspace'.repeat(3),
+      email: `${'averylongaddress'.repeat(4)}@example.com`,
+    }).html,
+  );
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});
+
+test('the e-mail has no axe violations, colour contrast included', async ({ page }) => {
+  await showOnPhone(page, composeBookingEmail(notice).html);
+  // A mail client shows the e-mail inside its own page, which has the landmarks.
+  const pageRules = ['landmark-one-main', 'region'];
+  const violations = await accessibilityViolations(page);
+  expect(violations.filter((violation) => !pageRules.includes(violation.id))).toEqual([]);
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { mailtoUrl, smsUrl, telUrl, whatsAppUrl } from './reply-links.ts';
+
+describe('whatsAppUrl', () => {
+  it.each([
+    '07700 900123',
+    '07700900123',
+    '+44 7700 900123',
+    '+447700900123',
+    '0044 7700 900123',
+    '+44 (0) 7700 900123',
+    '+44 (0)7700-900-123',
+    '44 7700 900123',
+  ])('reads %j as a UK mobile', (phone) => {
+    expect(whatsAppUrl(phone)).toBe('https://wa.me/447700900123');
+  });
+
+  it('links the Isle of Man mobiles (07624) too', () => {
+    expect(whatsAppUrl('07624 123456')).toBe('https://wa.me/447624123456');
+  });
+
+  it.each([
+    ['a landline', '01634 123456'],
+    ['a London landline, international', '+44 20 7946 0000'],
+    ['a landline with the trunk zero', '+44 (0) 1634 123 456'],
+    ['a personal number (070)', '07000 123456'],
+    ['a pager (076)', '07600 123456'],
+    ['a mobile one digit short', '07700 90012'],
+    ['a mobile one digit long', '07700 9001234'],
+    ['a foreign mobile', '+33 6 12 34 56 78'],
+    ['letters', 'call me maybe'],
+    ['a number with letters', '07700 900123 ext'],
+    ['punctuation only', '+() -'],
+  ])('offers no WhatsApp for %s (%j)', (_, phone) => {
+    expect(whatsAppUrl(phone)).toBeUndefined();
+  });
+});
+
+describe('telUrl and smsUrl', () => {
+  it.each([
+    ['+44 (0) 1634 123 456', '+441634123456'],
+    ['07700 900123', '07700900123'],
+    ['+44 7700-900-123', '+447700900123'],
+    ['01634 123456 + 2', '016341234562'],
+  ])('dial %j as %j', (phone, number) => {
+    expect(telUrl(phone)).toBe(`tel:${number}`);
+    expect(smsUrl(phone)).toBe(`sms:${number}`);
+  });
+
+  it('give no link when there is no digit', () => {
+    expect(telUrl('+() -')).toBeUndefined();
+    expect(smsUrl('+() -')).toBeUndefined();
+  });
+});
+
+describe('mailtoUrl', () => {
+  it('encodes the address either side of the @', () => {
+    expect(mailtoUrl('"a b"@example.com')).toBe('mailto:%22a%20b%22@example.com');
+  });
+
+  it('adds a subject and a body, line breaks as CRLF, every mark encoded', () => {
+    expect(
+      mailtoUrl('amina@example.com', { subject: 'Your request (ref. 1)', body: "Hi & 'bye'!\nX*" }),
+    ).toBe(
+      'mailto:amina@example.com?subject=Your%20request%20%28ref.%201%29&body=Hi%20%26%20%27bye%27%21%0D%0AX%2A',
+    );
+  });
+});
