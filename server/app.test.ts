@@ -769,6 +769,7 @@ describe.each(engines)('the booking API on $name', (engine) => {
         { name: '20261122000000_create_bookings.sql', checksum: expect.any(String) },
         { name: '20261123000000_booking_notifications.sql', checksum: expect.any(String) },
         { name: '20261123000100_booking_abuse_limits.sql', checksum: expect.any(String) },
+        { name: '20261124000000_notify_function_wake.sql', checksum: expect.any(String) },
       ]);
 
       expect(await migrate(opened.db)).toEqual({ applied: [], changed: [] });

@@ -265,6 +265,74 @@ describe('the notify-bookings function under Deno', () => {
       );
       expect(Math.max(...warm)).toBeLessThan(2_000);
     });
+
+    it('is called by the database after a booking, with the address and secret from Vault', async () => {
+      const peer = await smtpPeer();
+      const url = await startFunction({ SMTP_URL: `smtp://127.0.0.1:${peer.port}` });
+      // Stand-ins for Supabase's pg_net and Vault, with their real names and
+      // signatures: net.http_post records the request that pg_net would send.
+      await db.exec(`
+        create schema net;
+        create table net.requests (url text, body jsonb, headers jsonb, timeout_milliseconds integer);
+        create function net.http_post(
+          url text,
+          body jsonb default '{}'::jsonb,
+          params jsonb default '{}'::jsonb,
+          headers jsonb default '{"Content-Type": "application/json"}'::jsonb,
+          timeout_milliseconds integer default 5000
+        ) returns bigint language sql as $$
+          insert into net.requests values (url, body, headers, timeout_milliseconds);
+          select count(*) from net.requests;
+        $$;
+        create schema vault;
+        create table vault.decrypted_secrets (name text, decrypted_secret text);
+      `);
+      closers.push(async () => {
+        await db.exec('drop schema net cascade; drop schema vault cascade;');
+      });
+      const requests = async () =>
+        (
+          await db.query<{ url: string; body: unknown; headers: Record<string, string> }>(
+            'select url, body, headers from net.requests',
+          )
+        ).rows;
+
+      // Not set up yet (no secrets in Vault): the booking is stored, nothing is called.
+      await insertAsVisitor([booking({ full_name: 'Before Setup' })]);
+      expect(await requests()).toEqual([]);
+
+      await db.query(
+        `insert into vault.decrypted_secrets values ('notify_bookings_url', $1), ('notify_bookings_secret', $2)`,
+        [url, secret],
+      );
+      await insertAsVisitor([booking({ full_name: 'After Setup' })]);
+      const [request] = await requests();
+      expect(request).toEqual({
+        url,
+        body: {},
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${secret}` },
+      });
+      // Sent as pg_net sends it once the booking's transaction has committed.
+      const answer = await call(request!.url, {
+        headers: request!.headers,
+        body: JSON.stringify(request!.body),
+      });
+      expect(answer.body).toEqual({ sent: 2, failed: 0, pending: 0 });
+      expect(peer.mails.map((mail) => mail.parsed.subject).sort()).toEqual([
+        'Booking request from After Setup',
+        'Booking request from Before Setup',
+      ]);
+
+      // A call that fails never fails the booking.
+      await db.exec(`
+        drop function net.http_post;
+        create function net.http_post(
+          url text, body jsonb, params jsonb, headers jsonb, timeout_milliseconds integer
+        ) returns bigint language plpgsql as $$ begin raise exception 'queue full'; end $$;
+      `);
+      await insertAsVisitor([booking({ full_name: 'While Failing' })]);
+      expect(await outboxRows()).toHaveLength(3);
+    });
   });
 });
 
