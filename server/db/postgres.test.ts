@@ -193,6 +193,7 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
     const [first, second] = await Promise.all([openPostgres(fresh.url), openPostgres(fresh.url)]);
     try {
       const reports = await Promise.all([migrate(first), migrate(second)]);
+      // Each file once, by either server: which one applies which depends on timing.
       const files = readdirSync(findMigrationsDir()).filter((name) => name.endsWith('.sql'));
       expect(files.length).toBeGreaterThan(3);
       expect(reports.flatMap((report) => report.applied).sort()).toEqual(files.sort());

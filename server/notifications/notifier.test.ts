@@ -382,6 +382,19 @@ describe.each(engines)('the notifier on $name', (engine) => {
     expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 0 });
   });
 
+  it('claims nothing more once the time given to a run is over, and counts what is left', async () => {
+    const peer = await smtpPeer();
+    const notifier = startNotifier([emailTo(peer.port)], { start: false });
+    const outbox = createOutbox(opened.db);
+    expect((await post([booking(), booking({ full_name: 'Other Guest' })])).status).toBe(201);
+    expect(await outbox.countPending()).toBe(2);
+    expect(await notifier.runOnce({ claimForMs: 0 })).toEqual({ sent: 0, failed: 0 });
+    expect(await outbox.countPending()).toBe(2);
+    expect(await notifier.runOnce({ claimForMs: 60_000 })).toEqual({ sent: 2, failed: 0 });
+    expect(await outbox.countPending()).toBe(0);
+    expect(peer.mails).toHaveLength(2);
+  });
+
   it('tries each notification once per run, however short the retry delay', async () => {
     const notifier = startNotifier([emailTo(await freePort())], { start: false, retryMs: 1 });
     const five = Array.from({ length: 5 }, (_, i) => booking({ full_name: `Guest ${i}` }));

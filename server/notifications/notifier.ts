@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { sendTimeoutMs, type NotificationChannel } from './channels.ts';
 import type { ClaimedNotification, Outbox } from './outbox.ts';
 import type { AlertStore } from './practice-alerts.ts';
@@ -46,8 +45,12 @@ export interface Notifier {
   start(): void;
   /** Checks the outbox now (a booking was just stored). */
   wake(): void;
-  /** Sends everything due now, once; for the command line and a scheduler. */
-  runOnce(): Promise<RunReport>;
+  /**
+   * Sends everything due now, once; for the command line, a scheduler and the
+   * Edge Function. With `claimForMs`, no notification is claimed after that
+   * long, so that a run over a large backlog ends within a time limit.
+   */
+  runOnce(options?: { claimForMs?: number }): Promise<RunReport>;
   /** Finishes the send in progress, gives back what was claimed, closes the channels. */
   stop(): Promise<void>;
 }
@@ -64,7 +67,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
   const leaseMs = channels.length * sendTimeoutMs + 60_000;
   let started = false;
   let stopping = false;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<RunReport> | undefined;
   let wakeAgain = false;
   let claimsReleased = !options.exclusive;
@@ -145,14 +148,14 @@ export function createNotifier(options: NotifierOptions): Notifier {
     }
   }
 
-  async function run(): Promise<RunReport> {
+  async function run(claimUntil = Infinity): Promise<RunReport> {
     const report: RunReport = { sent: 0, failed: 0 };
     try {
       await releaseStaleClaims();
       // Each notification is tried at most once per run, however short the retry delay.
       const tried = new Set<string>();
-      while (!stopping) {
-        const notification = await outbox.claimNext(randomUUID(), leaseMs);
+      while (!stopping && Date.now() < claimUntil) {
+        const notification = await outbox.claimNext(crypto.randomUUID(), leaseMs);
         if (!notification) break;
         if (tried.has(notification.booking.id)) {
           await outbox.release(notification);
@@ -208,9 +211,9 @@ export function createNotifier(options: NotifierOptions): Notifier {
     wake() {
       if (started) trigger();
     },
-    async runOnce() {
+    async runOnce(options = {}) {
       while (running) await running;
-      running = run();
+      running = run(Date.now() + (options.claimForMs ?? Infinity));
       try {
         return await running;
       } finally {

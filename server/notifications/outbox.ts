@@ -38,6 +38,8 @@ export interface Outbox {
    * running: the embedded database, locked by this process.
    */
   releaseAllClaims(): Promise<number>;
+  /** Notifications not yet sent on every channel: waiting for a retry, or being sent now. */
+  countPending(): Promise<number>;
   /** Whether the outbox table exists (its migration has been applied). */
   exists(): Promise<boolean>;
 }
@@ -147,6 +149,13 @@ export function createOutbox(db: Database): Outbox {
          where claimed_by is not null and completed_at is null returning 1`,
       );
       return rows.length;
+    },
+
+    async countPending() {
+      const { rows } = await db.query<{ pending: number }>(
+        `select count(*)::integer as pending from ${table} where completed_at is null`,
+      );
+      return rows[0]?.pending ?? 0;
     },
 
     async exists() {

@@ -7,6 +7,8 @@ import { serve } from './helpers.ts';
 /** The other ends of the notifications in tests: a real SMTP server and a webhook receiver. */
 
 export interface ReceivedMail {
+  /** When the message was accepted (Date.now()). */
+  receivedAt: number;
   from: string;
   to: string[];
   /** The SMTP user that logged in, if any. */
@@ -21,13 +23,23 @@ export interface SmtpPeer {
   close(): Promise<void>;
 }
 
-/** An SMTP server on 127.0.0.1 without TLS; with `auth`, only that user may send, else anyone, logged in or not. */
+/**
+ * An SMTP server on 127.0.0.1; with `auth`, only that user may send, else
+ * anyone, logged in or not. Without `tls` it speaks plain SMTP; with it, TLS
+ * from the first byte (implicit TLS, `smtps://`, as on port 465).
+ */
 export async function startSmtpPeer(
-  options: { port?: number; auth?: { user: string; pass: string } } = {},
+  options: {
+    port?: number;
+    auth?: { user: string; pass: string };
+    tls?: { key: string; cert: string };
+  } = {},
 ): Promise<SmtpPeer> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
-    secure: false,
+    ...(options.tls
+      ? { secure: true, key: options.tls.key, cert: options.tls.cert }
+      : { secure: false }),
     disabledCommands: ['STARTTLS'],
     authOptional: options.auth === undefined,
     allowInsecureAuth: true,
@@ -46,11 +58,13 @@ export async function startSmtpPeer(
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
+        const receivedAt = Date.now();
         const raw = Buffer.concat(chunks);
         PostalMime.parse(raw).then(
           (parsed) => {
             const from = session.envelope.mailFrom;
             mails.push({
+              receivedAt,
               from: from === false ? '' : from.address,
               to: session.envelope.rcptTo.map((recipient) => recipient.address),
               user: typeof session.user === 'string' ? session.user : undefined,
@@ -64,6 +78,9 @@ export async function startSmtpPeer(
       });
     },
   });
+  // A client that refuses the certificate, or drops the connection, is the
+  // client's failure to report, not the test process's.
+  server.on('error', () => {});
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());

@@ -11,9 +11,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
-/** The settings the server and the command read from their environment. */
+/** The settings the server, the command and the Edge Function read from their environment. */
 const settingNames =
-  /^(PORT|HOST|DATA_DIR|DATABASE_URL|ANON_KEY|SERVICE_ROLE_KEY|DIST_DIR|SMTP_URL|NOTIFY_\w+|RETENTION|BOOKING_LIMIT_\w+|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|MAX_PENDING_REQUESTS)$/;
+  /^(PORT|HOST|DATA_DIR|DATABASE_URL|SUPABASE_DB_URL|ANON_KEY|SERVICE_ROLE_KEY|DIST_DIR|SMTP_URL|NOTIFY_\w+|RETENTION|BOOKING_LIMIT_\w+|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|MAX_PENDING_REQUESTS|DENO_CERT)$/;
 
 export interface ChildRun {
   child: ChildProcessByStdio<null, Readable, Readable>;
@@ -33,9 +33,18 @@ export function spawnTypeScript(
   args: string[],
   options: { cwd: string; env: Record<string, string> },
 ): ChildRun {
+  return spawnChild(process.execPath, ['--import', tsxLoader, entry, ...args], options);
+}
+
+/** Runs `command` in a child process, from `cwd` and with only `env` of the settings; see spawnTypeScript. */
+export function spawnChild(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string> },
+): ChildRun {
   const inherited = { ...process.env };
   for (const name of Object.keys(inherited)) if (settingNames.test(name)) delete inherited[name];
-  const child = spawn(process.execPath, ['--import', tsxLoader, entry, ...args], {
+  const child = spawn(command, args, {
     cwd: options.cwd,
     env: { ...inherited, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

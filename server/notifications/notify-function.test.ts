@@ -1,0 +1,400 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createBookingsRepository, type BookingInsert } from '../db/bookings-repository.ts';
+import type { Database } from '../db/database.ts';
+import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
+import {
+  createScratchDatabase,
+  noBookingLimits,
+  testDatabaseUrl,
+  type ScratchDatabase,
+} from '../testing/helpers.ts';
+import { freePort, startSmtpPeer, waitFor, type SmtpPeer } from '../testing/notification-peers.ts';
+import { listeningUrl, spawnChild, type ChildRun } from '../testing/processes.ts';
+
+/**
+ * The notify-bookings Edge Function run by real Deno (the `deno` package's
+ * binary), against a real PostgreSQL database (TEST_DATABASE_URL) and real
+ * SMTP servers: the code that hosted Supabase runs.
+ */
+
+const execFileAsync = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const deno = path.join(root, 'node_modules', '.bin', 'deno');
+const entry = path.join(root, 'supabase', 'functions', 'notify-bookings', 'index.ts');
+const secret = 'test-function-secret-0123456789abcdef';
+const practice = 'practice@example.com';
+
+describe('the notify-bookings function under Deno', () => {
+  beforeAll(async () => {
+    // Fetches the function's npm packages once, so that no test waits for the registry.
+    await execFileAsync(deno, ['install', '--entrypoint', entry], { cwd: root });
+  }, 180_000);
+
+  it('type-checks with deno check, the shared server modules included', async () => {
+    await expect(execFileAsync(deno, ['check', entry], { cwd: root })).resolves.toBeDefined();
+  }, 120_000);
+
+  describe.runIf(testDatabaseUrl)('on PostgreSQL', () => {
+    let scratch: ScratchDatabase;
+    let opened: OpenedDatabase;
+    let db: Database;
+    const running: ChildRun[] = [];
+    const closers: (() => Promise<void>)[] = [];
+
+    beforeAll(async () => {
+      scratch = await createScratchDatabase(testDatabaseUrl ?? '');
+      opened = await openDatabase({
+        databaseUrl: scratch.url,
+        dataDir: '',
+        bookingLimits: noBookingLimits,
+      });
+      db = opened.db;
+    });
+
+    afterAll(async () => {
+      await opened?.close();
+      await scratch?.drop();
+    });
+
+    beforeEach(async () => {
+      await db.query('delete from public.bookings');
+    });
+
+    afterEach(async () => {
+      for (const run of running.splice(0)) {
+        run.child.kill('SIGTERM');
+        await run.exited;
+      }
+      for (const close of closers.splice(0)) await close();
+    });
+
+    /** The function on a free port of this machine, with these settings and the test's secret. */
+    async function startFunction(env: Record<string, string>): Promise<string> {
+      const port = await freePort();
+      const run = spawnChild(deno, ['run', '--allow-all', entry], {
+        cwd: root,
+        env: {
+          PORT: String(port),
+          SUPABASE_DB_URL: scratch.url,
+          NOTIFY_FUNCTION_SECRET: secret,
+          NOTIFY_TO: practice,
+          NOTIFY_FROM: 'Rochester Hijama <bookings@rochester-hijama.example>',
+          NOTIFY_RETRY_SECONDS: '1',
+          NOTIFY_RETRY_MAX_SECONDS: '1',
+          ...env,
+        },
+      });
+      running.push(run);
+      await listeningUrl(run, 60_000);
+      return `http://127.0.0.1:${port}/`;
+    }
+
+    async function smtpPeer(options: Parameters<typeof startSmtpPeer>[0] = {}): Promise<SmtpPeer> {
+      const peer = await startSmtpPeer(options);
+      closers.push(peer.close);
+      return peer;
+    }
+
+    async function call(url: string, init: RequestInit = {}) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
+        body: '{}',
+        ...init,
+      });
+      return {
+        status: response.status,
+        type: response.headers.get('content-type'),
+        headers: response.headers,
+        body: (await response.json()) as Record<string, unknown>,
+      };
+    }
+
+    const booking = (overrides: Partial<BookingInsert> = {}): BookingInsert => ({
+      id: crypto.randomUUID(),
+      full_name: 'Amina Khan',
+      phone: '01634 123456',
+      email: 'amina@example.com',
+      instagram: null,
+      ...overrides,
+    });
+
+    /** Stores bookings as visitors do on hosted Supabase: as anon, straight into the table, one a request. */
+    async function insertAsVisitor(rows: BookingInsert[]) {
+      const repository = createBookingsRepository(db);
+      for (const row of rows) await repository.insertAsAnon([row], {});
+    }
+
+    async function outboxRows() {
+      const { rows } = await db.query<{
+        attempts: number;
+        completed: boolean;
+        last_error: string | null;
+        due: boolean;
+      }>(
+        `select attempts, completed_at is not null as completed, last_error,
+                next_attempt_at <= now() as due
+         from app_private.booking_notifications order by created_at, booking_id`,
+      );
+      return rows;
+    }
+
+    it('sends each notification exactly once when called twice at the same time', async () => {
+      const peer = await smtpPeer();
+      const smtp = { SMTP_URL: `smtp://127.0.0.1:${peer.port}` };
+      // Two instances, as two isolates of the function would be.
+      const [first, second] = await Promise.all([startFunction(smtp), startFunction(smtp)]);
+      const many = Array.from({ length: 12 }, (_, i) => booking({ full_name: `Guest ${i}` }));
+      await insertAsVisitor(many);
+
+      const answers = await Promise.all([call(first), call(second)]);
+      for (const answer of answers) {
+        expect(answer.status).toBe(200);
+        expect(answer.type).toBe('application/json');
+        expect(answer.body).toEqual({
+          sent: expect.any(Number),
+          failed: 0,
+          pending: expect.any(Number),
+        });
+      }
+      expect(answers.reduce((sum, answer) => sum + (answer.body.sent as number), 0)).toBe(12);
+
+      const ids = peer.mails.map((mail) => mail.parsed.messageId);
+      expect(ids).toHaveLength(12);
+      expect(new Set(ids)).toEqual(
+        new Set(many.map((row) => `<booking-${row.id}@rochester-hijama.example>`)),
+      );
+      expect((await outboxRows()).every((row) => row.completed && row.attempts === 1)).toBe(true);
+      expect(await call(first)).toMatchObject({ body: { sent: 0, failed: 0, pending: 0 } });
+      expect(peer.mails).toHaveLength(12);
+    });
+
+    it('keeps a notification the SMTP server refused and sends it at a later call', async () => {
+      const port = await freePort();
+      const url = await startFunction({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+      await insertAsVisitor([booking()]);
+
+      expect((await call(url)).body).toEqual({ sent: 0, failed: 1, pending: 1 });
+      const [failed] = await outboxRows();
+      expect(failed).toMatchObject({ attempts: 1, completed: false });
+      expect(failed!.last_error).toMatch(/ECONNREFUSED/);
+      // Not due again before its retry delay: a call in between leaves it alone.
+      expect((await call(url)).body).toEqual({ sent: 0, failed: 0, pending: 1 });
+
+      const peer = await smtpPeer({ port });
+      await waitFor(async () => (await outboxRows())[0]?.due === true, 'the retry to be due');
+      expect((await call(url)).body).toEqual({ sent: 1, failed: 0, pending: 0 });
+      expect(peer.mails).toHaveLength(1);
+      expect(peer.mails[0]!.parsed.subject).toBe('Booking request from Amina Khan');
+      expect(await outboxRows()).toEqual([
+        { attempts: 2, completed: true, last_error: null, due: expect.any(Boolean) },
+      ]);
+    });
+
+    it('answers 401 without the secret and 405 to another method, sending nothing', async () => {
+      const peer = await smtpPeer();
+      const url = await startFunction({ SMTP_URL: `smtp://127.0.0.1:${peer.port}` });
+      await insertAsVisitor([booking()]);
+
+      const refused = [
+        await call(url, { headers: {} }),
+        await call(url, { headers: { Authorization: `Bearer ${secret}x` } }),
+        await call(url, { headers: { Authorization: secret } }),
+        await call(url, { headers: { Authorization: 'Bearer ' } }),
+      ];
+      for (const answer of refused) {
+        expect(answer.status).toBe(401);
+        expect(answer.type).toBe('application/json');
+        expect(answer.body).toEqual({ error: expect.any(String) });
+      }
+      for (const method of ['GET', 'PUT', 'DELETE']) {
+        const answer = await call(url, { method, body: method === 'GET' ? null : '{}' });
+        expect(answer.status).toBe(405);
+        expect(answer.type).toBe('application/json');
+        expect(answer.headers.get('allow')).toBe('POST');
+      }
+      expect(peer.mails).toHaveLength(0);
+      expect(await outboxRows()).toEqual([expect.objectContaining({ attempts: 0 })]);
+    });
+
+    it('sends through SMTP over implicit TLS (smtps://, as on port 465), verifying the certificate', async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'hijama-smtps-'));
+      closers.push(async () => rmSync(dir, { recursive: true, force: true }));
+      const { key, cert, caFile } = await makeCertificate(dir);
+      const peer = await smtpPeer({
+        auth: { user: 'clinic', pass: 's3cret' },
+        tls: { key, cert },
+      });
+      const smtpUrl = `smtps://clinic:s3cret@127.0.0.1:${peer.port}`;
+      await insertAsVisitor([booking()]);
+
+      // Without trusting the certificate, nothing is sent.
+      const untrusting = await startFunction({ SMTP_URL: smtpUrl });
+      expect((await call(untrusting)).body).toEqual({ sent: 0, failed: 1, pending: 1 });
+      expect((await outboxRows())[0]!.last_error).toMatch(/certificate|UnknownIssuer/i);
+      expect(peer.mails).toHaveLength(0);
+
+      await waitFor(async () => (await outboxRows())[0]?.due === true, 'the retry to be due');
+      const trusting = await startFunction({ SMTP_URL: smtpUrl, DENO_CERT: caFile });
+      expect((await call(trusting)).body).toEqual({ sent: 1, failed: 0, pending: 0 });
+      expect(peer.mails).toHaveLength(1);
+      expect(peer.mails[0]!.user).toBe('clinic');
+      expect(peer.mails[0]!.to).toEqual([practice]);
+    });
+
+    it('e-mails a booking within moments of its insert when called right after it', async () => {
+      const peer = await smtpPeer();
+      const url = await startFunction({ SMTP_URL: `smtp://127.0.0.1:${peer.port}` });
+      const latencies: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const started = Date.now();
+        await insertAsVisitor([booking({ full_name: `Guest ${i}` })]);
+        expect((await call(url)).body).toEqual({ sent: 1, failed: 0, pending: 0 });
+        await waitFor(() => peer.mails.length === i + 1, 'the e-mail');
+        latencies.push(peer.mails[i]!.receivedAt - started);
+      }
+      const warm = latencies.slice(1).sort((a, b) => a - b);
+      console.log(
+        `Insert to e-mail through the function: first call ${latencies[0]} ms, ` +
+          `then median ${warm[Math.floor(warm.length / 2)]} ms, max ${warm.at(-1)} ms.`,
+      );
+      expect(Math.max(...warm)).toBeLessThan(2_000);
+    });
+
+    it('is called by the database after a booking, with the address and secret from Vault', async () => {
+      const peer = await smtpPeer();
+      const url = await startFunction({ SMTP_URL: `smtp://127.0.0.1:${peer.port}` });
+      // Stand-ins for Supabase's pg_net and Vault, with their real names and
+      // signatures: net.http_post records the request that pg_net would send.
+      await db.exec(`
+        create schema net;
+        create table net.requests (url text, body jsonb, headers jsonb, timeout_milliseconds integer);
+        create function net.http_post(
+          url text,
+          body jsonb default '{}'::jsonb,
+          params jsonb default '{}'::jsonb,
+          headers jsonb default '{"Content-Type": "application/json"}'::jsonb,
+          timeout_milliseconds integer default 5000
+        ) returns bigint language sql as $$
+          insert into net.requests values (url, body, headers, timeout_milliseconds);
+          select count(*) from net.requests;
+        $$;
+        create schema vault;
+        create table vault.decrypted_secrets (name text, decrypted_secret text);
+      `);
+      closers.push(async () => {
+        await db.exec('drop schema net cascade; drop schema vault cascade;');
+      });
+      const requests = async () =>
+        (
+          await db.query<{ url: string; body: unknown; headers: Record<string, string> }>(
+            'select url, body, headers from net.requests',
+          )
+        ).rows;
+
+      // Not set up yet (no secrets in Vault): the booking is stored, nothing is called.
+      await insertAsVisitor([booking({ full_name: 'Before Setup' })]);
+      expect(await requests()).toEqual([]);
+
+      await db.query(
+        `insert into vault.decrypted_secrets values ('notify_bookings_url', $1), ('notify_bookings_secret', $2)`,
+        [url, secret],
+      );
+      await insertAsVisitor([booking({ full_name: 'After Setup' })]);
+      const [request] = await requests();
+      expect(request).toEqual({
+        url,
+        body: {},
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${secret}` },
+      });
+      // Sent as pg_net sends it once the booking's transaction has committed.
+      const answer = await call(request!.url, {
+        headers: request!.headers,
+        body: JSON.stringify(request!.body),
+      });
+      expect(answer.body).toEqual({ sent: 2, failed: 0, pending: 0 });
+      expect(peer.mails.map((mail) => mail.parsed.subject).sort()).toEqual([
+        'Booking request from After Setup',
+        'Booking request from Before Setup',
+      ]);
+
+      // A call that fails never fails the booking.
+      await db.exec(`
+        drop function net.http_post;
+        create function net.http_post(
+          url text, body jsonb, params jsonb, headers jsonb, timeout_milliseconds integer
+        ) returns bigint language plpgsql as $$ begin raise exception 'queue full'; end $$;
+      `);
+      await insertAsVisitor([booking({ full_name: 'While Failing' })]);
+      expect(await outboxRows()).toHaveLength(3);
+    });
+  });
+});
+
+/**
+ * A certificate for 127.0.0.1 issued by a new self-signed authority, as a mail
+ * provider's is by a public one; the function trusts that authority only when
+ * given it in DENO_CERT. (Deno, like browsers, does not take a self-signed
+ * server certificate as its own authority.)
+ */
+async function makeCertificate(dir: string) {
+  const file = (name: string) => path.join(dir, name);
+  const openssl = (...args: string[]) => execFileAsync('openssl', args, { cwd: dir });
+  await openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=Hijama test authority',
+    '-keyout',
+    file('ca-key.pem'),
+    '-out',
+    file('ca.pem'),
+  );
+  await openssl(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-keyout',
+    file('key.pem'),
+    '-out',
+    file('server.csr'),
+  );
+  writeFileSync(file('server.ext'), 'basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1\n');
+  await openssl(
+    'x509',
+    '-req',
+    '-in',
+    file('server.csr'),
+    '-CA',
+    file('ca.pem'),
+    '-CAkey',
+    file('ca-key.pem'),
+    '-set_serial',
+    '1',
+    '-days',
+    '1',
+    '-extfile',
+    file('server.ext'),
+    '-out',
+    file('cert.pem'),
+  );
+  return {
+    key: readFileSync(file('key.pem'), 'utf8'),
+    cert: readFileSync(file('cert.pem'), 'utf8'),
+    caFile: file('ca.pem'),
+  };
+}

@@ -1,0 +1,87 @@
+-- Wakes the notify-bookings Edge Function (supabase/functions/notify-bookings)
+-- as soon as a booking request adds its notification to the outbox, so that on
+-- hosted Supabase, where nothing of this project runs, the practice hears of a
+-- request within seconds.
+--
+-- The call is pg_net's net.http_post, as Supabase's database webhooks make it:
+-- queued in the booking's transaction and sent once that commits, so the
+-- function finds the notification. The function's address and secret are read
+-- from Supabase Vault (supabase/setup-notify.sql explains how to store them):
+-- no secret is in this file. The same function is what the every-minute pg_cron
+-- job of supabase/setup-notify.sql calls, for retries.
+--
+-- Where pg_net or the Vault secrets are missing (PGlite, plain PostgreSQL, a
+-- Supabase project not set up for the function) nothing is called; there the
+-- project's server or `npm run notify` sends the notifications. A failed call
+-- never fails a booking: its notification waits in the outbox for the next call.
+
+create or replace function app_private.request_notification_send()
+returns bigint
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  function_url text;
+  function_secret text;
+begin
+  if to_regprocedure('net.http_post(text, jsonb, jsonb, jsonb, integer)') is null
+    or to_regclass('vault.decrypted_secrets') is null then
+    return null;
+  end if;
+  select
+    max(decrypted_secret) filter (where name = 'notify_bookings_url'),
+    max(decrypted_secret) filter (where name = 'notify_bookings_secret')
+  into function_url, function_secret
+  from vault.decrypted_secrets
+  where name in ('notify_bookings_url', 'notify_bookings_secret');
+  if function_url is null or function_secret is null then
+    return null;
+  end if;
+  return net.http_post(
+    url := function_url,
+    body := '{}'::jsonb,
+    headers := jsonb_build_object(
+      'Content-Type', 'application/json',
+      'Authorization', 'Bearer ' || function_secret
+    ),
+    -- Long enough for a run that sends several notifications; pg_net waits
+    -- without holding the database.
+    timeout_milliseconds := 120000
+  );
+end;
+$$;
+
+comment on function app_private.request_notification_send() is
+  'Asks the notify-bookings Edge Function to send what is due (pg_net, address and secret from Vault); returns the pg_net request id, or null where it cannot call.';
+
+revoke all on function app_private.request_notification_send()
+  from public, anon, authenticated, service_role;
+
+create or replace function app_private.wake_notify_function()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform app_private.request_notification_send();
+  return null;
+exception
+  when others then
+    raise warning 'Could not call the notify-bookings function: %', sqlerrm;
+    return null;
+end;
+$$;
+
+comment on function app_private.wake_notify_function() is
+  'Calls the notify-bookings Edge Function after a notification is added; never fails the booking.';
+
+revoke all on function app_private.wake_notify_function()
+  from public, anon, authenticated, service_role;
+
+drop trigger if exists booking_notifications_wake_function on app_private.booking_notifications;
+create trigger booking_notifications_wake_function
+  after insert on app_private.booking_notifications
+  for each row
+  execute function app_private.wake_notify_function();

@@ -1,0 +1,43 @@
+-- Hosted Supabase only: has the database call the notify-bookings Edge Function
+-- after every booking request and every minute (for retries). Run it once,
+-- after the migrations, the function's secrets and its deployment; the steps
+-- are in docs/notifications.md. Running it again changes nothing.
+--
+-- It reads the function's address and secret from Supabase Vault, under these
+-- names, which must be stored first (in the same psql command or the SQL
+-- editor, never in a file of the repository):
+--
+--   select vault.create_secret('https://<project-ref>.supabase.co/functions/v1/notify-bookings', 'notify_bookings_url');
+--   select vault.create_secret('<the function''s NOTIFY_FUNCTION_SECRET>', 'notify_bookings_secret');
+--
+-- The call itself is app_private.request_notification_send(), from the
+-- migration 20261124000000_notify_function_wake.sql.
+
+create extension if not exists pg_net with schema extensions;
+create extension if not exists pg_cron with schema pg_catalog;
+grant usage on schema cron to postgres;
+grant all privileges on all tables in schema cron to postgres;
+
+do $$
+begin
+  if (
+    select count(distinct name) from vault.decrypted_secrets
+    where name in ('notify_bookings_url', 'notify_bookings_secret')
+  ) < 2 then
+    raise exception 'The Vault secrets notify_bookings_url and notify_bookings_secret are missing'
+      using hint = 'Store them with vault.create_secret first (see the top of supabase/setup-notify.sql).';
+  end if;
+end
+$$;
+
+-- Every minute, for notifications whose retry is due. A job of that name is replaced.
+select cron.schedule(
+  'notify-bookings',
+  '* * * * *',
+  'select app_private.request_notification_send()'
+);
+
+-- One call now. Its answer, e.g. {"sent":0,"failed":0,"pending":0}, is in
+-- net._http_response a few seconds later:
+--   select status_code, content from net._http_response order by id desc limit 1;
+select app_private.request_notification_send() as request_id;
