@@ -30,6 +30,25 @@ export default tseslint.config(
     },
   },
   {
+    // Every error answer is built by a named constructor of the catalogue, so
+    // that each status, code and message is read in one file.
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    ignores: ['server/http/api-errors.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='ApiError']",
+          message: 'Build errors with a constructor of server/http/api-errors.ts (add one there).',
+        },
+        {
+          selector: "ClassDeclaration[superClass.name='ApiError']",
+          message: 'Build errors with a constructor of server/http/api-errors.ts (add one there).',
+        },
+      ],
+    },
+  },
+  {
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,

@@ -1,8 +1,15 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { BookingsRepository } from './db/bookings-repository.ts';
 import type { ApiKeys } from './http/api-keys.ts';
+import {
+  internalError,
+  invalidUrl,
+  serverBusy,
+  tooManyRequests,
+  type ApiError,
+} from './http/api-errors.ts';
 import { apiCorsHeaders } from './http/cors.ts';
-import { ApiError, internalError, sendApiError, tooManyRequests } from './http/postgrest-error.ts';
+import { sendApiError } from './http/send-json.ts';
 import { clientNetwork } from './limits/client-network.ts';
 import { createRateLimiter } from './limits/rate-limiter.ts';
 import { createRestHandler, restPrefix } from './routes/rest.ts';
@@ -59,7 +66,7 @@ export function createApp(deps: AppDeps): RequestListener {
     try {
       url = new URL(req.url ?? '/', 'http://localhost');
     } catch {
-      sendApiError(res, new ApiError(400, 'PGRST100', 'The request URL is not valid'));
+      sendApiError(res, invalidUrl());
       return;
     }
     if (url.pathname === restPrefix || url.pathname.startsWith(`${restPrefix}/`)) {
@@ -90,14 +97,6 @@ export function createApp(deps: AppDeps): RequestListener {
       sendApiError(res, internalError());
     });
   };
-}
-
-function serverBusy(): ApiError {
-  return new ApiError(503, 'PT503', 'The server is busy', {
-    hint: 'Please try again in a moment.',
-    // Closing frees the socket; the client reconnects when it retries.
-    headers: { 'Retry-After': '2', Connection: 'close' },
-  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApiError, type ApiRole } from './postgrest-error.ts';
+import { invalidApiKey, invalidBearerToken, noApiKey, type ApiRole } from './api-errors.ts';
 
 /**
  * Supabase's two-key scheme without JWTs: the `apikey` header must be a known
@@ -17,31 +17,17 @@ export interface ApiKeys {
 export function authenticate(headers: IncomingHttpHeaders, keys: ApiKeys): ApiRole {
   const apikey = single(headers['apikey']);
   if (apikey === undefined || apikey === '') {
-    throw new ApiError(401, 'PGRST302', 'No API key found in request', {
-      hint: 'No `apikey` request header was found.',
-      headers: { 'WWW-Authenticate': 'Bearer' },
-    });
+    throw noApiKey();
   }
   const keyRole = roleOf(apikey, keys);
-  if (!keyRole) throw invalidKey('Double check your Supabase `anon` or `service_role` API key.');
+  if (!keyRole) throw invalidApiKey();
 
   const authorization = headers.authorization;
   if (authorization === undefined) return keyRole;
   const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
   const tokenRole = token === undefined ? undefined : roleOf(token, keys);
-  if (!tokenRole) {
-    throw invalidKey('The `Authorization: Bearer` token must be the anon or the service_role key.');
-  }
+  if (!tokenRole) throw invalidBearerToken();
   return tokenRole;
-}
-
-function invalidKey(hint: string): ApiError {
-  return new ApiError(401, 'PGRST301', 'Invalid API key', {
-    hint,
-    headers: {
-      'WWW-Authenticate': 'Bearer error="invalid_token", error_description="Invalid API key"',
-    },
-  });
 }
 
 function roleOf(candidate: string, keys: ApiKeys): ApiRole | undefined {

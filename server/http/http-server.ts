@@ -1,6 +1,6 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { PostgrestErrorBody } from './postgrest-error.ts';
+import { headersTooLarge, malformedRequest, requestTimeout, type ApiError } from './api-errors.ts';
 
 /**
  * The HTTP server with the project's limits on time and size, and errors that
@@ -35,16 +35,11 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
     socket.destroy();
     return;
   }
-  const [status, reason, message] = describe(error.code);
-  const body: PostgrestErrorBody = {
-    code: status === 408 ? 'PGRST000' : 'PGRST100',
-    message,
-    details: null,
-    hint: null,
-  };
+  const { status, body } = refusalFor(error.code);
   const payload = JSON.stringify(body);
+  // No response object exists yet: the answer is written on the socket itself.
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(payload)}\r\n` +
       'Connection: close\r\n\r\n' +
@@ -52,14 +47,15 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
   );
 }
 
-function describe(code: string | undefined): [number, string, string] {
+/** The answer to a Node parser error code. */
+function refusalFor(code: string | undefined): ApiError {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return [431, 'Request Header Fields Too Large', 'The request headers are too large'];
+      return headersTooLarge();
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return [408, 'Request Timeout', 'The request was not received in time'];
+      return requestTimeout();
     default:
-      return [400, 'Bad Request', 'The request is not valid HTTP'];
+      return malformedRequest();
   }
 }
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from './postgrest-error.ts';
+import { payloadTooLarge } from './api-errors.ts';
 
 /** The client went away before sending its whole request; there is no one to answer. */
 export class ClientGoneError extends Error {
@@ -15,14 +15,8 @@ export class ClientGoneError extends Error {
  * passes the limit; the rest is never held in memory.
  */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const tooLarge = () =>
-    new ApiError(413, '54000', 'Payload too large', {
-      details: `The request body exceeds ${limit} bytes.`,
-      hint: 'Send one booking request at a time.',
-      headers: { Connection: 'close' },
-    });
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) throw tooLarge();
+  if (declared !== undefined && Number(declared) > limit) throw payloadTooLarge(limit);
 
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -39,7 +33,7 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
         cleanup();
         // Discard the rest while the answer goes out; the connection then closes.
         req.resume();
-        reject(tooLarge());
+        reject(payloadTooLarge(limit));
         return;
       }
       chunks.push(chunk);

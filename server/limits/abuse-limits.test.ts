@@ -10,7 +10,7 @@ import { readBookingLimits, setBookingLimits, type BookingLimits } from '../db/b
 import { createBookingsRepository, type BookingsRepository } from '../db/bookings-repository.ts';
 import { DatabaseError } from '../db/database.ts';
 import type { OpenedDatabase } from '../db/open-database.ts';
-import { tooManyRequestsAnswer } from '../http/postgrest-error.ts';
+import { tooManyRequestsAnswer } from '../http/api-errors.ts';
 import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
 import { defaultLimits } from './limits-config.ts';
 

@@ -10,11 +10,21 @@ import {
 import { bookingColumns, isUuid, toBookingRow } from '../../core/booking-row.ts';
 import { bookingTableColumns, type BookingInsert } from '../db/bookings-repository.ts';
 import {
-  ApiError,
+  checkViolation,
+  columnNotFound,
+  invalidColumnsParameter,
+  invalidJson,
+  invalidUuid,
+  notAString,
+  notBookingObjects,
+  notNullViolation,
+  objectKeysDiffer,
   oneBookingAtATime,
   permissionDenied,
+  unstorableText,
+  type ApiError,
   type ApiRole,
-} from '../http/postgrest-error.ts';
+} from '../http/api-errors.ts';
 
 /**
  * Turns the body of `POST /rest/v1/bookings` into rows to insert, checked with
@@ -31,10 +41,8 @@ const honeypotColumn = 'website';
 const insertableColumns = [...bookingColumns, honeypotColumn] as const;
 type Column = (typeof insertableColumns)[number];
 
-interface Violation {
-  code: '23502' | '23514';
-  message: string;
-}
+/** The first rule a row breaks, answered as PostgreSQL would name it, given every field's message. */
+type Violation = (details: string) => ApiError;
 
 export function parseBookingPayload(
   body: Buffer,
@@ -45,11 +53,7 @@ export function parseBookingPayload(
     options.columns === null ? uniformKeys(objects) : parseColumnsParameter(options.columns);
   const columns = named.map((column): Column => {
     if (column !== honeypotColumn && !(bookingTableColumns as readonly string[]).includes(column)) {
-      throw new ApiError(
-        400,
-        'PGRST204',
-        `Could not find the '${column}' column of 'bookings' in the schema cache`,
-      );
+      throw columnNotFound(column);
     }
     // Anonymous callers may insert the named columns only; created_at comes from the database clock.
     const insertable = insertableColumns.find((candidate) => candidate === column);
@@ -75,10 +79,7 @@ export function parseBookingPayload(
         continue;
       }
       if (!required) continue;
-      first ??= {
-        code: '23502',
-        message: `null value in column "${column}" of relation "bookings" violates not-null constraint`,
-      };
+      first ??= (details) => notNullViolation(column, details);
       explanations.push(`${prefix}${column}: ${messageFor(field, 'required')}`);
     }
     const failures = validateBooking(form);
@@ -86,18 +87,13 @@ export function parseBookingPayload(
       const failure: RuleFailure | undefined = failures[field];
       const { column } = bookingFieldRules[field];
       if (!failure || values.fields[column] === null) continue;
-      first ??= {
-        code: '23514',
-        message: `new row for relation "bookings" violates check constraint "bookings_${column}_check"`,
-      };
+      first ??= (details) => checkViolation(column, details);
       explanations.push(`${prefix}${column}: ${messageFor(field, failure)}`);
     }
     return { ...toBookingRow(form, values.id ?? options.newId()), website: values.website };
   });
 
-  if (first) {
-    throw new ApiError(400, first.code, first.message, { details: explanations.join('; ') });
-  }
+  if (first) throw first(explanations.join('; '));
   return rows;
 }
 
@@ -106,15 +102,10 @@ function parseObjects(body: Buffer): Record<string, unknown>[] {
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
   } catch {
-    throw invalidBody('Empty or invalid json');
+    throw invalidJson();
   }
   const list = Array.isArray(value) ? value : [value];
-  if (!list.every(isPlainObject)) {
-    throw invalidBody(
-      Array.isArray(value) ? 'All object keys must match' : 'Empty or invalid json',
-      'Send a JSON object, or an array of JSON objects, with the columns of a booking.',
-    );
-  }
+  if (!list.every(isPlainObject)) throw notBookingObjects(Array.isArray(value));
   return list;
 }
 
@@ -125,7 +116,7 @@ function uniformKeys(objects: Record<string, unknown>[]): string[] {
     const other = Object.keys(object);
     return other.length === keys.length && other.every((key) => keys.includes(key));
   };
-  if (!objects.every(same)) throw invalidBody('All object keys must match');
+  if (!objects.every(same)) throw objectKeysDiffer();
   return keys;
 }
 
@@ -133,9 +124,7 @@ function uniformKeys(objects: Record<string, unknown>[]): string[] {
 function parseColumnsParameter(parameter: string): string[] {
   const names = parameter.split(',').map((name) => name.trim().replace(/^"(.*)"$/, '$1'));
   if (names.some((name) => name === '' || name.includes('"'))) {
-    throw new ApiError(400, 'PGRST100', `failed to parse columns parameter (${parameter})`, {
-      details: 'Expected column names separated by commas, each optionally in double quotes.',
-    });
+    throw invalidColumnsParameter(parameter);
   }
   return names;
 }
@@ -153,23 +142,15 @@ function readValues(object: Record<string, unknown>, columns: Column[]): RowValu
   const text = (column: Column, nullable: boolean): string | null => {
     const value = read(column);
     if (value === null) return null;
-    if (typeof value !== 'string') {
-      throw invalidBody(
-        `Invalid value for column '${column}': expected a string${nullable ? ' or null' : ''}`,
-      );
-    }
-    if (!isStorableText(value)) {
-      throw invalidBody(
-        `Invalid value for column '${column}': the text contains a NUL character or a lone surrogate`,
-      );
-    }
+    if (typeof value !== 'string') throw notAString(column, nullable);
+    if (!isStorableText(value)) throw unstorableText(column);
     return value;
   };
 
   const id = read('id');
   if (id !== null && (typeof id !== 'string' || !isUuid(id))) {
     const shown = typeof id === 'string' ? id : JSON.stringify(id);
-    throw new ApiError(400, '22P02', `invalid input syntax for type uuid: "${shown}"`);
+    throw invalidUuid(shown);
   }
   const fields = {} as Record<BookingFieldColumn, string | null>;
   for (const field of bookingFields) {
@@ -183,10 +164,6 @@ function readValues(object: Record<string, unknown>, columns: Column[]): RowValu
     fields,
     website: text(honeypotColumn, true),
   };
-}
-
-function invalidBody(message: string, hint?: string): ApiError {
-  return new ApiError(400, 'PGRST102', message, { hint: hint ?? null });
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

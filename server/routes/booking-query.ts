@@ -6,7 +6,14 @@ import {
   type BookingTableColumn,
   type ComparisonOperator,
 } from '../db/bookings-repository.ts';
-import { ApiError } from '../http/postgrest-error.ts';
+import {
+  columnDoesNotExist,
+  invalidCount,
+  invalidFilter,
+  invalidOrder,
+  invalidSelect,
+  unsupportedLogicTree,
+} from '../http/api-errors.ts';
 
 /**
  * The part of PostgREST's query language the practitioner needs to read
@@ -81,10 +88,7 @@ export function parseBookingFilters(params: URLSearchParams): BookingFilter[] {
   for (const [key, value] of params) {
     if (reservedParameters.has(key)) continue;
     if (key === 'and' || key === 'or' || key === 'not.and' || key === 'not.or') {
-      throw new ApiError(400, 'PGRST100', `failed to parse logic tree (${value})`, {
-        details:
-          'This server supports column filters joined by "and" only (one query parameter each).',
-      });
+      throw unsupportedLogicTree(value);
     }
     filters.push(parseFilter(key, value));
   }
@@ -103,9 +107,7 @@ function parseSelect(select: string): SelectedColumn[] {
       !identifier.test(name) ||
       (alias !== undefined && !identifier.test(alias))
     ) {
-      throw new ApiError(400, 'PGRST100', `failed to parse select parameter (${select})`, {
-        details: 'This server accepts *, column names and alias:column, separated by commas.',
-      });
+      throw invalidSelect(select);
     }
     return [{ key: alias ?? name, column: knownColumn(name) }];
   });
@@ -126,9 +128,7 @@ function parseOrder(order: string | null): BookingOrder[] {
         parsed.nullsFirst = modifier === 'nullsfirst';
         seenNulls = true;
       } else {
-        throw new ApiError(400, 'PGRST100', `failed to parse order (${order})`, {
-          details: `unexpected "${modifier}" expecting "asc", "desc", "nullsfirst" or "nullslast"`,
-        });
+        throw invalidOrder(order, modifier);
       }
     }
     return parsed;
@@ -137,11 +137,7 @@ function parseOrder(order: string | null): BookingOrder[] {
 
 function parseCount(name: 'limit' | 'offset', value: string | null): number | undefined {
   if (value === null) return undefined;
-  if (!/^\d{1,15}$/.test(value)) {
-    throw new ApiError(400, 'PGRST100', `failed to parse ${name} parameter (${value})`, {
-      details: 'Expected a whole number, zero or more.',
-    });
-  }
+  if (!/^\d{1,15}$/.test(value)) throw invalidCount(name, value);
   return Number(value);
 }
 
@@ -158,18 +154,13 @@ function parseFilter(key: string, expression: string): BookingFilter {
     return { column, operator: 'is null', negated };
   }
   const comparison = comparisonOperators.find((candidate) => candidate === operator);
-  if (!comparison || value === undefined) {
-    throw new ApiError(400, 'PGRST100', `failed to parse filter (${expression})`, {
-      details:
-        'This server accepts eq, neq, gt, gte, lt, lte and is.null, each optionally after not.',
-    });
-  }
+  if (!comparison || value === undefined) throw invalidFilter(expression);
   return { column, operator: comparison, value, negated };
 }
 
 /** An unknown column is refused as PostgreSQL would refuse it. */
 function knownColumn(name: string): BookingTableColumn {
   const column = bookingTableColumns.find((candidate) => candidate === name);
-  if (!column) throw new ApiError(400, '42703', `column bookings.${name} does not exist`);
+  if (!column) throw columnDoesNotExist(name);
   return column;
 }

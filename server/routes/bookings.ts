@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BookingsRepository } from '../db/bookings-repository.ts';
 import { readBody } from '../http/read-body.ts';
-import { ApiError, permissionDenied, sendJson, type ApiRole } from '../http/postgrest-error.ts';
+import {
+  contentTypeNotAcceptable,
+  deleteWithoutFilter,
+  mediaTypeNotAvailable,
+  notSingleObject,
+  notSupportedWhenDeleting,
+  permissionDenied,
+  type ApiRole,
+} from '../http/api-errors.ts';
+import { sendJson } from '../http/send-json.ts';
 import { parseBookingPayload } from './booking-payload.ts';
 import { parseBookingFilters, parseBookingQuery } from './booking-query.ts';
 
@@ -27,11 +36,7 @@ export async function insertBookings(
   bookings: BookingsRepository,
 ) {
   const contentType = req.headers['content-type'];
-  if (!isJson(contentType)) {
-    throw new ApiError(415, 'PGRST102', `Content-Type not acceptable: ${contentType ?? '(none)'}`, {
-      hint: 'Send the booking as application/json.',
-    });
-  }
+  if (!isJson(contentType)) throw contentTypeNotAcceptable(contentType);
   const body = await readBody(req, maxBodyBytes);
   const rows = parseBookingPayload(body, {
     role,
@@ -75,11 +80,7 @@ export async function readBookings(
   if (count !== undefined) answerHeaders['Preference-Applied'] = `count=${count}`;
 
   if (single) {
-    if (body.length !== 1) {
-      throw new ApiError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', {
-        details: `The result contains ${body.length} rows`,
-      });
-    }
+    if (body.length !== 1) throw notSingleObject(body.length);
     sendJson(res, 200, body[0], answerHeaders, 'application/vnd.pgrst.object+json; charset=utf-8');
     return;
   }
@@ -97,19 +98,10 @@ export async function deleteBookings(
 ) {
   if (role !== 'service_role') throw permissionDenied(role);
   for (const name of ['limit', 'offset']) {
-    if (url.searchParams.has(name)) {
-      throw new ApiError(400, 'PGRST100', `${name} is not supported when deleting`, {
-        hint: 'Delete by filters only, e.g. ?created_at=lt.2025-01-01T00:00:00Z',
-      });
-    }
+    if (url.searchParams.has(name)) throw notSupportedWhenDeleting(name);
   }
   const filters = parseBookingFilters(url.searchParams);
-  if (filters.length === 0) {
-    throw new ApiError(405, 'PGRST117', 'Unsupported HTTP method: DELETE', {
-      hint: 'This server deletes bookings only with a filter, e.g. ?created_at=lt.2025-01-01T00:00:00Z',
-      headers: { Allow: allowedMethods },
-    });
-  }
+  if (filters.length === 0) throw deleteWithoutFilter(allowedMethods);
   const deleted = await bookings.deleteForService(filters);
   const count = parsePrefer(req.headers.prefer).get('count');
   const answerHeaders: Record<string, string> = {
@@ -143,7 +135,7 @@ function wantsSingleObject(accept: string | undefined): boolean {
       return false;
     }
   }
-  throw new ApiError(406, 'PGRST107', `None of these media types are available: ${accept}`);
+  throw mediaTypeNotAvailable(accept);
 }
 
 /** `Prefer: return=minimal, count=exact` (the header may also be repeated). */

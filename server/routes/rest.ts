@@ -9,11 +9,15 @@ import {
   databaseUnavailable,
   fromDatabaseError,
   internalError,
+  invalidPath,
+  invalidSchema,
   permissionDenied,
-  sendApiError,
+  tableNotFound,
+  unsupportedMethod,
   type ApiRole,
-} from '../http/postgrest-error.ts';
+} from '../http/api-errors.ts';
 import { ClientGoneError } from '../http/read-body.ts';
+import { sendApiError } from '../http/send-json.ts';
 import { allowedMethods, deleteBookings, insertBookings, readBookings } from './bookings.ts';
 
 /**
@@ -50,18 +54,12 @@ export function createRestHandler(deps: RestDeps) {
         res.end();
         return;
       }
-      if (!knownMethods.has(method)) throw unsupportedMethod(method);
+      if (!knownMethods.has(method)) throw unsupportedMethod(method, allowedMethods);
       checkSchema(req);
       role = authenticate(req.headers, deps.keys);
 
       const table = tableOf(url.pathname);
-      if (table !== bookingsTable) {
-        throw new ApiError(
-          404,
-          'PGRST205',
-          `Could not find the table 'public.${table}' in the schema cache`,
-        );
-      }
+      if (table !== bookingsTable) throw tableNotFound(table);
       const request = { req, res, url, role, clientAddress, headers: apiCorsHeaders };
       switch (method) {
         case 'GET':
@@ -74,7 +72,7 @@ export function createRestHandler(deps: RestDeps) {
         default:
           // Anonymous callers are refused by privilege, as PostgREST would; nobody may change bookings here.
           if (role === 'anon') throw permissionDenied(role);
-          throw unsupportedMethod(method);
+          throw unsupportedMethod(method, allowedMethods);
       }
     } catch (error) {
       answerError(res, toApiError(error, role, deps.logError));
@@ -92,26 +90,14 @@ function tableOf(pathname: string): string {
   } catch {
     table = undefined;
   }
-  if (table === undefined) {
-    throw new ApiError(404, 'PGRST125', 'Invalid path specified in request URL');
-  }
+  if (table === undefined) throw invalidPath();
   return table;
 }
 
 /** Only the `public` schema is exposed, as on a default Supabase project. */
 function checkSchema(req: IncomingMessage) {
   const profile = req.headers['content-profile'] ?? req.headers['accept-profile'];
-  if (profile !== undefined && profile !== 'public') {
-    throw new ApiError(406, 'PGRST106', `Invalid schema: ${profile}`, {
-      hint: 'Only the following schemas are exposed: public',
-    });
-  }
-}
-
-function unsupportedMethod(method: string): ApiError {
-  return new ApiError(405, 'PGRST117', `Unsupported HTTP method: ${method}`, {
-    headers: { Allow: allowedMethods },
-  });
+  if (profile !== undefined && profile !== 'public') throw invalidSchema(profile);
 }
 
 function toApiError(

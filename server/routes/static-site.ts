@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
+import { fileNotFound, siteMethodNotAllowed, type SiteError } from '../http/api-errors.ts';
 
 /**
  * The built site (Vite's `dist/`). The site has no URL routes, so a path that
@@ -109,12 +110,12 @@ export function createStaticSite(distDir: string) {
 
   return async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string) {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      sendText(res, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' });
+      sendError(res, siteMethodNotAllowed());
       return;
     }
     const file = await findFile(root, pathname);
     if (!file) {
-      sendText(res, 404, 'Not Found');
+      sendError(res, fileNotFound());
       return;
     }
 
@@ -301,12 +302,7 @@ class TextCache {
   }
 }
 
-function sendText(
-  res: ServerResponse,
-  status: number,
-  text: string,
-  headers: Record<string, string> = {},
-) {
+function sendError(res: ServerResponse, { status, text, headers }: SiteError) {
   res.writeHead(status, {
     ...headers,
     'Content-Type': 'text/plain; charset=utf-8',

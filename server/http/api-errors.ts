@@ -1,0 +1,438 @@
+import type { DatabaseError } from '../db/database.ts';
+
+/**
+ * Every error the server answers, in one place: each refusal is a named
+ * constructor, so the status, code, message, hint and headers of an answer
+ * are read here rather than searched for across the handlers. Only this file
+ * may write `new ApiError(` (a lint rule says so).
+ *
+ * The API's errors have PostgREST's shape, so that a client written for hosted
+ * Supabase (postgrest-js) reads ours the same way: `{code, message, details,
+ * hint}`, with PostgreSQL's SQLSTATE or PostgREST's PGRSTxxx code. The built
+ * site's errors are plain text, as any static file server's.
+ */
+
+export interface PostgrestErrorBody {
+  code: string;
+  message: string;
+  details: string | null;
+  hint: string | null;
+}
+
+export type ApiRole = 'anon' | 'service_role';
+
+export class ApiError extends Error {
+  readonly body: PostgrestErrorBody;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly status: number,
+    code: string,
+    message: string,
+    options: {
+      details?: string | null;
+      hint?: string | null;
+      headers?: Record<string, string>;
+    } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.body = { code, message, details: options.details ?? null, hint: options.hint ?? null };
+    this.headers = options.headers ?? {};
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Requests Node's parser refuses, answered before any handler runs.
+
+/** The request line or a header is not HTTP. */
+export function malformedRequest(): ApiError {
+  return new ApiError(400, 'PGRST100', 'The request is not valid HTTP');
+}
+
+/** The headers pass the server's limit (16 KB). */
+export function headersTooLarge(): ApiError {
+  return new ApiError(431, 'PGRST100', 'The request headers are too large');
+}
+
+/** The client did not send its whole request in time. */
+export function requestTimeout(): ApiError {
+  return new ApiError(408, 'PGRST000', 'The request was not received in time');
+}
+
+/** The request target is not a URL (`GET //`). */
+export function invalidUrl(): ApiError {
+  return new ApiError(400, 'PGRST100', 'The request URL is not valid');
+}
+
+// ---------------------------------------------------------------------------
+// The built site.
+
+/** An answer of the built site: plain text, never the page. */
+export interface SiteError {
+  status: number;
+  text: string;
+  headers: Record<string, string>;
+}
+
+/** The path is not a file of the built site. */
+export function fileNotFound(): SiteError {
+  return { status: 404, text: 'Not Found', headers: {} };
+}
+
+/** The site is read only. */
+export function siteMethodNotAllowed(): SiteError {
+  return { status: 405, text: 'Method Not Allowed', headers: { Allow: 'GET, HEAD' } };
+}
+
+// ---------------------------------------------------------------------------
+// Protections against floods.
+
+/**
+ * The one answer of every limit on requests, the server's and the database's
+ * alike (the migration 20261123120000_booking_visitor_limits.sql raises the
+ * same code, message and hint), so that a refusal never says which limit.
+ */
+export const tooManyRequestsAnswer = {
+  code: 'PT429',
+  message: 'Too many booking requests',
+  hint: 'Please try again later. If you have already sent a request, we have it and will reply within 24 hours.',
+} as const;
+
+export function tooManyRequests(retryAfterSeconds: number): ApiError {
+  const { code, message, hint } = tooManyRequestsAnswer;
+  return new ApiError(429, code, message, {
+    hint,
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+}
+
+/** More API requests at once than the server handles; refused rather than queued. */
+export function serverBusy(): ApiError {
+  return new ApiError(503, 'PT503', 'The server is busy', {
+    hint: 'Please try again in a moment.',
+    // Closing frees the socket; the client reconnects when it retries.
+    headers: { 'Retry-After': '2', Connection: 'close' },
+  });
+}
+
+/** The body passes `limitBytes`; the connection closes so the rest need not be read. */
+export function payloadTooLarge(limitBytes: number): ApiError {
+  return new ApiError(413, '54000', 'Payload too large', {
+    details: `The request body exceeds ${limitBytes} bytes.`,
+    hint: 'Send one booking request at a time.',
+    headers: { Connection: 'close' },
+  });
+}
+
+// ---------------------------------------------------------------------------
+// The request as a whole: method, path, schema, keys, media types.
+
+/** `allow` lists the methods the resource has, for the `Allow` header. */
+export function unsupportedMethod(method: string, allow: string): ApiError {
+  return new ApiError(405, 'PGRST117', `Unsupported HTTP method: ${method}`, {
+    headers: { Allow: allow },
+  });
+}
+
+/** `/rest/v1` itself, or a path deeper than one table. */
+export function invalidPath(): ApiError {
+  return new ApiError(404, 'PGRST125', 'Invalid path specified in request URL');
+}
+
+export function tableNotFound(table: string): ApiError {
+  return new ApiError(
+    404,
+    'PGRST205',
+    `Could not find the table 'public.${table}' in the schema cache`,
+  );
+}
+
+/** Only the `public` schema is exposed, as on a default Supabase project. */
+export function invalidSchema(profile: string | string[]): ApiError {
+  return new ApiError(406, 'PGRST106', `Invalid schema: ${profile}`, {
+    hint: 'Only the following schemas are exposed: public',
+  });
+}
+
+export function noApiKey(): ApiError {
+  return new ApiError(401, 'PGRST302', 'No API key found in request', {
+    hint: 'No `apikey` request header was found.',
+    headers: { 'WWW-Authenticate': 'Bearer' },
+  });
+}
+
+/** The `apikey` header is neither key. */
+export function invalidApiKey(): ApiError {
+  return invalidKey('Double check your Supabase `anon` or `service_role` API key.');
+}
+
+/** The `Authorization: Bearer` token is neither key. */
+export function invalidBearerToken(): ApiError {
+  return invalidKey('The `Authorization: Bearer` token must be the anon or the service_role key.');
+}
+
+function invalidKey(hint: string): ApiError {
+  return new ApiError(401, 'PGRST301', 'Invalid API key', {
+    hint,
+    headers: {
+      'WWW-Authenticate': 'Bearer error="invalid_token", error_description="Invalid API key"',
+    },
+  });
+}
+
+/**
+ * What PostgreSQL says when a role lacks a privilege (here: anon reading,
+ * updating or deleting). PostgREST answers 401 to the anonymous role, 403 otherwise.
+ */
+export function permissionDenied(role: ApiRole): ApiError {
+  return new ApiError(
+    role === 'anon' ? 401 : 403,
+    '42501',
+    'permission denied for table bookings',
+    role === 'anon' ? { headers: { 'WWW-Authenticate': 'Bearer' } } : {},
+  );
+}
+
+export function contentTypeNotAcceptable(contentType: string | undefined): ApiError {
+  return new ApiError(415, 'PGRST102', `Content-Type not acceptable: ${contentType ?? '(none)'}`, {
+    hint: 'Send the booking as application/json.',
+  });
+}
+
+/** No type of the `Accept` header is one this server answers in. */
+export function mediaTypeNotAvailable(accept: string): ApiError {
+  return new ApiError(406, 'PGRST107', `None of these media types are available: ${accept}`);
+}
+
+/** `.single()` asked for one object and the result has `rowCount` rows. */
+export function notSingleObject(rowCount: number): ApiError {
+  return new ApiError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', {
+    details: `The result contains ${rowCount} rows`,
+  });
+}
+
+// ---------------------------------------------------------------------------
+// The query string (reads and deletes).
+
+export function invalidSelect(select: string): ApiError {
+  return new ApiError(400, 'PGRST100', `failed to parse select parameter (${select})`, {
+    details: 'This server accepts *, column names and alias:column, separated by commas.',
+  });
+}
+
+export function invalidOrder(order: string, modifier: string): ApiError {
+  return new ApiError(400, 'PGRST100', `failed to parse order (${order})`, {
+    details: `unexpected "${modifier}" expecting "asc", "desc", "nullsfirst" or "nullslast"`,
+  });
+}
+
+export function invalidCount(name: 'limit' | 'offset', value: string): ApiError {
+  return new ApiError(400, 'PGRST100', `failed to parse ${name} parameter (${value})`, {
+    details: 'Expected a whole number, zero or more.',
+  });
+}
+
+export function invalidFilter(expression: string): ApiError {
+  return new ApiError(400, 'PGRST100', `failed to parse filter (${expression})`, {
+    details:
+      'This server accepts eq, neq, gt, gte, lt, lte and is.null, each optionally after not.',
+  });
+}
+
+/** `and=(…)`, `or=(…)` and their negations. */
+export function unsupportedLogicTree(value: string): ApiError {
+  return new ApiError(400, 'PGRST100', `failed to parse logic tree (${value})`, {
+    details: 'This server supports column filters joined by "and" only (one query parameter each).',
+  });
+}
+
+/** An unknown column in a query, refused as PostgreSQL would refuse it. */
+export function columnDoesNotExist(name: string): ApiError {
+  return new ApiError(400, '42703', `column bookings.${name} does not exist`);
+}
+
+/** `limit` and `offset` on a DELETE. */
+export function notSupportedWhenDeleting(name: string): ApiError {
+  return new ApiError(400, 'PGRST100', `${name} is not supported when deleting`, {
+    hint: 'Delete by filters only, e.g. ?created_at=lt.2025-01-01T00:00:00Z',
+  });
+}
+
+/** A DELETE without a filter, so that a typo cannot empty the table. */
+export function deleteWithoutFilter(allow: string): ApiError {
+  return new ApiError(405, 'PGRST117', 'Unsupported HTTP method: DELETE', {
+    hint: 'This server deletes bookings only with a filter, e.g. ?created_at=lt.2025-01-01T00:00:00Z',
+    headers: { Allow: allow },
+  });
+}
+
+// ---------------------------------------------------------------------------
+// The body of an insert.
+
+/** The body is not UTF-8 JSON, or not an object. */
+export function invalidJson(): ApiError {
+  return invalidBody('Empty or invalid json');
+}
+
+/** The body holds something other than booking objects. */
+export function notBookingObjects(isArray: boolean): ApiError {
+  return invalidBody(
+    isArray ? 'All object keys must match' : 'Empty or invalid json',
+    'Send a JSON object, or an array of JSON objects, with the columns of a booking.',
+  );
+}
+
+/** Without a `columns` parameter, PostgREST requires every object to have the same keys. */
+export function objectKeysDiffer(): ApiError {
+  return invalidBody('All object keys must match');
+}
+
+export function notAString(column: string, nullable: boolean): ApiError {
+  return invalidBody(
+    `Invalid value for column '${column}': expected a string${nullable ? ' or null' : ''}`,
+  );
+}
+
+/** PostgreSQL text cannot hold NUL, and a lone surrogate has no UTF-8 form. */
+export function unstorableText(column: string): ApiError {
+  return invalidBody(
+    `Invalid value for column '${column}': the text contains a NUL character or a lone surrogate`,
+  );
+}
+
+function invalidBody(message: string, hint?: string): ApiError {
+  return new ApiError(400, 'PGRST102', message, { hint: hint ?? null });
+}
+
+/** postgrest-js sends `columns="id","full_name",…` with an array insert. */
+export function invalidColumnsParameter(parameter: string): ApiError {
+  return new ApiError(400, 'PGRST100', `failed to parse columns parameter (${parameter})`, {
+    details: 'Expected column names separated by commas, each optionally in double quotes.',
+  });
+}
+
+export function columnNotFound(column: string): ApiError {
+  return new ApiError(
+    400,
+    'PGRST204',
+    `Could not find the '${column}' column of 'bookings' in the schema cache`,
+  );
+}
+
+/** `shown` is the id as sent: the string itself, or the JSON of another value. */
+export function invalidUuid(shown: string): ApiError {
+  return new ApiError(400, '22P02', `invalid input syntax for type uuid: "${shown}"`);
+}
+
+/** An anonymous caller sent several bookings in one request (the database refuses it too). */
+export function oneBookingAtATime(): ApiError {
+  return new ApiError(400, 'PT400', 'Send one booking request at a time', {
+    hint: 'Send each booking as a JSON object of its own.',
+  });
+}
+
+/**
+ * A required field is missing, as PostgreSQL names it for `column`, the first
+ * one refused; `details` gives the form's message for every field refused.
+ */
+export function notNullViolation(column: string, details: string): ApiError {
+  return new ApiError(
+    400,
+    '23502',
+    `null value in column "${column}" of relation "bookings" violates not-null constraint`,
+    { details },
+  );
+}
+
+/** A field breaks a rule of the form; as `notNullViolation`, for the table's check constraint. */
+export function checkViolation(column: string, details: string): ApiError {
+  return new ApiError(
+    400,
+    '23514',
+    `new row for relation "bookings" violates check constraint "bookings_${column}_check"`,
+    { details },
+  );
+}
+
+// ---------------------------------------------------------------------------
+// The database, and what nobody expected.
+
+export function databaseUnavailable(): ApiError {
+  return new ApiError(503, 'PGRST000', 'Database connection error. Retrying the connection.', {
+    headers: { 'Retry-After': '5' },
+  });
+}
+
+export function internalError(): ApiError {
+  return new ApiError(500, 'PGRSTX00', 'Internal server error');
+}
+
+/**
+ * PostgREST's table from SQLSTATE to HTTP status (docs.postgrest.org, "Errors").
+ * A custom SQLSTATE `PTxyz` raised by the database means HTTP status xyz.
+ */
+export function statusForSqlState(code: string, role: ApiRole): number {
+  const custom = /^PT([1-5]\d\d)$/.exec(code);
+  if (custom) return Number(custom[1]);
+  switch (code) {
+    case '23503':
+    case '23505':
+      return 409;
+    case '25006':
+      return 405;
+    case '53400':
+      return 500;
+    case '57P01':
+      return 503;
+    case 'P0001':
+      return 400;
+    case '42883':
+    case '42P01':
+      return 404;
+    case '42P17':
+      return 500;
+    case '42501':
+      return role === 'anon' ? 401 : 403;
+  }
+  switch (code.slice(0, 2)) {
+    case '08':
+    case '53':
+      return 503;
+    case '0L':
+    case '0P':
+    case '28':
+      return 403;
+    case '09':
+    case '25':
+    case '2D':
+    case '38':
+    case '39':
+    case '3B':
+    case '40':
+    case '54':
+    case '55':
+    case '57':
+    case '58':
+    case 'F0':
+    case 'HV':
+    case 'P0':
+    case 'XX':
+      return 500;
+  }
+  return 400;
+}
+
+/** What the database refused, passed on as PostgREST passes it: its code, message, detail and hint. */
+export function fromDatabaseError(error: DatabaseError, role: ApiRole): ApiError {
+  const status = statusForSqlState(error.code, role);
+  const headers: Record<string, string> = {};
+  if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
+  // The database's limits count per minute and per hour; a minute is the least to wait.
+  if (status === 429) headers['Retry-After'] = '60';
+  return new ApiError(status, error.code, error.message, {
+    details: error.detail ?? null,
+    hint: error.hint ?? null,
+    headers,
+  });
+}
