@@ -1,17 +1,17 @@
 import { Suspense, useEffect, useMemo } from 'react';
 import { site } from '../content/site.ts';
 import { scrollToTop } from '../lib/motion.ts';
+import { NavigationContext } from '../navigation/navigation.ts';
 import { Footer } from './footer.tsx';
 import { NavBar } from './nav-bar.tsx';
-import { NavigationContext } from './navigation.ts';
 import { viewFor } from './page-name.ts';
 import { usePageHistory } from './use-page-history.ts';
-import { views } from './views.ts';
+import { preloadView, views } from './views.ts';
 
 export function App({ initialPageName }: { initialPageName: string }) {
   const { pageName, switches, navigate } = usePageHistory(initialPageName);
   const navigation = useMemo(
-    () => ({ pageName, switches, navigate }),
+    () => ({ pageName, switches, navigate, preload: preloadView }),
     [pageName, switches, navigate],
   );
 

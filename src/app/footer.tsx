@@ -1,6 +1,6 @@
 import { site } from '../content/site.ts';
 import { CupMark } from '../components/cup-mark.tsx';
-import { PageLink } from './page-link.tsx';
+import { PageLink } from '../navigation/page-link.tsx';
 
 export function Footer() {
   return (

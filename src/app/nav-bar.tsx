@@ -2,7 +2,7 @@ import { Menu } from 'lucide-react';
 import { site } from '../content/site.ts';
 import { CupMark } from '../components/cup-mark.tsx';
 import { useDisclosure } from '../components/use-disclosure.ts';
-import { PageLink } from './page-link.tsx';
+import { PageLink } from '../navigation/page-link.tsx';
 import { SideMenu } from './side-menu.tsx';
 import { useScrolledPast } from './use-scrolled-past.ts';
 import { preloadAllViews } from './views.ts';

@@ -2,8 +2,8 @@ import { useId } from 'react';
 import { X } from 'lucide-react';
 import { site } from '../content/site.ts';
 import { Dialog } from '../components/dialog.tsx';
-import { useNavigation } from './navigation.ts';
-import { PageLink } from './page-link.tsx';
+import { useNavigation } from '../navigation/navigation.ts';
+import { PageLink } from '../navigation/page-link.tsx';
 
 interface SideMenuProps {
   isOpen: boolean;

@@ -1,7 +1,7 @@
 import { ArrowRight } from 'lucide-react';
-import { PageLink } from '../app/page-link.tsx';
-import { preloadView } from '../app/views.ts';
 import { site } from '../content/site.ts';
+import { useNavigation } from '../navigation/navigation.ts';
+import { PageLink } from '../navigation/page-link.tsx';
 
 interface BookButtonProps {
   label?: string;
@@ -10,12 +10,13 @@ interface BookButtonProps {
 
 /** The call to action of every view: opens the booking view. A real link, so it also works before the script loads. */
 export function BookButton({ label = site.bookButton, className }: BookButtonProps) {
+  const { preload } = useNavigation();
   return (
     <PageLink
       page="contact"
       className={['button', 'button-primary', className].filter(Boolean).join(' ')}
-      onPointerEnter={() => preloadView('contact')}
-      onFocus={() => preloadView('contact')}
+      onPointerEnter={() => preload('contact')}
+      onFocus={() => preload('contact')}
     >
       {label}
       <ArrowRight aria-hidden="true" className="button-icon" />

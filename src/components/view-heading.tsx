@@ -1,6 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { useNavigation } from '../app/navigation.ts';
 import { noteFirstViewShown } from '../lib/first-view.ts';
+import { useNavigation } from '../navigation/navigation.ts';
 
 interface ViewHeadingProps {
   children: ReactNode;

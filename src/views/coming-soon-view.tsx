@@ -1,6 +1,6 @@
 import { Hourglass } from 'lucide-react';
-import { PageLink } from '../app/page-link.tsx';
 import { site } from '../content/site.ts';
+import { PageLink } from '../navigation/page-link.tsx';
 import { BookButton } from '../components/book-button.tsx';
 import { ViewHeading } from '../components/view-heading.tsx';
 
