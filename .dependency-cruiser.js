@@ -1,0 +1,81 @@
+/**
+ * Which part of the project may import which, checked by `npm run lint`
+ * (dependency-cruiser). Imports flow one way: core/ under everything; in the
+ * browser, shared code (components, navigation, lib, content, seo) under the
+ * features (views, booking), and those under the shell (app), which only the
+ * entry points import. Type-only imports count: they tie files together too.
+ *
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+export default {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'A cycle makes the order of evaluation an accident and the code hard to read.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-imports-only-core',
+      severity: 'error',
+      comment:
+        'core/ is shared by the browser and the server: no package, no node:*, nothing of src/ or server/.',
+      from: { path: '^core/', pathNot: '\\.test\\.ts$' },
+      to: { pathNot: '^core/' },
+    },
+    {
+      name: 'core-tests-import-only-core-and-vitest',
+      severity: 'error',
+      from: { path: '^core/.+\\.test\\.ts$' },
+      to: { pathNot: '^(core/|node_modules/vitest/)' },
+    },
+    {
+      name: 'src-does-not-import-server',
+      severity: 'error',
+      comment: 'The browser talks to the server over HTTP only; what both need lives in core/.',
+      from: { path: '^src/' },
+      to: { path: '^server/' },
+    },
+    {
+      name: 'server-does-not-import-src',
+      severity: 'error',
+      comment:
+        'One exception: the notification e-mail quotes the practice name and the reply draft ' +
+        "from the site's copy, which stays in one file for the practitioner to edit.",
+      from: { path: '^server/' },
+      to: { path: '^src/', pathNot: '^src/content/site\\.ts$' },
+    },
+    {
+      name: 'site-content-imports-nothing',
+      severity: 'error',
+      comment: 'The server loads src/content/site.ts; it must stay plain data that runs anywhere.',
+      from: { path: '^src/content/site\\.ts$' },
+      to: {},
+    },
+    {
+      name: 'shell-imported-only-by-entries',
+      severity: 'error',
+      comment:
+        'src/app is the shell; components and views reach it through src/navigation, ' +
+        'which the shell provides.',
+      from: { path: '^src/', pathNot: '^src/(app/|main\\.tsx$|entry-server\\.tsx$)' },
+      to: { path: '^src/app/' },
+    },
+    {
+      name: 'shared-code-imports-no-features',
+      severity: 'error',
+      comment: 'Shared code is used by the views and the booking form, never the other way round.',
+      from: { path: '^src/(components|navigation|lib|content|seo)/' },
+      to: { path: '^src/(views|booking)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+    },
+  },
+};
