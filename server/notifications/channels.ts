@@ -11,6 +11,11 @@ export interface NotificationChannel {
   send(notice: BookingNotice): Promise<void>;
   /** Tells the practice about the booking form itself (practice-alerts.ts). */
   sendAlert(alert: PracticeAlert): Promise<void>;
+  /**
+   * Checks, without sending anything, that the channel can be used: the SMTP
+   * login for e-mail. Rejects with the reason when it cannot.
+   */
+  verify(): Promise<void>;
   close(): void;
 }
 
@@ -61,6 +66,9 @@ export function createEmailChannel(settings: EmailSettings): NotificationChannel
         signal: AbortSignal.timeout(sendTimeoutMs),
       });
     },
+    async verify() {
+      await transport.verify();
+    },
     close: () => transport.close(),
   };
 }
@@ -101,6 +109,8 @@ export function createWebhookChannel(url: string): NotificationChannel {
         },
         `alert-${alert.id}`,
       ),
+    // Nothing to check without sending: a webhook is tried with the first request.
+    verify: async () => {},
     close: () => {},
   };
 }
