@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { BookingsRepository } from './db/bookings-repository.ts';
 import type { ApiKeys } from './http/api-keys.ts';
+import type { NotificationStates } from './notifications/notification-states.ts';
 import { apiCorsHeaders } from './http/cors.ts';
 import { ApiError, internalError, sendApiError, tooManyRequests } from './http/postgrest-error.ts';
 import { clientNetwork } from './limits/client-network.ts';
@@ -11,6 +12,8 @@ import { createStaticSite } from './routes/static-site.ts';
 export interface AppDeps {
   bookings: BookingsRepository;
   keys: ApiKeys;
+  /** The notifications' state, read by `npm run bookings` through the server; none when unset. */
+  notificationStates?: NotificationStates;
   /** The built site. */
   distDir: string;
   logError?: (message: string, error: unknown) => void;
@@ -32,7 +35,12 @@ export interface ApiLimits {
 /** The whole server as a request listener: the booking API under /rest/v1, the built site elsewhere. */
 export function createApp(deps: AppDeps): RequestListener {
   const logError = deps.logError ?? logToStderr;
-  const handleRest = createRestHandler({ bookings: deps.bookings, keys: deps.keys, logError });
+  const handleRest = createRestHandler({
+    bookings: deps.bookings,
+    keys: deps.keys,
+    notificationStates: deps.notificationStates,
+    logError,
+  });
   const serveStatic = createStaticSite(deps.distDir);
   const now = deps.now ?? Date.now;
   const {

@@ -14,6 +14,7 @@ import type { NotificationChannel } from './notifications/channels.ts';
 import { runDaily } from './notifications/daily-run.ts';
 import { formatClockTime } from './notifications/daily-summary.ts';
 import { startDailyTimer } from './notifications/daily-timer.ts';
+import { createNotificationStates } from './notifications/notification-states.ts';
 import { describeError } from './notifications/notifier.ts';
 import type { NotifyConfig } from './notifications/notify-config.ts';
 import { consoleLog, createConfiguredNotifier, wakeAfterInserts } from './notifications/setup.ts';
@@ -55,6 +56,7 @@ async function main() {
     keys: { anon: config.anonKey, serviceRole: config.serviceRoleKey },
     distDir: config.distDir,
     limits,
+    notificationStates: createNotificationStates(database.db),
   });
   let stopping = false;
   const inFlight = new Set<ServerResponse>();
