@@ -8,6 +8,7 @@ import {
   tooManyRequests,
   type ApiError,
 } from './http/api-errors.ts';
+import type { NotificationStates } from './notifications/notification-states.ts';
 import { apiCorsHeaders } from './http/cors.ts';
 import { sendApiError } from './http/send-json.ts';
 import { clientNetwork } from './limits/client-network.ts';
@@ -18,6 +19,8 @@ import { createStaticSite } from './routes/static-site.ts';
 export interface AppDeps {
   bookings: BookingsRepository;
   keys: ApiKeys;
+  /** The notifications' state, read by `npm run bookings` through the server; none when unset. */
+  notificationStates?: NotificationStates;
   /** The built site. */
   distDir: string;
   logError?: (message: string, error: unknown) => void;
@@ -39,7 +42,12 @@ export interface ApiLimits {
 /** The whole server as a request listener: the booking API under /rest/v1, the built site elsewhere. */
 export function createApp(deps: AppDeps): RequestListener {
   const logError = deps.logError ?? logToStderr;
-  const handleRest = createRestHandler({ bookings: deps.bookings, keys: deps.keys, logError });
+  const handleRest = createRestHandler({
+    bookings: deps.bookings,
+    keys: deps.keys,
+    notificationStates: deps.notificationStates,
+    logError,
+  });
   const serveStatic = createStaticSite(deps.distDir);
   const now = deps.now ?? Date.now;
   const {

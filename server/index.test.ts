@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../core/api-defaults.ts';
 import { lockFileName } from './db/data-dir-lock.ts';
 import { openPglite } from './db/pglite.ts';
+import { waitFor } from './testing/notification-peers.ts';
 import {
   listeningUrl,
   makeServerWorkDir,
@@ -63,11 +64,13 @@ describe('the server process', () => {
     let restarted: ChildRun;
     let restartedUrl: string;
 
-    it('logs one line with its URL, then serves the site and the API', async () => {
+    it('logs its URL and what it deletes when, then serves the site and the API', async () => {
       first = start();
       firstUrl = await listeningUrl(first);
+      await waitFor(() => first.stdout().includes('daily'), 'the start lines');
       expect(first.stdout()).toBe(
-        `Listening on ${firstUrl} (PGlite in ${path.join(dataDir, 'pgdata')})\n`,
+        `Listening on ${firstUrl} (PGlite in ${path.join(dataDir, 'pgdata')})\n` +
+          'Booking requests older than 12 months are deleted at start and daily.\n',
       );
       expect(firstUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect((await fetch(firstUrl)).status).toBe(200);
@@ -124,7 +127,8 @@ describe('the server process', () => {
       });
       expect(await answered).toBe(201);
       expect(await restarted.exited).toBe(0);
-      expect(restarted.stdout().trim().split('\n')).toHaveLength(1);
+      // The two start lines, and nothing more.
+      expect(restarted.stdout().trim().split('\n')).toHaveLength(2);
       expect(existsSync(path.join(dataDir, lockFileName))).toBe(false);
 
       const db = await openPglite(path.join(dataDir, 'pgdata'));

@@ -10,9 +10,17 @@ import { DatabaseUnavailableError } from './db/database.ts';
 import { MigrationError } from './db/migrate.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { DatabaseRoleError, openDatabase, type OpenedDatabase } from './db/open-database.ts';
+import type { NotificationChannel } from './notifications/channels.ts';
+import { runDaily } from './notifications/daily-run.ts';
+import { formatClockTime } from './notifications/daily-summary.ts';
+import { startDailyTimer } from './notifications/daily-timer.ts';
+import { createNotificationStates } from './notifications/notification-states.ts';
+import { describeError } from './notifications/notifier.ts';
+import type { NotifyConfig } from './notifications/notify-config.ts';
 import { consoleLog, createConfiguredNotifier, wakeAfterInserts } from './notifications/setup.ts';
+import { describeSmtpFailure, describeSmtpSuccess } from './notifications/smtp-check.ts';
 import { describePeriod } from './retention/period.ts';
-import { startRetention, type RetentionSchedule } from './retention/retention.ts';
+import { purgeOldRequests, retentionWarning } from './retention/retention.ts';
 import { loadSettings } from './settings.ts';
 
 /** How long a stop waits for requests in flight before closing their connections. */
@@ -21,7 +29,7 @@ const shutdownGraceMs = 10_000;
 async function main() {
   // Variables already set in the environment win over the file.
   if (existsSync('.env')) process.loadEnvFile('.env');
-  const { server: config, notify: notifyConfig, retention, limits } = loadSettings();
+  const { server: config, notify: notifyConfig, retention, daily, limits } = loadSettings();
 
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -48,6 +56,7 @@ async function main() {
     keys: { anon: config.anonKey, serviceRole: config.serviceRoleKey },
     distDir: config.distDir,
     limits,
+    notificationStates: createNotificationStates(database.db),
   });
   let stopping = false;
   const inFlight = new Set<ServerResponse>();
@@ -63,22 +72,64 @@ async function main() {
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   console.log(`Listening on http://${host}:${port} (${database.db.description})`);
-  if (notifications) {
+  const channels = notifications?.channels ?? [];
+  if (notifications && notifyConfig) {
     notifications.notifier.start();
-    const channels = notifications.channels.map((channel) => channel.description).join(' and ');
-    console.log(`Booking requests are notified by ${channels}.`);
+    const by = channels.map((channel) => channel.description).join(' and ');
+    console.log(`Booking requests are notified by ${by}.`);
+    void checkChannels(channels, notifyConfig);
+  } else {
+    console.warn(
+      'Warning: no notification channel is configured, so no one will be told of booking requests. ' +
+        'They are stored, and `npm run bookings` lists them, but nobody is e-mailed. ' +
+        'Set SMTP_URL and NOTIFY_TO (and NOTIFY_FROM), or NOTIFY_WEBHOOK_URL, in .env and restart the server (docs/notifications.md).',
+    );
   }
-  let retentionSchedule: RetentionSchedule | undefined;
   if (retention) {
-    retentionSchedule = startRetention({
-      bookings,
-      period: retention,
-      log: { info: consoleLog.info, error: (message, error) => console.error(message, error) },
-    });
     console.log(
       `Booking requests older than ${describePeriod(retention)} are deleted at start and daily.`,
     );
   }
+  const retentionProblem = retentionWarning(retention);
+  if (retentionProblem) console.warn(retentionProblem);
+  if (notifications && daily.summary) {
+    console.log(
+      `A summary of the day's requests is sent every day at ${formatClockTime(daily.at)} UK time.`,
+    );
+  }
+
+  // At start: today's run if it is due and not done yet (by this server or
+  // another), else the purge alone; then every day at the set time.
+  let started = false;
+  const dailyTimer = startDailyTimer({
+    at: daily.at,
+    run: async () => {
+      const atStart = !started;
+      started = true;
+      try {
+        const report = await runDaily({
+          db: database.db,
+          channels,
+          schedule: daily,
+          retention,
+          retryMs: notifyConfig?.retryMaxMs ?? 600_000,
+          log: consoleLog,
+        });
+        if (atStart && retention && report.purged === undefined) {
+          await purgeOldRequests({
+            db: database.db,
+            period: retention,
+            now: new Date(),
+            log: consoleLog,
+          });
+        }
+      } catch (error) {
+        console.error(
+          `The daily run (purge and summary) failed: ${describeError(error)}. It is tried again within the hour.`,
+        );
+      }
+    },
+  });
 
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -87,7 +138,7 @@ async function main() {
     force.unref();
     for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
     // The send in progress finishes (or times out); nothing new is claimed.
-    const background = Promise.all([notifications?.notifier.stop(), retentionSchedule?.stop()]);
+    const background = Promise.all([notifications?.notifier.stop(), dailyTimer.stop()]);
     server.close(() => {
       clearTimeout(force);
       background
@@ -104,6 +155,21 @@ async function main() {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/** Checks each channel that can be checked without sending (the SMTP login) and says how it went. */
+async function checkChannels(channels: readonly NotificationChannel[], config: NotifyConfig) {
+  const email = channels.find((channel) => channel.name === 'email');
+  if (!email || !config.email) return;
+  try {
+    await email.verify();
+    console.log(describeSmtpSuccess(config.email.smtpUrl));
+  } catch (error) {
+    console.error(
+      `Warning: booking requests cannot be e-mailed: ${describeSmtpFailure(error, config.email.smtpUrl)} ` +
+        'Requests are still stored, and their e-mails are retried until they get through: fix SMTP_URL in .env and restart the server.',
+    );
+  }
 }
 
 function listen(server: Server, port: number, host: string, database: OpenedDatabase) {

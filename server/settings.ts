@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type ServerConfig } from './config.ts';
 import { loadLimits, type LimitsConfig } from './limits/limits-config.ts';
+import { loadDailySchedule, type DailySchedule } from './notifications/daily-summary.ts';
 import { loadNotifyConfig, type NotifyConfig } from './notifications/notify-config.ts';
 import type { Period } from './retention/period.ts';
 import { loadRetention } from './retention/retention.ts';
@@ -9,8 +10,10 @@ export interface Settings {
   server: ServerConfig;
   /** Undefined when no notification channel is configured. */
   notify: NotifyConfig | undefined;
-  /** RETENTION; undefined when requests are kept until deleted by hand. */
+  /** RETENTION (the privacy notice's period unless set); undefined when off. */
   retention: Period | undefined;
+  /** When the daily run (purge and summary) happens, and whether the summary is sent. */
+  daily: DailySchedule;
   limits: LimitsConfig;
 }
 
@@ -31,9 +34,10 @@ export function loadSettings(env: Env = process.env, cwd: string = process.cwd()
   const server = attempt(() => loadConfig(env, cwd));
   const notify = attempt(() => loadNotifyConfig(env));
   const retention = attempt(() => loadRetention(env));
+  const daily = attempt(() => loadDailySchedule(env));
   const limits = attempt(() => loadLimits(env));
-  if (problems.length > 0 || server === undefined || limits === undefined) {
+  if (problems.length > 0 || server === undefined || limits === undefined || daily === undefined) {
     throw new ConfigError(problems);
   }
-  return { server, notify, retention, limits };
+  return { server, notify, retention, daily, limits };
 }

@@ -1,5 +1,7 @@
 -- Hosted Supabase only: has the database call the notify-bookings Edge Function
--- after every booking request and every minute (for retries). Run it once,
+-- after every booking request and every minute (for retries), and every five
+-- minutes for the daily run (the retention purge and the daily summary, which
+-- the function does once a day, once the UK clock reaches its time). Run it once,
 -- after the migrations, the function's secrets and its deployment; the steps
 -- are in docs/notifications.md. Running it again changes nothing.
 --
@@ -10,8 +12,9 @@
 --   select vault.create_secret('https://<project-ref>.supabase.co/functions/v1/notify-bookings', 'notify_bookings_url');
 --   select vault.create_secret('<the function''s NOTIFY_FUNCTION_SECRET>', 'notify_bookings_secret');
 --
--- The call itself is app_private.request_notification_send(), from the
--- migration 20261124000000_notify_function_wake.sql.
+-- The calls themselves are app_private.request_notification_send(), from the
+-- migration 20261124000000_notify_function_wake.sql, and
+-- app_private.request_daily_summary(), from 20261125120000_notification_watch.sql.
 
 create extension if not exists pg_net with schema extensions;
 create extension if not exists pg_cron with schema pg_catalog;
@@ -35,6 +38,15 @@ select cron.schedule(
   'notify-bookings',
   '* * * * *',
   'select app_private.request_notification_send()'
+);
+
+-- Every five minutes, {"task": "heartbeat"}: pg_cron's times are UTC, so the
+-- function itself decides, in UK time, when the day's run is due (07:00 by
+-- default, NOTIFY_DAILY_SUMMARY_AT), and the database that it happens once.
+select cron.schedule(
+  'notify-bookings-daily',
+  '*/5 * * * *',
+  'select app_private.request_daily_summary()'
 );
 
 -- One call now. Its answer, e.g. {"sent":0,"failed":0,"pending":0}, is in

@@ -10,6 +10,7 @@ import { createBookingsRepository } from '../db/bookings-repository.ts';
 import { lockFileName } from '../db/data-dir-lock.ts';
 import type { Database } from '../db/database.ts';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
+import { createNotificationStates } from '../notifications/notification-states.ts';
 import { periodBefore } from '../retention/period.ts';
 import {
   createScratchDatabase,
@@ -165,6 +166,25 @@ afterAll(() => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
+/** A stored request's notification, waiting: the seeded rows were stored without a notifier. */
+const pending = { state: 'pending', attempts: 0, last_error: null } as const;
+
+/** The records as the command lists them, newest first, each with its notification. */
+function listed(records: BookingRecord[]): BookingRecord[] {
+  return [...records]
+    .sort((a, b) => b.created_at.localeCompare(a.created_at))
+    .map((record) => ({ ...record, notification: pending }));
+}
+
+/** Makes the notification of the seeded request `name` fail, as a notifier records it. */
+async function failNotificationOf(db: Database, name: string, error: string) {
+  await db.query(
+    `update app_private.booking_notifications n set attempts = 3, last_error = $2
+       from public.bookings b where b.id = n.booking_id and b.full_name = $1`,
+    [name, error],
+  );
+}
+
 /** The start of each table line: the short reference and the time. */
 function expectedTableLines(names: string[]): string[] {
   return names.map((name) => {
@@ -185,12 +205,15 @@ describe('npm run bookings on the embedded database, no server running', () => {
     expect(run.stderr).toBe(`6 requests, from PGlite in ${path.join(dataDir, 'pgdata')}.\n`);
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^Ref +Received \(UK time\) +Name +Phone +E-mail +Instagram$/);
-    expect(lines[1]).toMatch(/^-+( +-+){5}$/);
+    expect(lines[0]).toMatch(
+      /^Ref +Received \(UK time\) +Notified +Name +Phone +E-mail +Instagram$/,
+    );
+    expect(lines[1]).toMatch(/^-+( +-+){6}$/);
     const rows = lines.slice(2);
     expect(rows).toHaveLength(6);
     const starts = expectedTableLines(expectedOrder);
     expect(rows.map((row) => row.slice(0, 31))).toEqual(starts);
+    expect(rows.every((row) => row.slice(31).startsWith('  pending  '))).toBe(true);
     expect(rows[0]).toMatch(/ Amina Khan +\+44 1634 123456 +amina@example\.com +@amina\.k$/);
     expect(rows[2]).toContain('=HYPERLINK("http://evil.exa…');
     expect(existsSync(path.join(dataDir, lockFileName))).toBe(false);
@@ -223,11 +246,60 @@ describe('npm run bookings on the embedded database, no server running', () => {
     expect(all.stdout).toContain(`,"'=HYPERLINK(""http://evil.example"")",`);
   });
 
-  it('exports JSON with every column', async () => {
+  it('exports JSON with every column and the state of each notification', async () => {
     const run = await runCli(['--json'], { DATA_DIR: dataDir });
     expect(run.code).toBe(0);
-    const byAge = [...seeded].sort((a, b) => b.created_at.localeCompare(a.created_at));
-    expect(JSON.parse(run.stdout)).toEqual(byAge);
+    expect(JSON.parse(run.stdout)).toEqual(listed(seeded));
+  });
+
+  it('shows a failing notification with its last error, and warns on standard error', async () => {
+    const failingDir = copyOfTemplate();
+    const opened = await openDatabase({ databaseUrl: undefined, dataDir: failingDir });
+    try {
+      await failNotificationOf(
+        opened.db,
+        'Amina Khan',
+        'e-mail to practice@example.com: Invalid login: 535 Authentication failed (EAUTH)',
+      );
+      await opened.db.query(
+        `update app_private.booking_notifications n set completed_at = now(), attempts = 1
+           from public.bookings b where b.id = n.booking_id and b.full_name like 'Smith%'`,
+      );
+    } finally {
+      await opened.close();
+    }
+    const amina = seeded.find((record) => record.full_name === 'Amina Khan')!;
+    const warning =
+      `Warning: 1 notification is failing: the practice has not been told of booking request ${shortReference(amina.id)}. ` +
+      'Last error: e-mail to practice@example.com: Invalid login: 535 Authentication failed (EAUTH). ' +
+      'docs/notifications.md, \u201cWhen a notification fails\u201d, says what to check.\n';
+
+    const table = await runCli([], { DATA_DIR: failingDir });
+    expect(table.code).toBe(0);
+    const lines = table.stdout.split('\n');
+    expect(lines[2]!.slice(31).startsWith('  FAILING   Amina Khan ')).toBe(true);
+    expect(lines[3]!.slice(31).startsWith('  sent      Smith, "Jo" ')).toBe(true);
+    expect(table.stdout).toContain(
+      '\nFailing notifications (retried until they get through):\n' +
+        `  ${shortReference(amina.id)}  received ${formatUkTimeShort(new Date(amina.created_at))}, 3 attempts: e-mail to practice@example.com: Invalid login: 535 Authentication failed (EAUTH)\n`,
+    );
+    expect(table.stderr).toBe(
+      `6 requests, from PGlite in ${path.join(failingDir, 'pgdata')}.\n${warning}`,
+    );
+
+    const json = await runCli(['--json', '--limit', '2'], { DATA_DIR: failingDir });
+    expect(
+      (JSON.parse(json.stdout) as BookingRecord[]).map((record) => record.notification),
+    ).toEqual([
+      {
+        state: 'failing',
+        attempts: 3,
+        last_error:
+          'e-mail to practice@example.com: Invalid login: 535 Authentication failed (EAUTH)',
+      },
+      { state: 'sent', attempts: 1, last_error: null },
+    ]);
+    expect(json.stderr).toBe(warning);
   });
 
   it('purges exactly the requests older than the limit, with their notifications', async () => {
@@ -319,6 +391,7 @@ describe('npm run bookings while a server holds the embedded database', () => {
       createApp({
         bookings: createBookingsRepository(opened.db),
         keys: { anon: developmentAnonKey, serviceRole: serviceKey },
+        notificationStates: createNotificationStates(opened.db),
         distDir: tmpdir(),
       }),
     );
@@ -343,10 +416,57 @@ describe('npm run bookings while a server holds the embedded database', () => {
 
     const json = await runCli(['--json', '--since', '30d'], env);
     expect(JSON.parse(json.stdout)).toEqual(
-      [...seeded]
-        .sort((a, b) => b.created_at.localeCompare(a.created_at))
-        .filter((record) => Date.parse(record.created_at) > Date.now() - 30 * dayMs),
+      listed(seeded).filter((record) => Date.parse(record.created_at) > Date.now() - 30 * dayMs),
     );
+  });
+
+  it('shows the notifications\u2019 state through the server, a failing one with its error', async () => {
+    await failNotificationOf(
+      opened.db,
+      'Smith, "Jo"',
+      'the webhook answered 500 Internal Server Error',
+    );
+    try {
+      const table = await runCli([], env);
+      expect(table.code).toBe(0);
+      expect(table.stdout.split('\n')[3]!.slice(31).startsWith('  FAILING   Smith, "Jo" ')).toBe(
+        true,
+      );
+      expect(table.stdout).toMatch(
+        /\nFailing notifications \(retried until they get through\):\n {2}[0-9A-F]{8} {2}received .*, 3 attempts: the webhook answered 500 Internal Server Error\n$/,
+      );
+      expect(table.stderr).toMatch(
+        /^6 requests, from the server at .*\nWarning: 1 notification is failing: .* Last error: the webhook answered 500 Internal Server Error\./,
+      );
+      const json = await runCli(['--json'], env);
+      expect((JSON.parse(json.stdout) as BookingRecord[])[1]!.notification).toEqual({
+        state: 'failing',
+        attempts: 3,
+        last_error: 'the webhook answered 500 Internal Server Error',
+      });
+    } finally {
+      await opened.db.query(
+        'update app_private.booking_notifications set attempts = 0, last_error = null',
+      );
+    }
+  });
+
+  it('reads the states only with the service key', async () => {
+    const url = `${server.baseUrl}/rest/v1/rpc/booking_notification_states`;
+    const body = JSON.stringify({ since: seeded[0]!.created_at });
+    const anon = await fetch(url, {
+      method: 'POST',
+      headers: { apikey: developmentAnonKey, 'Content-Type': 'application/json' },
+      body,
+    });
+    expect(anon.status).toBe(401);
+    expect(await anon.json()).toMatchObject({ code: '42501' });
+    const service = await fetch(url, {
+      method: 'POST',
+      headers: { apikey: serviceKey, 'Content-Type': 'application/json' },
+      body,
+    });
+    expect(await service.json()).toEqual([{ booking_id: seeded[0]!.id, ...pending }]);
   });
 
   it('explains that SERVICE_ROLE_KEY is needed, or that the server knows another key', async () => {
@@ -446,9 +566,7 @@ describe.runIf(testDatabaseUrl)('npm run bookings on PostgreSQL (DATABASE_URL)',
   it('lists and purges', async () => {
     const json = await runCli(['--json', '--limit', 'all'], { DATABASE_URL: scratch.url });
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual(
-      [...pgSeeded].sort((a, b) => b.created_at.localeCompare(a.created_at)),
-    );
+    expect(JSON.parse(json.stdout)).toEqual(listed(pgSeeded));
 
     const purge = await runCli(['purge', '--older-than', '12m'], { DATABASE_URL: scratch.url });
     expect(purge.stdout).toMatch(/^Deleted 2 booking requests older than 12 months/);

@@ -10,7 +10,7 @@ import { createConfiguredNotifier } from '../notifications/setup.ts';
 import { describePeriod, parsePeriod, parseSince, periodBefore } from '../retention/period.ts';
 import { loadSettings, type Settings } from '../settings.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
-import { formatCsv, formatJson, formatTable } from './bookings-output.ts';
+import { formatCsv, formatFailingWarning, formatJson, formatTable } from './bookings-output.ts';
 import { CliError, openBookingsSource, openDirect, requireTable } from './bookings-source.ts';
 
 /**
@@ -193,10 +193,11 @@ async function list(
   const source = await openBookingsSource(settings.server);
   try {
     const records = await source.list(query);
+    const failing = await source.failingNotifications();
     if (format === 'csv') await io.out(formatCsv(records));
     else if (format === 'json') await io.out(formatJson(records));
     else {
-      await io.out(formatTable(records));
+      await io.out(formatTable(records, failing));
       const scope = query.since ? ` since ${formatUkTimeLong(query.since)}` : '';
       const more =
         query.limit !== undefined && records.length === query.limit
@@ -206,6 +207,8 @@ async function list(
         `${records.length} request${records.length === 1 ? '' : 's'}${scope}${more}, from ${source.description}.\n`,
       );
     }
+    const warning = formatFailingWarning(failing);
+    if (warning) io.err(`${warning}\n`);
     return 0;
   } finally {
     await source.close();

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   csvCell,
   formatCsv,
+  formatFailingWarning,
   formatJson,
   formatTable,
   type BookingRecord,
+  type FailingRecord,
 } from './bookings-output.ts';
 
 const records: BookingRecord[] = [
@@ -78,6 +80,77 @@ describe('formatTable', () => {
 
   it('says when there is nothing to show', () => {
     expect(formatTable([])).toBe('No booking requests.\n');
+  });
+
+  it('shows whether each request was notified, and the failing ones with their last error', () => {
+    const failing: FailingRecord = {
+      booking_id: records[1]!.id,
+      created_at: records[1]!.created_at,
+      attempts: 4,
+      last_error: 'e-mail to practice@example.com: Invalid login:\r\n535 Authentication failed',
+    };
+    const table = formatTable(
+      [
+        { ...records[0]!, notification: { state: 'sent', attempts: 1, last_error: null } },
+        {
+          ...records[1]!,
+          notification: { state: 'failing', attempts: 4, last_error: failing.last_error },
+        },
+      ],
+      [failing],
+    );
+    expect(table).toBe(
+      [
+        'Ref       Received (UK time)     Notified  Name                          Phone            E-mail          Instagram',
+        '--------  ---------------------  --------  ----------------------------  ---------------  --------------  ---------',
+        '00000000  Wed 01 Jul 2026 14:05  sent      Smith, "Jo"                   +44 1634 123456  jo@example.com  @jo',
+        '00000000  Thu 15 Jan 2026 09:05  FAILING   =HYPERLINK("http://evil.exa…  01634 123456     a@b.co',
+        '',
+        'Failing notifications (retried until they get through):',
+        // Line breaks of the error become spaces: one line each.
+        '  00000000  received Thu 15 Jan 2026 09:05, 4 attempts: e-mail to practice@example.com: Invalid login:  535 Authentication failed',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it.each([
+    ['pending', 'pending'],
+    ['none', 'never'],
+  ] as const)('reads %s as "%s"', (state, word) => {
+    const table = formatTable([
+      { ...records[0]!, notification: { state, attempts: 0, last_error: null } },
+    ]);
+    expect(table.split('\n')[2]).toContain(`  ${word}  `);
+  });
+});
+
+describe('formatFailingWarning', () => {
+  it('says nothing when no notification fails', () => {
+    expect(formatFailingWarning([])).toBeUndefined();
+  });
+
+  it('names the requests and the latest error, and where to read what to do', () => {
+    expect(
+      formatFailingWarning([
+        {
+          booking_id: '5f0c2a8e-0000-4000-8000-000000000001',
+          created_at: '2026-07-01T10:00:00.000Z',
+          attempts: 9,
+          last_error: 'older error',
+        },
+        {
+          booking_id: '1a2b3c4d-0000-4000-8000-000000000002',
+          created_at: '2026-07-01T12:00:00.000Z',
+          attempts: 2,
+          last_error: 'connect ECONNREFUSED 127.0.0.1:587',
+        },
+      ]),
+    ).toBe(
+      'Warning: 2 notifications are failing: the practice has not been told of booking requests 5F0C2A8E, 1A2B3C4D. ' +
+        'Last error: connect ECONNREFUSED 127.0.0.1:587. ' +
+        'docs/notifications.md, \u201cWhen a notification fails\u201d, says what to check.',
+    );
   });
 });
 

@@ -2,12 +2,39 @@ import { shortReference } from '../../core/booking-reference.ts';
 import { bookingFieldColumns } from '../../core/booking-rules.ts';
 import type { BookingRow } from '../../core/booking-row.ts';
 import { plainText } from '../notifications/booking-notice.ts';
+import type { NotificationState } from '../notifications/notification-states.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
+
+/** Whether the practice was told of a request (notification-states.ts), as the command prints it. */
+export interface NotificationRecord {
+  state: NotificationState;
+  attempts: number;
+  /** Why the last attempt failed, when `state` is `failing`. */
+  last_error: string | null;
+}
 
 /** One booking request as the command prints it (the REST API's columns). */
 export type BookingRecord = BookingRow & {
   /** ISO 8601, UTC. */
   created_at: string;
+  /** Absent when it could not be read (a server of an older version). */
+  notification?: NotificationRecord;
+};
+
+/** A notification whose last attempt failed, for the lines under the table and the warning. */
+export interface FailingRecord {
+  booking_id: string;
+  /** When the request arrived, ISO 8601. */
+  created_at: string;
+  attempts: number;
+  last_error: string;
+}
+
+const notifiedWords: Record<NotificationState, string> = {
+  sent: 'sent',
+  pending: 'pending',
+  failing: 'FAILING',
+  none: 'never',
 };
 
 interface Column {
@@ -25,19 +52,36 @@ const tableColumns: Column[] = [
     maxWidth: 21,
     value: (record) => formatUkTimeShort(new Date(record.created_at)),
   },
+  {
+    title: 'Notified',
+    maxWidth: 8,
+    value: (record) => (record.notification ? notifiedWords[record.notification.state] : '?'),
+  },
   { title: 'Name', maxWidth: 28, value: (record) => record.full_name },
   { title: 'Phone', maxWidth: 20, value: (record) => record.phone },
   { title: 'E-mail', maxWidth: 32, value: (record) => record.email },
   { title: 'Instagram', maxWidth: 24, value: (record) => record.instagram ?? '' },
 ];
 
-/** A table for a terminal; control characters in the data are shown as spaces, never interpreted. */
-export function formatTable(records: readonly BookingRecord[]): string {
-  if (records.length === 0) return 'No booking requests.\n';
+/**
+ * A table for a terminal; control characters in the data are shown as spaces,
+ * never interpreted. The Notified column says whether the practice was told
+ * of each request (shown when the state could be read); the failing
+ * notifications follow the table with their last error.
+ */
+export function formatTable(
+  records: readonly BookingRecord[],
+  failing: readonly FailingRecord[] = [],
+): string {
+  const failingLines = formatFailing(failing);
+  if (records.length === 0) return `No booking requests.\n${failingLines}`;
+  const columns = records.some((record) => record.notification)
+    ? tableColumns
+    : tableColumns.filter((column) => column.title !== 'Notified');
   const cells = records.map((record) =>
-    tableColumns.map((column) => fit(plainText(column.value(record)), column.maxWidth)),
+    columns.map((column) => fit(plainText(column.value(record)), column.maxWidth)),
   );
-  const widths = tableColumns.map((column, index) =>
+  const widths = columns.map((column, index) =>
     Math.max(width(column.title), ...cells.map((row) => width(row[index]!))),
   );
   const line = (values: string[]) =>
@@ -45,12 +89,44 @@ export function formatTable(records: readonly BookingRecord[]): string {
       .map((value, index) => value + ' '.repeat(widths[index]! - width(value)))
       .join('  ')
       .trimEnd();
+  return (
+    [
+      line(columns.map((column) => column.title)),
+      line(widths.map((size) => '-'.repeat(size))),
+      ...cells.map(line),
+      '',
+    ].join('\n') + failingLines
+  );
+}
+
+/** The failing notifications, one a line with the last error; empty when none. */
+function formatFailing(failing: readonly FailingRecord[]): string {
+  if (failing.length === 0) return '';
   return [
-    line(tableColumns.map((column) => column.title)),
-    line(widths.map((size) => '-'.repeat(size))),
-    ...cells.map(line),
+    '',
+    'Failing notifications (retried until they get through):',
+    ...failing.map(
+      (entry) =>
+        `  ${shortReference(entry.booking_id)}  received ${formatUkTimeShort(new Date(entry.created_at))}, ${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}: ${plainText(entry.last_error)}`,
+    ),
     '',
   ].join('\n');
+}
+
+/**
+ * The warning line when notifications are failing (standard error, under any
+ * format); undefined when none is.
+ */
+export function formatFailingWarning(failing: readonly FailingRecord[]): string | undefined {
+  if (failing.length === 0) return undefined;
+  const count = failing.length;
+  const latest = [...failing].sort((a, b) => b.created_at.localeCompare(a.created_at))[0]!;
+  const refs = failing.map((entry) => shortReference(entry.booking_id)).join(', ');
+  return (
+    `Warning: ${count === 1 ? '1 notification is' : `${count} notifications are`} failing: the practice has not been told of ` +
+    `${count === 1 ? 'booking request' : 'booking requests'} ${refs}. Last error: ${plainText(latest.last_error)}. ` +
+    'docs/notifications.md, \u201cWhen a notification fails\u201d, says what to check.'
+  );
 }
 
 function width(text: string): number {

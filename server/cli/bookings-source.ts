@@ -6,8 +6,12 @@ import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import type { Database } from '../db/database.ts';
 import { openDatabase } from '../db/open-database.ts';
 import { openPostgres } from '../db/postgres.ts';
+import {
+  createNotificationStates,
+  type NotificationStatus,
+} from '../notifications/notification-states.ts';
 import { maxRowsPerRead } from '../routes/booking-query.ts';
-import type { BookingRecord } from './bookings-output.ts';
+import type { BookingRecord, FailingRecord, NotificationRecord } from './bookings-output.ts';
 
 /**
  * Where `npm run bookings` finds the requests:
@@ -27,14 +31,19 @@ export interface ListQuery {
 export interface BookingsSource {
   /** "PGlite in ./data", "the server at http://127.0.0.1:3000"… */
   description: string;
-  /** Newest first. */
+  /** Newest first, each with the state of its notification. */
   list(query: ListQuery): Promise<BookingRecord[]>;
+  /** Every notification whose last attempt failed, oldest request first. */
+  failingNotifications(): Promise<FailingRecord[]>;
   /** How many requests were stored before `cutoff`. */
   countBefore(cutoff: Date): Promise<number>;
   /** Deletes the requests stored before `cutoff`, with their notifications; returns how many. */
   deleteBefore(cutoff: Date): Promise<number>;
   close(): Promise<void>;
 }
+
+/** A running server of a version that cannot tell the notifications' state. */
+class OlderServerError extends Error {}
 
 /** A problem the user can fix, explained by its message alone. */
 export class CliError extends Error {
@@ -116,7 +125,25 @@ function databaseSource(db: Database, close: () => Promise<void>): BookingsSourc
         sql += ` limit $${params.length}`;
       }
       const { rows } = await db.query<BookingRecord>(sql, params);
-      return rows.map((row) => ({ ...row, created_at: toUtcIso(row.created_at) }));
+      const oldest = rows.at(-1);
+      const states =
+        oldest && (await hasOutbox(db))
+          ? await createNotificationStates(db).receivedSince(new Date(oldest.created_at))
+          : new Map<string, NotificationStatus>();
+      return rows.map((row) => ({
+        ...row,
+        created_at: toUtcIso(row.created_at),
+        notification: notificationRecord(states.get(row.id)),
+      }));
+    },
+    async failingNotifications() {
+      if (!(await hasOutbox(db))) return [];
+      return (await createNotificationStates(db).failing()).map((entry) => ({
+        booking_id: entry.bookingId,
+        created_at: entry.createdAt.toISOString(),
+        attempts: entry.attempts,
+        last_error: entry.lastError,
+      }));
     },
     async countBefore(cutoff) {
       const { rows } = await db.query<{ count: number }>(
@@ -136,6 +163,20 @@ function databaseSource(db: Database, close: () => Promise<void>): BookingsSourc
     },
     close,
   };
+}
+
+/** A database without the notifications migration has no states to read: every request reads `never`. */
+async function hasOutbox(db: Database): Promise<boolean> {
+  const { rows } = await db.query<{ found: boolean }>(
+    `select to_regclass('app_private.booking_notifications') is not null as found`,
+  );
+  return rows[0]?.found === true;
+}
+
+function notificationRecord(status: NotificationStatus | undefined): NotificationRecord {
+  return status
+    ? { state: status.state, attempts: status.attempts, last_error: status.lastError }
+    : { state: 'none', attempts: 0, last_error: null };
 }
 
 /** PostgreSQL's JSON form of a timestamp (any offset, microseconds) as JavaScript's UTC form. */
@@ -164,8 +205,9 @@ function httpSource(config: ServerConfig): BookingsSource {
     );
   }
 
-  const request = async (query: URLSearchParams, init: RequestInit = {}) => {
-    const url = `${base}?${query}`;
+  const request = async (query: URLSearchParams | string, init: RequestInit = {}) => {
+    const url =
+      typeof query === 'string' ? `${new URL(base).origin}/rest/v1/${query}` : `${base}?${query}`;
     let response: Response;
     try {
       response = await fetch(url, {
@@ -198,6 +240,8 @@ function httpSource(config: ServerConfig): BookingsSource {
           'The server was started with another key, or with none: give it the same SERVICE_ROLE_KEY as this command and restart it.',
       );
     }
+    // A server of an older version knows no functions: /rest/v1/rpc/… is no path to it.
+    if (response.status === 404 && typeof query === 'string') throw new OlderServerError();
     if (response.status === 405 && init.method === 'DELETE') {
       throw new CliError(
         `${description} cannot delete requests: it runs an older version. Restart it after \`npm run build\`.`,
@@ -206,6 +250,36 @@ function httpSource(config: ServerConfig): BookingsSource {
     throw new CliError(
       `${description} answered ${response.status}${code ? ` ${code}` : ''}: ${message}`,
     );
+  };
+
+  const rpc = (name: string, args: unknown) =>
+    request(`rpc/${name}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(args),
+    });
+
+  /**
+   * The states, through the server's RPC, in one call for every request since
+   * the oldest listed; none from a server too old to have it.
+   */
+  const withNotifications = async (records: BookingRecord[]): Promise<BookingRecord[]> => {
+    const states = new Map<string, NotificationRecord>();
+    const oldest = records.at(-1);
+    if (!oldest) return records;
+    try {
+      const answer = (await (
+        await rpc('booking_notification_states', { since: oldest.created_at })
+      ).json()) as (NotificationRecord & { booking_id: string })[];
+      for (const { booking_id, ...state } of answer) states.set(booking_id, state);
+    } catch (error) {
+      if (error instanceof OlderServerError) return records;
+      throw error;
+    }
+    return records.map((record) => ({
+      ...record,
+      notification: states.get(record.id) ?? { state: 'none', attempts: 0, last_error: null },
+    }));
   };
 
   const countFrom = (response: Response) => {
@@ -235,7 +309,15 @@ function httpSource(config: ServerConfig): BookingsSource {
         records.push(...page.map((row) => ({ ...row, created_at: toUtcIso(row.created_at) })));
         if (page.length < pageSize) break;
       }
-      return records;
+      return withNotifications(records);
+    },
+    async failingNotifications() {
+      try {
+        return (await (await rpc('failing_booking_notifications', {})).json()) as FailingRecord[];
+      } catch (error) {
+        if (error instanceof OlderServerError) return [];
+        throw error;
+      }
     },
     async countBefore(cutoff) {
       const query = new URLSearchParams({ select: 'id', limit: '0' });

@@ -194,6 +194,32 @@ export function permissionDenied(role: ApiRole): ApiError {
   );
 }
 
+// ---------------------------------------------------------------------------
+// The two functions under /rest/v1/rpc (routes/notification-rpc.ts).
+
+export function functionNotFound(name: string): ApiError {
+  return new ApiError(
+    404,
+    'PGRST202',
+    `Could not find the function public.${name} in the schema cache`,
+  );
+}
+
+/** What PostgreSQL says when a role may not execute a function; 401 to anon, as PostgREST answers. */
+export function functionPermissionDenied(role: ApiRole, name: string): ApiError {
+  return new ApiError(
+    role === 'anon' ? 401 : 403,
+    '42501',
+    `permission denied for function ${name}`,
+    role === 'anon' ? { headers: { 'WWW-Authenticate': 'Bearer' } } : {},
+  );
+}
+
+/** An argument of an RPC call that is missing or of the wrong form. */
+export function invalidRpcArgument(message: string): ApiError {
+  return new ApiError(400, 'PGRST100', message);
+}
+
 export function contentTypeNotAcceptable(contentType: string | undefined): ApiError {
   return new ApiError(415, 'PGRST102', `Content-Type not acceptable: ${contentType ?? '(none)'}`, {
     hint: 'Send the booking as application/json.',

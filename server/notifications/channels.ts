@@ -1,6 +1,7 @@
 import nodemailer from 'nodemailer';
 import { composeBookingEmail, composeWebhookBody, type BookingNotice } from './booking-notice.ts';
 import type { ChannelName } from './outbox.ts';
+import type { DailySummaryMessage } from './daily-summary.ts';
 import { composeAlert, type PracticeAlert } from './practice-alerts.ts';
 
 /** A way of telling the practice about a booking; `send` rejects when it did not get through. */
@@ -11,6 +12,13 @@ export interface NotificationChannel {
   send(notice: BookingNotice): Promise<void>;
   /** Tells the practice about the booking form itself (practice-alerts.ts). */
   sendAlert(alert: PracticeAlert): Promise<void>;
+  /** Sends the practice its daily summary (daily-summary.ts). */
+  sendDailySummary(summary: DailySummaryMessage): Promise<void>;
+  /**
+   * Checks, without sending anything, that the channel can be used: the SMTP
+   * login for e-mail. Rejects with the reason when it cannot.
+   */
+  verify(): Promise<void>;
   close(): void;
 }
 
@@ -61,6 +69,19 @@ export function createEmailChannel(settings: EmailSettings): NotificationChannel
         signal: AbortSignal.timeout(sendTimeoutMs),
       });
     },
+    async sendDailySummary(summary) {
+      await transport.sendMail({
+        from: settings.from,
+        to: settings.to,
+        subject: summary.subject,
+        text: summary.text,
+        messageId: `<daily-summary-${summary.day}@${fromDomain || 'localhost'}>`,
+        signal: AbortSignal.timeout(sendTimeoutMs),
+      });
+    },
+    async verify() {
+      await transport.verify();
+    },
     close: () => transport.close(),
   };
 }
@@ -101,6 +122,16 @@ export function createWebhookChannel(url: string): NotificationChannel {
         },
         `alert-${alert.id}`,
       ),
+    sendDailySummary: (summary) =>
+      post(
+        {
+          type: 'practice.daily_summary',
+          summary: { day: summary.day, subject: summary.subject, text: summary.text },
+        },
+        `daily-summary-${summary.day}`,
+      ),
+    // Nothing to check without sending: a webhook is tried with the first request.
+    verify: async () => {},
     close: () => {},
   };
 }

@@ -82,7 +82,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
 
   function startNotifier(
     channels: NotificationChannel[],
-    options: { start?: boolean; retryMs?: number } = {},
+    options: { start?: boolean; retryMs?: number; alertAfterMs?: number } = {},
   ) {
     const notifier = createNotifier({
       outbox: createOutbox(opened.db),
@@ -92,6 +92,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
       retryMaxMs: options.retryMs ?? 400,
       exclusive: false,
       alerts: createAlertStore(opened.db),
+      alertAfterMs: options.alertAfterMs,
       log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },
     });
     notifiers.push(notifier);
@@ -401,5 +402,121 @@ describe.each(engines)('the notifier on $name', (engine) => {
     expect((await post(five)).status).toBe(201);
     expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 5 });
     expect((await outboxRows()).map((row) => row.attempts)).toEqual([1, 1, 1, 1, 1]);
+  });
+  /** Makes every stored request older by `minutes`, as if it had arrived that long ago. */
+  async function age(minutes: number) {
+    await opened.db.query(
+      `update public.bookings set created_at = created_at - make_interval(mins => $1)`,
+      [minutes],
+    );
+  }
+
+  async function failingAlerts() {
+    const { rows } = await opened.db.query<{ sent: boolean; details: unknown }>(
+      `select sent_at is not null as sent, details from app_private.booking_alerts
+        where kind = 'notification_failing' order by id`,
+    );
+    return rows;
+  }
+
+  it('reports a notification still failing after an hour through the webhook, once, when the e-mail login is refused', async () => {
+    const peer = await smtpPeer({ auth: { user: 'clinic', pass: 's3cret' } });
+    const hook = await startWebhookReceiver();
+    closers.push(hook.close);
+    const notifier = startNotifier(
+      [emailTo(peer.port, 'clinic:wrong@'), createWebhookChannel(hook.url)],
+      { start: false, retryMs: 1, alertAfterMs: 60 * 60_000 },
+    );
+    const sent = booking();
+    expect((await post(sent)).status).toBe(201);
+    expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 1 });
+    // Younger than an hour: nothing to report yet.
+    expect(await failingAlerts()).toEqual([]);
+
+    await age(61);
+    await notifier.runOnce();
+    const alerts = hook.requests
+      .map(
+        (request) => JSON.parse(request.body) as { type: string; alert?: Record<string, unknown> },
+      )
+      .filter((body) => body.type === 'practice.alert');
+    expect(alerts).toHaveLength(1);
+    const alert = alerts[0]!.alert!;
+    expect(alert.kind).toBe('notification_failing');
+    expect(alert.subject).toBe('A booking request has not reached you by e-mail');
+    const reference = sent.id.replaceAll('-', '').slice(0, 8).toUpperCase();
+    expect(alert.text).toMatch(
+      new RegExp(
+        `^This booking request has not reached you by e-mail for more than an hour\\. It is retried until it gets through, but a reply was promised within 24 hours:\n\n  Ref ${reference}, received \\w+ \\d+ \\w+ \\d{4}, \\d{2}:\\d{2} (GMT|BST), 2 attempts\n    e-mail to practice@example\\.com: Invalid login: 535 Invalid username or password`,
+      ),
+    );
+    expect(alert.text).toContain('E-mail: check SMTP_URL');
+    expect(alert.text).not.toContain('Amina');
+    expect(hook.requests.at(-1)!.headers['idempotency-key']).toMatch(/^alert-\d+$/);
+    expect(infos).toContainEqual(
+      expect.stringMatching(
+        /^Told the practice \(notification failing\) by webhook to http:\/\/127\.0\.0\.1:\d+\.$/,
+      ),
+    );
+
+    // Reported once, however long it keeps failing.
+    await notifier.runOnce();
+    await notifier.runOnce();
+    const count = hook.requests.filter((request) => request.body.includes('practice.alert')).length;
+    expect(count).toBe(1);
+    expect(await failingAlerts()).toEqual([{ sent: true, details: expect.any(Object) }]);
+    expect(peer.mails).toHaveLength(0);
+  });
+
+  it('reports a failing webhook by e-mail', async () => {
+    const peer = await smtpPeer();
+    const hook = await startWebhookReceiver(Array.from({ length: 20 }, () => 500));
+    closers.push(hook.close);
+    const notifier = startNotifier([emailTo(peer.port), createWebhookChannel(hook.url)], {
+      start: false,
+      retryMs: 1,
+      alertAfterMs: 60 * 60_000,
+    });
+    expect(
+      (await post([booking({ full_name: 'First' }), booking({ full_name: 'Second' })])).status,
+    ).toBe(201);
+    await notifier.runOnce();
+    await age(90);
+    await notifier.runOnce();
+
+    const subjects = peer.mails.map((mail) => mail.parsed.subject);
+    expect(subjects.filter((subject) => subject?.startsWith('Booking request'))).toHaveLength(2);
+    const alerts = peer.mails.filter((mail) => mail.parsed.subject?.includes('not reached you'));
+    expect(alerts.map((mail) => mail.parsed.subject)).toEqual([
+      '2 booking requests have not reached you through the webhook',
+    ]);
+    expect(alerts[0]!.parsed.text).toContain('the webhook answered 500');
+    expect(alerts[0]!.parsed.text).toContain('Webhook: check NOTIFY_WEBHOOK_URL');
+  });
+
+  it('keeps an alert that no channel takes, and sends it once the channel works again', async () => {
+    const port = await freePort();
+    const notifier = startNotifier([emailTo(port)], {
+      start: false,
+      retryMs: 300,
+      alertAfterMs: 60 * 60_000,
+    });
+    expect((await post(booking())).status).toBe(201);
+    await notifier.runOnce();
+    await age(61);
+    await notifier.runOnce();
+    expect(await failingAlerts()).toEqual([{ sent: false, details: expect.any(Object) }]);
+    expect(errors.at(-1)).toMatch(
+      /^An alert for the practice \(notification_failing\) could not be sent: .*ECONNREFUSED/,
+    );
+
+    const peer = await smtpPeer({ port });
+    await sleep(400);
+    await notifier.runOnce();
+    expect(peer.mails.map((mail) => mail.parsed.subject).sort()).toEqual([
+      'A booking request has not reached you by e-mail',
+      'Booking request from Amina Khan',
+    ]);
+    expect(await failingAlerts()).toEqual([{ sent: true, details: expect.any(Object) }]);
   });
 });

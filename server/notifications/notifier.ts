@@ -32,6 +32,11 @@ export interface NotifierOptions {
   exclusive: boolean;
   /** Alerts about the booking form itself, sent after the notifications. */
   alerts?: AlertStore;
+  /**
+   * Notifications still failing this long after their request arrived are
+   * reported to the practice by an alert (with `alerts`), once each.
+   */
+  alertAfterMs?: number;
   log: NotifierLog;
 }
 
@@ -125,22 +130,38 @@ export function createNotifier(options: NotifierOptions): Notifier {
    * the first that none takes is given back and tried again at the next run.
    */
   async function sendAlerts() {
+    if (options.alerts && options.alertAfterMs !== undefined && channels.length > 0) {
+      const reported = await options.alerts.reportFailing(
+        options.alertAfterMs,
+        channels.map((channel) => channel.name),
+      );
+      if (reported > 0) {
+        log.error(
+          `Notifications: ${reported} still failing after ${formatDelay(options.alertAfterMs)}; telling the practice through every channel that works.`,
+        );
+      }
+    }
     while (options.alerts && !stopping && channels.length > 0) {
       const alert = await options.alerts.claimNext();
       if (!alert) return;
       const failures: string[] = [];
+      const took: string[] = [];
       for (const channel of channels) {
         try {
           await channel.sendAlert(alert);
+          took.push(channel.description);
         } catch (error) {
           failures.push(`${channel.description}: ${describeError(error)}`);
         }
       }
-      if (failures.length < channels.length) {
-        log.info(`Told the practice: ${alert.kind.replaceAll('_', ' ')}.`);
+      if (took.length > 0) {
+        log.info(
+          `Told the practice (${alert.kind.replaceAll('_', ' ')}) by ${took.join(' and ')}.`,
+        );
         continue;
       }
-      await options.alerts.giveBack(alert, failures.join('; '));
+      // Not at every poll: a broken account would be asked again every few seconds.
+      await options.alerts.giveBack(alert, failures.join('; '), options.retryMaxMs);
       log.error(
         `An alert for the practice (${alert.kind}) could not be sent: ${failures.join('; ')}.`,
       );
@@ -229,7 +250,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
   };
 }
 
-function describeError(error: unknown): string {
+/** An error in one line, with its code (EAUTH, ECONNREFUSED…) when the message lacks it. */
+export function describeError(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     return typeof code === 'string' && !error.message.includes(code)

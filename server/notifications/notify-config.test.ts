@@ -24,7 +24,17 @@ describe('loadNotifyConfig', () => {
       pollIntervalMs: 5_000,
       retryBaseMs: 30_000,
       retryMaxMs: 600_000,
+      alertAfterMs: 3_600_000,
     });
+  });
+
+  it('reads how long a notification may fail before the practice is told', () => {
+    expect(
+      loadNotifyConfig({
+        NOTIFY_WEBHOOK_URL: 'https://x.example',
+        NOTIFY_ALERT_AFTER_MINUTES: '90',
+      })?.alertAfterMs,
+    ).toBe(90 * 60_000);
   });
 
   it('takes a sender with a name and fractional intervals', () => {
@@ -58,6 +68,10 @@ describe('loadNotifyConfig', () => {
         NOTIFY_RETRY_MAX_SECONDS: '10',
       },
       /NOTIFY_RETRY_MAX_SECONDS must not be below/,
+    ],
+    [
+      { NOTIFY_WEBHOOK_URL: 'https://x', NOTIFY_ALERT_AFTER_MINUTES: 'an hour' },
+      /NOTIFY_ALERT_AFTER_MINUTES must be a number of minutes above 0 and at most 10080 \(got "an hour"\)/,
     ],
   ])('refuses %o with a clear message', (env, message) => {
     expect(() => loadNotifyConfig(env)).toThrow(message);

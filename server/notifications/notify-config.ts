@@ -13,11 +13,16 @@ export interface NotifyConfig {
   retryBaseMs: number;
   /** …up to this (NOTIFY_RETRY_MAX_SECONDS). */
   retryMaxMs: number;
+  /**
+   * A notification still failing this long after its request arrived is
+   * reported to the practice through every channel, once (NOTIFY_ALERT_AFTER_MINUTES).
+   */
+  alertAfterMs: number;
 }
 
 type Env = Record<string, string | undefined>;
 
-const defaults = { pollSeconds: 5, retrySeconds: 30, retryMaxSeconds: 600 };
+const defaults = { pollSeconds: 5, retrySeconds: 30, retryMaxSeconds: 600, alertAfterMinutes: 60 };
 
 /** Undefined when no channel is configured: the notifier does not run. */
 export function loadNotifyConfig(env: Env = process.env): NotifyConfig | undefined {
@@ -60,21 +65,28 @@ export function loadNotifyConfig(env: Env = process.env): NotifyConfig | undefin
     problems.push('NOTIFY_WEBHOOK_URL must be an https:// (or http://) address.');
   }
 
-  const seconds = (name: string, fallback: number) => {
+  const duration = (name: string, fallback: number, unit: 'seconds' | 'minutes') => {
+    const [unitMs, max] = unit === 'seconds' ? [1000, 86_400] : [60_000, 10_080];
     const text = read(name);
-    if (text === undefined) return fallback * 1000;
+    if (text === undefined) return fallback * unitMs;
     const value = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
-    if (!(value > 0 && value <= 86_400)) {
+    if (!(value > 0 && value <= max)) {
       problems.push(
-        `${name} must be a number of seconds above 0 and at most 86400 (got "${text}").`,
+        `${name} must be a number of ${unit} above 0 and at most ${max} (got "${text}").`,
       );
-      return fallback * 1000;
+      return fallback * unitMs;
     }
-    return value * 1000;
+    return value * unitMs;
   };
+  const seconds = (name: string, fallback: number) => duration(name, fallback, 'seconds');
   const pollIntervalMs = seconds('NOTIFY_POLL_SECONDS', defaults.pollSeconds);
   const retryBaseMs = seconds('NOTIFY_RETRY_SECONDS', defaults.retrySeconds);
   const retryMaxMs = seconds('NOTIFY_RETRY_MAX_SECONDS', defaults.retryMaxSeconds);
+  const alertAfterMs = duration(
+    'NOTIFY_ALERT_AFTER_MINUTES',
+    defaults.alertAfterMinutes,
+    'minutes',
+  );
   if (retryMaxMs < retryBaseMs) {
     problems.push('NOTIFY_RETRY_MAX_SECONDS must not be below NOTIFY_RETRY_SECONDS.');
   }
@@ -88,6 +100,7 @@ export function loadNotifyConfig(env: Env = process.env): NotifyConfig | undefin
     pollIntervalMs,
     retryBaseMs,
     retryMaxMs,
+    alertAfterMs,
   };
 }
 

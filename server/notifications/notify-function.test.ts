@@ -16,6 +16,7 @@ import {
 } from '../testing/helpers.ts';
 import { freePort, startSmtpPeer, waitFor, type SmtpPeer } from '../testing/notification-peers.ts';
 import { listeningUrl, spawnChild, type ChildRun } from '../testing/processes.ts';
+import { ukDayOf } from '../uk-time.ts';
 
 /**
  * The notify-bookings Edge Function run by real Deno (the `deno` package's
@@ -267,6 +268,72 @@ describe('the notify-bookings function under Deno', () => {
       expect(Math.max(...warm)).toBeLessThan(2_000);
     });
 
+    it('does the daily run when asked with {"task":"heartbeat"}: the summary once a day, and the purge', async () => {
+      const peer = await smtpPeer();
+      // Due all day, so that the test does not depend on the hour it runs at.
+      const settings = {
+        SMTP_URL: `smtp://127.0.0.1:${peer.port}`,
+        NOTIFY_DAILY_SUMMARY_AT: '00:00',
+      };
+      const [first, second] = await Promise.all([startFunction(settings), startFunction(settings)]);
+      await db.query('delete from app_private.daily_runs');
+      await insertAsVisitor([booking({ full_name: 'Amina Khan' })]);
+      // Past the privacy notice's 12 months, stored as the owner (created_at cannot come through the API).
+      await db.query(
+        `insert into public.bookings (created_at, full_name, phone, email)
+         values (now() - interval '13 months', 'Long Ago', '01634 123456', 'old@example.com')`,
+      );
+
+      const heartbeat = (url: string) => call(url, { body: JSON.stringify({ task: 'heartbeat' }) });
+      const answers = await Promise.all([heartbeat(first), heartbeat(second)]);
+      const today = ukDayOf(new Date());
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      expect(
+        answers
+          .map((answer) => answer.body)
+          .sort((a, b) => String(a.heartbeat).localeCompare(String(b.heartbeat))),
+      ).toEqual([
+        { heartbeat: 'already done', day: today, purged: null },
+        { heartbeat: 'sent', day: today, purged: 1 },
+      ]);
+      expect(peer.mails).toHaveLength(1);
+      const mail = peer.mails[0]!;
+      expect(mail.to).toEqual([practice]);
+      expect(mail.parsed.subject).toBe('Daily summary: 1 new booking request');
+      expect(mail.parsed.messageId).toBe(`<daily-summary-${today}@rochester-hijama.example>`);
+      expect(mail.parsed.text).toMatch(
+        /\n1\. Amina Khan, ref [0-9A-F]{8}\n {3}Received .*: has waited \d+ min; reply by /,
+      );
+      expect(mail.parsed.text).toContain(
+        '1 request older than 12 months was deleted, as the privacy notice promises.',
+      );
+      expect(mail.parsed.text).not.toContain('Long Ago');
+
+      expect((await heartbeat(first)).body).toEqual({
+        heartbeat: 'already done',
+        day: today,
+        purged: null,
+      });
+      // The notifications' call keeps its contract.
+      expect((await call(first)).body).toEqual({ sent: 1, failed: 0, pending: 0 });
+      expect(peer.mails).toHaveLength(2);
+    });
+
+    it('answers 400 to an unknown task or a body that is not JSON, doing nothing', async () => {
+      const peer = await smtpPeer();
+      const url = await startFunction({ SMTP_URL: `smtp://127.0.0.1:${peer.port}` });
+      await insertAsVisitor([booking()]);
+      for (const body of ['{"task":"purge"}', 'heartbeat']) {
+        const answer = await call(url, { body });
+        expect(answer.status).toBe(400);
+        expect(answer.type).toBe('application/json');
+        expect(answer.body.error).toMatch(/\{"task": "heartbeat"\}/);
+      }
+      expect(peer.mails).toHaveLength(0);
+      // An empty body is the notifications' call, as before.
+      expect((await call(url, { body: '' })).body).toEqual({ sent: 1, failed: 0, pending: 0 });
+    });
+
     it('is called by the database after a booking, with the address and secret from Vault', async () => {
       const peer = await smtpPeer();
       const url = await startFunction({ SMTP_URL: `smtp://127.0.0.1:${peer.port}` });
@@ -323,6 +390,18 @@ describe('the notify-bookings function under Deno', () => {
         'Booking request from After Setup',
         'Booking request from Before Setup',
       ]);
+
+      // The daily job of pg_cron calls the same function with the heartbeat task.
+      await db.query('delete from net.requests');
+      await db.query('select app_private.request_daily_summary()');
+      const [daily] = await requests();
+      expect(daily).toEqual({ ...request, body: { task: 'heartbeat' } });
+      const dailyAnswer = await call(daily!.url, {
+        headers: daily!.headers,
+        body: JSON.stringify(daily!.body),
+      });
+      expect(dailyAnswer.status).toBe(200);
+      expect(dailyAnswer.body).toHaveProperty('heartbeat');
 
       // A call that fails never fails the booking.
       await db.exec(`

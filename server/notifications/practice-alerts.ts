@@ -1,24 +1,70 @@
 import type { Database } from '../db/database.ts';
+import { shortReference } from '../../core/booking-reference.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
+import type { ChannelName } from './outbox.ts';
 
 /**
- * Messages to the practice about the booking form itself, left by the database
- * in app_private.booking_alerts (20261123120000_booking_visitor_limits.sql):
- * one when the site-wide limit is reached, however many requests it then
- * refuses. The notifier sends each once, through every channel.
+ * Messages to the practice about the booking form and its notifications, kept
+ * in app_private.booking_alerts until sent:
+ * - `site_limit_reached`, left by the database (20261123120000_booking_visitor_limits.sql)
+ *   when the site-wide limit is reached, however many requests it then refuses;
+ * - `notification_failing`, left by the notifier when notifications have kept
+ *   failing for NOTIFY_ALERT_AFTER_MINUTES (20261125120000_notification_watch.sql),
+ *   once for each notification.
+ * The notifier sends each alert through every channel; one that any channel
+ * takes is sent, so a broken e-mail account is reported by the webhook and a
+ * broken webhook by e-mail.
  */
 
-export type PracticeAlertKind = 'site_limit_reached';
+export type PracticeAlertKind = 'site_limit_reached' | 'notification_failing';
 
-export interface PracticeAlert {
-  id: string;
-  kind: PracticeAlertKind;
-  createdAt: Date;
+/** A notification reported as failing: no personal data, only the booking's id. */
+export interface FailingNotificationDetail {
+  booking_id: string;
+  /** When the request arrived, ISO 8601. */
+  received_at: string;
+  attempts: number;
+  last_error: string | null;
+  /** The configured channels that have not taken it. */
+  unsent: ChannelName[];
 }
+
+export interface FailingNotificationsDetails {
+  after_minutes: number;
+  notifications: FailingNotificationDetail[];
+}
+
+export type PracticeAlert =
+  | { id: string; kind: 'site_limit_reached'; createdAt: Date }
+  | {
+      id: string;
+      kind: 'notification_failing';
+      createdAt: Date;
+      details: FailingNotificationsDetails;
+    };
 
 export interface AlertMessage {
   subject: string;
   text: string;
+}
+
+const channelWords: Record<ChannelName, string> = {
+  email: 'by e-mail',
+  webhook: 'through the webhook',
+};
+
+const channelAdvice: Record<ChannelName, string> = {
+  email:
+    'E-mail: check SMTP_URL (the server, the port, the user name and the password; Gmail needs an app password) and NOTIFY_FROM, which most providers want to be the account\u2019s own address. The server checks the login at start and says what failed. On hosted Supabase, set them again with `supabase secrets set` and look at the function\u2019s logs.',
+  webhook:
+    'Webhook: check NOTIFY_WEBHOOK_URL, and that the service receiving it (Zapier, Make, Slack\u2026) is still set up and answers.',
+};
+
+/** "an hour", "90 minutes", "2 hours". */
+function describeMinutes(minutes: number): string {
+  if (minutes === 60) return 'an hour';
+  if (minutes % 60 === 0) return `${minutes / 60} hours`;
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
 /** What the practice reads about an alert, by e-mail or in a webhook. */
@@ -37,14 +83,68 @@ export function composeAlert(alert: PracticeAlert): AlertMessage {
           '',
         ].join('\n'),
       };
+    case 'notification_failing': {
+      const { notifications } = alert.details;
+      const failed = [...new Set(notifications.flatMap((entry) => entry.unsent))].sort();
+      const how = failed.map((name) => channelWords[name]).join(' or ') || 'by any channel';
+      const count = notifications.length;
+      const requests = count === 1 ? 'A booking request has' : `${count} booking requests have`;
+      return {
+        subject: `${requests} not reached you ${how}`,
+        text: [
+          `${count === 1 ? 'This booking request has' : `These ${count} booking requests have`} not reached you ${how} for more than ${describeMinutes(alert.details.after_minutes)}. ${count === 1 ? 'It is' : 'They are'} retried until ${count === 1 ? 'it gets' : 'they get'} through, but a reply was promised within 24 hours:`,
+          '',
+          ...notifications.flatMap((entry) => [
+            `  Ref ${shortReference(entry.booking_id)}, received ${formatUkTimeLong(new Date(entry.received_at))}, ${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}`,
+            `    ${entry.last_error ?? 'no reason recorded'}`,
+          ]),
+          '',
+          'What to check:',
+          ...failed.map((name) => `- ${channelAdvice[name]}`),
+          '',
+          'See the requests and the state of their notifications with `npm run bookings` (the Notified column), or in the table editor of Supabase (table bookings, by id).',
+          'docs/notifications.md, \u201cWhen a notification fails\u201d, goes through it step by step.',
+          '',
+        ].join('\n'),
+      };
+    }
   }
 }
 
 export interface AlertStore {
-  /** Takes the oldest unsent alert for sending; undefined when none is waiting. */
+  /** Takes the oldest unsent alert that is due for sending; undefined when none is waiting. */
   claimNext(): Promise<PracticeAlert | undefined>;
-  /** Gives a claimed alert back, with the reason it could not be sent. */
-  giveBack(alert: PracticeAlert, error: string): Promise<void>;
+  /** Gives a claimed alert back, with the reason it could not be sent, due again after `retryMs`. */
+  giveBack(alert: PracticeAlert, error: string, retryMs: number): Promise<void>;
+  /**
+   * Adds one `notification_failing` alert for the notifications whose request
+   * arrived more than `afterMs` ago and whose last attempt failed, each
+   * reported once; `channels` are the configured ones. Returns how many.
+   */
+  reportFailing(afterMs: number, channels: readonly ChannelName[]): Promise<number>;
+}
+
+interface AlertRow {
+  id: string;
+  kind: PracticeAlertKind;
+  created_at: Date | string;
+  details: FailingNotificationsDetails | string | null;
+}
+
+function alertOf(row: AlertRow): PracticeAlert {
+  const createdAt = new Date(row.created_at);
+  if (row.kind === 'notification_failing') {
+    const details = (
+      typeof row.details === 'string' ? JSON.parse(row.details) : row.details
+    ) as FailingNotificationsDetails | null;
+    return {
+      id: row.id,
+      kind: row.kind,
+      createdAt,
+      details: details ?? { after_minutes: 0, notifications: [] },
+    };
+  }
+  return { id: row.id, kind: row.kind, createdAt };
 }
 
 export function createAlertStore(db: Database): AlertStore {
@@ -52,22 +152,76 @@ export function createAlertStore(db: Database): AlertStore {
     async claimNext() {
       // Marked sent as it is claimed, so that two notifiers never both send it;
       // one that fails gives it back.
-      const { rows } = await db.query<{ id: string; kind: PracticeAlertKind; created_at: Date }>(
+      const { rows } = await db.query<AlertRow>(
         `update app_private.booking_alerts set sent_at = now()
           where id = (
             select id from app_private.booking_alerts
-             where sent_at is null order by created_at limit 1 for update skip locked
+             where sent_at is null and next_attempt_at <= now()
+             order by created_at limit 1 for update skip locked
           )
-          returning id::text as id, kind, created_at`,
+          returning id::text as id, kind, created_at, details`,
       );
       const row = rows[0];
-      return row && { id: row.id, kind: row.kind, createdAt: new Date(row.created_at) };
+      return row && alertOf(row);
     },
-    async giveBack(alert, error) {
+    async giveBack(alert, error, retryMs) {
       await db.query(
-        `update app_private.booking_alerts set sent_at = null, last_error = left($2, 1000) where id = $1::bigint`,
-        [alert.id, error],
+        `update app_private.booking_alerts
+            set sent_at = null, last_error = left($2, 1000),
+                next_attempt_at = now() + make_interval(secs => $3)
+          where id = $1::bigint`,
+        [alert.id, error, retryMs / 1000],
       );
+    },
+    async reportFailing(afterMs, channels) {
+      return db.transaction(async (tx) => {
+        // A row being reported by another notifier is locked: this update
+        // waits, then finds it reported and leaves it.
+        const { rows } = await tx.query<{
+          booking_id: string;
+          received_at: string;
+          attempts: number;
+          last_error: string | null;
+          email_sent: boolean;
+          webhook_sent: boolean;
+        }>(
+          `update app_private.booking_notifications as n
+              set failure_reported_at = now()
+             from public.bookings as b
+            where b.id = n.booking_id
+              and n.completed_at is null
+              and n.last_error is not null
+              and n.failure_reported_at is null
+              and b.created_at <= now() - make_interval(secs => $1)
+          returning n.booking_id::text as booking_id,
+                    to_json(b.created_at) #>> '{}' as received_at,
+                    n.attempts, n.last_error,
+                    n.email_sent_at is not null as email_sent,
+                    n.webhook_sent_at is not null as webhook_sent`,
+          [afterMs / 1000],
+        );
+        if (rows.length === 0) return 0;
+        rows.sort((a, b) => a.received_at.localeCompare(b.received_at));
+        const sent: Record<ChannelName, keyof (typeof rows)[number]> = {
+          email: 'email_sent',
+          webhook: 'webhook_sent',
+        };
+        const details: FailingNotificationsDetails = {
+          after_minutes: Math.round(afterMs / 60_000),
+          notifications: rows.map((row) => ({
+            booking_id: row.booking_id,
+            received_at: new Date(row.received_at).toISOString(),
+            attempts: Number(row.attempts),
+            last_error: row.last_error,
+            unsent: channels.filter((name) => row[sent[name]] !== true),
+          })),
+        };
+        await tx.query(
+          `insert into app_private.booking_alerts (kind, details) values ('notification_failing', $1::jsonb)`,
+          [JSON.stringify(details)],
+        );
+        return rows.length;
+      });
     },
   };
 }

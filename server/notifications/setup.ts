@@ -6,15 +6,21 @@ import type { NotifyConfig } from './notify-config.ts';
 import { createOutbox } from './outbox.ts';
 import { createAlertStore } from './practice-alerts.ts';
 
+/** The configured channels, e-mail first. */
+export function createChannels(config: NotifyConfig): NotificationChannel[] {
+  const channels: NotificationChannel[] = [];
+  if (config.email) channels.push(createEmailChannel(config.email));
+  if (config.webhookUrl) channels.push(createWebhookChannel(config.webhookUrl));
+  return channels;
+}
+
 /** The notifier of the configured channels, on `db`; shared by the server and the command line. */
 export function createConfiguredNotifier(
   db: Database,
   config: NotifyConfig,
   log: NotifierLog,
 ): { notifier: Notifier; channels: NotificationChannel[] } {
-  const channels: NotificationChannel[] = [];
-  if (config.email) channels.push(createEmailChannel(config.email));
-  if (config.webhookUrl) channels.push(createWebhookChannel(config.webhookUrl));
+  const channels = createChannels(config);
   const notifier = createNotifier({
     outbox: createOutbox(db),
     channels,
@@ -24,6 +30,7 @@ export function createConfiguredNotifier(
     // The embedded database is locked by this process: no other notifier can be using it.
     exclusive: db.engine === 'pglite',
     alerts: createAlertStore(db),
+    alertAfterMs: config.alertAfterMs,
     log,
   });
   return { notifier, channels };

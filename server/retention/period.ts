@@ -1,3 +1,5 @@
+import { ukClockInstant } from '../uk-time.ts';
+
 /**
  * Periods such as `7d`, `2w`, `12m` or `1y` (days, weeks, calendar months,
  * years), used by `--since`, `--older-than` and RETENTION, and the instants
@@ -84,23 +86,7 @@ export function parseSince(text: string, now: Date): Date | undefined {
   return Number.isNaN(instant.getTime()) ? undefined : instant;
 }
 
-const londonOffset = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/London',
-  timeZoneName: 'longOffset',
-});
-
-/** Minutes London is ahead of UTC at `instant` (0 or 60). */
-function londonOffsetMinutes(instant: number): number {
-  const name = londonOffset.formatToParts(instant).find((part) => part.type === 'timeZoneName');
-  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name?.value ?? '');
-  if (!match) return 0;
-  const minutes = Number(match[2]) * 60 + Number(match[3]);
-  return match[1] === '-' ? -minutes : minutes;
-}
-
 /** The instant at which the UK calendar day that starts at `utcMidnight` (UTC) begins in London. */
 function ukMidnight(utcMidnight: number): Date {
-  const minuteMs = 60_000;
-  const guess = utcMidnight - londonOffsetMinutes(utcMidnight) * minuteMs;
-  return new Date(utcMidnight - londonOffsetMinutes(guess) * minuteMs);
+  return ukClockInstant(new Date(utcMidnight).toISOString().slice(0, 10), { hour: 0, minute: 0 });
 }

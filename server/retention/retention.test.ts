@@ -1,82 +1,94 @@
-import { describe, expect, it } from 'vitest';
-import type { BookingFilter, BookingsRepository } from '../db/bookings-repository.ts';
-import { sleep, waitFor } from '../testing/notification-peers.ts';
-import { loadRetention, startRetention } from './retention.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { retentionMonths } from '../../src/content/site.ts';
+import type { OpenedDatabase } from '../db/open-database.ts';
+import { testEngines } from '../testing/helpers.ts';
+import { periodBefore } from './period.ts';
+import {
+  loadRetention,
+  promisedRetention,
+  purgeOldRequests,
+  retentionWarning,
+} from './retention.ts';
 
 describe('loadRetention', () => {
-  it('is off when RETENTION is unset or empty', () => {
-    expect(loadRetention({})).toBeUndefined();
-    expect(loadRetention({ RETENTION: ' ' })).toBeUndefined();
+  it('keeps the privacy notice’s promise when RETENTION is unset or empty', () => {
+    expect(promisedRetention).toEqual({ count: retentionMonths, unit: 'm' });
+    expect(loadRetention({})).toEqual(promisedRetention);
+    expect(loadRetention({ RETENTION: ' ' })).toEqual(promisedRetention);
   });
 
-  it('reads a period', () => {
-    expect(loadRetention({ RETENTION: '12m' })).toEqual({ count: 12, unit: 'm' });
+  it('reads a period, and off', () => {
+    expect(loadRetention({ RETENTION: '6m' })).toEqual({ count: 6, unit: 'm' });
+    expect(loadRetention({ RETENTION: 'off' })).toBeUndefined();
+    expect(loadRetention({ RETENTION: 'OFF' })).toBeUndefined();
   });
 
   it('refuses anything else with a clear message', () => {
     expect(() => loadRetention({ RETENTION: '1 year' })).toThrow(
-      /RETENTION must be a number followed by d, w, m or y/,
+      /RETENTION must be a number followed by d, w, m or y .*, or off \(got "1 year"\)/,
     );
   });
 });
 
-describe('startRetention', () => {
-  function repository(deleted: number[]) {
-    const calls: (readonly BookingFilter[])[] = [];
-    const bookings: BookingsRepository = {
-      insertAsAnon: () => Promise.reject(new Error('unused')),
-      insertAsService: () => Promise.reject(new Error('unused')),
-      selectForService: () => Promise.reject(new Error('unused')),
-      deleteForService: async (filters) => {
-        calls.push(filters);
-        return deleted.shift() ?? 0;
-      },
-    };
-    return { bookings, calls };
-  }
-
-  it('deletes what is older than the period at start, then at every interval', async () => {
-    const { bookings, calls } = repository([3, 0]);
-    const infos: string[] = [];
-    const schedule = startRetention({
-      bookings,
-      period: { count: 12, unit: 'm' },
-      now: () => new Date('2026-11-22T10:00:00.000Z'),
-      intervalMs: 50,
-      log: { info: (message) => infos.push(message), error: () => {} },
-    });
-    await waitFor(() => calls.length >= 2, 'two purges');
-    await schedule.stop();
-    const count = calls.length;
-    await sleep(120);
-    expect(calls.length).toBe(count);
-    expect(calls[0]).toEqual([
-      { column: 'created_at', operator: 'lt', value: '2025-11-22T10:00:00.000Z', negated: false },
-    ]);
-    // Only a purge that deleted something is logged.
-    expect(infos).toEqual([
-      'Retention: deleted 3 booking requests older than 12 months (before 2025-11-22T10:00:00.000Z).',
-    ]);
+describe('retentionWarning', () => {
+  it('says nothing when requests are deleted at or before the promised age', () => {
+    expect(retentionWarning(promisedRetention)).toBeUndefined();
+    expect(retentionWarning({ count: 30, unit: 'd' })).toBeUndefined();
+    expect(retentionWarning({ count: 1, unit: 'y' })).toBeUndefined();
   });
 
-  it('logs a failed purge and tries again at the next interval', async () => {
-    const errors: unknown[] = [];
-    let attempts = 0;
-    const schedule = startRetention({
-      bookings: {
-        ...repository([]).bookings,
-        deleteForService: async () => {
-          attempts += 1;
-          if (attempts === 1) throw new Error('database unavailable');
-          return 0;
-        },
-      },
-      period: { count: 30, unit: 'd' },
-      intervalMs: 30,
-      log: { info: () => {}, error: (_message, error) => errors.push(error) },
+  it('warns, saying what to do, when retention is off or longer than promised', () => {
+    expect(retentionWarning(undefined)).toMatch(
+      /^Warning: RETENTION is off, .* the privacy notice .* deleted after 12 months\. Remove RETENTION=off/,
+    );
+    expect(retentionWarning({ count: 2, unit: 'y' })).toMatch(
+      /^Warning: RETENTION=2y keeps booking requests for 2 years, longer than the 12 months .* Set RETENTION=12m/,
+    );
+  });
+});
+
+describe.each(testEngines('retention'))('purgeOldRequests on $name', (engine) => {
+  let opened: OpenedDatabase;
+  let cleanUp: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ opened, cleanUp } = await engine.open());
+  });
+
+  afterAll(async () => {
+    await opened?.close();
+    await cleanUp?.();
+  });
+
+  it('deletes exactly the requests older than the period, with their notifications, and logs it', async () => {
+    const now = new Date('2026-11-22T10:00:00.000Z');
+    const cutoff = periodBefore(now, promisedRetention);
+    const ages = { older: cutoff.getTime() - 1_000, newer: cutoff.getTime() + 1_000 };
+    for (const [name, time] of Object.entries(ages)) {
+      await opened.db.query(
+        `insert into public.bookings (created_at, full_name, phone, email) values ($1, $2, '01634 123456', 'a@example.com')`,
+        [new Date(time).toISOString(), name],
+      );
+    }
+    const infos: string[] = [];
+    const deleted = await purgeOldRequests({
+      db: opened.db,
+      period: promisedRetention,
+      now,
+      log: { info: (message) => infos.push(message) },
     });
-    await waitFor(() => attempts >= 2, 'a second purge');
-    await schedule.stop();
-    expect(errors).toEqual([new Error('database unavailable')]);
+    expect(deleted).toBe(1);
+    expect(infos).toEqual([
+      'Retention: deleted 1 booking request older than 12 months (before 2025-11-22T10:00:00.000Z).',
+    ]);
+    const { rows } = await opened.db.query<{ full_name: string; notified: boolean }>(
+      `select b.full_name, exists (select 1 from app_private.booking_notifications n where n.booking_id = b.id) as notified
+         from public.bookings b`,
+    );
+    expect(rows).toEqual([{ full_name: 'newer', notified: true }]);
+    const { rows: outbox } = await opened.db.query(
+      'select 1 from app_private.booking_notifications',
+    );
+    expect(outbox).toHaveLength(1);
   });
 });

@@ -1,78 +1,74 @@
+import { retentionMonths } from '../../src/content/site.ts';
 import { ConfigError } from '../config.ts';
-import type { BookingsRepository } from '../db/bookings-repository.ts';
+import type { Queryable } from '../db/database.ts';
 import { describePeriod, parsePeriod, periodBefore, type Period } from './period.ts';
 
 /**
- * Automatic deletion of booking requests older than RETENTION (e.g. `12m`):
- * at start, then once a day, for as long as the server runs. Their pending or
- * sent notifications go with them (the outbox references the bookings with
- * `on delete cascade`).
+ * Deletion of booking requests older than the privacy notice promises
+ * (`retentionMonths` in src/content/site.ts, 12 months), by the server at start
+ * and in its daily run, and by the Edge Function's daily run. RETENTION sets
+ * another period, or `off`. Their notifications go with them (the outbox
+ * references the bookings with `on delete cascade`).
  */
 
-const dayMs = 24 * 60 * 60 * 1000;
+/** What the privacy notice under the form promises. */
+export const promisedRetention: Period = { count: retentionMonths, unit: 'm' };
 
 type Env = Record<string, string | undefined>;
 
-/** RETENTION, or undefined when unset (requests are kept until deleted by hand). */
+/** RETENTION: the promised period when unset, undefined when `off` (requests are kept until deleted by hand). */
 export function loadRetention(env: Env = process.env): Period | undefined {
   const text = env.RETENTION?.trim();
-  if (!text) return undefined;
+  if (!text) return promisedRetention;
+  if (text.toLowerCase() === 'off') return undefined;
   const period = parsePeriod(text);
   if (!period) {
     throw new ConfigError([
-      `RETENTION must be a number followed by d, w, m or y (days, weeks, months, years), e.g. 12m (got "${text}").`,
+      `RETENTION must be a number followed by d, w, m or y (days, weeks, months, years), e.g. 12m, or off (got "${text}").`,
     ]);
   }
   return period;
 }
 
-export interface RetentionLog {
-  info(message: string): void;
-  error(message: string, error: unknown): void;
+/** The warning to print at start when the period breaks the privacy notice's promise; undefined when it keeps it. */
+export function retentionWarning(
+  period: Period | undefined,
+  now: Date = new Date(),
+): string | undefined {
+  const promised = describePeriod(promisedRetention);
+  if (period === undefined) {
+    return `Warning: RETENTION is off, so booking requests are kept until deleted by hand, but the privacy notice under the form says they are deleted after ${promised}. Remove RETENTION=off (the server then deletes them daily), or delete them yourself regularly with \`npm run bookings -- purge --older-than ${retentionMonths}m\`.`;
+  }
+  // Longer than promised: the cutoff lies before the promised one.
+  if (periodBefore(now, period).getTime() < periodBefore(now, promisedRetention).getTime()) {
+    return `Warning: RETENTION=${period.count}${period.unit} keeps booking requests for ${describePeriod(period)}, longer than the ${promised} the privacy notice under the form promises. Set RETENTION=${retentionMonths}m, or change retentionMonths in src/content/site.ts (the notice) and rebuild.`;
+  }
+  return undefined;
 }
 
-export interface RetentionSchedule {
-  /** Resolves after the purge in progress, if any, has finished. */
-  stop(): Promise<void>;
+/** Deletes the requests received before `cutoff`, with their notifications; returns how many. */
+export async function deleteRequestsBefore(db: Queryable, cutoff: Date): Promise<number> {
+  const { rows } = await db.query<{ count: number }>(
+    `with deleted as (delete from public.bookings where created_at < $1 returning 1)
+     select count(*)::integer as count from deleted`,
+    [cutoff.toISOString()],
+  );
+  return rows[0]?.count ?? 0;
 }
 
-export function startRetention(options: {
-  bookings: BookingsRepository;
+/** Deletes what is older than `period` at `now`, logging what went; returns how many. */
+export async function purgeOldRequests(options: {
+  db: Queryable;
   period: Period;
-  log: RetentionLog;
-  now?: () => Date;
-  intervalMs?: number;
-}): RetentionSchedule {
-  const now = options.now ?? (() => new Date());
-  let running: Promise<void> | undefined;
-
-  const purge = async () => {
-    const cutoff = periodBefore(now(), options.period);
-    try {
-      const deleted = await options.bookings.deleteForService([
-        { column: 'created_at', operator: 'lt', value: cutoff.toISOString(), negated: false },
-      ]);
-      if (deleted > 0) {
-        options.log.info(
-          `Retention: deleted ${deleted} booking request${deleted === 1 ? '' : 's'} older than ${describePeriod(options.period)} (before ${cutoff.toISOString()}).`,
-        );
-      }
-    } catch (error) {
-      options.log.error('Retention: the purge of old booking requests failed', error);
-    }
-  };
-  const run = () => {
-    if (running) return;
-    running = purge().finally(() => (running = undefined));
-  };
-
-  run();
-  const timer = setInterval(run, options.intervalMs ?? dayMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  now: Date;
+  log: { info(message: string): void };
+}): Promise<number> {
+  const cutoff = periodBefore(options.now, options.period);
+  const deleted = await deleteRequestsBefore(options.db, cutoff);
+  if (deleted > 0) {
+    options.log.info(
+      `Retention: deleted ${deleted} booking request${deleted === 1 ? '' : 's'} older than ${describePeriod(options.period)} (before ${cutoff.toISOString()}).`,
+    );
+  }
+  return deleted;
 }

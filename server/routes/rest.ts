@@ -18,11 +18,15 @@ import {
 } from '../http/api-errors.ts';
 import { ClientGoneError } from '../http/read-body.ts';
 import { sendApiError } from '../http/send-json.ts';
+import type { NotificationStates } from '../notifications/notification-states.ts';
 import { allowedMethods, deleteBookings, insertBookings, readBookings } from './bookings.ts';
+import { callNotificationRpc } from './notification-rpc.ts';
 
 /**
  * The PostgREST-compatible API under `/rest/v1`. Only the bookings table
- * exists; every answer carries CORS headers and every error PostgREST's shape.
+ * exists, and two functions for the service key that read the notifications'
+ * state (notification-rpc.ts); every answer carries CORS headers and every
+ * error PostgREST's shape.
  */
 
 export const restPrefix = '/rest/v1';
@@ -30,6 +34,8 @@ export const restPrefix = '/rest/v1';
 export interface RestDeps {
   bookings: BookingsRepository;
   keys: ApiKeys;
+  /** The notifications' state, for `npm run bookings` through the server. */
+  notificationStates?: NotificationStates;
   logError: (message: string, error: unknown) => void;
 }
 
@@ -58,6 +64,11 @@ export function createRestHandler(deps: RestDeps) {
       checkSchema(req);
       role = authenticate(req.headers, deps.keys);
 
+      const rpc = /^\/rpc\/([^/]+)$/.exec(url.pathname.slice(restPrefix.length));
+      if (rpc) {
+        const request = { req, res, role, headers: apiCorsHeaders };
+        return await callNotificationRpc(rpc[1]!, request, deps.notificationStates);
+      }
       const table = tableOf(url.pathname);
       if (table !== bookingsTable) throw tableNotFound(table);
       const request = { req, res, url, role, clientAddress, headers: apiCorsHeaders };

@@ -86,8 +86,11 @@ const phone = {
 /** PLACEHOLDER: replace with the practice's e-mail address. */
 const email = 'bookings@rochester-hijama.example';
 
-/** How long booking requests are kept (the privacy notice; the server's RETENTION should match, e.g. 12m). */
-const retentionMonths = 12;
+/**
+ * How long booking requests are kept, as the privacy notice says: the server and
+ * the Edge Function delete older ones daily unless RETENTION says otherwise.
+ */
+export const retentionMonths = 12;
 
 const address = {
   /** PLACEHOLDER venue, club, road and postcode: replace with the real address. */
@@ -427,7 +430,7 @@ export const site = {
     },
     /**
      * The privacy notice under the form: what is kept, why, for how long, and how
-     * to ask for deletion. Keep the period in step with the server's RETENTION.
+     * to ask for deletion. The period is `retentionMonths`, which the purge follows.
      */
     privacy: `We keep your name, phone number, e-mail address and Instagram username only to reply to this request and arrange your session, and delete them after ${retentionMonths} months. We never share them or add you to a mailing list. To see or delete them sooner, e-mail ${email}.`,
     /**

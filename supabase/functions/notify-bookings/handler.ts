@@ -7,8 +7,15 @@ import {
   loadNotifyConfig,
   type NotifyConfig,
 } from '../../../server/notifications/notify-config.ts';
+import { runDaily, type DailyRunReport } from '../../../server/notifications/daily-run.ts';
+import {
+  loadDailySchedule,
+  type DailySchedule,
+} from '../../../server/notifications/daily-summary.ts';
 import { createOutbox } from '../../../server/notifications/outbox.ts';
-import { createConfiguredNotifier } from '../../../server/notifications/setup.ts';
+import { createChannels, createConfiguredNotifier } from '../../../server/notifications/setup.ts';
+import type { Period } from '../../../server/retention/period.ts';
+import { loadRetention } from '../../../server/retention/retention.ts';
 
 /**
  * The notify-bookings Edge Function's requests: `POST` with
@@ -16,6 +23,12 @@ import { createConfiguredNotifier } from '../../../server/notifications/setup.ts
  * that is due, with the same outbox, notifier and e-mail as the project's
  * server and `npm run notify`, and answers how it went. The database calls it
  * after every booking and every minute (supabase/setup-notify.sql).
+ *
+ * With the body `{"task": "heartbeat"}` it does the daily run instead, the
+ * server's own (daily-run.ts): once the UK clock has reached
+ * NOTIFY_DAILY_SUMMARY_AT, the first call of the day deletes the requests
+ * older than RETENTION and sends the daily summary; pg_cron asks every few
+ * minutes, and the database makes sure that a day's run happens once.
  */
 
 type Env = Record<string, string | undefined>;
@@ -25,6 +38,18 @@ export interface NotifyRunResult {
   sent: number;
   failed: number;
   pending: number;
+}
+
+/**
+ * What the daily run answers: its outcome (`sent`, `done`, `failed`, `not due`,
+ * `already done`), its UK day once due, how many requests the purge deleted
+ * (null when it did not run), and why it failed.
+ */
+export interface HeartbeatResult {
+  heartbeat: DailyRunReport['outcome'];
+  day: string | null;
+  purged: number | null;
+  error?: string;
 }
 
 /**
@@ -41,13 +66,18 @@ export function createNotifyHandler(
   const secret = env.NOTIFY_FUNCTION_SECRET?.trim() || undefined;
   const databaseUrl = env.SUPABASE_DB_URL?.trim() || undefined;
   const problems: string[] = [];
-  let config: NotifyConfig | undefined;
-  try {
-    config = loadNotifyConfig(env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    problems.push(...error.problems);
-  }
+  const attempt = <T>(load: () => T): T | undefined => {
+    try {
+      return load();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+      return undefined;
+    }
+  };
+  const config: NotifyConfig | undefined = attempt(() => loadNotifyConfig(env));
+  const retention: Period | undefined = attempt(() => loadRetention(env));
+  const schedule: DailySchedule | undefined = attempt(() => loadDailySchedule(env));
   if (!databaseUrl) problems.push('SUPABASE_DB_URL is not set.');
   if (!problems.length && !config) {
     problems.push(
@@ -65,10 +95,25 @@ export function createNotifyHandler(
     if (!hasBearer(request, secret)) {
       return json(401, { error: 'Unauthorized.' }, { 'WWW-Authenticate': 'Bearer' });
     }
-    if (problems.length > 0 || !config || !databaseUrl) {
+    if (problems.length > 0 || !config || !databaseUrl || !schedule) {
       return json(500, { error: problems.join(' ') });
     }
+    let task: unknown;
     try {
+      const body = await request.text();
+      task = body.trim() === '' ? undefined : (JSON.parse(body) as { task?: unknown } | null)?.task;
+    } catch {
+      return json(400, { error: 'The body must be JSON: {} or {"task": "heartbeat"}.' });
+    }
+    if (task !== undefined && task !== 'heartbeat') {
+      return json(400, {
+        error: `Unknown task ${JSON.stringify(task)}: send {} to send the notifications, or {"task": "heartbeat"} for the daily run.`,
+      });
+    }
+    try {
+      if (task === 'heartbeat') {
+        return json(200, await heartbeat(databaseUrl, config, schedule, retention, log));
+      }
       return json(200, await sendDue(databaseUrl, config, log));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -100,6 +145,41 @@ async function sendDue(
     }
     return { ...report, pending: await outbox.countPending() };
   } finally {
+    await db.close();
+  }
+}
+
+async function heartbeat(
+  databaseUrl: string,
+  config: NotifyConfig,
+  schedule: DailySchedule,
+  retention: Period | undefined,
+  log: NotifierLog,
+): Promise<HeartbeatResult> {
+  const db = await openPostgres(databaseUrl);
+  const channels = createChannels(config);
+  try {
+    if (!(await createOutbox(db).exists())) {
+      throw new Error(
+        'The database has no notification outbox: apply the migrations of supabase/migrations (supabase db push).',
+      );
+    }
+    const report = await runDaily({
+      db,
+      channels,
+      schedule,
+      retention,
+      retryMs: config.retryMaxMs,
+      log,
+    });
+    return {
+      heartbeat: report.outcome,
+      day: report.day ?? null,
+      purged: report.purged ?? null,
+      ...(report.error === undefined ? {} : { error: report.error }),
+    };
+  } finally {
+    for (const channel of channels) channel.close();
     await db.close();
   }
 }

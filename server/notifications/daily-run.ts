@@ -1,0 +1,154 @@
+import type { Database } from '../db/database.ts';
+import type { Period } from '../retention/period.ts';
+import { purgeOldRequests } from '../retention/retention.ts';
+import type { UkDay } from '../uk-time.ts';
+import type { NotificationChannel } from './channels.ts';
+import {
+  composeDailySummary,
+  dailyRunDue,
+  type DailySchedule,
+  type RetentionReport,
+} from './daily-summary.ts';
+import { createNotificationStates } from './notification-states.ts';
+import { describeError, type NotifierLog } from './notifier.ts';
+
+/**
+ * The daily run, once a day at the schedule's UK time, by the server's timer
+ * and by the Edge Function when pg_cron asks: the retention purge, then the
+ * daily summary to the practice. app_private.daily_runs holds one row per UK
+ * day, so that of several servers and function calls only one does a day's
+ * run; one whose summary no channel took gives the day back, to be tried again.
+ */
+
+/**
+ * - `sent`: the summary went out (and the purge ran);
+ * - `done`: the purge ran; no summary (turned off, or no channel configured);
+ * - `failed`: no channel took the summary; the day is tried again later;
+ * - `not due`: the UK clock has not reached today's time yet;
+ * - `already done`: today's run was done, or is being done, elsewhere.
+ */
+export type DailyRunOutcome = 'sent' | 'done' | 'failed' | 'not due' | 'already done';
+
+export interface DailyRunReport {
+  outcome: DailyRunOutcome;
+  /** The UK day of the run, once due. */
+  day?: UkDay;
+  /** Requests deleted by the purge; undefined when it did not run. */
+  purged?: number;
+  /** Why the summary or the purge failed. */
+  error?: string;
+}
+
+export interface DailyRunOptions {
+  db: Database;
+  channels: readonly NotificationChannel[];
+  schedule: DailySchedule;
+  /** RETENTION; undefined when off. */
+  retention: Period | undefined;
+  /** A summary that no channel took is tried again after this long. */
+  retryMs: number;
+  log: NotifierLog;
+  now?: () => Date;
+}
+
+/** Long enough for a purge and a send on every channel; then another process may take the day over. */
+const leaseMs = 5 * 60_000;
+
+export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport> {
+  const { db, channels, schedule, log } = options;
+  const now = options.now?.() ?? new Date();
+  const day = dailyRunDue(now, schedule.at);
+  if (!day) return { outcome: 'not due' };
+  const runs = createDailyRuns(db);
+  if (!(await runs.claim(day, leaseMs))) return { outcome: 'already done', day };
+
+  let retention: RetentionReport;
+  let purged: number | undefined;
+  if (options.retention) {
+    try {
+      purged = await purgeOldRequests({ db, period: options.retention, now, log });
+      retention = { kind: 'purged', period: options.retention, deleted: purged };
+    } catch (error) {
+      const message = describeError(error);
+      log.error(`Retention: the purge of old booking requests failed: ${message}`);
+      retention = { kind: 'failed', error: message };
+    }
+  } else {
+    retention = { kind: 'off' };
+  }
+
+  if (!schedule.summary || channels.length === 0) {
+    await runs.done(day);
+    return { outcome: 'done', day, purged };
+  }
+
+  const states = createNotificationStates(db);
+  const summary = composeDailySummary({
+    day,
+    now,
+    at: schedule.at,
+    requests: await states.requestsBetween(new Date(now.getTime() - 24 * 3_600_000), now),
+    failing: await states.failing(),
+    retention,
+  });
+  const failures: string[] = [];
+  const took: string[] = [];
+  for (const channel of channels) {
+    try {
+      await channel.sendDailySummary(summary);
+      took.push(channel.description);
+    } catch (error) {
+      failures.push(`${channel.description}: ${describeError(error)}`);
+    }
+  }
+  if (took.length === 0) {
+    const error = failures.join('; ');
+    await runs.giveBack(day, error, options.retryMs);
+    log.error(`The daily summary of ${day} could not be sent: ${error}. It is tried again later.`);
+    return { outcome: 'failed', day, purged, error };
+  }
+  await runs.done(day);
+  log.info(`Sent the daily summary of ${day} by ${took.join(' and ')}.`);
+  return { outcome: 'sent', day, purged };
+}
+
+interface DailyRuns {
+  /** Takes the day's run for `leaseMs`; false when it is done, or taken, or waiting for a retry. */
+  claim(day: UkDay, leaseMs: number): Promise<boolean>;
+  done(day: UkDay): Promise<void>;
+  /** Gives the day back, to be tried again after `retryMs`. */
+  giveBack(day: UkDay, error: string, retryMs: number): Promise<void>;
+}
+
+function createDailyRuns(db: Database): DailyRuns {
+  return {
+    async claim(day, leaseMs) {
+      // Two processes inserting the same day at once: the second waits for the
+      // first to commit, then finds the day taken.
+      const { rows } = await db.query(
+        `insert into app_private.daily_runs as r (day, next_attempt_at, attempts)
+         values ($1::date, now() + make_interval(secs => $2), 1)
+         on conflict (day) do update
+           set next_attempt_at = excluded.next_attempt_at, attempts = r.attempts + 1
+           where r.done_at is null and r.next_attempt_at <= now()
+         returning 1`,
+        [day, leaseMs / 1000],
+      );
+      return rows.length > 0;
+    },
+    async done(day) {
+      await db.query(
+        'update app_private.daily_runs set done_at = now(), last_error = null where day = $1::date',
+        [day],
+      );
+    },
+    async giveBack(day, error, retryMs) {
+      await db.query(
+        `update app_private.daily_runs
+            set next_attempt_at = now() + make_interval(secs => $3), last_error = left($2, 1000)
+          where day = $1::date`,
+        [day, error, retryMs / 1000],
+      );
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  freePort,
+  startSilentServer,
+  startSmtpPeer,
+  type SmtpPeer,
+} from '../testing/notification-peers.ts';
+import { createEmailChannel } from './channels.ts';
+import { describeSmtpFailure, describeSmtpSuccess } from './smtp-check.ts';
+
+/** The start-up check of the e-mail account against real SMTP servers, and what it says. */
+
+const execFileAsync = promisify(execFile);
+
+async function check(smtpUrl: string): Promise<string> {
+  const channel = createEmailChannel({
+    smtpUrl,
+    to: ['practice@example.com'],
+    from: 'a@b.example',
+  });
+  try {
+    await channel.verify();
+    return describeSmtpSuccess(smtpUrl);
+  } catch (error) {
+    return describeSmtpFailure(error, smtpUrl);
+  } finally {
+    channel.close();
+  }
+}
+
+describe('the SMTP check', () => {
+  let peer: SmtpPeer;
+  let tlsPeer: SmtpPeer;
+  let dir: string;
+
+  beforeAll(async () => {
+    peer = await startSmtpPeer({ auth: { user: 'bookings@clinic.example', pass: 'p@ss' } });
+    dir = mkdtempSync(path.join(tmpdir(), 'hijama-smtp-check-'));
+    await execFileAsync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-keyout',
+        'key.pem',
+        '-out',
+        'cert.pem',
+      ],
+      { cwd: dir },
+    );
+    tlsPeer = await startSmtpPeer({
+      tls: {
+        key: readFileSync(path.join(dir, 'key.pem'), 'utf8'),
+        cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
+      },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await peer?.close();
+    await tlsPeer?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says whose login was accepted', async () => {
+    expect(await check(`smtp://bookings%40clinic.example:p%40ss@127.0.0.1:${peer.port}`)).toBe(
+      `E-mail: the SMTP server 127.0.0.1:${peer.port} accepted the login of bookings@clinic.example.`,
+    );
+  });
+
+  it('says that the login was refused, and to check the password and its %XX escapes', async () => {
+    expect(await check(`smtp://bookings%40clinic.example:p@127.0.0.1:${peer.port}`)).toBe(
+      `the SMTP server 127.0.0.1:${peer.port} refused the login of bookings@clinic.example (535 Invalid username or password). ` +
+        'Check the user name and password in SMTP_URL, with special characters written as %XX (@ is %40). ' +
+        'Gmail, Google Workspace and Microsoft 365 need an app password, not the account\u2019s own.',
+    );
+  });
+
+  it('says that nothing listens at the address, and which ports go with which scheme', async () => {
+    const port = await freePort();
+    expect(await check(`smtp://u:p@127.0.0.1:${port}`)).toBe(
+      `nothing accepted a connection at 127.0.0.1:${port} (connection refused). Check the host and the port in SMTP_URL: 465 with smtps://, 587 with smtp://.`,
+    );
+  });
+
+  it('says that a server did not answer in time, and that ports may be blocked', async () => {
+    const silent = await startSilentServer();
+    try {
+      expect(await check(`smtp://u:p@127.0.0.1:${silent.port}`)).toMatch(
+        new RegExp(
+          `^127\\.0\\.0\\.1:${silent.port} did not answer in time\\. Check the host and the port .*block port 25`,
+        ),
+      );
+    } finally {
+      await silent.close();
+    }
+  }, 30_000);
+
+  it('says when smtps:// meets a server without TLS from the first byte', async () => {
+    expect(await check(`smtps://u:p@127.0.0.1:${peer.port}`)).toBe(
+      `TLS failed at 127.0.0.1:${peer.port}: the server does not speak TLS from the first byte on this port. ` +
+        'smtps:// is for port 465; for port 587 write smtp:// (the connection is then upgraded with STARTTLS).',
+    );
+  });
+
+  it('says when the certificate cannot be verified', async () => {
+    expect(await check(`smtps://u:p@127.0.0.1:${tlsPeer.port}`)).toMatch(
+      new RegExp(
+        `^the certificate of 127\\.0\\.0\\.1:${tlsPeer.port} could not be verified \\(.+\\)\\. Check that the host in SMTP_URL`,
+      ),
+    );
+  });
+});
