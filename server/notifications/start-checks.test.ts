@@ -11,6 +11,14 @@ import {
   type ChildRun,
 } from '../testing/processes.ts';
 
+/** Whether a line holding `fragment` has arrived whole: output may come in several chunks. */
+function hasCompleteLine(output: string, fragment: string): boolean {
+  return output
+    .split('\n')
+    .slice(0, -1)
+    .some((line) => line.includes(fragment));
+}
+
 /**
  * What the server process says at start about the notifications and the
  * retention: a refused SMTP login, no channel at all, and the purge that the
@@ -66,7 +74,7 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
 
   it('says in plain words that the SMTP server refused the login, and what to check', async () => {
     const server = await start(email('wrong'));
-    await waitFor(() => server.stderr().includes('cannot be e-mailed'), 'the SMTP check');
+    await waitFor(() => hasCompleteLine(server.stderr(), 'cannot be e-mailed'), 'the SMTP check');
     expect(server.stderr()).toContain(
       `Warning: booking requests cannot be e-mailed: the SMTP server 127.0.0.1:${peer.port} refused the login of clinic (535 Invalid username or password). ` +
         'Check the user name and password in SMTP_URL, with special characters written as %XX (@ is %40). ' +
@@ -81,7 +89,7 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
 
   it('says that the SMTP login works', async () => {
     const server = await start(email('s3cret'));
-    await waitFor(() => server.stdout().includes('accepted the login'), 'the SMTP check');
+    await waitFor(() => hasCompleteLine(server.stdout(), 'accepted the login'), 'the SMTP check');
     expect(server.stdout()).toContain(
       `E-mail: the SMTP server 127.0.0.1:${peer.port} accepted the login of clinic.\n`,
     );
@@ -90,12 +98,12 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
 
   it('warns that no one will be told of requests when no channel is configured', async () => {
     const server = await start({});
-    await waitFor(() => server.stderr().includes('no notification channel'), 'the warning');
-    expect(server.stderr()).toContain(
+    const warning =
       'Warning: no notification channel is configured, so no one will be told of booking requests. ' +
-        'They are stored, and `npm run bookings` lists them, but nobody is e-mailed. ' +
-        'Set SMTP_URL and NOTIFY_TO (and NOTIFY_FROM), or NOTIFY_WEBHOOK_URL, in .env and restart the server (docs/notifications.md).\n',
-    );
+      'They are stored, and `npm run bookings` lists them, but nobody is e-mailed. ' +
+      'Set SMTP_URL and NOTIFY_TO (and NOTIFY_FROM), or NOTIFY_WEBHOOK_URL, in .env and restart the server (docs/notifications.md).\n';
+    await waitFor(() => server.stderr().includes(warning), 'the warning');
+    expect(server.stderr()).toContain(warning);
   });
 
   /** Stores requests received just before and just after 12 months ago, as the database owner. */
@@ -139,7 +147,7 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
   it('deletes the requests older than the privacy notice’s 12 months at start, without RETENTION', async () => {
     await storeAroundTheLimit();
     const server = await start({});
-    await waitFor(() => server.stdout().includes('Retention: deleted'), 'the purge');
+    await waitFor(() => hasCompleteLine(server.stdout(), 'Retention: deleted'), 'the purge');
     expect(server.stdout()).toContain(
       'Booking requests older than 12 months are deleted at start and daily.\n',
     );
@@ -155,7 +163,7 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
   it('keeps them with RETENTION=off, and warns that the privacy notice says otherwise', async () => {
     await storeAroundTheLimit();
     const server = await start({ RETENTION: 'off' });
-    await waitFor(() => server.stderr().includes('RETENTION is off'), 'the warning');
+    await waitFor(() => hasCompleteLine(server.stderr(), 'RETENTION is off'), 'the warning');
     expect(server.stderr()).toContain(
       'Warning: RETENTION is off, so booking requests are kept until deleted by hand, but the privacy notice under the form says they are deleted after 12 months.',
     );
