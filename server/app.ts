@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Backup } from './db/backup.ts';
 import type { BookingsRepository } from './db/bookings-repository.ts';
 import type { ApiKeys } from './http/api-keys.ts';
 import { apiCorsHeaders } from './http/cors.ts';
@@ -10,6 +11,8 @@ import { createStaticSite } from './routes/static-site.ts';
 
 export interface AppDeps {
   bookings: BookingsRepository;
+  /** A consistent backup of the database, for the service key; unset: none is offered. */
+  backup?: () => Promise<Backup>;
   keys: ApiKeys;
   /** The built site. */
   distDir: string;
@@ -32,7 +35,12 @@ export interface ApiLimits {
 /** The whole server as a request listener: the booking API under /rest/v1, the built site elsewhere. */
 export function createApp(deps: AppDeps): RequestListener {
   const logError = deps.logError ?? logToStderr;
-  const handleRest = createRestHandler({ bookings: deps.bookings, keys: deps.keys, logError });
+  const handleRest = createRestHandler({
+    bookings: deps.bookings,
+    backup: deps.backup,
+    keys: deps.keys,
+    logError,
+  });
   const serveStatic = createStaticSite(deps.distDir);
   const now = deps.now ?? Date.now;
   const {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bookingsTable } from '../../core/api-defaults.ts';
+import { backupPath, bookingsTable } from '../../core/api-defaults.ts';
+import type { Backup } from '../db/backup.ts';
 import type { BookingsRepository } from '../db/bookings-repository.ts';
 import { DatabaseError, DatabaseUnavailableError } from '../db/database.ts';
 import { authenticate, type ApiKeys } from '../http/api-keys.ts';
@@ -14,6 +15,7 @@ import {
   type ApiRole,
 } from '../http/postgrest-error.ts';
 import { ClientGoneError } from '../http/read-body.ts';
+import { sendBackup } from './backup.ts';
 import { allowedMethods, deleteBookings, insertBookings, readBookings } from './bookings.ts';
 
 /**
@@ -25,6 +27,8 @@ export const restPrefix = '/rest/v1';
 
 export interface RestDeps {
   bookings: BookingsRepository;
+  /** A consistent backup of the database (`GET /rest/v1/rpc/backup`); unset: that path is not found. */
+  backup?: () => Promise<Backup>;
   keys: ApiKeys;
   logError: (message: string, error: unknown) => void;
 }
@@ -54,6 +58,9 @@ export function createRestHandler(deps: RestDeps) {
       checkSchema(req);
       role = authenticate(req.headers, deps.keys);
 
+      if (url.pathname === backupPath) {
+        return await sendBackup({ method, role, res, headers: apiCorsHeaders }, deps.backup);
+      }
       const table = tableOf(url.pathname);
       if (table !== bookingsTable) {
         throw new ApiError(
