@@ -7,3 +7,17 @@ export const developmentAnonKey = 'hijama-local-development-anon-key';
 
 /** Where a booking request is posted, relative to the REST root (PostgREST's layout). */
 export const bookingsTable = 'bookings';
+
+/**
+ * The most rows one read of the REST API returns, like hosted Supabase's
+ * default "max rows": the server caps every read at it, and a client that wants
+ * more pages with `offset`.
+ */
+export const maxRowsPerRead = 1000;
+
+/**
+ * On the project's own server only: a consistent backup of every table, for the
+ * service key (`hijama backup` reads it while the server holds the embedded
+ * database). Hosted Supabase has no such function: back up with DATABASE_URL.
+ */
+export const backupPath = '/rest/v1/rpc/backup';

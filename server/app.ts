@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Backup } from './db/backup.ts';
 import type { BookingsRepository } from './db/bookings-repository.ts';
 import type { ApiKeys } from './http/api-keys.ts';
 import {
@@ -18,6 +19,8 @@ import { createStaticSite } from './routes/static-site.ts';
 
 export interface AppDeps {
   bookings: BookingsRepository;
+  /** A consistent backup of the database, for the service key; unset: none is offered. */
+  backup?: () => Promise<Backup>;
   keys: ApiKeys;
   /** The notifications' state, read by `npm run bookings` through the server; none when unset. */
   notificationStates?: NotificationStates;
@@ -44,6 +47,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const logError = deps.logError ?? logToStderr;
   const handleRest = createRestHandler({
     bookings: deps.bookings,
+    backup: deps.backup,
     keys: deps.keys,
     notificationStates: deps.notificationStates,
     logError,

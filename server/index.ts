@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app.ts';
 import { ConfigError } from './config.ts';
+import { readBackup } from './db/backup.ts';
 import { createBookingsRepository } from './db/bookings-repository.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { DatabaseUnavailableError } from './db/database.ts';
@@ -53,6 +54,7 @@ async function main() {
     : undefined;
   const app = createApp({
     bookings: notifications ? wakeAfterInserts(bookings, notifications.notifier) : bookings,
+    backup: () => readBackup(database.db),
     keys: { anon: config.anonKey, serviceRole: config.serviceRoleKey },
     distDir: config.distDir,
     limits,

@@ -1,20 +1,26 @@
-import { bookingFieldColumns } from '../../core/booking-rules.ts';
+import { backupPath, bookingsTable, maxRowsPerRead } from '../../core/api-defaults.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ServerConfig } from '../config.ts';
+import { parseBackup, readBackup, type Backup } from '../db/backup.ts';
+import {
+  bookingTableColumns,
+  createOwnerBookingsRepository,
+  type BookingFilter,
+} from '../db/bookings-repository.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import type { Database } from '../db/database.ts';
+import { hasTable } from '../db/migrate.ts';
 import { openDatabase } from '../db/open-database.ts';
 import { openPostgres } from '../db/postgres.ts';
 import {
   createNotificationStates,
   type NotificationStatus,
 } from '../notifications/notification-states.ts';
-import { maxRowsPerRead } from '../routes/booking-query.ts';
 import type { BookingRecord, FailingRecord, NotificationRecord } from './bookings-output.ts';
 
 /**
- * Where `npm run bookings` finds the requests:
+ * Where `hijama` finds the requests:
  * - DATABASE_URL set: that PostgreSQL database (this project's or a Supabase
  *   project's), as its user, without running migrations;
  * - otherwise the embedded database in DATA_DIR, opened directly when no server
@@ -23,26 +29,33 @@ import type { BookingRecord, FailingRecord, NotificationRecord } from './booking
  */
 
 export interface ListQuery {
+  /** Received at or after. */
   since?: Date;
+  /** Received strictly before. */
+  before?: Date;
   /** Undefined: all. */
   limit?: number;
+  /** Oldest first instead of newest first. */
+  oldestFirst?: boolean;
 }
 
 export interface BookingsSource {
   /** "PGlite in ./data", "the server at http://127.0.0.1:3000"… */
   description: string;
-  /** Newest first, each with the state of its notification. */
+  /** Newest first unless asked otherwise, each with the state of its notification. */
   list(query: ListQuery): Promise<BookingRecord[]>;
-  /** Every notification whose last attempt failed, oldest request first. */
+  /** The notifications still failing, whatever their age. */
   failingNotifications(): Promise<FailingRecord[]>;
   /** How many requests were stored before `cutoff`. */
   countBefore(cutoff: Date): Promise<number>;
   /** Deletes the requests stored before `cutoff`, with their notifications; returns how many. */
   deleteBefore(cutoff: Date): Promise<number>;
+  /** Every table worth keeping, as one consistent snapshot (server/db/backup.ts). */
+  backup(): Promise<Backup>;
   close(): Promise<void>;
 }
 
-/** A running server of a version that cannot tell the notifications' state. */
+/** A server of an older version knows no functions: /rest/v1/rpc/… is no path to it. */
 class OlderServerError extends Error {}
 
 /** A problem the user can fix, explained by its message alone. */
@@ -95,11 +108,7 @@ export async function openDirect(
 
 /** Explains a database whose migrations have not been applied. */
 export async function requireTable(db: Database, table: string) {
-  const { rows } = await db.query<{ found: boolean }>(
-    'select to_regclass($1) is not null as found',
-    [table],
-  );
-  if (rows[0]?.found !== true) {
+  if (!(await hasTable(db, table))) {
     throw new CliError(
       `The database has no table ${table}: apply the migrations of supabase/migrations first ` +
         '(start the server once, or `supabase db push` for a Supabase project).',
@@ -108,32 +117,35 @@ export async function requireTable(db: Database, table: string) {
 }
 
 function databaseSource(db: Database, close: () => Promise<void>): BookingsSource {
+  const bookings = createOwnerBookingsRepository(db);
   return {
     description: db.description,
-    async list({ since, limit }) {
-      const params: unknown[] = [];
-      let sql = `select id::text as id, to_json(created_at) #>> '{}' as created_at,
-                   ${bookingFieldColumns.join(', ')}
-                 from public.bookings`;
-      if (since) {
-        params.push(since.toISOString());
-        sql += ` where created_at >= $${params.length}`;
-      }
-      sql += ' order by created_at desc, id';
-      if (limit !== undefined) {
-        params.push(limit);
-        sql += ` limit $${params.length}`;
-      }
-      const { rows } = await db.query<BookingRecord>(sql, params);
-      const oldest = rows.at(-1);
+    async list(query) {
+      const { rows } = await bookings.select({
+        columns: bookingTableColumns,
+        filters: receivedFilters(query),
+        order: [
+          { column: 'created_at', descending: !query.oldestFirst },
+          { column: 'id', descending: false },
+        ],
+        limit: query.limit,
+        countTotal: false,
+      });
+      const records = rows.map(
+        (row) => ({ ...row, created_at: toUtcIso(row.created_at ?? '') }) as BookingRecord,
+      );
+      const oldest = records.reduce<string | undefined>(
+        (earliest, record) =>
+          earliest === undefined || record.created_at < earliest ? record.created_at : earliest,
+        undefined,
+      );
       const states =
         oldest && (await hasOutbox(db))
-          ? await createNotificationStates(db).receivedSince(new Date(oldest.created_at))
+          ? await createNotificationStates(db).receivedSince(new Date(oldest))
           : new Map<string, NotificationStatus>();
-      return rows.map((row) => ({
-        ...row,
-        created_at: toUtcIso(row.created_at),
-        notification: notificationRecord(states.get(row.id)),
+      return records.map((record) => ({
+        ...record,
+        notification: notificationRecord(states.get(record.id)),
       }));
     },
     async failingNotifications() {
@@ -146,37 +158,51 @@ function databaseSource(db: Database, close: () => Promise<void>): BookingsSourc
       }));
     },
     async countBefore(cutoff) {
-      const { rows } = await db.query<{ count: number }>(
-        'select count(*)::integer as count from public.bookings where created_at < $1',
-        [cutoff.toISOString()],
-      );
-      return rows[0]?.count ?? 0;
+      const { total } = await bookings.select({
+        columns: ['id'],
+        filters: receivedFilters({ before: cutoff }),
+        order: [],
+        limit: 0,
+        countTotal: true,
+      });
+      return total ?? 0;
     },
-    async deleteBefore(cutoff) {
-      // The outbox rows go with their bookings (on delete cascade).
-      const { rows } = await db.query<{ count: number }>(
-        `with deleted as (delete from public.bookings where created_at < $1 returning 1)
-         select count(*)::integer as count from deleted`,
-        [cutoff.toISOString()],
-      );
-      return rows[0]?.count ?? 0;
-    },
+    deleteBefore: (cutoff) => bookings.delete(receivedFilters({ before: cutoff })),
+    backup: () => readBackup(db),
     close,
   };
 }
 
-/** A database without the notifications migration has no states to read: every request reads `never`. */
+/** A database without the notifications migration has no states to read. */
 async function hasOutbox(db: Database): Promise<boolean> {
-  const { rows } = await db.query<{ found: boolean }>(
-    `select to_regclass('app_private.booking_notifications') is not null as found`,
-  );
-  return rows[0]?.found === true;
+  return hasTable(db, 'app_private.booking_notifications');
 }
 
 function notificationRecord(status: NotificationStatus | undefined): NotificationRecord {
   return status
     ? { state: status.state, attempts: status.attempts, last_error: status.lastError }
     : { state: 'none', attempts: 0, last_error: null };
+}
+
+function receivedFilters({ since, before }: Pick<ListQuery, 'since' | 'before'>): BookingFilter[] {
+  const filters: BookingFilter[] = [];
+  if (since) {
+    filters.push({
+      column: 'created_at',
+      operator: 'gte',
+      value: since.toISOString(),
+      negated: false,
+    });
+  }
+  if (before) {
+    filters.push({
+      column: 'created_at',
+      operator: 'lt',
+      value: before.toISOString(),
+      negated: false,
+    });
+  }
+  return filters;
 }
 
 /** PostgreSQL's JSON form of a timestamp (any offset, microseconds) as JavaScript's UTC form. */
@@ -187,8 +213,8 @@ function toUtcIso(value: string): string {
 
 function httpSource(config: ServerConfig): BookingsSource {
   const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
-  const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}/rest/v1/bookings`;
-  const description = `the server at ${new URL(base).origin}`;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  const description = `the server at ${origin}`;
   const key = config.serviceRoleKey;
   if (key === undefined) {
     throw new CliError(
@@ -205,15 +231,18 @@ function httpSource(config: ServerConfig): BookingsSource {
     );
   }
 
-  const request = async (query: URLSearchParams | string, init: RequestInit = {}) => {
-    const url =
-      typeof query === 'string' ? `${new URL(base).origin}/rest/v1/${query}` : `${base}?${query}`;
+  const request = async (
+    query: URLSearchParams,
+    init: RequestInit = {},
+    where: string = `/rest/v1/${bookingsTable}`,
+  ) => {
+    const url = `${origin}${where}?${query}`;
     let response: Response;
     try {
       response = await fetch(url, {
         ...init,
         headers: { apikey: key, Authorization: `Bearer ${key}`, ...init.headers },
-        signal: AbortSignal.timeout(30_000),
+        signal: AbortSignal.timeout(120_000),
       });
     } catch (error) {
       const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
@@ -240,11 +269,15 @@ function httpSource(config: ServerConfig): BookingsSource {
           'The server was started with another key, or with none: give it the same SERVICE_ROLE_KEY as this command and restart it.',
       );
     }
-    // A server of an older version knows no functions: /rest/v1/rpc/… is no path to it.
-    if (response.status === 404 && typeof query === 'string') throw new OlderServerError();
-    if (response.status === 405 && init.method === 'DELETE') {
+    if (response.status === 404 && where.startsWith('/rest/v1/rpc/') && where !== backupPath) {
+      throw new OlderServerError();
+    }
+    if (
+      (response.status === 405 && init.method === 'DELETE') ||
+      (response.status === 404 && where === backupPath)
+    ) {
       throw new CliError(
-        `${description} cannot delete requests: it runs an older version. Restart it after \`npm run build\`.`,
+        `${description} runs an older version that cannot do this. Restart it after \`npm run build\`.`,
       );
     }
     throw new CliError(
@@ -253,23 +286,31 @@ function httpSource(config: ServerConfig): BookingsSource {
   };
 
   const rpc = (name: string, args: unknown) =>
-    request(`rpc/${name}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(args),
-    });
+    request(
+      new URLSearchParams(),
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(args),
+      },
+      `/rest/v1/rpc/${name}`,
+    );
 
   /**
    * The states, through the server's RPC, in one call for every request since
    * the oldest listed; none from a server too old to have it.
    */
   const withNotifications = async (records: BookingRecord[]): Promise<BookingRecord[]> => {
-    const states = new Map<string, NotificationRecord>();
-    const oldest = records.at(-1);
+    const oldest = records.reduce<string | undefined>(
+      (earliest, record) =>
+        earliest === undefined || record.created_at < earliest ? record.created_at : earliest,
+      undefined,
+    );
     if (!oldest) return records;
+    const states = new Map<string, NotificationRecord>();
     try {
       const answer = (await (
-        await rpc('booking_notification_states', { since: oldest.created_at })
+        await rpc('booking_notification_states', { since: oldest })
       ).json()) as (NotificationRecord & { booking_id: string })[];
       for (const { booking_id, ...state } of answer) states.set(booking_id, state);
     } catch (error) {
@@ -290,7 +331,7 @@ function httpSource(config: ServerConfig): BookingsSource {
 
   return {
     description,
-    async list({ since, limit }) {
+    async list({ since, before, limit, oldestFirst }) {
       const records: BookingRecord[] = [];
       for (;;) {
         const pageSize = Math.min(
@@ -299,12 +340,13 @@ function httpSource(config: ServerConfig): BookingsSource {
         );
         if (pageSize <= 0) break;
         const query = new URLSearchParams({
-          select: ['id', 'created_at', ...bookingFieldColumns].join(','),
-          order: 'created_at.desc,id.asc',
+          select: bookingTableColumns.join(','),
+          order: `created_at.${oldestFirst ? 'asc' : 'desc'},id.asc`,
           limit: String(pageSize),
           offset: String(records.length),
         });
-        if (since) query.set('created_at', `gte.${since.toISOString()}`);
+        if (since) query.append('created_at', `gte.${since.toISOString()}`);
+        if (before) query.append('created_at', `lt.${before.toISOString()}`);
         const page = (await (await request(query)).json()) as BookingRecord[];
         records.push(...page.map((row) => ({ ...row, created_at: toUtcIso(row.created_at) })));
         if (page.length < pageSize) break;
@@ -329,6 +371,14 @@ function httpSource(config: ServerConfig): BookingsSource {
       return countFrom(
         await request(query, { method: 'DELETE', headers: { Prefer: 'count=exact' } }),
       );
+    },
+    async backup() {
+      const response = await request(new URLSearchParams(), {}, backupPath);
+      try {
+        return parseBackup(await response.text());
+      } catch (error) {
+        throw new CliError(`The backup ${description} sent ${(error as Error).message}`);
+      }
     },
     close: async () => {},
   };

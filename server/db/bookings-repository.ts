@@ -129,19 +129,54 @@ export function createBookingsRepository(db: Database): BookingsRepository {
       }),
 
     deleteForService: async (filters) => {
-      if (filters.length === 0) throw new Error('Refusing to delete every booking: no filter.');
+      refuseUnfiltered(filters);
       return db.transaction(async (tx) => {
         await tx.query('set local role service_role');
-        const params: unknown[] = [];
-        const where = whereClause(filters, params);
-        const { rows } = await tx.query<{ deleted: number }>(
-          `with deleted as (delete from public.bookings${where} returning 1) select count(*)::integer as deleted from deleted`,
-          params,
-        );
-        return rows[0]?.deleted ?? 0;
+        return deleteWhere(tx, filters);
       });
     },
   };
+}
+
+/**
+ * The reads and deletes of the practice's own command (`hijama list`, `purge`),
+ * run as the connection's user: the tables' owner, which row-level security
+ * does not restrict. The command may connect where it cannot switch roles (a
+ * Supabase project's `postgres` user), so it does not try.
+ */
+export interface OwnerBookingsRepository {
+  select(selection: BookingSelection): Promise<BookingSelectionResult>;
+  /** Deletes the rows matching every filter (at least one), with their notifications; returns how many. */
+  delete(filters: readonly BookingFilter[]): Promise<number>;
+}
+
+export function createOwnerBookingsRepository(db: Database): OwnerBookingsRepository {
+  return {
+    select: (selection) =>
+      db.transaction(async (tx) => {
+        await tx.query(`set local time zone 'UTC'`);
+        return select(tx, selection);
+      }),
+    delete: async (filters) => {
+      refuseUnfiltered(filters);
+      return db.transaction((tx) => deleteWhere(tx, filters));
+    },
+  };
+}
+
+function refuseUnfiltered(filters: readonly BookingFilter[]) {
+  if (filters.length === 0) throw new Error('Refusing to delete every booking: no filter.');
+}
+
+/** The outbox rows go with their bookings (on delete cascade). */
+async function deleteWhere(tx: Queryable, filters: readonly BookingFilter[]): Promise<number> {
+  const params: unknown[] = [];
+  const where = whereClause(filters, params);
+  const { rows } = await tx.query<{ deleted: number }>(
+    `with deleted as (delete from public.bookings${where} returning 1) select count(*)::integer as deleted from deleted`,
+    params,
+  );
+  return rows[0]?.deleted ?? 0;
 }
 
 const insertedColumns = ['id', ...bookingFieldColumns, 'website'] as const;

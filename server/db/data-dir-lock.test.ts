@@ -1,5 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -83,6 +92,36 @@ describe('lockDataDir', () => {
     const lock = lockDataDir(dataDir);
     expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
     lock.release();
+  });
+
+  it('takes the lock of a copy of the folder made while its server runs, and leaves the original locked', async () => {
+    const child = await lockInChild();
+    const copy = mkdtempSync(path.join(tmpdir(), 'hijama-lock-copy-'));
+    try {
+      cpSync(dataDir, copy, { recursive: true });
+      expect(JSON.parse(readFileSync(path.join(copy, lockFileName), 'utf8'))).toMatchObject({
+        pid: child.pid,
+      });
+      const lock = lockDataDir(copy);
+      expect(JSON.parse(readFileSync(path.join(copy, lockFileName), 'utf8'))).toMatchObject({
+        pid: process.pid,
+      });
+      lock.release();
+      expect(() => lockDataDir(dataDir)).toThrow(DataDirLockedError);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  it('knows its folder through another path to it', async () => {
+    const child = await lockInChild();
+    const link = path.join(tmpdir(), `hijama-lock-link-${process.pid}`);
+    symlinkSync(dataDir, link);
+    try {
+      expect(() => lockDataDir(link)).toThrow(new RegExp(`process ${child.pid} `));
+    } finally {
+      unlinkSync(link);
+    }
   });
 
   it('takes over a lock whose process no longer exists', () => {

@@ -8,6 +8,7 @@ import {
   readFileSync,
   realpathSync,
   renameSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -26,6 +27,11 @@ import path from 'node:path';
  * content (written aside, flushed, then hard-linked into place), so a half
  * written lock cannot be mistaken for a stale one.
  *
+ * The lock also names the directory it was taken in (its device and inode), so
+ * a copy of the folder, taken while its server runs (a backup of the files, a
+ * `cp -a`), carries a lock that is recognised as stale: the copy is another
+ * directory, which no server holds.
+ *
  * Where /proc is missing (macOS), the owner is judged by its pid alone.
  * A data directory must not be shared by servers on different machines or in
  * different containers at the same time: their pids cannot be checked.
@@ -41,6 +47,8 @@ interface LockOwner {
   bootId?: string;
   hostname: string;
   startedAt: string;
+  /** `<device>:<inode>` of the data directory the lock was taken in. */
+  directory?: string;
 }
 
 export interface DataDirLock {
@@ -65,7 +73,7 @@ const heldByThisProcess = new Set<string>();
 export function lockDataDir(dataDir: string): DataDirLock {
   mkdirSync(dataDir, { recursive: true });
   const lockPath = path.join(realpathSync(dataDir), lockFileName);
-  const me = describeThisProcess();
+  const me = { ...describeThisProcess(), directory: identifyDirectory(dataDir) };
   if (heldByThisProcess.has(lockPath)) throw new DataDirLockedError(dataDir, lockPath, me);
   const content = `${JSON.stringify(me)}\n`;
 
@@ -135,6 +143,8 @@ function release(lockPath: string, content: string) {
 }
 
 function isRunning(owner: LockOwner, me: LockOwner): boolean {
+  // Taken in another directory: this folder is a copy of that one.
+  if (owner.directory && me.directory && owner.directory !== me.directory) return false;
   // This process does not hold the lock (checked above), so an earlier process had our pid.
   if (owner.pid === me.pid) return false;
   if (owner.bootId && me.bootId && owner.bootId !== me.bootId) return false;
@@ -190,10 +200,17 @@ function parseOwner(text: string): LockOwner | undefined {
       bootId: typeof owner.bootId === 'string' ? owner.bootId : undefined,
       hostname: typeof owner.hostname === 'string' ? owner.hostname : 'an unknown host',
       startedAt: typeof owner.startedAt === 'string' ? owner.startedAt : 'at an unknown time',
+      directory: typeof owner.directory === 'string' ? owner.directory : undefined,
     };
   } catch {
     return undefined;
   }
+}
+
+/** The directory's identity on this machine: the same through any path or link, new for a copy. */
+function identifyDirectory(dir: string): string {
+  const { dev, ino } = statSync(dir, { bigint: true });
+  return `${dev}:${ino}`;
 }
 
 function readIfExists(file: string): string | undefined {

@@ -34,8 +34,15 @@ const migrationLockKey = '4737151020251122';
 export async function migrate(
   db: Database,
   migrationsDir: string = findMigrationsDir(),
+  options: {
+    /** Applies the files up to this one only (a restore loads a backup's rows there). */
+    through?: string;
+  } = {},
 ): Promise<MigrationReport> {
-  const files = (await readdir(migrationsDir)).filter((name) => name.endsWith('.sql')).sort();
+  const { through } = options;
+  const files = (await listMigrations(migrationsDir)).filter(
+    (name) => through === undefined || name <= through,
+  );
   await db.transaction(async (tx) => {
     await takeMigrationLock(tx);
     await tx.exec(`
@@ -77,6 +84,31 @@ export async function migrate(
     }
   }
   return report;
+}
+
+/** The migration files of `migrationsDir`, in the order they apply. */
+export async function listMigrations(
+  migrationsDir: string = findMigrationsDir(),
+): Promise<string[]> {
+  return (await readdir(migrationsDir)).filter((name) => name.endsWith('.sql')).sort();
+}
+
+/** The migrations recorded as applied, in order; undefined when none were ever recorded here. */
+export async function appliedMigrations(db: Queryable): Promise<string[] | undefined> {
+  if (!(await hasTable(db, 'app_private.schema_migrations'))) return undefined;
+  const { rows } = await db.query<{ name: string }>(
+    'select name from app_private.schema_migrations order by name',
+  );
+  return rows.map((row) => row.name);
+}
+
+/** Whether a table exists, e.g. `public.bookings` (its migration has been applied). */
+export async function hasTable(db: Queryable, table: string): Promise<boolean> {
+  const { rows } = await db.query<{ found: boolean }>(
+    'select to_regclass($1) is not null as found',
+    [table],
+  );
+  return rows[0]?.found === true;
 }
 
 async function takeMigrationLock(tx: Queryable) {

@@ -27,15 +27,19 @@ export class DatabaseRoleError extends Error {
  * PostgreSQL when a connection string is given, otherwise PGlite in
  * `<dataDir>/pgdata` under the data-directory lock; migrated either way, then
  * given the booking limits that are set (the others stay as stored).
+ * `migrate: false` opens it as it is, for a restore, which migrates in steps.
  */
 export async function openDatabase(options: {
   databaseUrl: string | undefined;
   dataDir: string;
   migrationsDir?: string;
   bookingLimits?: Partial<BookingLimits>;
+  migrate?: boolean;
 }): Promise<OpenedDatabase> {
+  const unmigrated: MigrationReport = { applied: [], changed: [] };
   if (options.databaseUrl) {
     const db = await openPostgres(options.databaseUrl);
+    if (options.migrate === false) return { db, migrations: unmigrated, close: () => db.close() };
     try {
       const migrations = await migrate(db, options.migrationsDir);
       await checkApiRoles(db);
@@ -51,8 +55,11 @@ export async function openDatabase(options: {
   let db: Database | undefined;
   try {
     db = await openPglite(path.join(options.dataDir, 'pgdata'));
-    const migrations = await migrate(db, options.migrationsDir);
-    await setBookingLimits(db, options.bookingLimits ?? {});
+    let migrations = unmigrated;
+    if (options.migrate !== false) {
+      migrations = await migrate(db, options.migrationsDir);
+      await setBookingLimits(db, options.bookingLimits ?? {});
+    }
     const opened = db;
     return {
       db: opened,

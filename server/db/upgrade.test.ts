@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runBookings } from '../cli/bookings-command.ts';
+import { runHijama } from '../cli/hijama-command.ts';
 import { createScratchDatabase, testDatabaseUrl } from '../testing/helpers.ts';
 import { readBookingLimits } from './booking-limits.ts';
 import { createBookingsRepository } from './bookings-repository.ts';
@@ -152,7 +152,7 @@ describe.each(engines)('an upgrade from the previous release on $name', (engine)
       const rawControl = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
       for (const format of ['--csv', '--json']) {
         let stdout = '';
-        const code = await runBookings([format], {
+        const code = await runHijama([format], {
           env,
           cwd: tmpdir(),
           out: async (text) => {

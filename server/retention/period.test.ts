@@ -49,6 +49,12 @@ describe('parseSince', () => {
   const now = new Date('2026-11-22T12:00:00.000Z');
   it.each([
     ['7d', '2026-11-15T12:00:00.000Z'],
+    ['12h', '2026-11-22T00:00:00.000Z'],
+    ['1H', '2026-11-22T11:00:00.000Z'],
+    // A day as the UK writes it, day first.
+    ['23/11/2026', '2026-11-23T00:00:00.000Z'],
+    ['01/07/2026', '2026-06-30T23:00:00.000Z'],
+    ['1/7/2026', '2026-06-30T23:00:00.000Z'],
     // Midnight UK time: GMT in winter, BST (UTC+1) in summer.
     ['2026-01-15', '2026-01-15T00:00:00.000Z'],
     ['2026-07-01', '2026-06-30T23:00:00.000Z'],
@@ -61,10 +67,18 @@ describe('parseSince', () => {
     expect(parseSince(text, now)?.toISOString()).toBe(expected);
   });
 
-  it.each(['yesterday', '2026-02-30', '2026-13-01', '2026-07-01T09:30', '01/07/2026'])(
-    'refuses %j',
-    (text) => {
-      expect(parseSince(text, now)).toBeUndefined();
-    },
-  );
+  it.each([
+    'yesterday',
+    '2026-02-30',
+    '2026-13-01',
+    '2026-07-01T09:30',
+    '0h',
+    // Month first (US): there is no 23rd month.
+    '11/23/2026',
+    '31/02/2026',
+    '23/11/26',
+    '23-11-2026',
+  ])('refuses %j', (text) => {
+    expect(parseSince(text, now)).toBeUndefined();
+  });
 });

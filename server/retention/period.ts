@@ -64,15 +64,25 @@ function monthsBefore(now: Date, months: number): Date {
 }
 
 /**
- * `--since`: a period before now (`7d`), a date (`2026-11-01`, from midnight UK
- * time) or a date and time with its offset (`2026-11-01T09:00:00Z`).
+ * `--since`: hours or a period before now (`12h`, `7d`), a day (`23/11/2026`
+ * as written in the UK, or `2026-11-23`; from midnight UK time) or a date and
+ * time with its offset (`2026-11-23T09:00:00Z`).
  */
 export function parseSince(text: string, now: Date): Date | undefined {
   const period = parsePeriod(text);
   if (period) return periodBefore(now, period);
-  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+  const hours = /^(\d{1,5})\s*h$/i.exec(text.trim());
+  if (hours && Number(hours[1]) > 0) return new Date(now.getTime() - Number(hours[1]) * 3_600_000);
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+  // Day first, as the UK writes it: 23/11/2026 or 1/3/2026 (never month first).
+  const uk = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text.trim());
+  const date = iso
+    ? { year: iso[1], month: iso[2], day: iso[3] }
+    : uk
+      ? { year: uk[3], month: uk[2], day: uk[1] }
+      : undefined;
   if (date) {
-    const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])];
+    const [year, month, day] = [Number(date.year), Number(date.month), Number(date.day)];
     const utcMidnight = Date.UTC(year, month - 1, day);
     const check = new Date(utcMidnight);
     if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;

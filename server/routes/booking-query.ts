@@ -6,6 +6,7 @@ import {
   type BookingTableColumn,
   type ComparisonOperator,
 } from '../db/bookings-repository.ts';
+import { maxRowsPerRead } from '../../core/api-defaults.ts';
 import {
   columnDoesNotExist,
   invalidCount,
@@ -22,9 +23,6 @@ import {
  * (`eq`, `neq`, `gt`, `gte`, `lt`, `lte`, `is.null`, each optionally `not.`).
  * Column names are checked against the table; values are bound by the repository.
  */
-
-/** Like Supabase's default "max rows": a read never returns more than this. */
-export const maxRowsPerRead = 1000;
 
 export interface SelectedColumn {
   /** The key in the JSON answer (the column name, or its alias). */

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bookingsTable } from '../../core/api-defaults.ts';
+import { backupPath, bookingsTable } from '../../core/api-defaults.ts';
+import type { Backup } from '../db/backup.ts';
 import type { BookingsRepository } from '../db/bookings-repository.ts';
 import { DatabaseError, DatabaseUnavailableError } from '../db/database.ts';
 import { authenticate, type ApiKeys } from '../http/api-keys.ts';
@@ -19,6 +20,7 @@ import {
 import { ClientGoneError } from '../http/read-body.ts';
 import { sendApiError } from '../http/send-json.ts';
 import type { NotificationStates } from '../notifications/notification-states.ts';
+import { sendBackup } from './backup.ts';
 import { allowedMethods, deleteBookings, insertBookings, readBookings } from './bookings.ts';
 import { callNotificationRpc } from './notification-rpc.ts';
 
@@ -33,6 +35,8 @@ export const restPrefix = '/rest/v1';
 
 export interface RestDeps {
   bookings: BookingsRepository;
+  /** A consistent backup of the database (`GET /rest/v1/rpc/backup`); unset: that path is not found. */
+  backup?: () => Promise<Backup>;
   keys: ApiKeys;
   /** The notifications' state, for `npm run bookings` through the server. */
   notificationStates?: NotificationStates;
@@ -64,6 +68,9 @@ export function createRestHandler(deps: RestDeps) {
       checkSchema(req);
       role = authenticate(req.headers, deps.keys);
 
+      if (url.pathname === backupPath) {
+        return await sendBackup({ method, role, res, headers: apiCorsHeaders }, deps.backup);
+      }
       const rpc = /^\/rpc\/([^/]+)$/.exec(url.pathname.slice(restPrefix.length));
       if (rpc) {
         const request = { req, res, role, headers: apiCorsHeaders };

@@ -22,12 +22,12 @@ import {
 import { startSmtpPeer } from '../testing/notification-peers.ts';
 import { spawnTypeScript } from '../testing/processes.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
-import { runBookings } from './bookings-command.ts';
+import { runHijama, type CliIo } from './hijama-command.ts';
 import type { BookingRecord } from './bookings-output.ts';
 
-/** `npm run bookings`, run as a process: on the embedded database, through a running server, on PostgreSQL. */
+/** `hijama`, run as a process: on the embedded database, through a running server, on PostgreSQL. */
 
-const cli = fileURLToPath(new URL('./bookings.ts', import.meta.url));
+const cli = fileURLToPath(new URL('./hijama.ts', import.meta.url));
 const serviceKey = 'cli-test-service-role-key-0123456789abcdef';
 const hourMs = 60 * 60 * 1000;
 const dayMs = 24 * hourMs;
@@ -46,11 +46,19 @@ interface Run {
   stderr: string;
 }
 
-/** The command in this process, with `env` as its whole environment. */
-async function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+/**
+ * The command in this process, with `env` as its whole environment; `answer`
+ * plays a person at a terminal (none when unset, as under cron).
+ */
+async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  answer?: (question: string) => string,
+): Promise<Run & { questions: string[] }> {
   let stdout = '';
   let stderr = '';
-  const code = await runBookings(args, {
+  const questions: string[] = [];
+  const io: CliIo = {
     env,
     cwd: workDir,
     out: async (text) => {
@@ -60,11 +68,18 @@ async function runCli(args: string[], env: Record<string, string> = {}): Promise
       stderr += text;
     },
     untilStopped: () => new Promise(() => {}),
-  });
-  return { code, stdout, stderr };
+  };
+  if (answer) {
+    io.ask = async (question) => {
+      questions.push(question);
+      return answer(question);
+    };
+  }
+  const code = await runHijama(args, io);
+  return { code, stdout, stderr, questions };
 }
 
-/** The command as its own process, as `npm run bookings` starts it. */
+/** The command as its own process, as `npx hijama` starts it (from its TypeScript source here). */
 async function spawnCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const run = spawnTypeScript(cli, args, { cwd: workDir, env });
   const code = await run.exited;
@@ -193,7 +208,7 @@ function expectedTableLines(names: string[]): string[] {
   });
 }
 
-describe('npm run bookings on the embedded database, no server running', () => {
+describe('hijama on the embedded database, no server running', () => {
   let dataDir: string;
 
   beforeAll(() => {
@@ -226,6 +241,10 @@ describe('npm run bookings on the embedded database, no server running', () => {
     expect(since.stderr).toMatch(
       /^2 requests since \w+ \d+ \w+ \d{4}, \d{2}:\d{2} (GMT|BST), from/,
     );
+    const hours = await runCli(['list', '--since', '12h', '--json'], { DATA_DIR: dataDir });
+    expect((JSON.parse(hours.stdout) as BookingRecord[]).map((r) => r.full_name)).toEqual([
+      'Amina Khan',
+    ]);
 
     const limited = await runCli(['--limit', '1', '--json'], { DATA_DIR: dataDir });
     expect((JSON.parse(limited.stdout) as BookingRecord[]).map((r) => r.full_name)).toEqual([
@@ -302,18 +321,91 @@ describe('npm run bookings on the embedded database, no server running', () => {
     expect(json.stderr).toBe(warning);
   });
 
-  it('purges exactly the requests older than the limit, with their notifications', async () => {
+  it('takes a day as the UK writes it, from midnight UK time', async () => {
+    // Four days ago, as dd/mm/yyyy in London: Amina (an hour ago) and Jo (three days ago).
+    const day = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London' }).format(
+      new Date(Date.now() - 4 * dayMs),
+    );
+    expect(day).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+    const run = await runCli(['list', '--since', day, '--json'], { DATA_DIR: dataDir });
+    expect(run.stderr).toBe('');
+    expect((JSON.parse(run.stdout) as BookingRecord[]).map((r) => r.full_name)).toEqual([
+      'Amina Khan',
+      'Smith, "Jo"',
+    ]);
+    const iso = day.split('/').reverse().join('-');
+    const same = await runCli(['list', '--since', iso, '--json'], { DATA_DIR: dataDir });
+    expect(same.stdout).toBe(run.stdout);
+  });
+
+  it('exports every request oldest first, CSV by default', async () => {
+    const csv = await runCli(['export'], { DATA_DIR: dataDir });
+    expect(csv.code).toBe(0);
+    const lines = csv.stdout.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('id,created_at,received_uk,full_name,phone,email,instagram');
+    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(
+      [...seeded].sort((a, b) => a.created_at.localeCompare(b.created_at)).map((r) => r.id),
+    );
+    const json = await runCli(['export', '--json', '--since', '7d'], { DATA_DIR: dataDir });
+    expect((JSON.parse(json.stdout) as BookingRecord[]).map((r) => r.full_name)).toEqual([
+      'Smith, "Jo"',
+      'Amina Khan',
+    ]);
+  });
+
+  it('purge without --yes and without a terminal shows what it would delete and deletes nothing', async () => {
     const purgeDir = copyOfTemplate();
+    const run = await runCli(['purge', '--older-than', '12m'], { DATA_DIR: purgeDir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /^2 booking requests older than 12 months \(received before .+\), from PGlite in .+:\n\nRef /,
+    );
+    expect(run.stdout).toContain('Just Purged');
+    expect(run.stdout).toContain('Long Gone');
+    expect(run.stdout).not.toContain('Just Kept');
+    expect(run.stderr).toBe(
+      '\nNothing deleted: there is no terminal to confirm on, and purge deletes only when confirmed. ' +
+        'Add --yes to delete them: npx hijama purge --older-than 12m --yes\n',
+    );
     const dryRun = await runCli(['purge', '--older-than', '12m', '--dry-run'], {
       DATA_DIR: purgeDir,
     });
-    expect(dryRun.stdout).toMatch(
-      /^2 booking requests older than 12 months \(received before .+\) would be deleted\.\n$/,
+    expect(dryRun.code).toBe(0);
+    expect(dryRun.stdout).toMatch(/\nNothing deleted \(--dry-run\)\.\n$/);
+    const declined = await runCli(
+      ['purge', '--older-than', '12m'],
+      { DATA_DIR: purgeDir },
+      () => 'no',
     );
-    const run = await runCli(['purge', '--older-than', '12m'], { DATA_DIR: purgeDir });
+    expect(declined.questions).toEqual(['\nType "delete" to delete these 2 booking requests: ']);
+    expect(declined.code).toBe(1);
+    expect(declined.stderr).toBe('Nothing deleted.\n');
+
+    const opened = await openDatabase({ databaseUrl: undefined, dataDir: purgeDir });
+    try {
+      expect(await storedNames(opened.db)).toHaveLength(6);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('purge deletes when "delete" is typed at the terminal', async () => {
+    const purgeDir = copyOfTemplate();
+    const run = await runCli(
+      ['purge', '--older-than', '12m'],
+      { DATA_DIR: purgeDir },
+      () => 'delete',
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Deleted 2 booking requests older than 12 months/);
+  });
+
+  it('purges exactly the requests older than the limit with --yes, with their notifications', async () => {
+    const purgeDir = copyOfTemplate();
+    const run = await runCli(['purge', '--older-than', '12m', '--yes'], { DATA_DIR: purgeDir });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /^Deleted 2 booking requests older than 12 months \(received before/,
+      /\n\nDeleted 2 booking requests older than 12 months \(received before/,
     );
 
     const opened = await openDatabase({ databaseUrl: undefined, dataDir: purgeDir });
@@ -355,18 +447,69 @@ describe('npm run bookings on the embedded database, no server running', () => {
   });
 
   it.each([
-    [['--since', 'yesterday'], /--since must be a period/],
-    [['--limit', '0'], /--limit must be a whole number above 0/],
-    [['--csv', '--json'], /Choose one of --csv and --json/],
-    [['purge'], /purge needs --older-than/],
-    [['purge', '--older-than', '12'], /--older-than must be a number followed by d, w, m or y/],
-    [['--older-than', '1y'], /--older-than does not apply to list/],
-    [['export'], /Unknown command: export/],
-  ])('refuses %j with usage help and exit code 2', async (args, message) => {
+    [
+      ['--since', 'yesterday'],
+      '--since takes a number of hours, days, weeks, months or years (12h, 7d, 2w, 6m, 1y) or a day (23/11/2026 or 2026-11-23), not "yesterday".',
+    ],
+    [['--since', '11/23/2026'], /^--since takes .* not "11\/23\/2026"\.$/],
+    [['--limit', '0'], '--limit takes a whole number above 0, or all, not "0".'],
+    [['--csv', '--json'], 'Choose one of --csv and --json.'],
+    [['purge'], 'purge needs --older-than, e.g. npx hijama purge --older-than 12m.'],
+    [
+      ['purge', '--older-than', '12'],
+      '--older-than takes a number followed by d, w, m or y, e.g. 12m, not "12".',
+    ],
+    [['purge', '--older-than', '1y', '--yes', '--dry-run'], 'Choose one of --yes and --dry-run.'],
+    [['--older-than', '1y'], '--older-than is an option of purge, not of list.'],
+    [['--sinse', '7d'], 'list has no option --sinse. Did you mean --since?'],
+    [['list', '--jsno'], 'list has no option --jsno. Did you mean --json?'],
+    [
+      ['purge', '--older-then', '12m'],
+      'purge has no option --older-then. Did you mean --older-than?',
+    ],
+    [['purge', '--older-than', '12m', '--yse'], 'purge has no option --yse. Did you mean --yes?'],
+    [['purge', '--dryrun'], 'purge has no option --dryrun. Did you mean --dry-run?'],
+    [
+      ['list', '--older-then', '3d'],
+      'list has no option --older-then. --older-than is an option of purge.',
+    ],
+    [
+      ['backup', 'x.json', '--jsno'],
+      'backup has no option --jsno. --json is an option of list and export.',
+    ],
+    [['notify', '--onse'], 'notify has no option --onse. Did you mean --once?'],
+    [['lsit'], 'There is no command lsit. Did you mean list?'],
+    [['exprot', '--csv'], 'There is no command exprot. Did you mean export?'],
+    [['backpu', 'x.json'], 'There is no command backpu. Did you mean backup?'],
+    [['restroe', 'x.json'], 'There is no command restroe. Did you mean restore?'],
+    [
+      ['sync'],
+      'There is no command sync: the commands are list, export, purge, notify, backup, restore, help.',
+    ],
+    [['backup'], 'backup needs a file: npx hijama backup FILE.'],
+    [['list', 'purge'], 'list takes no argument purge. Run one command at a time.'],
+    [['--since'], '--since needs a value: --since <when>.'],
+    [['--json=yes'], '--json takes no value (got --json=yes).'],
+  ])('refuses %j in one sentence, with exit code 2', async (args, message) => {
     const run = await runCli(args, { DATA_DIR: dataDir });
+    expect(run.stdout).toBe('');
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(message);
-    expect(run.stderr).toContain('npm run bookings -- --help');
+    if (typeof message === 'string') expect(run.stderr).toBe(`${message}\n`);
+    else expect(run.stderr.trimEnd()).toMatch(message);
+  });
+
+  it("prints its help, and each command's", async () => {
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npx hijama <command> \[options\]/);
+    for (const command of ['list', 'export', 'purge', 'notify', 'backup', 'restore']) {
+      expect(help.stdout).toContain(`\n  ${command} `);
+      const own = await runCli([command, '--help']);
+      expect(own.code).toBe(0);
+      expect(own.stdout).toMatch(new RegExp(`^Usage: npx hijama ${command}`));
+      expect(await runCli(['help', command])).toEqual(own);
+    }
+    expect((await runCli(['-h'])).stdout).toBe(help.stdout);
   });
 
   it('explains a data directory without a database', async () => {
@@ -377,7 +520,139 @@ describe('npm run bookings on the embedded database, no server running', () => {
   });
 });
 
-describe('npm run bookings while a server holds the embedded database', () => {
+describe('hijama when npm kept its flags for itself', () => {
+  let dataDir: string;
+
+  beforeAll(() => {
+    dataDir = copyOfTemplate();
+  });
+
+  // What npm sets, as seen from a script (npm 11): `npm run bookings …` and `npx hijama …`.
+  const npmRun = (event = 'bookings', script = 'node dist-server/server/cli/hijama.js') => ({
+    npm_command: 'run',
+    npm_lifecycle_event: event,
+    npm_lifecycle_script: script,
+    npm_config_yes: '',
+  });
+  const npx = { npm_command: 'exec', npm_config_yes: '' };
+
+  it.each([
+    {
+      typed: 'npm run bookings --dry-run -- purge --older-than 12m',
+      args: ['purge', '--older-than', '12m'],
+      env: { ...npmRun(), npm_config_dry_run: 'true' },
+      kept: '--dry-run',
+      instead: 'npm run bookings -- purge --older-than 12m --dry-run',
+    },
+    {
+      typed: 'npm run bookings --json',
+      args: [],
+      env: { ...npmRun(), npm_config_json: 'true' },
+      kept: '--json',
+      instead: 'npm run bookings -- --json',
+    },
+    {
+      // npm prints its own version for this one and never starts the command; were it to…
+      typed: 'npm run bookings --csv',
+      args: [],
+      env: { ...npmRun(), npm_config_csv: 'true' },
+      kept: '--csv',
+      instead: 'npm run bookings -- --csv',
+    },
+    {
+      typed: 'npm run bookings --since 7d',
+      args: ['7d'],
+      env: { ...npmRun(), npm_config_since: 'true' },
+      kept: '--since',
+      instead: 'npm run bookings -- --since 7d',
+    },
+    {
+      typed: 'npm run bookings --since=23/11/2026 --limit 5 -- list',
+      args: ['5', 'list'],
+      env: { ...npmRun(), npm_config_since: '23/11/2026', npm_config_limit: 'true' },
+      kept: '--since and --limit',
+      instead: 'npm run bookings -- list --since 23/11/2026 --limit 5',
+    },
+    {
+      typed: 'npm run bookings --older-than 12m -- purge --yes',
+      args: ['12m', 'purge', '--yes'],
+      env: { ...npmRun(), npm_config_older_than: 'true' },
+      kept: '--older-than',
+      instead: 'npm run bookings -- purge --yes --older-than 12m',
+    },
+    {
+      typed: 'npm run notify --once',
+      args: ['notify'],
+      env: {
+        ...npmRun('notify', 'node dist-server/server/cli/hijama.js notify'),
+        npm_config_once: 'true',
+      },
+      kept: '--once',
+      instead: 'npm run notify -- --once',
+    },
+    {
+      typed: 'npx --yes hijama purge --older-than 12m',
+      args: ['purge', '--older-than', '12m'],
+      env: { ...npx, npm_config_yes: 'true' },
+      kept: '--yes',
+      instead: 'npx hijama purge --older-than 12m --yes',
+    },
+    {
+      typed: 'npx --json hijama list',
+      args: ['list'],
+      env: { ...npx, npm_config_json: 'true' },
+      kept: '--json',
+      instead: 'npx hijama list --json',
+    },
+  ])(
+    '$typed: does nothing and prints the command to type',
+    async ({ args, env, kept, instead }) => {
+      const run = await runCli(args, { DATA_DIR: dataDir, ...env });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^npm took ${kept.replaceAll('-', '\\-')} for itself, so this command did not receive (it|them) and did nothing; `,
+        ),
+      );
+      expect(run.stderr.endsWith(`:\n  ${instead}\n`)).toBe(true);
+    },
+  );
+
+  it('deletes nothing when npm kept --dry-run from a purge', async () => {
+    const run = await runCli(['purge', '--older-than', '12m', '--yes'], {
+      DATA_DIR: dataDir,
+      ...npmRun(),
+      npm_config_dry_run: 'true',
+    });
+    expect(run.code).toBe(2);
+    const opened = await openDatabase({ databaseUrl: undefined, dataDir });
+    try {
+      expect(await storedNames(opened.db)).toHaveLength(6);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('runs when the flags came through, or when npm kept only its own', async () => {
+    const through = await runCli(['--since', '7d', '--json'], {
+      DATA_DIR: dataDir,
+      ...npmRun(),
+      // A flag set in npm's own settings and also typed after `--` was received.
+      npm_config_json: 'true',
+    });
+    expect(through.code).toBe(0);
+    expect(JSON.parse(through.stdout)).toHaveLength(2);
+    const npxYes = await runCli(['list', '--json'], {
+      DATA_DIR: dataDir,
+      ...npx,
+      npm_config_yes: 'true',
+    });
+    expect(npxYes.code).toBe(0);
+  });
+});
+
+describe('hijama while a server holds the embedded database', () => {
   let dataDir: string;
   let opened: OpenedDatabase;
   let server: RunningServer;
@@ -537,9 +812,11 @@ describe('npm run bookings while a server holds the embedded database', () => {
     });
 
     it('is what the purge command uses through the server', async () => {
-      const run = await runCli(['purge', '--older-than', '12m'], env);
+      const run = await runCli(['purge', '--older-than', '12m', '--yes'], env);
       expect(run.stderr).toBe('');
-      expect(run.stdout).toMatch(/^Deleted 1 booking request older than 12 months/);
+      expect(run.stdout).toMatch(
+        /^1 booking request older than 12 months .*, from the server at http:[^\n]*\n\n.*Just Purged.*\n\nDeleted 1 booking request older than 12 months/s,
+      );
       expect((await storedNames(opened.db)).map((row) => row.full_name)).toEqual(
         expectedOrder.filter((name) => !olderThanYear.includes(name)),
       );
@@ -547,7 +824,7 @@ describe('npm run bookings while a server holds the embedded database', () => {
   });
 });
 
-describe.runIf(testDatabaseUrl)('npm run bookings on PostgreSQL (DATABASE_URL)', () => {
+describe.runIf(testDatabaseUrl)('hijama on PostgreSQL (DATABASE_URL)', () => {
   let scratch: ScratchDatabase;
   let opened: OpenedDatabase;
   let pgSeeded: BookingRecord[];
@@ -568,8 +845,13 @@ describe.runIf(testDatabaseUrl)('npm run bookings on PostgreSQL (DATABASE_URL)',
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual(listed(pgSeeded));
 
-    const purge = await runCli(['purge', '--older-than', '12m'], { DATABASE_URL: scratch.url });
-    expect(purge.stdout).toMatch(/^Deleted 2 booking requests older than 12 months/);
+    const preview = await runCli(['purge', '--older-than', '12m'], { DATABASE_URL: scratch.url });
+    expect(preview.code).toBe(1);
+    expect((await storedNames(opened.db)).map((row) => row.full_name)).toEqual(expectedOrder);
+    const purge = await runCli(['purge', '--older-than', '12m', '--yes'], {
+      DATABASE_URL: scratch.url,
+    });
+    expect(purge.stdout).toMatch(/\n\nDeleted 2 booking requests older than 12 months/);
     expect((await storedNames(opened.db)).map((row) => row.full_name)).toEqual(
       expectedOrder.filter((name) => !olderThanYear.includes(name)),
     );

@@ -1,0 +1,258 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everyLimitLifted } from '../server/limits/limits-config.ts';
+import { anonJsonHeaders, serverEngines } from '../server/testing/helpers.ts';
+import { startSmtpPeer, type SmtpPeer } from '../server/testing/notification-peers.ts';
+import type { BookingRecord } from '../server/cli/bookings-output.ts';
+
+/**
+ * The production install of docs/deploy.md on a clean clone of this
+ * repository's HEAD (committed work only): `npm ci && npm run build && npm
+ * prune --omit=dev`, after which the server, `npx hijama` and the notifier run
+ * with the runtime dependencies alone. Takes a few minutes (npm ci and the
+ * build); the sizes it measures are printed.
+ */
+
+const repository = fileURLToPath(new URL('..', import.meta.url));
+const serviceKey = 'production-install-service-role-key-0123456789';
+
+let root: string;
+let app: string;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * A command in the installed copy, with none of this test run's npm or
+ * project settings in its environment: only `env` and the basics.
+ */
+function run(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 120_000,
+): Promise<Run> {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) =>
+        !/^(npm_|NODE_OPTIONS$|INIT_CWD$|PORT$|HOST$|DATA_DIR$|DATABASE_URL$|SERVICE_ROLE_KEY$|SMTP_URL$|NOTIFY_|RETENTION$|BOOKING_LIMIT_|RATE_LIMIT_|TRUST_PROXY$|VITE_)/.test(
+          name,
+        ),
+    ),
+  ) as Record<string, string>;
+  const child = spawn(command, args, {
+    cwd: app,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return once(child, 'close').then(([code]) => {
+    clearTimeout(timer);
+    return { code: code as number | null, stdout, stderr };
+  });
+}
+
+/** npm's warnings about the machine's own npm settings, which say nothing about the project. */
+function withoutNpmWarnings(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !line.startsWith('npm warn'))
+    .join('\n');
+}
+
+function expectSuccess(result: Run, what: string) {
+  if (result.code !== 0) {
+    throw new Error(`${what} failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
+  }
+}
+
+function diskUsage(target: string): string {
+  return spawnSync('du', ['-sh', target], { encoding: 'utf8' }).stdout.split('\t')[0]!;
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(path.join(tmpdir(), 'hijama-production-'));
+  app = path.join(root, 'app');
+  const clone = spawnSync('git', ['clone', '--quiet', '--no-hardlinks', repository, app], {
+    encoding: 'utf8',
+  });
+  if (clone.status !== 0) throw new Error(`git clone failed: ${clone.stderr}`);
+  // The documented sequence, step by step so that a failure names its step.
+  expectSuccess(
+    await run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], {}, 600_000),
+    'npm ci',
+  );
+  expectSuccess(await run('npm', ['run', 'build'], {}, 600_000), 'npm run build');
+  expectSuccess(
+    await run('npm', ['prune', '--omit=dev', '--no-audit', '--no-fund'], {}, 300_000),
+    'npm prune',
+  );
+  console.log(
+    `Production install: node_modules ${diskUsage(path.join(app, 'node_modules'))}, ` +
+      `the whole folder ${diskUsage(app)} (with .git ${diskUsage(path.join(app, '.git'))}).`,
+  );
+}, 1_200_000);
+
+afterAll(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+it('leaves only the runtime dependencies', () => {
+  for (const runtime of ['@electric-sql/pglite', 'pg', 'nodemailer']) {
+    expect(existsSync(path.join(app, 'node_modules', runtime)), runtime).toBe(true);
+  }
+  for (const devOnly of ['typescript', 'tsx', 'vite', 'vitest', 'react', 'lucide-react', 'deno']) {
+    expect(existsSync(path.join(app, 'node_modules', devOnly)), devOnly).toBe(false);
+  }
+});
+
+it('runs npx hijama --help, and explains a typo', async () => {
+  const help = await run('npx', ['hijama', '--help']);
+  expect(help.code).toBe(0);
+  expect(help.stdout).toMatch(/^Usage: npx hijama <command> \[options\]/);
+  const typo = await run('npx', ['hijama', 'lsit']);
+  expect(typo.code).toBe(2);
+  expect(withoutNpmWarnings(typo.stderr)).toBe('There is no command lsit. Did you mean list?\n');
+});
+
+describe.each(serverEngines())('the installed server on $name', (engine) => {
+  let env: Record<string, string>;
+  let cleanUp: () => Promise<void>;
+  let peer: SmtpPeer;
+  let server: ReturnType<typeof spawn> | undefined;
+  let url: string;
+  const ids = [crypto.randomUUID(), crypto.randomUUID()];
+
+  beforeAll(async () => {
+    const workDir = mkdtempSync(path.join(root, `${engine.name}-`));
+    const prepared = await engine.prepare(workDir);
+    cleanUp = prepared.cleanUp;
+    peer = await startSmtpPeer();
+    const mail = {
+      SMTP_URL: `smtp://127.0.0.1:${peer.port}`,
+      NOTIFY_TO: 'practice@example.com',
+      NOTIFY_FROM: 'site@example.com',
+    };
+    env = { ...prepared.env, SERVICE_ROLE_KEY: serviceKey, ...mail };
+    // On PGlite the server holds the database and notifies itself; on PostgreSQL the
+    // notifier may run on its own (as for a hosted database), here `npx hijama notify`.
+    const serverEnv = {
+      ...prepared.env,
+      SERVICE_ROLE_KEY: serviceKey,
+      ...everyLimitLifted,
+      PORT: '0',
+      ...(engine.name === 'PGlite' ? mail : {}),
+    };
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([name]) => !/^(npm_|PORT$|DATA_DIR$|DATABASE_URL$)/.test(name),
+      ),
+    ) as Record<string, string>;
+    server = spawn(process.execPath, ['dist-server/server/index.js'], {
+      cwd: app,
+      env: { ...inherited, ...serverEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    for (let waited = 0; ; waited += 50) {
+      const match = /Listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        url = match[1]!;
+        break;
+      }
+      if (waited > 60_000 || server.exitCode !== null) throw new Error(`No server:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    env.PORT = new URL(url).port;
+    for (const id of ids) {
+      const response = await fetch(`${url}/rest/v1/bookings`, {
+        method: 'POST',
+        headers: anonJsonHeaders,
+        body: JSON.stringify({
+          id,
+          full_name: 'Installed Test',
+          phone: '07700 900123',
+          email: `${id}@example.com`,
+        }),
+      });
+      expect(response.status).toBe(201);
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    if (server && server.exitCode === null) {
+      server.kill('SIGTERM');
+      await once(server, 'exit');
+    }
+    await peer?.close();
+    await cleanUp?.();
+  });
+
+  it('answers npx hijama list --json', async () => {
+    const result = await run('npx', ['hijama', 'list', '--json'], env);
+    expect(withoutNpmWarnings(result.stderr)).toBe('');
+    expect(result.code).toBe(0);
+    const records = JSON.parse(result.stdout) as BookingRecord[];
+    expect(records.map((record) => record.id).sort()).toEqual([...ids].sort());
+  });
+
+  it('sends the notifications: the server itself on PGlite, npx hijama notify --once on PostgreSQL', async () => {
+    const result = await run('npx', ['hijama', 'notify', '--once'], env);
+    if (engine.name === 'PGlite') {
+      expect(result.code).toBe(1);
+      expect(withoutNpmWarnings(result.stderr)).toMatch(
+        /^A server is running on .*: it sends the notifications itself\.\n$/,
+      );
+      for (let waited = 0; peer.mails.length < ids.length && waited < 30_000; waited += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } else {
+      expect(withoutNpmWarnings(result.stderr)).toBe('');
+      expect(result.stdout).toMatch(
+        /\nSent 2 notifications by e-mail to practice@example\.com\.\n$/,
+      );
+      expect(result.code).toBe(0);
+    }
+    expect(peer.mails.map((mail) => mail.parsed.subject)).toEqual([
+      'Booking request from Installed Test',
+      'Booking request from Installed Test',
+    ]);
+  });
+
+  it('refuses what npm kept for itself, as npm really runs it', async () => {
+    const dryRun = await run(
+      'npm',
+      ['run', 'bookings', '--dry-run', '--', 'purge', '--older-than', '1d'],
+      env,
+    );
+    expect(dryRun.code).not.toBe(0);
+    expect(dryRun.stderr).toContain(
+      'npm took --dry-run for itself, so this command did not receive it and did nothing',
+    );
+    expect(dryRun.stderr).toContain('\n  npm run bookings -- purge --older-than 1d --dry-run\n');
+    const since = await run('npm', ['run', 'bookings', '--since', '7d'], env);
+    expect(since.code).not.toBe(0);
+    expect(since.stderr).toContain('\n  npm run bookings -- --since 7d\n');
+  });
+
+  it('backs up with npx hijama backup', async () => {
+    const file = path.join(root, `${engine.name}-backup.json`);
+    const result = await run('npx', ['hijama', 'backup', file], env);
+    expect(withoutNpmWarnings(result.stderr)).toBe('');
+    expect(result.stdout).toMatch(/^Backed up 2 booking requests, 2 notifications/);
+  });
+});

@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseBackup, type Backup } from '../db/backup.ts';
+import { everyLimitLifted } from '../limits/limits-config.ts';
+import {
+  anonJsonHeaders,
+  createScratchDatabase,
+  serverEngines,
+  testDatabaseUrl,
+  type ScratchDatabase,
+} from '../testing/helpers.ts';
+import {
+  listeningUrl,
+  makeServerWorkDir,
+  spawnTypeScript,
+  startServerProcess,
+  type ChildRun,
+} from '../testing/processes.ts';
+import type { BookingRecord } from './bookings-output.ts';
+
+/**
+ * `hijama backup` while the server takes bookings, then `hijama restore` into a
+ * new folder and into a new PostgreSQL database, all as processes: every
+ * booking answered 201 before the backup began is in the backup and in both
+ * restored databases.
+ */
+
+const cli = fileURLToPath(new URL('./hijama.ts', import.meta.url));
+const serviceKey = 'backup-cli-service-role-key-0123456789abcdef';
+
+describe.each(serverEngines())('backup and restore of a server on $name', (engine) => {
+  let workDir: string;
+  let serverEnv: Record<string, string>;
+  /** The command's settings to reach the running server's database. */
+  let cliEnv: Record<string, string>;
+  let server: ChildRun;
+  let url: string;
+  const cleanUps: (() => Promise<void>)[] = [];
+
+  beforeAll(async () => {
+    let distDir: string;
+    ({ workDir, distDir } = makeServerWorkDir('backup-cli'));
+    const prepared = await engine.prepare(workDir);
+    cleanUps.push(prepared.cleanUp);
+    serverEnv = {
+      ...prepared.env,
+      PORT: '0',
+      DIST_DIR: distDir,
+      SERVICE_ROLE_KEY: serviceKey,
+      ...everyLimitLifted,
+    };
+    server = startServerProcess({ cwd: workDir, env: serverEnv });
+    url = await listeningUrl(server, 60_000);
+    cliEnv = { ...prepared.env, PORT: new URL(url).port, SERVICE_ROLE_KEY: serviceKey };
+  });
+
+  afterAll(async () => {
+    server?.child.kill('SIGTERM');
+    await server?.exited;
+    for (const cleanUp of cleanUps.reverse()) await cleanUp();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  async function hijama(args: string[], env: Record<string, string>) {
+    const run = spawnTypeScript(cli, args, { cwd: workDir, env });
+    const code = await run.exited;
+    return { code, stdout: run.stdout(), stderr: run.stderr() };
+  }
+
+  async function listIds(env: Record<string, string>): Promise<string[]> {
+    const run = await hijama(['list', '--json', '--limit', 'all'], env);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    return (JSON.parse(run.stdout) as BookingRecord[]).map((record) => record.id);
+  }
+
+  it('backs up while bookings arrive, and restores into a new folder and a new PostgreSQL database', async () => {
+    const answered: { id: string; at: number }[] = [];
+    let sending = true;
+    const keepSending = async () => {
+      while (sending) {
+        const id = randomUUID();
+        const response = await fetch(`${url}/rest/v1/bookings`, {
+          method: 'POST',
+          headers: anonJsonHeaders,
+          body: JSON.stringify({
+            id,
+            full_name: 'Backup Test',
+            phone: '07700 900123',
+            email: `${id}@example.com`,
+          }),
+        });
+        if (response.status === 201) answered.push({ id, at: Date.now() });
+        else throw new Error(`A booking was answered ${response.status}: ${await response.text()}`);
+      }
+    };
+    const senders = [keepSending(), keepSending(), keepSending()];
+    while (answered.length < 20) await new Promise((resolve) => setTimeout(resolve, 20));
+
+    const backupsDir = path.join(workDir, 'backups');
+    mkdirSync(backupsDir);
+    const file = path.join(backupsDir, 'hijama.json');
+    const backupStarted = Date.now();
+    const beforeBackup = answered.filter((booking) => booking.at < backupStarted).map((b) => b.id);
+    const backup = await hijama(['backup', file], cliEnv);
+    const sentDuringBackup = answered.length - beforeBackup.length;
+    sending = false;
+    await Promise.all(senders);
+
+    expect(backup.stderr).toBe('');
+    expect(backup.code).toBe(0);
+    expect(backup.stdout).toMatch(
+      new RegExp(
+        `^Backed up \\d+ booking requests, \\d+ notifications \\(\\d+ not yet sent\\), 0 alerts and the booking limits from ${engine.name === 'PGlite' ? 'the server at http://127\\.0\\.0\\.1:\\d+' : 'PostgreSQL at .*'} to .*hijama\\.json \\(.* KB\\)\\.\\n$`,
+      ),
+    );
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const saved: Backup = parseBackup(readFileSync(file, 'utf8'));
+    const savedIds = saved.tables['public.bookings']!.map((row) => row.id as string);
+    expect(savedIds).toEqual(expect.arrayContaining(beforeBackup));
+    // One snapshot: every booking with its notification, none without.
+    expect(
+      saved.tables['app_private.booking_notifications']!.map((row) => row.booking_id).sort(),
+    ).toEqual([...savedIds].sort());
+    // The server kept answering while the backup was taken.
+    expect(sentDuringBackup).toBeGreaterThan(0);
+
+    // A backup never overwrites a file.
+    const again = await hijama(['backup', file], cliEnv);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(
+      /hijama\.json exists already, and a backup never overwrites a file/,
+    );
+
+    // Into a new folder.
+    const restoredDir = path.join(workDir, 'restored');
+    const intoFolder = await hijama(['restore', file], { DATA_DIR: restoredDir });
+    expect(intoFolder.stderr).toBe('');
+    expect(intoFolder.code).toBe(0);
+    expect(intoFolder.stdout).toMatch(
+      new RegExp(
+        `^Restored ${savedIds.length} booking requests, .* into PGlite in .*restored.pgdata\\. Start the server with DATA_DIR=.*restored\\.\\n$`,
+      ),
+    );
+    expect((await listIds({ DATA_DIR: restoredDir })).sort()).toEqual([...savedIds].sort());
+    // Only into an empty database.
+    const twice = await hijama(['restore', file], { DATA_DIR: restoredDir });
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toMatch(
+      new RegExp(
+        `is not empty \\(${savedIds.length} rows in public\\.bookings, .*\\): a backup is restored only into an empty database`,
+      ),
+    );
+
+    if (engine.name === 'PGlite') {
+      const onServer = await hijama(['restore', file], cliEnv);
+      expect(onServer.code).toBe(1);
+      expect(onServer.stderr).toMatch(
+        /^A server is running on .*\. Restore into a new folder instead \(set DATA_DIR to it\), then start the server on that folder\.\n$/,
+      );
+    }
+
+    // Into a new PostgreSQL database.
+    if (testDatabaseUrl) {
+      const scratch: ScratchDatabase = await createScratchDatabase(testDatabaseUrl);
+      cleanUps.push(() => scratch.drop());
+      const intoPostgres = await hijama(['restore', file], { DATABASE_URL: scratch.url });
+      expect(intoPostgres.stderr).toBe('');
+      expect(intoPostgres.code).toBe(0);
+      expect((await listIds({ DATABASE_URL: scratch.url })).sort()).toEqual([...savedIds].sort());
+    }
+  }, 240_000);
+});

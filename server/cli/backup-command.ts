@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import path from 'node:path';
+import {
+  BackupFileError,
+  formatBackup,
+  parseBackup,
+  restoreBackup,
+  type Backup,
+  type BackupTable,
+} from '../db/backup.ts';
+import { DataDirLockedError } from '../db/data-dir-lock.ts';
+import { openDatabase } from '../db/open-database.ts';
+import type { Settings } from '../settings.ts';
+import { formatUkTimeLong } from '../uk-time.ts';
+import { CliError, openBookingsSource } from './bookings-source.ts';
+import type { CliIo } from './cli-io.ts';
+
+/**
+ * `hijama backup FILE` and `hijama restore FILE`: the file format and the
+ * loading are server/db/backup.ts; here, where the data comes from and goes.
+ */
+
+export async function backup(io: CliIo, settings: Settings, file: string): Promise<number> {
+  const target = path.resolve(io.cwd, file);
+  if (existsSync(target)) {
+    throw new CliError(
+      `${file} exists already, and a backup never overwrites a file: give another name, e.g. with the date (hijama-$(date +%F).json).`,
+    );
+  }
+  if (!existsSync(path.dirname(target))) {
+    throw new CliError(`The folder ${path.dirname(target)} does not exist: create it first.`);
+  }
+  const source = await openBookingsSource(settings.server);
+  let snapshot: Backup;
+  try {
+    snapshot = await source.backup();
+  } finally {
+    await source.close();
+  }
+  const text = formatBackup(snapshot);
+  writeNewFile(target, text);
+  await io.out(
+    `Backed up ${describeContent(snapshot)} from ${source.description} to ${file} (${formatSize(Buffer.byteLength(text))}).\n`,
+  );
+  return 0;
+}
+
+export async function restore(io: CliIo, settings: Settings, file: string): Promise<number> {
+  let text: string;
+  try {
+    text = readFileSync(path.resolve(io.cwd, file), 'utf8');
+  } catch (error) {
+    throw new CliError(`Could not read ${file}: ${(error as Error).message}`);
+  }
+  let snapshot: Backup;
+  try {
+    snapshot = parseBackup(text);
+  } catch (error) {
+    if (error instanceof BackupFileError) throw new BackupFileError(`${file} ${error.message}`);
+    throw error;
+  }
+
+  const { databaseUrl, dataDir } = settings.server;
+  let opened;
+  try {
+    opened = await openDatabase({ databaseUrl, dataDir, migrate: false });
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      throw new CliError(
+        `A server is running on ${dataDir}. Restore into a new folder instead (set DATA_DIR to it), then start the server on that folder.`,
+      );
+    }
+    throw error;
+  }
+  try {
+    await restoreBackup(opened.db, snapshot);
+  } finally {
+    await opened.close();
+  }
+  const next = databaseUrl
+    ? 'Start the server with this DATABASE_URL.'
+    : `Start the server with DATA_DIR=${dataDir}.`;
+  await io.out(
+    `Restored ${describeContent(snapshot)} from ${file} (taken ${formatUkTimeLong(new Date(snapshot.createdAt))}) into ${opened.db.description}. ${next}\n`,
+  );
+  return 0;
+}
+
+/** "12 booking requests, 12 notifications (1 not yet sent), 0 alerts and the booking limits" */
+function describeContent(snapshot: Backup): string {
+  const rows = (table: BackupTable) => snapshot.tables[table] ?? [];
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const notifications = rows('app_private.booking_notifications');
+  const pending = notifications.filter((row) => row.completed_at === null).length;
+  const parts = [
+    count(rows('public.bookings').length, 'booking request', 'booking requests'),
+    `${count(notifications.length, 'notification', 'notifications')}${pending > 0 ? ` (${pending} not yet sent)` : ''}`,
+    count(rows('app_private.booking_alerts').length, 'alert', 'alerts'),
+  ];
+  if (rows('app_private.booking_limits').length > 0) parts.push('the booking limits');
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * Writes the whole file aside, flushed, then links it into place: the file
+ * appears complete or not at all, and one that appeared meanwhile is not
+ * overwritten. Readable by its owner alone: it holds personal data.
+ */
+function writeNewFile(target: string, text: string) {
+  const draft = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.partial`;
+  const fd = openSync(draft, 'wx', 0o600);
+  try {
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      linkSync(draft, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw new CliError(
+          `${target} appeared while the backup was written; it was left as it is.`,
+        );
+      }
+      throw error;
+    }
+  } finally {
+    unlinkSync(draft);
+  }
+  const dir = openSync(path.dirname(target), 'r');
+  try {
+    fsyncSync(dir);
+  } finally {
+    closeSync(dir);
+  }
+}

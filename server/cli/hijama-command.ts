@@ -1,0 +1,301 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseEnv } from 'node:util';
+import { ConfigError } from '../config.ts';
+import { BackupFileError, RestoreRefusedError } from '../db/backup.ts';
+import { DataDirLockedError } from '../db/data-dir-lock.ts';
+import { DatabaseUnavailableError } from '../db/database.ts';
+import { DatabaseRoleError } from '../db/open-database.ts';
+import { MigrationError } from '../db/migrate.ts';
+import { createOutbox } from '../notifications/outbox.ts';
+import { createConfiguredNotifier } from '../notifications/setup.ts';
+import { describePeriod, parsePeriod, parseSince, periodBefore } from '../retention/period.ts';
+import { loadSettings, type Settings } from '../settings.ts';
+import { formatUkTimeLong } from '../uk-time.ts';
+import { backup, restore } from './backup-command.ts';
+import type { CliIo } from './cli-io.ts';
+import { formatCsv, formatFailingWarning, formatJson, formatTable } from './bookings-output.ts';
+import { CliError, openBookingsSource, openDirect, requireTable } from './bookings-source.ts';
+import {
+  flagsKeptByNpm,
+  helpText,
+  parseCommandLine,
+  UsageError,
+  type CommandLine,
+  type Values,
+} from './command-line.ts';
+
+/**
+ * `npx hijama`: lists, exports and purges booking requests, runs the notifier
+ * on its own (for a database no server of this project runs on), and backs up
+ * and restores the database. Reads the same environment and .env as the
+ * server. The process itself (arguments, streams, signals, terminal, exit code)
+ * is hijama.ts; this module only sees `CliIo`.
+ */
+
+const defaultLimit = 100;
+
+/** How many of the requests a purge would delete it shows before asking. */
+const purgePreviewRows = 20;
+
+/** Runs one command; resolves with its exit code: 0 done, 1 failed or refused (explained on `err`), 2 misused. */
+export type { CliIo };
+
+export async function runHijama(args: string[], io: CliIo): Promise<number> {
+  const kept = flagsKeptByNpm(args, io.env);
+  if (kept) {
+    io.err(kept);
+    return 2;
+  }
+  let commandLine: CommandLine;
+  try {
+    commandLine = parseCommandLine(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`${error.message}\n`);
+    return 2;
+  }
+  if (commandLine.kind === 'help') {
+    await io.out(helpText(commandLine.command));
+    return 0;
+  }
+  try {
+    return await run(commandLine, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`${error.message}\n`);
+      return 2;
+    }
+    const expected = [
+      CliError,
+      ConfigError,
+      DatabaseRoleError,
+      DatabaseUnavailableError,
+      MigrationError,
+      BackupFileError,
+      RestoreRefusedError,
+      DataDirLockedError,
+    ];
+    if (!expected.some((type) => error instanceof type)) throw error;
+    io.err(`${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+async function run(
+  { command, values, file }: Extract<CommandLine, { kind: 'run' }>,
+  io: CliIo,
+): Promise<number> {
+  const now = new Date();
+  // The arguments are checked before the settings are read, so a mistake in them is reported first.
+  const since = readSince(values, now);
+  const limit = command === 'list' ? readLimit(values) : undefined;
+  const purgeRequest = command === 'purge' ? readPurge(values, now) : undefined;
+  if (values.csv && values.json) throw new UsageError('Choose one of --csv and --json.');
+  const settings = loadSettings(withDotEnv(io), io.cwd);
+  switch (command) {
+    case 'list': {
+      const format = values.csv ? 'csv' : values.json ? 'json' : 'table';
+      return list(io, settings, { since, limit, oldestFirst: false }, format);
+    }
+    case 'export':
+      return list(
+        io,
+        settings,
+        { since, limit: undefined, oldestFirst: true },
+        values.json ? 'json' : 'csv',
+      );
+    case 'purge':
+      return purge(io, settings, purgeRequest!);
+    case 'notify':
+      return notify(io, settings, values.once === true);
+    case 'backup':
+      return backup(io, settings, file!);
+    case 'restore':
+      return restore(io, settings, file!);
+  }
+}
+
+function readSince(values: Values, now: Date): Date | undefined {
+  if (values.since === undefined) return undefined;
+  const since = parseSince(values.since, now);
+  if (!since) {
+    throw new UsageError(
+      `--since takes a number of hours, days, weeks, months or years (12h, 7d, 2w, 6m, 1y) or a day (23/11/2026 or 2026-11-23), not "${values.since}".`,
+    );
+  }
+  return since;
+}
+
+function readLimit(values: Values): number | undefined {
+  if (values.limit === undefined) return defaultLimit;
+  if (values.limit === 'all') return undefined;
+  if (/^\d{1,9}$/.test(values.limit) && Number(values.limit) > 0) return Number(values.limit);
+  throw new UsageError(`--limit takes a whole number above 0, or all, not "${values.limit}".`);
+}
+
+/** Variables already set in the environment win over the file, as for the server. */
+function withDotEnv(io: Pick<CliIo, 'cwd' | 'env'>): Record<string, string | undefined> {
+  const file = path.join(io.cwd, '.env');
+  if (!existsSync(file)) return io.env;
+  return { ...parseEnv(readFileSync(file, 'utf8')), ...io.env };
+}
+
+async function list(
+  io: CliIo,
+  settings: Settings,
+  query: { since: Date | undefined; limit: number | undefined; oldestFirst: boolean },
+  format: 'table' | 'csv' | 'json',
+): Promise<number> {
+  const source = await openBookingsSource(settings.server);
+  try {
+    const records = await source.list(query);
+    const failing = await source.failingNotifications();
+    if (format === 'csv') await io.out(formatCsv(records));
+    else if (format === 'json') await io.out(formatJson(records));
+    else {
+      await io.out(formatTable(records, failing));
+      const scope = query.since ? ` since ${formatUkTimeLong(query.since)}` : '';
+      const more =
+        query.limit !== undefined && records.length === query.limit
+          ? ` (the ${query.limit} most recent; --limit all shows every one)`
+          : '';
+      io.err(
+        `${records.length} request${records.length === 1 ? '' : 's'}${scope}${more}, from ${source.description}.\n`,
+      );
+    }
+    const warning = formatFailingWarning(failing);
+    if (warning) io.err(`${warning}\n`);
+    return 0;
+  } finally {
+    await source.close();
+  }
+}
+
+interface PurgeRequest {
+  /** As typed, for the command line to repeat. */
+  olderThan: string;
+  cutoff: Date;
+  /** "older than 12 months (received before …)" */
+  when: string;
+  confirmed: boolean;
+  dryRun: boolean;
+}
+
+function readPurge(values: Values, now: Date): PurgeRequest {
+  const olderThan = values['older-than'];
+  if (olderThan === undefined) {
+    throw new UsageError('purge needs --older-than, e.g. npx hijama purge --older-than 12m.');
+  }
+  const period = parsePeriod(olderThan);
+  if (!period) {
+    throw new UsageError(
+      `--older-than takes a number followed by d, w, m or y, e.g. 12m, not "${olderThan}".`,
+    );
+  }
+  if (values.yes && values['dry-run']) throw new UsageError('Choose one of --yes and --dry-run.');
+  const cutoff = periodBefore(now, period);
+  return {
+    olderThan,
+    cutoff,
+    when: `older than ${describePeriod(period)} (received before ${formatUkTimeLong(cutoff)})`,
+    confirmed: values.yes === true,
+    dryRun: values['dry-run'] === true,
+  };
+}
+
+async function purge(
+  io: CliIo,
+  settings: Settings,
+  { olderThan, cutoff, when, confirmed, dryRun }: PurgeRequest,
+): Promise<number> {
+  const source = await openBookingsSource(settings.server);
+  try {
+    const count = await source.countBefore(cutoff);
+    const requests = `${count} booking request${count === 1 ? '' : 's'}`;
+    if (count === 0) {
+      await io.out(`No booking requests ${when}: nothing to delete.\n`);
+      return 0;
+    }
+    const shown = await source.list({
+      before: cutoff,
+      limit: purgePreviewRows,
+      oldestFirst: false,
+    });
+    await io.out(
+      `${requests} ${when}, from ${source.description}:\n\n${formatTable(shown)}` +
+        (count > shown.length ? `…and ${count - shown.length} older.\n` : ''),
+    );
+    if (dryRun) {
+      await io.out('\nNothing deleted (--dry-run).\n');
+      return 0;
+    }
+    if (!confirmed) {
+      if (!io.ask) {
+        io.err(
+          `\nNothing deleted: there is no terminal to confirm on, and purge deletes only when confirmed. ` +
+            `Add --yes to delete them: npx hijama purge --older-than ${olderThan} --yes\n`,
+        );
+        return 1;
+      }
+      const answer = await io.ask(`\nType "delete" to delete these ${requests}: `);
+      if (answer.trim().toLowerCase() !== 'delete') {
+        io.err('Nothing deleted.\n');
+        return 1;
+      }
+    }
+    const deleted = await source.deleteBefore(cutoff);
+    await io.out(`\nDeleted ${deleted} booking request${deleted === 1 ? '' : 's'} ${when}.\n`);
+    return 0;
+  } finally {
+    await source.close();
+  }
+}
+
+async function notify(io: CliIo, settings: Settings, once: boolean): Promise<number> {
+  if (!settings.notify) {
+    throw new CliError(
+      'No notification channel is configured: set SMTP_URL and NOTIFY_TO (and NOTIFY_FROM), or NOTIFY_WEBHOOK_URL.',
+    );
+  }
+  const opened = await openDirect(settings.server);
+  if (!opened) {
+    throw new CliError(
+      `A server is running on ${settings.server.dataDir}: it sends the notifications itself.`,
+    );
+  }
+  try {
+    await requireTable(opened.db, 'public.bookings');
+    if (!(await createOutbox(opened.db).exists())) {
+      throw new CliError(
+        'The database has no notification outbox: apply supabase/migrations/20261123000000_booking_notifications.sql ' +
+          '(`supabase db push` for a Supabase project, or start the server once).',
+      );
+    }
+    const log = {
+      info: (message: string) => void io.out(`${message}\n`),
+      error: (message: string) => io.err(`${message}\n`),
+    };
+    const { notifier, channels } = createConfiguredNotifier(opened.db, settings.notify, log);
+    const by = channels.map((channel) => channel.description).join(' and ');
+    if (once) {
+      const report = await notifier.runOnce();
+      await notifier.stop();
+      await io.out(
+        `Sent ${report.sent} notification${report.sent === 1 ? '' : 's'} by ${by}` +
+          (report.failed > 0 ? `; ${report.failed} failed and will be retried.\n` : '.\n'),
+      );
+      return report.failed > 0 ? 1 : 0;
+    }
+    await io.out(
+      `Sending the notifications of ${opened.db.description} by ${by}; stop with Ctrl+C.\n`,
+    );
+    notifier.start();
+    const signal = await io.untilStopped();
+    await io.out(`Stopping after ${signal}.\n`);
+    await notifier.stop();
+    return 0;
+  } finally {
+    await opened.close();
+  }
+}
