@@ -71,6 +71,33 @@ async function main() {
   });
 
   await listen(server, config.port, config.host, database);
+  // Before anything is said about the start: whoever reads that the server
+  // is up may stop it, and it must then stop cleanly.
+  let dailyTimer: { stop(): Promise<void> } | undefined;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    const force = setTimeout(() => server.closeAllConnections(), shutdownGraceMs);
+    force.unref();
+    for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+    // The send in progress finishes (or times out); nothing new is claimed.
+    const background = Promise.all([notifications?.notifier.stop(), dailyTimer?.stop()]);
+    server.close(() => {
+      clearTimeout(force);
+      background
+        .then(() => database.close())
+        .then(
+          () => process.exit(0),
+          (error: unknown) => {
+            console.error(`Error while closing the database after ${signal}:`, error);
+            process.exit(1);
+          },
+        );
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   console.log(`Listening on http://${host}:${port} (${database.db.description})`);
@@ -103,7 +130,7 @@ async function main() {
   // At start: today's run if it is due and not done yet (by this server or
   // another), else the purge alone; then every day at the set time.
   let started = false;
-  const dailyTimer = startDailyTimer({
+  dailyTimer = startDailyTimer({
     at: daily.at,
     run: async () => {
       const atStart = !started;
@@ -133,30 +160,6 @@ async function main() {
     },
   });
 
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    const force = setTimeout(() => server.closeAllConnections(), shutdownGraceMs);
-    force.unref();
-    for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-    // The send in progress finishes (or times out); nothing new is claimed.
-    const background = Promise.all([notifications?.notifier.stop(), dailyTimer.stop()]);
-    server.close(() => {
-      clearTimeout(force);
-      background
-        .then(() => database.close())
-        .then(
-          () => process.exit(0),
-          (error: unknown) => {
-            console.error(`Error while closing the database after ${signal}:`, error);
-            process.exit(1);
-          },
-        );
-    });
-    server.closeIdleConnections();
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
 
 /** Checks each channel that can be checked without sending (the SMTP login) and says how it went. */
