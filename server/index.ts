@@ -159,7 +159,6 @@ async function main() {
       }
     },
   });
-
 }
 
 /** Checks each channel that can be checked without sending (the SMTP login) and says how it went. */
