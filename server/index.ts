@@ -73,7 +73,7 @@ async function main() {
   await listen(server, config.port, config.host, database);
   // Before anything is said about the start: whoever reads that the server
   // is up may stop it, and it must then stop cleanly.
-  let dailyTimer: { stop(): Promise<void> } | undefined;
+  let dailyTimer: { stop(): Promise<void> } | undefined = undefined;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
