@@ -24,6 +24,24 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * Runs loaders one after another, keeping the problems of each that fails
+ * (`attempt` then answers undefined), so that all are reported at once.
+ */
+export function collectConfigProblems() {
+  const problems: string[] = [];
+  const attempt = <T>(load: () => T): T | undefined => {
+    try {
+      return load();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+      return undefined;
+    }
+  };
+  return { problems, attempt };
+}
+
 /** Shortest accepted SERVICE_ROLE_KEY: it guards every stored booking. */
 export const minServiceRoleKeyLength = 32;
 

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, type ServerConfig } from './config.ts';
+import { collectConfigProblems, ConfigError, loadConfig, type ServerConfig } from './config.ts';
 import { loadLimits, type LimitsConfig } from './limits/limits-config.ts';
 import { loadDailySchedule, type DailySchedule } from './notifications/daily-summary.ts';
 import { loadNotifyConfig, type NotifyConfig } from './notifications/notify-config.ts';
@@ -21,16 +21,7 @@ type Env = Record<string, string | undefined>;
 
 /** Reads every group of settings, reporting all their problems at once. */
 export function loadSettings(env: Env = process.env, cwd: string = process.cwd()): Settings {
-  const problems: string[] = [];
-  const attempt = <T>(load: () => T): T | undefined => {
-    try {
-      return load();
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      problems.push(...error.problems);
-      return undefined;
-    }
-  };
+  const { problems, attempt } = collectConfigProblems();
   const server = attempt(() => loadConfig(env, cwd));
   const notify = attempt(() => loadNotifyConfig(env));
   const retention = attempt(() => loadRetention(env));

@@ -22,6 +22,27 @@ export interface BookingNotice {
   instagram: string | null;
 }
 
+/** A booking's columns as the notifier's queries select them. */
+export interface BookingNoticeRow {
+  booking_id: string;
+  created_at: string;
+  full_name: string;
+  phone: string;
+  email: string;
+  instagram: string | null;
+}
+
+export function noticeFromRow(row: BookingNoticeRow): BookingNotice {
+  return {
+    id: row.booking_id,
+    createdAt: new Date(row.created_at),
+    fullName: row.full_name,
+    phone: row.phone,
+    email: row.email,
+    instagram: row.instagram,
+  };
+}
+
 export interface BookingEmail {
   subject: string;
   text: string;

@@ -10,7 +10,7 @@ import {
   type RetentionReport,
 } from './daily-summary.ts';
 import { createNotificationStates } from './notification-states.ts';
-import { describeError, type NotifierLog } from './notifier.ts';
+import { describeError, sendThroughEvery, type NotifierLog } from './notifier.ts';
 
 /**
  * The daily run, once a day at the schedule's UK time, by the server's timer
@@ -91,16 +91,9 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
     failing: await states.failing(),
     retention,
   });
-  const failures: string[] = [];
-  const took: string[] = [];
-  for (const channel of channels) {
-    try {
-      await channel.sendDailySummary(summary);
-      took.push(channel.description);
-    } catch (error) {
-      failures.push(`${channel.description}: ${describeError(error)}`);
-    }
-  }
+  const { took, failures } = await sendThroughEvery(channels, (channel) =>
+    channel.sendDailySummary(summary),
+  );
   if (took.length === 0) {
     const error = failures.join('; ');
     await runs.giveBack(day, error, options.retryMs);

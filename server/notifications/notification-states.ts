@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.ts';
-import type { BookingNotice } from './booking-notice.ts';
+import { noticeFromRow, type BookingNotice, type BookingNoticeRow } from './booking-notice.ts';
 
 /**
  * Whether the practice has been told of each booking request, read from the
@@ -107,15 +107,7 @@ export function createNotificationStates(db: Queryable): NotificationStates {
     },
 
     async requestsBetween(from, to) {
-      const { rows } = await db.query<
-        StateRow & {
-          created_at: string;
-          full_name: string;
-          phone: string;
-          email: string;
-          instagram: string | null;
-        }
-      >(
+      const { rows } = await db.query<StateRow & BookingNoticeRow>(
         `select b.id::text as booking_id, to_json(b.created_at) #>> '{}' as created_at,
                 b.full_name, b.phone, b.email, b.instagram,
                 ${stateSql} as state, n.attempts, n.last_error
@@ -126,14 +118,7 @@ export function createNotificationStates(db: Queryable): NotificationStates {
         [from.toISOString(), to.toISOString()],
       );
       return rows.map((row) => ({
-        booking: {
-          id: row.booking_id,
-          createdAt: new Date(row.created_at),
-          fullName: row.full_name,
-          phone: row.phone,
-          email: row.email,
-          instagram: row.instagram,
-        },
+        booking: noticeFromRow(row),
         notification: statusOf(row),
       }));
     },

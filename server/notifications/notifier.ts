@@ -144,16 +144,9 @@ export function createNotifier(options: NotifierOptions): Notifier {
     while (options.alerts && !stopping && channels.length > 0) {
       const alert = await options.alerts.claimNext();
       if (!alert) return;
-      const failures: string[] = [];
-      const took: string[] = [];
-      for (const channel of channels) {
-        try {
-          await channel.sendAlert(alert);
-          took.push(channel.description);
-        } catch (error) {
-          failures.push(`${channel.description}: ${describeError(error)}`);
-        }
-      }
+      const { took, failures } = await sendThroughEvery(channels, (channel) =>
+        channel.sendAlert(alert),
+      );
       if (took.length > 0) {
         log.info(
           `Told the practice (${alert.kind.replaceAll('_', ' ')}) by ${took.join(' and ')}.`,
@@ -251,6 +244,27 @@ export function createNotifier(options: NotifierOptions): Notifier {
 }
 
 /** An error in one line, with its code (EAUTH, ECONNREFUSED…) when the message lacks it. */
+/**
+ * Sends one message through every channel in turn: the channels that took it,
+ * and why each of the others did not.
+ */
+export async function sendThroughEvery(
+  channels: readonly NotificationChannel[],
+  send: (channel: NotificationChannel) => Promise<void>,
+): Promise<{ took: string[]; failures: string[] }> {
+  const took: string[] = [];
+  const failures: string[] = [];
+  for (const channel of channels) {
+    try {
+      await send(channel);
+      took.push(channel.description);
+    } catch (error) {
+      failures.push(`${channel.description}: ${describeError(error)}`);
+    }
+  }
+  return { took, failures };
+}
+
 export function describeError(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;

@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.ts';
-import type { BookingNotice } from './booking-notice.ts';
+import { noticeFromRow, type BookingNotice, type BookingNoticeRow } from './booking-notice.ts';
 
 /**
  * app_private.booking_notifications, the pending notifications that a trigger
@@ -54,16 +54,10 @@ const sentColumn: Record<ChannelName, string> = {
 /** The longest last_error kept (the table's check constraint). */
 const maxErrorLength = 1000;
 
-interface ClaimedRow {
-  booking_id: string;
+interface ClaimedRow extends BookingNoticeRow {
   attempts: number;
   email_sent: boolean;
   webhook_sent: boolean;
-  created_at: string;
-  full_name: string;
-  phone: string;
-  email: string;
-  instagram: string | null;
 }
 
 export function createOutbox(db: Database): Outbox {
@@ -112,14 +106,7 @@ export function createOutbox(db: Database): Outbox {
         claim,
         attempts: Number(row.attempts),
         sent,
-        booking: {
-          id: row.booking_id,
-          createdAt: new Date(row.created_at),
-          fullName: row.full_name,
-          phone: row.phone,
-          email: row.email,
-          instagram: row.instagram,
-        },
+        booking: noticeFromRow(row),
       };
     },
 

@@ -15,7 +15,7 @@
 -- project's server or `npm run notify` sends the notifications. A failed call
 -- never fails a booking: its notification waits in the outbox for the next call.
 
-create or replace function app_private.request_notification_send()
+create or replace function app_private.request_notification_send(body jsonb default '{}'::jsonb)
 returns bigint
 language plpgsql
 security definer
@@ -40,7 +40,7 @@ begin
   end if;
   return net.http_post(
     url := function_url,
-    body := '{}'::jsonb,
+    body := body,
     headers := jsonb_build_object(
       'Content-Type', 'application/json',
       'Authorization', 'Bearer ' || function_secret
@@ -52,10 +52,10 @@ begin
 end;
 $$;
 
-comment on function app_private.request_notification_send() is
-  'Asks the notify-bookings Edge Function to send what is due (pg_net, address and secret from Vault); returns the pg_net request id, or null where it cannot call.';
+comment on function app_private.request_notification_send(jsonb) is
+  'Calls the notify-bookings Edge Function with `body` (pg_net, address and secret from Vault); {} sends what is due. Returns the pg_net request id, or null where it cannot call.';
 
-revoke all on function app_private.request_notification_send()
+revoke all on function app_private.request_notification_send(jsonb)
   from public, anon, authenticated, service_role;
 
 create or replace function app_private.wake_notify_function()

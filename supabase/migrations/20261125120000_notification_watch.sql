@@ -55,42 +55,16 @@ alter table app_private.daily_runs enable row level security;
 revoke all on app_private.daily_runs from public, anon, authenticated, service_role;
 
 -- Hosted Supabase: the call that pg_cron makes for the daily summary
--- (supabase/setup-notify.sql). The same address and secret from Vault as
--- app_private.request_notification_send(), with the body {"task":"heartbeat"};
--- where pg_net or the secrets are missing it calls nothing.
+-- (supabase/setup-notify.sql): app_private.request_notification_send() with
+-- the body {"task":"heartbeat"}; where pg_net or the secrets are missing it
+-- calls nothing.
 create or replace function app_private.request_daily_summary()
 returns bigint
-language plpgsql
+language sql
 security definer
 set search_path = ''
 as $$
-declare
-  function_url text;
-  function_secret text;
-begin
-  if to_regprocedure('net.http_post(text, jsonb, jsonb, jsonb, integer)') is null
-    or to_regclass('vault.decrypted_secrets') is null then
-    return null;
-  end if;
-  select
-    max(decrypted_secret) filter (where name = 'notify_bookings_url'),
-    max(decrypted_secret) filter (where name = 'notify_bookings_secret')
-  into function_url, function_secret
-  from vault.decrypted_secrets
-  where name in ('notify_bookings_url', 'notify_bookings_secret');
-  if function_url is null or function_secret is null then
-    return null;
-  end if;
-  return net.http_post(
-    url := function_url,
-    body := '{"task": "heartbeat"}'::jsonb,
-    headers := jsonb_build_object(
-      'Content-Type', 'application/json',
-      'Authorization', 'Bearer ' || function_secret
-    ),
-    timeout_milliseconds := 120000
-  );
-end;
+  select app_private.request_notification_send('{"task": "heartbeat"}'::jsonb)
 $$;
 
 comment on function app_private.request_daily_summary() is

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ConfigError } from '../../../server/config.ts';
+import { collectConfigProblems } from '../../../server/config.ts';
 import { DatabaseUnavailableError } from '../../../server/db/database.ts';
 import { openPostgres } from '../../../server/db/postgres.ts';
 import type { NotifierLog } from '../../../server/notifications/notifier.ts';
@@ -65,16 +65,7 @@ export function createNotifyHandler(
 ): (request: Request) => Promise<Response> {
   const secret = env.NOTIFY_FUNCTION_SECRET?.trim() || undefined;
   const databaseUrl = env.SUPABASE_DB_URL?.trim() || undefined;
-  const problems: string[] = [];
-  const attempt = <T>(load: () => T): T | undefined => {
-    try {
-      return load();
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      problems.push(...error.problems);
-      return undefined;
-    }
-  };
+  const { problems, attempt } = collectConfigProblems();
   const config: NotifyConfig | undefined = attempt(() => loadNotifyConfig(env));
   const retention: Period | undefined = attempt(() => loadRetention(env));
   const schedule: DailySchedule | undefined = attempt(() => loadDailySchedule(env));
