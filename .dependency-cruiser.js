@@ -41,10 +41,29 @@ export default {
       name: 'server-does-not-import-src',
       severity: 'error',
       comment:
-        'One exception: the notification e-mail quotes the practice name and the reply draft ' +
-        "from the site's copy, which stays in one file for the practitioner to edit.",
+        'Two exceptions: the notification e-mail quotes the practice name and the reply draft ' +
+        "from the site's copy, which stays in one file for the practitioner to edit; and the " +
+        "static site knows the page's pre-rendered view files from the page's DOM contract.",
       from: { path: '^server/' },
-      to: { path: '^src/', pathNot: '^src/content/site\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(content/site|boot/protocol)\\.ts$' },
+    },
+    {
+      name: 'boot-protocol-imports-nothing',
+      severity: 'error',
+      comment:
+        "src/boot/protocol.ts is the page's DOM contract, loaded by the boot scripts, the app, " +
+        'the pre-render step, the server and the browser tests: plain names that run anywhere.',
+      from: { path: '^src/boot/protocol\\.ts$' },
+      to: {},
+    },
+    {
+      name: 'boot-scripts-import-only-boot',
+      severity: 'error',
+      comment:
+        'The boot scripts run before the first paint, inlined in the page: nothing of the app, ' +
+        'no package, or the page carries it twice.',
+      from: { path: '^src/boot/', pathNot: '\\.test\\.ts$' },
+      to: { pathNot: '^src/boot/' },
     },
     {
       name: 'site-content-imports-nothing',

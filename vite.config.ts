@@ -14,10 +14,10 @@ export default defineConfig(({ mode }) => {
     build: {
       target: 'es2022',
       assetsInlineLimit: 0,
-      // Read by scripts/prerender.mjs to preload a view's files; removed after.
+      // Read by scripts/prerender.ts for the files' names; removed after.
       manifest: true,
       rollupOptions: {
-        // The web fonts' style sheet is linked by index.html's inline script
+        // The web fonts' style sheet is linked by the boot script
         // after the first paint, so it is an entry of its own, not part of the
         // inlined styles.
         input: { index: 'index.html', 'web-fonts': 'src/styles/web-fonts.css' },

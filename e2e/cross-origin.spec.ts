@@ -38,7 +38,9 @@ test.describe('built for a separate booking backend', () => {
       [vite, 'build', '--ssr', 'src/entry-server.tsx', '--outDir', ssrDir, '--emptyOutDir'],
       { env },
     );
-    await run(process.execPath, ['scripts/prerender.mjs', siteDir, ssrDir], { env });
+    await run(process.execPath, ['--import', 'tsx', 'scripts/prerender.ts', siteDir, ssrDir], {
+      env,
+    });
     site = await startBuiltServer({ DIST_DIR: siteDir, SERVICE_ROLE_KEY: serviceKey });
   });
 

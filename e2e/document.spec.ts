@@ -1,7 +1,15 @@
 import { expect, test } from '@playwright/test';
 import { site } from '../src/content/site.ts';
 import { formatTime } from '../src/lib/opening-hours.ts';
-import { loadPage, untilInteractive, viewPath } from './fixtures.ts';
+import {
+  bootManifestOf,
+  expectViewShown,
+  isInteractive,
+  isViewPending,
+  loadPage,
+  untilInteractive,
+  viewPath,
+} from './fixtures.ts';
 
 test.describe('the HTML before any script runs', () => {
   test('holds the home view, its heading and the business as structured data', async ({
@@ -53,7 +61,7 @@ test.describe('the HTML before any script runs', () => {
     await expect(page.locator('[toolname], [tooldescription], [toolparamdescription]')).toHaveCount(
       0,
     );
-    await expect(page.locator('html')).not.toHaveAttribute('data-interactive', '');
+    await expect(isInteractive(page)).toHaveCount(0);
   });
 
   test('carries the title, description, canonical link, sharing cards and icons', async ({
@@ -92,10 +100,10 @@ test.describe('the HTML before any script runs', () => {
     for (const [view, heading] of Object.entries(headings)) {
       await loadPage(page, viewPath(view));
       await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-      await expect(page.locator('main')).toHaveAttribute('data-view', view);
+      await expectViewShown(page, view);
       await expect(page.getByText('What is Hijama Cupping?')).toHaveCount(0);
-      await expect(page.locator('html')).not.toHaveAttribute('data-view-pending', '');
-      await expect(page.locator('html')).not.toHaveAttribute('data-interactive', '');
+      await expect(isViewPending(page)).toHaveCount(0);
+      await expect(isInteractive(page)).toHaveCount(0);
     }
   });
 
@@ -204,8 +212,8 @@ test.describe('headers', () => {
 
   test('hashed assets are cached for a year and sent compressed', async ({ request }) => {
     const html = await (await request.get('/')).text();
-    // The main script, named in the inline script that starts it.
-    const script = /var main = "([^"]+)"/.exec(html)?.[1];
+    // The main script, named in the boot manifest for the boot script that starts it.
+    const script: string | undefined = bootManifestOf(html).mainScript;
     expect(script).toMatch(/^\/assets\/index-[\w-]+\.js$/);
     const response = await request.get(script!, { headers: { 'Accept-Encoding': 'gzip' } });
     expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');

@@ -1,5 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import {
+  bootManifestId,
+  interactiveAttribute,
+  mainElementId,
+  viewAttribute,
+  viewPendingAttribute,
+  type BootManifest,
+} from '../src/boot/protocol.ts';
 
 export const viewNames = ['home', 'benefits', 'testimonials', 'location', 'contact'] as const;
 
@@ -34,7 +42,33 @@ export async function openView(page: Page, name: string): Promise<void> {
  * visible before it; its links and (inert) form answer only after.
  */
 export async function untilInteractive(page: Page): Promise<void> {
-  await expect(page.locator('html')).toHaveAttribute('data-interactive', '');
+  await expect(page.locator('html')).toHaveAttribute(interactiveAttribute, '');
+}
+
+/** Whether the page's script has run (see `untilInteractive`). */
+export function isInteractive(page: Page) {
+  return page.locator(`html[${interactiveAttribute}]`);
+}
+
+/** Whether the view the address asks for is still to come (the page is hidden meanwhile). */
+export function isViewPending(page: Page) {
+  return page.locator(`html[${viewPendingAttribute}]`);
+}
+
+/** The view shown in <main>, as the page marks it. */
+export async function expectViewShown(page: Page, view: string): Promise<void> {
+  await expect(page.locator(`#${mainElementId}`)).toHaveAttribute(viewAttribute, view);
+}
+
+/** The boot manifest the build wrote into the page (src/boot/protocol.ts). */
+export function bootManifestOf(html: string): BootManifest {
+  const pattern = new RegExp(
+    `<script type="application/json" id="${bootManifestId}">(.*?)</script>`,
+    's',
+  );
+  const json = pattern.exec(html)?.[1];
+  if (!json) throw new Error('The page has no boot manifest.');
+  return JSON.parse(json) as BootManifest;
 }
 
 /** The side menu, once open. */

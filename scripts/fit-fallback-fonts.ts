@@ -7,6 +7,7 @@
  * Usage: npm run fit-fonts   (builds first; needs the local fonts installed)
  */
 import { chromium } from '@playwright/test';
+import { interactiveAttribute } from '../src/boot/protocol.ts';
 import { pageNames } from '../src/content/site.ts';
 import { startBuiltServer } from './lib/built-server.ts';
 import { chromiumArgs, chromiumPath } from './lib/chromium.ts';
@@ -33,7 +34,7 @@ try {
   for (const name of pageNames) {
     await page.goto('about:blank');
     await page.goto(name === 'home' ? server.url : `${server.url}/#${name}`);
-    await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
+    await page.locator(`html[${interactiveAttribute}]`).waitFor({ state: 'attached' });
     const found = await page.evaluate(`({
       serif: [...document.querySelectorAll('h1, h2, h3, .brand-name, .footer-name')]
         .map((element) => element.textContent.trim()),

@@ -1,5 +1,5 @@
 /**
- * Build-time rendering, run by scripts/prerender.mjs: the home view as HTML (so
+ * Build-time rendering, run by scripts/prerender.ts: the home view as HTML (so
  * the first paint needs no JavaScript and the page reads fine without it), every
  * other page as the browser renders it on arrival there (shown before its
  * script arrives, then adopted by it), and the files generated from the
@@ -30,7 +30,7 @@ export function renderHome(): string {
  * page must stay under about 14 KB, what the first round trip of a new
  * connection carries (budgets.spec.ts), or every first paint, home's included,
  * waits one round trip more; the other pages are fetched as pre-rendered
- * files of their own by the inline script (see scripts/prerender.mjs).
+ * files of their own by the boot script (src/boot/start-page.ts).
  */
 export const inPageViews: readonly PageName[] = ['contact'];
 
@@ -59,11 +59,14 @@ async function renderApp(pageName: PageName): Promise<string> {
   return new Response(prelude).text();
 }
 
+/** The page's language. */
+export const locale = site.locale;
+
 /** Where the web manifest is served (written from siteFiles below). */
 export const manifestPath = '/manifest.webmanifest';
 
 /**
- * The head's tags. What the inline script adds after the first paint (the
+ * The head's tags. What the boot script adds after the first paint (the
  * web fonts' style sheets, the manifest) is there for browsers without
  * JavaScript in a <noscript>.
  */

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
+import { isViewFile } from '../../src/boot/protocol.ts';
 import { fileNotFound, siteMethodNotAllowed, type SiteError } from '../http/api-errors.ts';
 
 /**
@@ -95,14 +96,6 @@ export function contentSecurityPolicyFor(extension: string, content: string | un
   return meta?.[1] ? `${meta[1]}; ${frameAncestors}` : `default-src 'none'; ${frameAncestors}`;
 }
 
-/**
- * The pre-rendered views among the hashed assets are parts of the page, for its
- * script to fetch: a search engine that finds them should not list them.
- */
-function isPagePart(pathname: string, extension: string): boolean {
-  return extension === '.html' && pathname.startsWith('/assets/');
-}
-
 export function createStaticSite(distDir: string) {
   const root = path.resolve(distDir);
   const compressedCache = new CompressedCache();
@@ -136,7 +129,8 @@ export function createStaticSite(distDir: string) {
           ? await pageCache.get(`${file.path}\0${file.mtimeMs}`, () => readFile(file.path, 'utf8'))
           : undefined,
       ),
-      ...(isPagePart(pathname, extension) ? { 'X-Robots-Tag': 'noindex' } : {}),
+      // A part of the page, for its script to fetch: not a page to list.
+      ...(isViewFile(pathname) ? { 'X-Robots-Tag': 'noindex' } : {}),
     };
     const mayCompress =
       compressible.has(extension) && file.size >= minCompressBytes && file.size <= maxBufferedBytes;

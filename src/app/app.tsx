@@ -1,5 +1,7 @@
 import { Suspense, useEffect, useMemo } from 'react';
+import { mainElementId, viewAttribute } from '../boot/protocol.ts';
 import { site } from '../content/site.ts';
+import { noteFirstViewShown } from '../lib/first-view.ts';
 import { scrollToTop } from '../lib/motion.ts';
 import { NavigationContext } from '../navigation/navigation.ts';
 import { Footer } from './footer.tsx';
@@ -36,12 +38,24 @@ export function App({ initialPageName }: { initialPageName: string }) {
         {site.chrome.skipLink}
       </a>
       <NavBar />
-      <main id="main" tabIndex={-1} data-view={view}>
+      <main id={mainElementId} tabIndex={-1} {...{ [viewAttribute]: view }}>
         <Suspense fallback={<div className="view-loading" />}>
           <View key={pageName} />
+          <ViewShown />
         </Suspense>
       </main>
       <Footer />
     </NavigationContext.Provider>
   );
+}
+
+/**
+ * Tells, once, that the first view is on screen and answers to clicks. It is
+ * rendered beside the view, inside the same Suspense boundary, so its effect
+ * runs when the view itself is in place: at once for a view adopted from the
+ * pre-rendered HTML, or after its code has arrived.
+ */
+function ViewShown() {
+  useEffect(noteFirstViewShown, []);
+  return null;
 }

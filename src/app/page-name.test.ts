@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isPageName, pageNameFromHash, urlFor, viewFor } from './page-name.ts';
+import { pageNameFromHash } from '../boot/protocol.ts';
+import { isPageName, urlFor, viewFor } from './page-name.ts';
 
 describe('pageNameFromHash', () => {
   it.each([
@@ -11,6 +12,9 @@ describe('pageNameFromHash', () => {
     ['#pricing', 'pricing'],
     ['#%20contact', 'contact'],
     ['#main', 'home'],
+    // Not an encoding: taken as typed rather than breaking the page.
+    ['#%E0%A4%A', '%E0%A4%A'],
+    ['#100%', '100%'],
   ])('%j names the page %j', (hash, name) => {
     expect(pageNameFromHash(hash)).toBe(name);
   });

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { pageNameFromHash, urlFor } from './page-name.ts';
+import { pageNameFromHash } from '../boot/protocol.ts';
+import { urlFor } from './page-name.ts';
 
 interface PageState {
   pageName: string;

@@ -1,5 +1,4 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { noteFirstViewShown } from '../lib/first-view.ts';
 import { useNavigation } from '../navigation/navigation.ts';
 
 interface ViewHeadingProps {
@@ -11,8 +10,7 @@ interface ViewHeadingProps {
 /**
  * The main heading of a view. After every switch (not on the first load) it
  * takes focus, so keyboard and screen-reader users land where sighted users do;
- * it does so itself because a view may arrive a moment after the switch. Every
- * view has one, so it also tells when the first view is on screen.
+ * it does so itself because a view may arrive a moment after the switch.
  */
 export function ViewHeading({ children, id, className }: ViewHeadingProps) {
   const { switches } = useNavigation();
@@ -20,7 +18,6 @@ export function ViewHeading({ children, id, className }: ViewHeadingProps) {
 
   useEffect(() => {
     if (switches > 0) ref.current?.focus({ preventScroll: true });
-    else noteFirstViewShown();
   }, [switches]);
 
   return (

@@ -1,3 +1,5 @@
+import { interactiveAttribute, viewPendingAttribute } from '../boot/protocol.ts';
+
 let firstViewShown = false;
 
 /** True once the view the visitor arrived on is on screen. */
@@ -12,9 +14,9 @@ export function isFirstViewShown(): boolean {
 export function noteFirstViewShown(): void {
   if (firstViewShown) return;
   firstViewShown = true;
-  // The view asked for is there now (see the inline script in index.html).
-  document.documentElement.removeAttribute('data-view-pending');
-  // …and it answers to clicks: its script has run. The inline script in
-  // index.html lets forms be sent from then on; the browser tests wait for it.
-  document.documentElement.setAttribute('data-interactive', '');
+  // The view asked for is there now (see src/boot/start-page.ts)…
+  document.documentElement.removeAttribute(viewPendingAttribute);
+  // …and it answers to clicks: its script has run. The boot script lets forms
+  // be sent from then on; the browser tests wait for it.
+  document.documentElement.setAttribute(interactiveAttribute, '');
 }

@@ -6,7 +6,7 @@ interface HeadOptions {
   /** The site's icon (an SVG document), written into the page: one request less before the first paint. */
   faviconSvg?: string;
   /**
-   * What the inline script of index.html adds once the first screen is painted
+   * What the boot script (src/boot/start-page.ts) adds once the first screen is painted
    * (the web fonts' style sheet, the web manifest): for a browser without
    * JavaScript, the same links in a <noscript>.
    */

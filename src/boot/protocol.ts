@@ -1,0 +1,100 @@
+/**
+ * The page's DOM contract: what the pre-render step writes into the HTML, what
+ * the boot scripts (src/boot/) do with it before the first paint, what the
+ * React script adopts, what the server must know of the files, and what the
+ * browser tests wait for. Every one of them imports these names from here.
+ *
+ * It imports nothing: the boot scripts, the server and the tests load it as is.
+ * (src/styles/layout.css repeats the pending attribute in a selector; a test
+ * holds the two together.)
+ */
+
+/** The element the React app renders into; pre-rendered home is in it. */
+export const rootElementId = 'root';
+
+/** The <main> element, whose `viewAttribute` names the view it shows. */
+export const mainElementId = 'main';
+
+/** On <main>: the view rendered in it ('home', 'contact', 'coming-soon'…). */
+export const viewAttribute = 'data-view';
+
+/**
+ * On <html>: the view the address asks for is not on screen yet (its file is
+ * being fetched, or the script renders it). The page is hidden meanwhile, so
+ * that home never flashes before another view.
+ */
+export const viewPendingAttribute = 'data-view-pending';
+
+/**
+ * On <html>: the page's script has run and the view answers to clicks. Until
+ * then, forms are not sent (the boot script holds them back).
+ */
+export const interactiveAttribute = 'data-interactive';
+
+/** The id of the <script type="application/json"> holding the `BootManifest`. */
+export const bootManifestId = 'boot';
+
+/** What the pre-render step tells the boot script about the built files. */
+export interface BootManifest {
+  /** The main module script, started after the first paint. */
+  mainScript: string;
+  /** Added once the first screen is painted: nothing stands in its way. */
+  afterFirstPaint: {
+    stylesheets: readonly string[];
+    /** Font files, preloaded together with their style sheet. */
+    fonts: readonly string[];
+    /** The web manifest. */
+    manifest: string;
+  };
+  /** Pages pre-rendered into the HTML, each as a <template> (see `inPageTemplateId`). */
+  inPageViews: readonly string[];
+  /** Pages pre-rendered into files of their own: page name → the file's path. */
+  viewFiles: Readonly<Record<string, string>>;
+  /** Each page's own code (its chunks): page name → paths to preload. */
+  viewChunks: Readonly<Record<string, readonly string[]>>;
+}
+
+/** The <template> holding a page pre-rendered into the HTML. */
+export function inPageTemplateId(pageName: string): string {
+  return `view-${pageName}`;
+}
+
+/** Where the pre-rendered file of a page goes, named by its content's hash. */
+export function viewFilePath(pageName: string, contentHash: string): string {
+  return `/assets/view-${pageName}-${contentHash}.html`;
+}
+
+/**
+ * A pre-rendered page file (a part of the page, for the boot script to fetch),
+ * not a page to open: the server sends it with no policy of its own and asks
+ * search engines not to list it.
+ */
+export function isViewFile(pathname: string): boolean {
+  return pathname.startsWith('/assets/') && pathname.toLowerCase().endsWith('.html');
+}
+
+/** How long the boot script waits for a page's file before the script renders the page. */
+export const viewFileWaitMs = 3000;
+
+/**
+ * The skip link's target. Followed before the script has started (on the
+ * pre-rendered home view), it leaves '#main' in the address bar; that is a
+ * place on the home page, not a page name.
+ */
+const skipLinkTarget = mainElementId;
+
+/**
+ * The page name a URL fragment asks for: '', '#' and '#main' mean home;
+ * anything else is taken as written (decoded where it can be).
+ */
+export function pageNameFromHash(hash: string): string {
+  const raw = hash.replace(/^#/, '');
+  let name: string;
+  try {
+    name = decodeURIComponent(raw).trim();
+  } catch {
+    // A stray '%' is no encoding: the name is what was typed.
+    name = raw.trim();
+  }
+  return name === '' || name === skipLinkTarget ? 'home' : name;
+}

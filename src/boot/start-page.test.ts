@@ -1,0 +1,256 @@
+/**
+ * The boot scripts on a DOM of their own (happy-dom), with the page's view
+ * files served over real HTTP: the view already in the page, the view's file
+ * fetched, and the file missing or late (the script renders the view).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Window } from 'happy-dom';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  bootManifestId,
+  inPageTemplateId,
+  interactiveAttribute,
+  rootElementId,
+  viewFileWaitMs,
+  viewPendingAttribute,
+  type BootManifest,
+} from './protocol.ts';
+import { showInPageView } from './show-in-page-view.ts';
+import { startPage, type BootWindow } from './start-page.ts';
+
+const manifest: BootManifest = {
+  mainScript: '/assets/index-abc.js',
+  afterFirstPaint: {
+    stylesheets: ['/assets/web-fonts-abc.css'],
+    fonts: ['/assets/inter-abc.woff2'],
+    manifest: '/manifest.webmanifest',
+  },
+  inPageViews: ['contact'],
+  viewFiles: {
+    benefits: '/assets/view-benefits-abc.html',
+    location: '/assets/view-location-abc.html',
+    testimonials: '/assets/view-testimonials-abc.html',
+  },
+  viewChunks: {
+    benefits: ['/assets/benefits-view-abc.js', '/assets/page-header-abc.js'],
+    contact: ['/assets/contact-view-abc.js'],
+  },
+};
+
+const homeMarkup = '<main id="main" data-view="home"><h1>Home</h1></main>';
+const benefitsMarkup = '<main id="main" data-view="benefits"><h1>Benefits</h1></main>';
+const contactMarkup = '<main id="main" data-view="contact"><h1>Book</h1><form></form></main>';
+
+// The view files: benefits at once, location never (404), testimonials too late.
+let server: Server;
+let origin: string;
+const lateBy = viewFileWaitMs + 700;
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    if (request.url === manifest.viewFiles.benefits) {
+      response.writeHead(200, { 'Content-Type': 'text/html' }).end(benefitsMarkup);
+    } else if (request.url === manifest.viewFiles.testimonials) {
+      setTimeout(() => response.writeHead(200).end('<h1>Late</h1>'), lateBy);
+    } else {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** Paint reports as the test gives them, in place of the browser's. */
+class PaintObserver {
+  static observers: PaintObserver[] = [];
+  constructor(
+    private readonly callback: (
+      list: { getEntries(): { name: string; startTime: number }[] },
+      observer: PaintObserver,
+    ) => void,
+  ) {}
+  observe() {
+    PaintObserver.observers.push(this);
+  }
+  disconnect() {
+    PaintObserver.observers = PaintObserver.observers.filter((o) => o !== this);
+  }
+  static report(name: string, startTime: number) {
+    for (const observer of [...PaintObserver.observers])
+      observer.callback({ getEntries: () => [{ name, startTime }] }, observer);
+  }
+}
+
+const windows: Window[] = [];
+afterEach(async () => {
+  PaintObserver.observers = [];
+  await Promise.all(windows.splice(0).map((window) => window.happyDOM.close()));
+});
+
+interface PageOptions {
+  hash?: string;
+  withManifest?: boolean;
+  paintTiming?: boolean;
+}
+
+/** The built page's shape: the manifest, pre-rendered home in #root, the booking page's template. */
+function openPage({ hash = '', withManifest = true, paintTiming = false }: PageOptions = {}) {
+  const window = new Window({
+    url: `${origin}/${hash}`,
+    settings: { disableJavaScriptFileLoading: true, handleDisabledFileLoadingAsSuccess: true },
+  });
+  windows.push(window);
+  const manifestScript = withManifest
+    ? `<script type="application/json" id="${bootManifestId}">${JSON.stringify(manifest)}</script>`
+    : '';
+  window.document.write(
+    `<!doctype html><html><head>${manifestScript}</head><body>` +
+      `<div id="${rootElementId}">${homeMarkup}</div>` +
+      `<template id="${inPageTemplateId('contact')}">${contactMarkup}</template></body></html>`,
+  );
+  const document = window.document as unknown as Document;
+  const bootWindow = {
+    document,
+    location: window.location,
+    fetch: window.fetch.bind(window),
+    setTimeout: window.setTimeout.bind(window),
+    addEventListener: window.addEventListener.bind(window),
+    performance: window.performance,
+    PerformanceObserver: paintTiming ? PaintObserver : undefined,
+  } as unknown as BootWindow;
+  const html = document.documentElement;
+  return {
+    document,
+    boot: () => {
+      showInPageView(bootWindow);
+      startPage(bootWindow);
+    },
+    mainHeading: () => document.querySelector('main h1')?.textContent,
+    isPending: () => html.hasAttribute(viewPendingAttribute),
+    mainScriptStarted: () =>
+      [...document.querySelectorAll('script[type="module"]')].some(
+        (script) => script.getAttribute('src') === manifest.mainScript,
+      ),
+    links: (rel: string) =>
+      [...document.querySelectorAll(`link[rel="${rel}"]`)].map((link) => link.getAttribute('href')),
+  };
+}
+
+describe('the view already in the page', () => {
+  it('shows home as pre-rendered, and starts the main script after the first paint', async () => {
+    const page = openPage({ paintTiming: true });
+    page.boot();
+    expect(page.mainHeading()).toBe('Home');
+    expect(page.isPending()).toBe(false);
+    PaintObserver.report('first-paint', 5);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(page.mainScriptStarted()).toBe(false);
+    expect(page.links('modulepreload')).toEqual([]);
+
+    PaintObserver.report('first-contentful-paint', 12);
+    await vi.waitFor(() => expect(page.mainScriptStarted()).toBe(true));
+    expect(page.links('stylesheet')).toEqual(manifest.afterFirstPaint.stylesheets);
+    expect(page.links('preload')).toEqual(manifest.afterFirstPaint.fonts);
+    expect(page.links('manifest')).toEqual([manifest.afterFirstPaint.manifest]);
+    // Home's code is the main script's own.
+    expect(page.links('modulepreload')).toEqual([]);
+  });
+
+  it('starts it after a while in a browser that reports no paints', async () => {
+    const page = openPage();
+    page.boot();
+    expect(page.mainScriptStarted()).toBe(false);
+    await vi.waitFor(() => expect(page.mainScriptStarted()).toBe(true), { timeout: 3000 });
+  });
+
+  it('shows the booking page from its template, with its code preloaded when the script starts', async () => {
+    const page = openPage({ hash: '#contact', paintTiming: true });
+    page.boot();
+    expect(page.mainHeading()).toBe('Book');
+    expect(page.isPending()).toBe(false);
+    PaintObserver.report('first-contentful-paint', 12);
+    await vi.waitFor(() => expect(page.mainScriptStarted()).toBe(true));
+    expect(page.links('modulepreload')).toEqual(manifest.viewChunks.contact);
+  });
+
+  it('holds back a form sent before the script has run, and lets it through after', () => {
+    const page = openPage({ hash: '#contact' });
+    page.boot();
+    const form = page.document.querySelector('form')!;
+    const EventOfPage = (page.document.defaultView as unknown as typeof globalThis).Event;
+    const send = () => {
+      const event = new EventOfPage('submit', { cancelable: true });
+      form.dispatchEvent(event);
+      return event.defaultPrevented ? 'held back' : 'sent';
+    };
+    expect(send()).toBe('held back');
+    page.document.documentElement.setAttribute(interactiveAttribute, '');
+    expect(send()).toBe('sent');
+  });
+});
+
+describe("the view's file, fetched", () => {
+  it('hides home, puts the fetched view in its place, then starts the script after its paint', async () => {
+    const page = openPage({ hash: '#benefits' });
+    page.boot();
+    expect(page.isPending()).toBe(true);
+    expect(page.mainScriptStarted()).toBe(false);
+
+    await vi.waitFor(() => expect(page.mainHeading()).toBe('Benefits'));
+    expect(page.isPending()).toBe(false);
+    expect(page.mainScriptStarted()).toBe(false);
+    await vi.waitFor(() => expect(page.mainScriptStarted()).toBe(true));
+    expect(page.links('modulepreload')).toEqual(manifest.viewChunks.benefits);
+  });
+});
+
+describe('the file missing or late: the script renders the view', () => {
+  it('starts the script at once, with the view hidden, when the file is missing', async () => {
+    const page = openPage({ hash: '#location' });
+    page.boot();
+    await vi.waitFor(() => expect(page.mainScriptStarted()).toBe(true));
+    expect(page.isPending()).toBe(true);
+    expect(page.mainHeading()).toBe('Home');
+    expect(page.links('modulepreload')).toContain(manifest.mainScript);
+  });
+
+  it(
+    'gives up on a file that has not come after the wait, and ignores it when it comes',
+    async () => {
+      const page = openPage({ hash: '#testimonials' });
+      page.boot();
+      await new Promise((resolve) => setTimeout(resolve, viewFileWaitMs - 500));
+      expect(page.mainScriptStarted()).toBe(false);
+      await vi.waitFor(() => expect(page.mainScriptStarted()).toBe(true), { timeout: 1500 });
+      expect(page.isPending()).toBe(true);
+
+      await new Promise((resolve) => setTimeout(resolve, lateBy - viewFileWaitMs + 300));
+      expect(page.mainHeading()).toBe('Home');
+      expect(page.isPending()).toBe(true);
+    },
+    lateBy + 3000,
+  );
+
+  it('starts the script at once for a page that is not pre-rendered', () => {
+    const page = openPage({ hash: '#elsewhere' });
+    page.boot();
+    expect(page.isPending()).toBe(true);
+    expect(page.mainScriptStarted()).toBe(true);
+    expect(page.links('modulepreload')).toEqual([manifest.mainScript]);
+  });
+});
+
+describe('without a manifest (the development server)', () => {
+  it('does nothing', async () => {
+    const page = openPage({ hash: '#benefits', withManifest: false });
+    page.boot();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(page.isPending()).toBe(false);
+    expect(page.mainScriptStarted()).toBe(false);
+    expect(page.links('modulepreload')).toEqual([]);
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * Runs in the head, before the first paint: starts the page's script, and
+ * shows a page other than home without it.
+ *
+ * Home is pre-rendered in #root. So is the booking page, in a template after
+ * #root that `showInPageView` puts in its place before the first paint. The
+ * other pages are pre-rendered files, fetched from here at once and put in
+ * place as soon as they arrive (until then the page is hidden, so home never
+ * flashes). The script adopts what is on screen.
+ *
+ * Nothing else is fetched before that first paint: the main script, the web
+ * fonts (the text paints in fallbacks of the same metrics) and the web
+ * manifest follow it, so on a slow connection they do not stand in its way.
+ * A page that is not pre-rendered, or whose file cannot be fetched in time, is
+ * rendered by the script, fetched at once with the page's own code.
+ */
+import {
+  bootManifestId,
+  interactiveAttribute,
+  pageNameFromHash,
+  rootElementId,
+  viewFileWaitMs,
+  viewPendingAttribute,
+  type BootManifest,
+} from './protocol.ts';
+
+/** The parts of a browser window this script uses, so a test can run it on a DOM of its own. */
+export type BootWindow = Pick<
+  Window,
+  'document' | 'location' | 'fetch' | 'setTimeout' | 'addEventListener' | 'performance'
+> & { PerformanceObserver?: typeof PerformanceObserver };
+
+/** The manifest the pre-render step wrote, or null where there is none (the development server). */
+export function readBootManifest(document: Document): BootManifest | null {
+  const element = document.getElementById(bootManifestId);
+  if (!element?.textContent) return null;
+  return JSON.parse(element.textContent) as BootManifest;
+}
+
+export function startPage(window: BootWindow): void {
+  const { document } = window;
+  const found = readBootManifest(document);
+  if (!found) return;
+  const manifest: BootManifest = found;
+  const root = document.documentElement;
+  const pageName = pageNameFromHash(window.location.hash);
+  const viewFile = manifest.viewFiles[pageName];
+  const viewChunks = manifest.viewChunks[pageName] ?? [];
+
+  function link(rel: string, href: string, as?: string): void {
+    const element = document.createElement('link');
+    element.rel = rel;
+    element.href = href;
+    if (as) element.as = as;
+    if (rel === 'modulepreload') element.fetchPriority = 'high';
+    if (as === 'font') element.crossOrigin = 'anonymous';
+    document.head.appendChild(element);
+  }
+
+  // The view's own code, once: at once where the script renders the view.
+  let chunksPreloaded = false;
+  function preloadViewChunks(): void {
+    if (chunksPreloaded) return;
+    chunksPreloaded = true;
+    for (const file of viewChunks) link('modulepreload', file);
+  }
+
+  let started = false;
+  function start(): void {
+    if (started) return;
+    started = true;
+    preloadViewChunks();
+    const later = manifest.afterFirstPaint;
+    for (const file of later.fonts) link('preload', file, 'font');
+    for (const file of later.stylesheets) link('stylesheet', file);
+    if (later.manifest) link('manifest', later.manifest);
+    const script = document.createElement('script');
+    script.type = 'module';
+    script.crossOrigin = 'anonymous';
+    script.src = manifest.mainScript;
+    document.head.appendChild(script);
+  }
+
+  // Starts once the browser reports a paint at or after `since` (the first
+  // contentful paint, or the largest one of a page put in place), or after a
+  // while where it reports none.
+  function afterPaint(since: number): void {
+    const go = () => window.setTimeout(start, 0);
+    try {
+      new window.PerformanceObserver!((list, observer) => {
+        const painted = list
+          .getEntries()
+          .some((entry) => entry.name !== 'first-paint' && entry.startTime >= since);
+        if (!painted) return;
+        observer.disconnect();
+        go();
+      }).observe({ type: since ? 'largest-contentful-paint' : 'paint', buffered: true });
+    } catch {
+      // No paint timing in this browser: the timers below start it.
+    }
+    if (since) window.setTimeout(go, 500);
+    else if (document.readyState === 'complete') window.setTimeout(go, 1000);
+    else window.addEventListener('load', () => window.setTimeout(go, 1000));
+  }
+
+  function whenParsed(then: () => void): void {
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', then);
+    else then();
+  }
+
+  // Only the script sends a form: one shown before it has run must not be
+  // sent by the browser itself (it would put what was typed in the URL).
+  document.addEventListener(
+    'submit',
+    (event) => {
+      if (!root.hasAttribute(interactiveAttribute)) event.preventDefault();
+    },
+    true,
+  );
+
+  // The page is rendered by the script: its code is fetched at once.
+  function renderedByScript(): void {
+    root.setAttribute(viewPendingAttribute, '');
+    link('modulepreload', manifest.mainScript);
+    preloadViewChunks();
+    whenParsed(start);
+  }
+
+  if (pageName === 'home' || manifest.inPageViews.includes(pageName)) {
+    whenParsed(() => afterPaint(0));
+  } else if (viewFile && typeof window.fetch === 'function') {
+    root.setAttribute(viewPendingAttribute, '');
+    // Whichever comes first: the page's file, or its failure or delay.
+    let settled = false;
+    const settle =
+      <T>(then: (value: T) => void) =>
+      (value: T) => {
+        if (settled) return;
+        settled = true;
+        then(value);
+      };
+    window
+      .fetch(viewFile)
+      .then((response) => {
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        return response.text();
+      })
+      .then(
+        settle((markup: string) =>
+          whenParsed(() => {
+            const template = document.createElement('template');
+            template.innerHTML = markup;
+            document.getElementById(rootElementId)?.replaceChildren(template.content);
+            root.removeAttribute(viewPendingAttribute);
+            afterPaint(window.performance.now());
+          }),
+        ),
+        settle(renderedByScript),
+      );
+    window.setTimeout(settle(renderedByScript), viewFileWaitMs);
+  } else {
+    renderedByScript();
+  }
+}
