@@ -8,8 +8,8 @@
  * summary to bench-results/first-paint/ (git-ignored).
  *
  * Usage: npm run bench:first-paint -- [--runs 5] [--methods devtools,simulate]
- *          [deferred-start] [fetched-views] [stripped-preloads] [fallback-faces]
- * (builds first; without mechanism ids, all four). The copies are served by the project's server, one process
+ *          [deferred-start] [fetched-views] [fallback-faces]
+ * (builds first; without mechanism ids, all three). The copies are served by the project's server, one process
  * each on ports 4400–4499, and measured in turn within each round, so that
  * the machine's load weighs on all of them alike.
  *
@@ -25,12 +25,10 @@ import { startBuiltServer, type RunningServer } from './lib/built-server.ts';
 import { chromiumArgs, chromiumPath } from './lib/chromium.ts';
 import {
   readBoot,
-  staticImports,
   withoutDeferredStart,
   withoutFallbackFaces,
   withoutFallbackFacesInlined,
   withoutFetchedViews,
-  withoutStrippedPreloads,
   withPolicyHashes,
 } from './lib/first-paint-variants.ts';
 
@@ -41,8 +39,6 @@ type Method = (typeof methods)[number];
 /** The built site, as the variants need it. */
 interface Built {
   html: string;
-  /** Every chunk the main script imports statically, as Vite would module-preload them. */
-  mainImports: string[];
   /** The built web fonts' style sheet(s). */
   webFontsCss: string;
 }
@@ -65,19 +61,19 @@ interface Mechanism {
 const mechanisms: Mechanism[] = [
   {
     id: 'deferred-start',
-    title: 'A. The main script started after the first paint',
+    title: 'The main script started after the first paint',
     views: ['', 'benefits'],
     without: [
       {
         name: 'no-deferred-start',
-        label: "Vite's module script in the head",
+        label: 'the module script in the head',
         make: ({ html }) => withoutDeferredStart(html),
       },
     ],
   },
   {
     id: 'fetched-views',
-    title: 'B. The fetched view files',
+    title: 'The fetched view files',
     views: ['benefits'],
     without: [
       {
@@ -88,20 +84,8 @@ const mechanisms: Mechanism[] = [
     ],
   },
   {
-    id: 'stripped-preloads',
-    title: 'C. The stripped module preloads',
-    views: [''],
-    without: [
-      {
-        name: 'no-stripped-preloads',
-        label: "Vite's modulepreload links of the main script's imports",
-        make: ({ html, mainImports }) => withoutStrippedPreloads(html, mainImports),
-      },
-    ],
-  },
-  {
     id: 'fallback-faces',
-    title: 'D. One fallback face per local font',
+    title: 'One fallback face per local font',
     views: [''],
     without: [
       {
@@ -134,24 +118,6 @@ interface Run {
 function argument(name: string): string | undefined {
   const index = process.argv.indexOf(name);
   return index >= 0 ? process.argv[index + 1] : undefined;
-}
-
-/** Transitive static imports of the main script, in the order Vite lists them. */
-async function mainImports(main: string): Promise<string[]> {
-  const seen = new Set<string>([main]);
-  const queue = [main];
-  const found: string[] = [];
-  while (queue.length > 0) {
-    const file = queue.shift() ?? '';
-    const js = await readFile(join('dist', file), 'utf8');
-    for (const imported of staticImports(js, file)) {
-      if (seen.has(imported)) continue;
-      seen.add(imported);
-      found.push(imported);
-      queue.push(imported);
-    }
-  }
-  return found;
 }
 
 /** `count` ports from 4400–4499 that nothing listens on now. */
@@ -279,7 +245,6 @@ const baseHtml = await readFile('dist/index.html', 'utf8');
 const boot = readBoot(baseHtml);
 const built: Built = {
   html: baseHtml,
-  mainImports: await mainImports(boot.main),
   webFontsCss: (
     await Promise.all(
       boot.afterFirstPaint.stylesheets.map((file) => readFile(join('dist', file), 'utf8')),

@@ -1,33 +1,18 @@
 import { createHash } from 'node:crypto';
+import { bootManifestId, type BootManifest } from '../../src/boot/protocol.ts';
+import { jsonForScript } from '../../src/seo/html.ts';
 
 /**
  * The built page (dist/index.html) without one of its first-paint mechanisms
  * at a time, for `npm run bench:first-paint` to measure each one against the
  * page as built. Every function takes the page's text and returns the
- * variant's; nothing here reads or writes files.
- *
- * What the build gave the inline script in the head (the main script, what
- * follows the first paint, the views' files) is read and written by readBoot
- * and setViewFragments only, from either form the build may write it in: as
- * literals in the inline script (`var main = "…";`), or as a JSON manifest,
- * `<script type="application/json" id="boot">`.
+ * variant's; nothing here reads or writes files. The boot manifest
+ * (src/boot/protocol.ts) is read and written by `readBoot` and `withBoot` only.
  */
 
-/** What the inline script in the head starts from. */
-export interface Boot {
-  /** The page's module script, which the inline script starts after the first paint. */
-  main: string;
-  /** The web fonts' style sheets and files, linked after the first paint. */
-  afterFirstPaint: { stylesheets: string[]; fonts: string[]; manifest: string };
-  /** The views pre-rendered into files of their own, fetched at once when the address names one. */
-  viewFragments: Record<string, string>;
-}
-
-const bootManifest =
-  /<script\b(?=[^>]*\btype="application\/json")(?=[^>]*\bid="boot")[^>]*>([\s\S]*?)<\/script>/;
-const mainLiteral = /var main = ("[^"]*");/;
-const laterLiteral = /var later = (\{.*\});/;
-const fragmentsLiteral = /var fragment = (\{[^}]*\})\[view\];/;
+const bootManifest = new RegExp(
+  `(<script type="application/json" id="${bootManifestId}">)([\\s\\S]*?)(</script>)`,
+);
 
 function match(html: string, pattern: RegExp): RegExpExecArray {
   const found = pattern.exec(html);
@@ -35,38 +20,18 @@ function match(html: string, pattern: RegExp): RegExpExecArray {
   return found;
 }
 
-export function readBoot(html: string): Boot {
-  const manifest = bootManifest.exec(html);
-  if (manifest) {
-    const boot = JSON.parse(manifest[1] ?? '') as Boot;
-    return {
-      main: boot.main,
-      afterFirstPaint: boot.afterFirstPaint,
-      viewFragments: boot.viewFragments,
-    };
-  }
-  return {
-    main: JSON.parse(match(html, mainLiteral)[1] ?? '') as string,
-    afterFirstPaint: JSON.parse(match(html, laterLiteral)[1] ?? '') as Boot['afterFirstPaint'],
-    viewFragments: JSON.parse(match(html, fragmentsLiteral)[1] ?? '') as Record<string, string>,
-  };
+/** The boot manifest the build wrote into the page. */
+export function readBoot(html: string): BootManifest {
+  return JSON.parse(match(html, bootManifest)[2] ?? '') as BootManifest;
 }
 
-/** JSON that cannot end the <script> element it is in. */
-const jsonInScript = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
-
-function setViewFragments(html: string, fragments: Record<string, string>): string {
-  const manifest = bootManifest.exec(html);
-  if (manifest) {
-    const boot = JSON.parse(manifest[1] ?? '') as Record<string, unknown>;
-    const json = jsonInScript({ ...boot, viewFragments: fragments });
-    return html.replace(manifest[0], () => manifest[0].replace(manifest[1] ?? '', () => json));
-  }
-  match(html, fragmentsLiteral);
-  return html.replace(fragmentsLiteral, () => `var fragment = ${jsonInScript(fragments)}[view];`);
+function withBoot(html: string, edit: (boot: BootManifest) => BootManifest): string {
+  const found = match(html, bootManifest);
+  const json = jsonForScript(edit(readBoot(html)));
+  return html.replace(found[0], () => `${found[1]}${json}${found[3]}`);
 }
 
-/** Tags put where Vite puts its own in the head: before the style sheet (inlined by the build). */
+/** Tags put in the head before the inlined style sheet. */
 function beforeStyleSheet(html: string, tags: string[]): string {
   const style = match(html, /\n?(\s*)<style>/);
   const indent = style[1]?.replace(/\n/g, '') ?? '';
@@ -81,36 +46,25 @@ function editStyleSheet(html: string, edit: (css: string) => string): string {
 }
 
 /**
- * A. Without the deferred start: the main script in the head as Vite writes
- * it, fetched at once and run once the page is parsed. (The inline script
- * still adds it after the first paint too; a module runs only once per URL.)
+ * Without the deferred start: the main script in the head as Vite writes it,
+ * fetched at once and run once the page is parsed. (The boot script still
+ * adds it after the first paint too; a module runs only once per URL.)
  */
 export function withoutDeferredStart(html: string): string {
-  const { main } = readBoot(html);
-  return beforeStyleSheet(html, [`<script type="module" crossorigin src="${main}"></script>`]);
+  const { mainScript } = readBoot(html);
+  return beforeStyleSheet(html, [
+    `<script type="module" crossorigin src="${mainScript}"></script>`,
+  ]);
 }
 
 /**
- * B. Without the fetched view files: the inline script knows no view file, so
- * a view other than home and the in-page ones is rendered by the main script,
- * started at once with the view's own chunks (module-preloaded), as the inline
- * script already does for a view that has no file.
+ * Without the fetched view files: the boot script knows no view file, so a
+ * view other than home and the in-page ones is rendered by the main script,
+ * started at once with the view's own chunks, as it already is for a view
+ * that has no file.
  */
 export function withoutFetchedViews(html: string): string {
-  return setViewFragments(html, {});
-}
-
-/**
- * C. Without the stripped module preloads: Vite's `<link rel="modulepreload">`
- * of every chunk the main script imports statically (`preloads`, see
- * staticImports), which the build removes.
- */
-export function withoutStrippedPreloads(html: string, preloads: readonly string[]): string {
-  if (preloads.length === 0) return html;
-  return beforeStyleSheet(
-    html,
-    preloads.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`),
-  );
+  return withBoot(html, (boot) => ({ ...boot, viewFiles: {} }));
 }
 
 /** @font-face rules that take a local font: the fallback faces of fallback-fonts.css. */
@@ -122,9 +76,9 @@ export function withoutLocalFaces(css: string): string {
 }
 
 /**
- * D. Without the fallback faces, the web fonts are loaded as usual: their
- * style sheet linked in the head (font-display: swap as written), the text
- * painted in the generic fonts of the stacks until they arrive.
+ * Without the fallback faces, the web fonts loaded as usual: their style
+ * sheet linked in the head (font-display: swap as written), the text painted
+ * in the generic fonts of the stacks until they arrive.
  */
 export function withoutFallbackFaces(html: string): string {
   const { afterFirstPaint } = readBoot(html);
@@ -135,28 +89,12 @@ export function withoutFallbackFaces(html: string): string {
 }
 
 /**
- * D, second form: without the fallback faces, the web fonts' @font-face rules
+ * Without the fallback faces, second form: the web fonts' @font-face rules
  * (`webFontsCss`, the built web-fonts style sheet) inlined into the page's
  * style sheet: no style sheet to wait for, each font fetched once text needs it.
  */
 export function withoutFallbackFacesInlined(html: string, webFontsCss: string): string {
   return editStyleSheet(html, (css) => withoutLocalFaces(css) + webFontsCss);
-}
-
-/**
- * The chunks a built module imports statically, directly (`import … from
- * "./x.js"`, `import "./x.js"`; not `import("./x.js")`), as absolute paths
- * resolved against the module's own path.
- */
-export function staticImports(js: string, modulePath: string): string[] {
-  const found = new Set<string>();
-  const pattern =
-    /\bimport\s*(?:[\w$]+\s*,?\s*)?(?:\{[^}]*\}|\*\s*as\s+[\w$]+)?\s*(?:from\s*)?["']([^"']+)["']/g;
-  for (const [, specifier = ''] of js.matchAll(pattern)) {
-    if (!/^\.{0,2}\//.test(specifier)) continue;
-    found.add(new URL(specifier, `http://site${modulePath}`).pathname);
-  }
-  return [...found];
 }
 
 /**

@@ -13,6 +13,8 @@
  * manifest follow it, so on a slow connection they do not stand in its way.
  * A page that is not pre-rendered, or whose file cannot be fetched in time, is
  * rendered by the script, fetched at once with the page's own code.
+ *
+ * Each of these was measured against the page without it (docs/performance.md).
  */
 import {
   bootManifestId,
