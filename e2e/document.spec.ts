@@ -2,7 +2,6 @@ import { expect, test } from '@playwright/test';
 import { site } from '../src/content/site.ts';
 import { formatTime } from '../src/lib/opening-hours.ts';
 import {
-  bootManifestOf,
   expectViewShown,
   isInteractive,
   isViewPending,
@@ -10,6 +9,7 @@ import {
   untilInteractive,
   viewPath,
 } from './fixtures.ts';
+import { bootManifestIn } from '../src/boot/protocol.ts';
 
 test.describe('the HTML before any script runs', () => {
   test('holds the home view, its heading and the business as structured data', async ({
@@ -213,7 +213,7 @@ test.describe('headers', () => {
   test('hashed assets are cached for a year and sent compressed', async ({ request }) => {
     const html = await (await request.get('/')).text();
     // The main script, named in the boot manifest for the boot script that starts it.
-    const script: string | undefined = bootManifestOf(html).mainScript;
+    const script: string | undefined = bootManifestIn(html).mainScript;
     expect(script).toMatch(/^\/assets\/index-[\w-]+\.js$/);
     const response = await request.get(script!, { headers: { 'Accept-Encoding': 'gzip' } });
     expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');

@@ -1,12 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import {
-  bootManifestId,
   interactiveAttribute,
   mainElementId,
   viewAttribute,
   viewPendingAttribute,
-  type BootManifest,
 } from '../src/boot/protocol.ts';
 
 export const viewNames = ['home', 'benefits', 'testimonials', 'location', 'contact'] as const;
@@ -58,17 +56,6 @@ export function isViewPending(page: Page) {
 /** The view shown in <main>, as the page marks it. */
 export async function expectViewShown(page: Page, view: string): Promise<void> {
   await expect(page.locator(`#${mainElementId}`)).toHaveAttribute(viewAttribute, view);
-}
-
-/** The boot manifest the build wrote into the page (src/boot/protocol.ts). */
-export function bootManifestOf(html: string): BootManifest {
-  const pattern = new RegExp(
-    `<script type="application/json" id="${bootManifestId}">(.*?)</script>`,
-    's',
-  );
-  const json = pattern.exec(html)?.[1];
-  if (!json) throw new Error('The page has no boot manifest.');
-  return JSON.parse(json) as BootManifest;
 }
 
 /** The side menu, once open. */

@@ -9,22 +9,22 @@
  *
  * Usage: npm run bench:first-paint -- [--runs 5] [--methods devtools,simulate]
  *          [deferred-start] [fetched-views] [fallback-faces]
- * (builds first; without mechanism ids, all three). The copies are served by the project's server, one process
- * each on ports 4400–4499, and measured in turn within each round, so that
- * the machine's load weighs on all of them alike.
+ * (builds first; without mechanism ids, all three). The copies are served by
+ * the project's server, one process each, and measured in turn within each
+ * round, so that the machine's load weighs on all of them alike.
  *
  * Every copy's Content-Security-Policy <meta> is recomputed for its inline
  * script and style (the project's server repeats it as a header).
  */
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { launch, type LaunchedChrome } from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import { startBuiltServer, type RunningServer } from './lib/built-server.ts';
 import { chromiumArgs, chromiumPath } from './lib/chromium.ts';
+import { numeric } from './lib/lighthouse-results.ts';
+import { bootManifestIn } from '../src/boot/protocol.ts';
 import {
-  readBoot,
   withoutDeferredStart,
   withoutFallbackFaces,
   withoutFallbackFacesInlined,
@@ -120,21 +120,6 @@ function argument(name: string): string | undefined {
   return index >= 0 ? process.argv[index + 1] : undefined;
 }
 
-/** `count` ports from 4400–4499 that nothing listens on now. */
-async function portsInRange(count: number): Promise<number[]> {
-  const free = (port: number) =>
-    new Promise<boolean>((resolve) => {
-      const probe = createServer();
-      probe.once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-  const ports: number[] = [];
-  for (let port = 4400; port <= 4499 && ports.length < count; port++)
-    if (await free(port)) ports.push(port);
-  if (ports.length < count) throw new Error('Not enough free ports in 4400–4499');
-  return ports;
-}
-
 /** Every file of a site once, so that no run waits for the server's first compression. */
 async function warm(server: RunningServer, dir: string): Promise<void> {
   const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
@@ -164,8 +149,6 @@ async function lighthouseRun(url: string, port: number, method: Method): Promise
     console.warn(`  Lighthouse failed (${run.lhr.runtimeError.code}); once more`);
   }
 }
-
-const numeric = (lhr: Result, id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -242,7 +225,7 @@ const chosen =
   requested.length > 0 ? mechanisms.filter((m) => requested.includes(m.id)) : mechanisms;
 
 const baseHtml = await readFile('dist/index.html', 'utf8');
-const boot = readBoot(baseHtml);
+const boot = bootManifestIn(baseHtml);
 const built: Built = {
   html: baseHtml,
   webFontsCss: (
@@ -274,15 +257,14 @@ let lighthouseVersion = '';
 let userAgent = '';
 
 try {
-  const ports = await portsInRange(variants.length);
-  for (const [index, variant] of variants.entries()) {
+  for (const variant of variants) {
     const dir = join(outDir, 'sites', variant.name);
     await cp('dist', dir, { recursive: true });
     const html = withPolicyHashes(variant.make(built));
     if (variant.name !== 'baseline' && html === withPolicyHashes(baseHtml))
       console.log(`${variant.name}: the same page as built (nothing to take away)`);
     await writeFile(join(dir, 'index.html'), html);
-    const server = await startBuiltServer({ DIST_DIR: dir, PORT: String(ports[index]) });
+    const server = await startBuiltServer({ DIST_DIR: dir });
     servers.set(variant.name, server);
     await warm(server, dir);
     console.log(`${variant.name}: ${server.url}/ (${variant.label})`);

@@ -14,6 +14,7 @@ import lighthouse, { type Result } from 'lighthouse';
 import { pageNames } from '../src/content/site.ts';
 import { startBuiltServer, type RunningServer } from './lib/built-server.ts';
 import { chromiumArgs, chromiumPath } from './lib/chromium.ts';
+import { numeric } from './lib/lighthouse-results.ts';
 
 const outDir = 'bench-results';
 const categoryIds = [
@@ -44,10 +45,6 @@ interface ViewResult {
   agentic: { id: string; title: string; result: string; note: string; details: string[] }[];
   /** Audits Lighthouse could not compute, with its error message. */
   errors: string[];
-}
-
-function numeric(lhr: Result, auditId: string): number {
-  return lhr.audits[auditId]?.numericValue ?? Number.NaN;
 }
 
 /** Bytes sent for scripts, from the resource summary (one row per resource type). */

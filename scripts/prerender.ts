@@ -19,7 +19,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Manifest } from 'vite';
 import {
-  bootManifestId,
+  bootManifestElement,
   inPageTemplateId,
   rootElementId,
   viewFilePath,
@@ -114,7 +114,7 @@ const html = `<!doctype html>
     <meta http-equiv="Content-Security-Policy" content="${policy}" />
     <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
     ${entry.renderHead(bootManifest.afterFirstPaint)}
-    <script type="application/json" id="${bootManifestId}">${jsonForScript(bootManifest)}</script>
+    ${bootManifestElement(jsonForScript(bootManifest))}
     <script>${bootScripts.head}</script>
     <style>${css}</style>
   </head>

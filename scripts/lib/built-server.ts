@@ -29,12 +29,11 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts the built server (`npm run build` first) on a free port (or on
- * `env.PORT`) with a fresh embedded database, and resolves once it answers.
- * `env.DIST_DIR` serves another copy of the site.
+ * Starts the built server (`npm run build` first) on a free port with a fresh
+ * embedded database, and resolves once it answers.
  */
 export async function startBuiltServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const port = await freePort();
   const dataDir = env.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'hijama-data-')));
   const child = spawn(process.execPath, ['dist-server/server/index.js'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { BootManifest } from '../../src/boot/protocol.ts';
+import { bootManifestIn, type BootManifest } from '../../src/boot/protocol.ts';
 import {
-  readBoot,
   withoutDeferredStart,
   withoutFallbackFaces,
   withoutFallbackFacesInlined,
@@ -44,7 +43,7 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 
 describe('the variants of the built page', () => {
   it('read the boot manifest', () => {
-    expect(readBoot(page)).toEqual(boot);
+    expect(bootManifestIn(page)).toEqual(boot);
   });
 
   it('without the deferred start: the main script in the head, before the style sheet', () => {
@@ -57,7 +56,7 @@ describe('the variants of the built page', () => {
 
   it('without the fetched view files: no view file to fetch, and nothing else changed', () => {
     const variant = withoutFetchedViews(page);
-    expect(readBoot(variant)).toEqual({ ...boot, viewFiles: {} });
+    expect(bootManifestIn(variant)).toEqual({ ...boot, viewFiles: {} });
     expect(variant.replace(/id="boot">[^<]*</, '')).toBe(page.replace(/id="boot">[^<]*</, ''));
   });
 
@@ -87,7 +86,7 @@ describe('the variants of the built page', () => {
   });
 
   it('refuse a page they cannot read', () => {
-    expect(() => readBoot('<html></html>')).toThrow(/nothing that matches/);
+    expect(() => bootManifestIn('<html></html>')).toThrow(/no boot manifest/);
   });
 });
 

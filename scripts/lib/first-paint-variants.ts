@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { bootManifestId, type BootManifest } from '../../src/boot/protocol.ts';
+import { bootManifestElement, bootManifestIn, type BootManifest } from '../../src/boot/protocol.ts';
 import { jsonForScript } from '../../src/seo/html.ts';
 
 /**
@@ -7,12 +7,8 @@ import { jsonForScript } from '../../src/seo/html.ts';
  * at a time, for `npm run bench:first-paint` to measure each one against the
  * page as built. Every function takes the page's text and returns the
  * variant's; nothing here reads or writes files. The boot manifest
- * (src/boot/protocol.ts) is read and written by `readBoot` and `withBoot` only.
+ * (src/boot/protocol.ts) is read with `bootManifestIn` and written by `withBoot` only.
  */
-
-const bootManifest = new RegExp(
-  `(<script type="application/json" id="${bootManifestId}">)([\\s\\S]*?)(</script>)`,
-);
 
 function match(html: string, pattern: RegExp): RegExpExecArray {
   const found = pattern.exec(html);
@@ -20,15 +16,11 @@ function match(html: string, pattern: RegExp): RegExpExecArray {
   return found;
 }
 
-/** The boot manifest the build wrote into the page. */
-export function readBoot(html: string): BootManifest {
-  return JSON.parse(match(html, bootManifest)[2] ?? '') as BootManifest;
-}
-
 function withBoot(html: string, edit: (boot: BootManifest) => BootManifest): string {
-  const found = match(html, bootManifest);
-  const json = jsonForScript(edit(readBoot(html)));
-  return html.replace(found[0], () => `${found[1]}${json}${found[3]}`);
+  const boot = bootManifestIn(html);
+  return html.replace(bootManifestElement(jsonForScript(boot)), () =>
+    bootManifestElement(jsonForScript(edit(boot))),
+  );
 }
 
 /** Tags put in the head before the inlined style sheet. */
@@ -51,7 +43,7 @@ function editStyleSheet(html: string, edit: (css: string) => string): string {
  * adds it after the first paint too; a module runs only once per URL.)
  */
 export function withoutDeferredStart(html: string): string {
-  const { mainScript } = readBoot(html);
+  const { mainScript } = bootManifestIn(html);
   return beforeStyleSheet(html, [
     `<script type="module" crossorigin src="${mainScript}"></script>`,
   ]);
@@ -81,7 +73,7 @@ export function withoutLocalFaces(css: string): string {
  * in the generic fonts of the stacks until they arrive.
  */
 export function withoutFallbackFaces(html: string): string {
-  const { afterFirstPaint } = readBoot(html);
+  const { afterFirstPaint } = bootManifestIn(html);
   const links = afterFirstPaint.stylesheets.map(
     (href) => `<link rel="stylesheet" crossorigin href="${href}">`,
   );

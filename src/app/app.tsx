@@ -28,11 +28,11 @@ export function App({ initialPageName }: { initialPageName: string }) {
     <NavigationContext.Provider value={navigation}>
       <a
         className="skip-link"
-        href="#main"
+        href={`#${mainElementId}`}
         onClick={(event) => {
           // The fragment names pages here, so move focus without touching the address bar.
           event.preventDefault();
-          document.querySelector<HTMLElement>('#main h1')?.focus();
+          document.querySelector<HTMLElement>(`#${mainElementId} h1`)?.focus();
         }}
       >
         {site.chrome.skipLink}

@@ -34,6 +34,25 @@ export const interactiveAttribute = 'data-interactive';
 /** The id of the <script type="application/json"> holding the `BootManifest`. */
 export const bootManifestId = 'boot';
 
+const bootManifestStart = `<script type="application/json" id="${bootManifestId}">`;
+const bootManifestEnd = '</script>';
+
+/**
+ * The manifest's element in the page, around its JSON (escaped so that nothing
+ * in it can close the element).
+ */
+export function bootManifestElement(escapedJson: string): string {
+  return `${bootManifestStart}${escapedJson}${bootManifestEnd}`;
+}
+
+/** The manifest written into a page's HTML (for the tools that read the built page). */
+export function bootManifestIn(html: string): BootManifest {
+  const start = html.indexOf(bootManifestStart);
+  const end = html.indexOf(bootManifestEnd, start);
+  if (start < 0 || end < 0) throw new Error('The page has no boot manifest.');
+  return JSON.parse(html.slice(start + bootManifestStart.length, end)) as BootManifest;
+}
+
 /** What the pre-render step tells the boot script about the built files. */
 export interface BootManifest {
   /** The main module script, started after the first paint. */
