@@ -13,10 +13,8 @@ import type { Database } from '../db/database.ts';
 import { hasTable } from '../db/migrate.ts';
 import { openDatabase } from '../db/open-database.ts';
 import { openPostgres } from '../db/postgres.ts';
-import {
-  createNotificationStates,
-  type NotificationStatus,
-} from '../notifications/notification-states.ts';
+import { createNotificationStates } from '../notifications/notification-states.ts';
+import { createOutbox } from '../notifications/outbox.ts';
 import type { BookingRecord, FailingRecord, NotificationRecord } from './bookings-output.ts';
 
 /**
@@ -118,6 +116,9 @@ export async function requireTable(db: Database, table: string) {
 
 function databaseSource(db: Database, close: () => Promise<void>): BookingsSource {
   const bookings = createOwnerBookingsRepository(db);
+  // A database without the notifications migration has no states to read; asked once per command.
+  let outbox: Promise<boolean> | undefined;
+  const hasOutbox = () => (outbox ??= createOutbox(db).exists());
   return {
     description: db.description,
     async list(query) {
@@ -134,22 +135,22 @@ function databaseSource(db: Database, close: () => Promise<void>): BookingsSourc
       const records = rows.map(
         (row) => ({ ...row, created_at: toUtcIso(row.created_at ?? '') }) as BookingRecord,
       );
-      const oldest = records.reduce<string | undefined>(
-        (earliest, record) =>
-          earliest === undefined || record.created_at < earliest ? record.created_at : earliest,
-        undefined,
-      );
-      const states =
-        oldest && (await hasOutbox(db))
-          ? await createNotificationStates(db).receivedSince(new Date(oldest))
-          : new Map<string, NotificationStatus>();
-      return records.map((record) => ({
-        ...record,
-        notification: notificationRecord(states.get(record.id)),
-      }));
+      return withNotifications(records, async (since) => {
+        const states = new Map<string, NotificationRecord>();
+        if (!(await hasOutbox())) return states;
+        const found = await createNotificationStates(db).receivedSince(since);
+        for (const [bookingId, status] of found) {
+          states.set(bookingId, {
+            state: status.state,
+            attempts: status.attempts,
+            last_error: status.lastError,
+          });
+        }
+        return states;
+      });
     },
     async failingNotifications() {
-      if (!(await hasOutbox(db))) return [];
+      if (!(await hasOutbox())) return [];
       return (await createNotificationStates(db).failing()).map((entry) => ({
         booking_id: entry.bookingId,
         created_at: entry.createdAt.toISOString(),
@@ -173,15 +174,29 @@ function databaseSource(db: Database, close: () => Promise<void>): BookingsSourc
   };
 }
 
-/** A database without the notifications migration has no states to read. */
-async function hasOutbox(db: Database): Promise<boolean> {
-  return hasTable(db, 'app_private.booking_notifications');
-}
+const noNotification: NotificationRecord = { state: 'none', attempts: 0, last_error: null };
 
-function notificationRecord(status: NotificationStatus | undefined): NotificationRecord {
-  return status
-    ? { state: status.state, attempts: status.attempts, last_error: status.lastError }
-    : { state: 'none', attempts: 0, last_error: null };
+/**
+ * The records with the state of their notifications, read in one call for
+ * every request since the oldest listed; left without when `readStates`
+ * resolves undefined (a server too old to say).
+ */
+async function withNotifications(
+  records: BookingRecord[],
+  readStates: (since: Date) => Promise<Map<string, NotificationRecord> | undefined>,
+): Promise<BookingRecord[]> {
+  const oldest = records.reduce<string | undefined>(
+    (earliest, record) =>
+      earliest === undefined || record.created_at < earliest ? record.created_at : earliest,
+    undefined,
+  );
+  if (!oldest) return records;
+  const states = await readStates(new Date(oldest));
+  if (!states) return records;
+  return records.map((record) => ({
+    ...record,
+    notification: states.get(record.id) ?? noNotification,
+  }));
 }
 
 function receivedFilters({ since, before }: Pick<ListQuery, 'since' | 'before'>): BookingFilter[] {
@@ -296,31 +311,17 @@ function httpSource(config: ServerConfig): BookingsSource {
       `/rest/v1/rpc/${name}`,
     );
 
-  /**
-   * The states, through the server's RPC, in one call for every request since
-   * the oldest listed; none from a server too old to have it.
-   */
-  const withNotifications = async (records: BookingRecord[]): Promise<BookingRecord[]> => {
-    const oldest = records.reduce<string | undefined>(
-      (earliest, record) =>
-        earliest === undefined || record.created_at < earliest ? record.created_at : earliest,
-      undefined,
-    );
-    if (!oldest) return records;
-    const states = new Map<string, NotificationRecord>();
+  /** The states, through the server's RPC; undefined from a server too old to have it. */
+  const readStates = async (since: Date) => {
     try {
       const answer = (await (
-        await rpc('booking_notification_states', { since: oldest })
+        await rpc('booking_notification_states', { since: since.toISOString() })
       ).json()) as (NotificationRecord & { booking_id: string })[];
-      for (const { booking_id, ...state } of answer) states.set(booking_id, state);
+      return new Map(answer.map(({ booking_id, ...state }) => [booking_id, state]));
     } catch (error) {
-      if (error instanceof OlderServerError) return records;
+      if (error instanceof OlderServerError) return undefined;
       throw error;
     }
-    return records.map((record) => ({
-      ...record,
-      notification: states.get(record.id) ?? { state: 'none', attempts: 0, last_error: null },
-    }));
   };
 
   const countFrom = (response: Response) => {
@@ -351,7 +352,7 @@ function httpSource(config: ServerConfig): BookingsSource {
         records.push(...page.map((row) => ({ ...row, created_at: toUtcIso(row.created_at) })));
         if (page.length < pageSize) break;
       }
-      return withNotifications(records);
+      return withNotifications(records, readStates);
     },
     async failingNotifications() {
       try {

@@ -6,15 +6,7 @@ import { parseArgs } from 'node:util';
  * npm kept for itself. Pure: no I/O, so every case is a table in the tests.
  */
 
-export const commandNames = [
-  'list',
-  'export',
-  'purge',
-  'notify',
-  'backup',
-  'restore',
-  'help',
-] as const;
+const commandNames = ['list', 'export', 'purge', 'notify', 'backup', 'restore', 'help'] as const;
 
 export type CommandName = (typeof commandNames)[number];
 
@@ -40,7 +32,7 @@ const whenHelp =
   'only those received since: a number of hours, days, weeks, months or years ' +
   '(12h, 7d, 2w, 6m, 1y), or a day (23/11/2026 or 2026-11-23, from midnight UK time)';
 
-export const commands: Record<CommandName, CommandSpec> = {
+const commands: Record<CommandName, CommandSpec> = {
   list: {
     summary: 'the most recent booking requests, newest first (the default)',
     usage: '[--since <when>] [--limit <n>|all] [--csv | --json]',
@@ -274,7 +266,7 @@ function unknownCommand(name: string): UsageError {
 }
 
 /** " Did you mean --since?" for the nearest candidate within a couple of typing slips, else "". */
-export function suggestion(typed: string, candidates: readonly string[], prefix: string): string {
+function suggestion(typed: string, candidates: readonly string[], prefix: string): string {
   const name = nearest(typed, candidates);
   return name === undefined ? '' : ` Did you mean ${prefix}${name}?`;
 }
@@ -300,7 +292,7 @@ function ownersOf(option: string): string {
 }
 
 /** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
   const d: number[][] = Array.from({ length: rows }, (_, i) =>

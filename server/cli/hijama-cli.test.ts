@@ -22,7 +22,8 @@ import {
 import { startSmtpPeer } from '../testing/notification-peers.ts';
 import { spawnTypeScript } from '../testing/processes.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
-import { runHijama, type CliIo } from './hijama-command.ts';
+import type { CliIo } from './cli-io.ts';
+import { runHijama } from './hijama-command.ts';
 import type { BookingRecord } from './bookings-output.ts';
 
 /** `hijama`, run as a process: on the embedded database, through a running server, on PostgreSQL. */

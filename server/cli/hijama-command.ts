@@ -39,8 +39,6 @@ const defaultLimit = 100;
 const purgePreviewRows = 20;
 
 /** Runs one command; resolves with its exit code: 0 done, 1 failed or refused (explained on `err`), 2 misused. */
-export type { CliIo };
-
 export async function runHijama(args: string[], io: CliIo): Promise<number> {
   const kept = flagsKeptByNpm(args, io.env);
   if (kept) {

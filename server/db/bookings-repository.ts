@@ -5,8 +5,9 @@ import type { Database, Queryable } from './database.ts';
 /**
  * The bookings table, seen through the roles that row-level security knows:
  * inserts run as `anon`, so the database itself enforces the insert-only policy;
- * reads and deletes run as `service_role`. Column names come from fixed lists,
- * values are always bound parameters.
+ * the API's reads and deletes run as `service_role`, the practice's command's as
+ * the tables' owner. Column names come from fixed lists, values are always
+ * bound parameters.
  */
 
 /** Every column of `public.bookings` that can be read, in table order. */
@@ -98,6 +99,7 @@ const comparisons: Record<ComparisonOperator, string> = {
 };
 
 export function createBookingsRepository(db: Database): BookingsRepository {
+  const asService = readsAndDeletes(db, 'service_role');
   return {
     insertAsAnon: async (rows, { clientAddress }) => {
       if (rows.length === 0) return;
@@ -121,20 +123,8 @@ export function createBookingsRepository(db: Database): BookingsRepository {
       });
     },
 
-    selectForService: (selection) =>
-      db.transaction(async (tx) => {
-        await tx.query('set local role service_role');
-        await tx.query(`set local time zone 'UTC'`);
-        return select(tx, selection);
-      }),
-
-    deleteForService: async (filters) => {
-      refuseUnfiltered(filters);
-      return db.transaction(async (tx) => {
-        await tx.query('set local role service_role');
-        return deleteWhere(tx, filters);
-      });
-    },
+    selectForService: asService.select,
+    deleteForService: asService.delete,
   };
 }
 
@@ -151,32 +141,36 @@ export interface OwnerBookingsRepository {
 }
 
 export function createOwnerBookingsRepository(db: Database): OwnerBookingsRepository {
+  return readsAndDeletes(db, undefined);
+}
+
+/** Reads and deletes, each in a transaction run as `role`, or as the connection's user when unset. */
+function readsAndDeletes(db: Database, role: 'service_role' | undefined): OwnerBookingsRepository {
+  const inTransaction = <T>(work: (tx: Queryable) => Promise<T>) =>
+    db.transaction(async (tx) => {
+      if (role) await tx.query(`set local role ${role}`);
+      return work(tx);
+    });
   return {
     select: (selection) =>
-      db.transaction(async (tx) => {
+      inTransaction(async (tx) => {
         await tx.query(`set local time zone 'UTC'`);
         return select(tx, selection);
       }),
     delete: async (filters) => {
-      refuseUnfiltered(filters);
-      return db.transaction((tx) => deleteWhere(tx, filters));
+      if (filters.length === 0) throw new Error('Refusing to delete every booking: no filter.');
+      return inTransaction(async (tx) => {
+        // The outbox rows go with their bookings (on delete cascade).
+        const params: unknown[] = [];
+        const where = whereClause(filters, params);
+        const { rows } = await tx.query<{ deleted: number }>(
+          `with deleted as (delete from public.bookings${where} returning 1) select count(*)::integer as deleted from deleted`,
+          params,
+        );
+        return rows[0]?.deleted ?? 0;
+      });
     },
   };
-}
-
-function refuseUnfiltered(filters: readonly BookingFilter[]) {
-  if (filters.length === 0) throw new Error('Refusing to delete every booking: no filter.');
-}
-
-/** The outbox rows go with their bookings (on delete cascade). */
-async function deleteWhere(tx: Queryable, filters: readonly BookingFilter[]): Promise<number> {
-  const params: unknown[] = [];
-  const where = whereClause(filters, params);
-  const { rows } = await tx.query<{ deleted: number }>(
-    `with deleted as (delete from public.bookings${where} returning 1) select count(*)::integer as deleted from deleted`,
-    params,
-  );
-  return rows[0]?.deleted ?? 0;
 }
 
 const insertedColumns = ['id', ...bookingFieldColumns, 'website'] as const;
