@@ -14,7 +14,7 @@ import { DatabaseRoleError, openDatabase, type OpenedDatabase } from './db/open-
 import type { NotificationChannel } from './notifications/channels.ts';
 import { runDaily } from './notifications/daily-run.ts';
 import { formatClockTime } from './notifications/daily-summary.ts';
-import { startDailyTimer } from './notifications/daily-timer.ts';
+import { startDailyTimer, type DailyTimer } from './notifications/daily-timer.ts';
 import { createNotificationStates } from './notifications/notification-states.ts';
 import { describeError } from './notifications/notifier.ts';
 import type { NotifyConfig } from './notifications/notify-config.ts';
@@ -73,7 +73,7 @@ async function main() {
   await listen(server, config.port, config.host, database);
   // Before anything is said about the start: whoever reads that the server
   // is up may stop it, and it must then stop cleanly.
-  let dailyTimer: { stop(): Promise<void> } | undefined = undefined;
+  let dailyTimer: DailyTimer | undefined = undefined;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;

@@ -95,7 +95,7 @@ const offsetFormat = new Intl.DateTimeFormat('en-GB', {
 });
 
 /** Minutes the UK clock is ahead of UTC at `instant`: 0 (GMT) or 60 (BST). */
-export function ukOffsetMinutes(instant: number): number {
+function ukOffsetMinutes(instant: number): number {
   const name = offsetFormat.formatToParts(instant).find((part) => part.type === 'timeZoneName');
   const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name?.value ?? '');
   if (!match) return 0;

@@ -2,7 +2,7 @@ import nodemailer from 'nodemailer';
 import { composeBookingEmail, composeWebhookBody, type BookingNotice } from './booking-notice.ts';
 import type { ChannelName } from './outbox.ts';
 import type { DailySummaryMessage } from './daily-summary.ts';
-import { composeAlert, type PracticeAlert } from './practice-alerts.ts';
+import { composeAlert, type AlertMessage, type PracticeAlert } from './practice-alerts.ts';
 
 /** A way of telling the practice about a booking; `send` rejects when it did not get through. */
 export interface NotificationChannel {
@@ -40,6 +40,17 @@ export function createEmailChannel(settings: EmailSettings): NotificationChannel
     socketTimeout: 20_000,
   });
   const fromDomain = settings.from.slice(settings.from.lastIndexOf('@') + 1).replace(/>$/, '');
+  /** A plain-text message about the practice's own affairs, its id the same at every attempt. */
+  const sendToPractice = async ({ subject, text }: AlertMessage, id: string) => {
+    await transport.sendMail({
+      from: settings.from,
+      to: settings.to,
+      subject,
+      text,
+      messageId: `<${id}@${fromDomain || 'localhost'}>`,
+      signal: AbortSignal.timeout(sendTimeoutMs),
+    });
+  };
   return {
     name: 'email',
     description: `e-mail to ${settings.to.join(', ')}`,
@@ -58,27 +69,8 @@ export function createEmailChannel(settings: EmailSettings): NotificationChannel
         signal: AbortSignal.timeout(sendTimeoutMs),
       });
     },
-    async sendAlert(alert) {
-      const message = composeAlert(alert);
-      await transport.sendMail({
-        from: settings.from,
-        to: settings.to,
-        subject: message.subject,
-        text: message.text,
-        messageId: `<alert-${alert.id}@${fromDomain || 'localhost'}>`,
-        signal: AbortSignal.timeout(sendTimeoutMs),
-      });
-    },
-    async sendDailySummary(summary) {
-      await transport.sendMail({
-        from: settings.from,
-        to: settings.to,
-        subject: summary.subject,
-        text: summary.text,
-        messageId: `<daily-summary-${summary.day}@${fromDomain || 'localhost'}>`,
-        signal: AbortSignal.timeout(sendTimeoutMs),
-      });
-    },
+    sendAlert: async (alert) => sendToPractice(composeAlert(alert), `alert-${alert.id}`),
+    sendDailySummary: (summary) => sendToPractice(summary, `daily-summary-${summary.day}`),
     async verify() {
       await transport.verify();
     },

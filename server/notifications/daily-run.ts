@@ -6,6 +6,7 @@ import type { NotificationChannel } from './channels.ts';
 import {
   composeDailySummary,
   dailyRunDue,
+  summaryWindowMs,
   type DailySchedule,
   type RetentionReport,
 } from './daily-summary.ts';
@@ -87,7 +88,7 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
     day,
     now,
     at: schedule.at,
-    requests: await states.requestsBetween(new Date(now.getTime() - 24 * 3_600_000), now),
+    requests: await states.requestsBetween(new Date(now.getTime() - summaryWindowMs), now),
     failing: await states.failing(),
     retention,
   });

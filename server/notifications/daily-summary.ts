@@ -30,7 +30,7 @@ export interface DailySchedule {
   summary: boolean;
 }
 
-export const defaultDailyTime: UkClockTime = { hour: 7, minute: 0 };
+const defaultDailyTime: UkClockTime = { hour: 7, minute: 0 };
 
 type Env = Record<string, string | undefined>;
 
@@ -82,6 +82,9 @@ export type RetentionReport =
   | { kind: 'off' }
   | { kind: 'failed'; error: string };
 
+/** The summary lists the requests of this long before it is composed. */
+export const summaryWindowMs = 24 * 60 * 60 * 1000;
+
 export interface DailySummaryInput {
   /** The UK day it is for. */
   day: UkDay;
@@ -89,7 +92,7 @@ export interface DailySummaryInput {
   now: Date;
   /** The time it is sent every day. */
   at: UkClockTime;
-  /** The requests of the 24 hours before `now`, oldest first. */
+  /** The requests of the `summaryWindowMs` (24 hours) before `now`, oldest first. */
   requests: readonly NotifiedRequest[];
   /** Every notification whose last attempt failed. */
   failing: readonly FailingNotification[];
@@ -135,7 +138,7 @@ function retentionLine(report: RetentionReport): string {
 /** The summary as plain text, for an e-mail or a webhook. */
 export function composeDailySummary(input: DailySummaryInput): DailySummaryMessage {
   const { requests, failing, now } = input;
-  const since = new Date(now.getTime() - 24 * 60 * 60 * 1000);
+  const since = new Date(now.getTime() - summaryWindowMs);
   const newRequests =
     requests.length === 0
       ? 'no new requests'

@@ -243,7 +243,6 @@ export function createNotifier(options: NotifierOptions): Notifier {
   };
 }
 
-/** An error in one line, with its code (EAUTH, ECONNREFUSED…) when the message lacks it. */
 /**
  * Sends one message through every channel in turn: the channels that took it,
  * and why each of the others did not.
@@ -265,6 +264,7 @@ export async function sendThroughEvery(
   return { took, failures };
 }
 
+/** An error in one line, with its code (EAUTH, ECONNREFUSED…) when the message lacks it. */
 export function describeError(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;

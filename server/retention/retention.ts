@@ -1,6 +1,7 @@
 import { retentionMonths } from '../../src/content/site.ts';
 import { ConfigError } from '../config.ts';
-import type { Queryable } from '../db/database.ts';
+import { createOwnerBookingsRepository } from '../db/bookings-repository.ts';
+import type { Database } from '../db/database.ts';
 import { describePeriod, parsePeriod, periodBefore, type Period } from './period.ts';
 
 /**
@@ -46,25 +47,18 @@ export function retentionWarning(
   return undefined;
 }
 
-/** Deletes the requests received before `cutoff`, with their notifications; returns how many. */
-export async function deleteRequestsBefore(db: Queryable, cutoff: Date): Promise<number> {
-  const { rows } = await db.query<{ count: number }>(
-    `with deleted as (delete from public.bookings where created_at < $1 returning 1)
-     select count(*)::integer as count from deleted`,
-    [cutoff.toISOString()],
-  );
-  return rows[0]?.count ?? 0;
-}
-
 /** Deletes what is older than `period` at `now`, logging what went; returns how many. */
 export async function purgeOldRequests(options: {
-  db: Queryable;
+  db: Database;
   period: Period;
   now: Date;
   log: { info(message: string): void };
 }): Promise<number> {
   const cutoff = periodBefore(options.now, options.period);
-  const deleted = await deleteRequestsBefore(options.db, cutoff);
+  // As `hijama purge` deletes: as the connection's user, which owns the tables.
+  const deleted = await createOwnerBookingsRepository(options.db).delete([
+    { column: 'created_at', operator: 'lt', value: cutoff.toISOString(), negated: false },
+  ]);
   if (deleted > 0) {
     options.log.info(
       `Retention: deleted ${deleted} booking request${deleted === 1 ? '' : 's'} older than ${describePeriod(options.period)} (before ${cutoff.toISOString()}).`,

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { collectConfigProblems } from '../../../server/config.ts';
-import { DatabaseUnavailableError } from '../../../server/db/database.ts';
+import { DatabaseUnavailableError, type Database } from '../../../server/db/database.ts';
 import { openPostgres } from '../../../server/db/postgres.ts';
 import type { NotifierLog } from '../../../server/notifications/notifier.ts';
 import {
@@ -12,7 +12,7 @@ import {
   loadDailySchedule,
   type DailySchedule,
 } from '../../../server/notifications/daily-summary.ts';
-import { createOutbox } from '../../../server/notifications/outbox.ts';
+import { createOutbox, type Outbox } from '../../../server/notifications/outbox.ts';
 import { createChannels, createConfiguredNotifier } from '../../../server/notifications/setup.ts';
 import type { Period } from '../../../server/retention/period.ts';
 import { loadRetention } from '../../../server/retention/retention.ts';
@@ -121,12 +121,7 @@ async function sendDue(
 ): Promise<NotifyRunResult> {
   const db = await openPostgres(databaseUrl);
   try {
-    const outbox = createOutbox(db);
-    if (!(await outbox.exists())) {
-      throw new Error(
-        'The database has no notification outbox: apply the migrations of supabase/migrations (supabase db push).',
-      );
-    }
+    const outbox = await requireOutbox(db);
     const { notifier } = createConfiguredNotifier(db, config, log);
     let report;
     try {
@@ -150,11 +145,7 @@ async function heartbeat(
   const db = await openPostgres(databaseUrl);
   const channels = createChannels(config);
   try {
-    if (!(await createOutbox(db).exists())) {
-      throw new Error(
-        'The database has no notification outbox: apply the migrations of supabase/migrations (supabase db push).',
-      );
-    }
+    await requireOutbox(db);
     const report = await runDaily({
       db,
       channels,
@@ -173,6 +164,17 @@ async function heartbeat(
     for (const channel of channels) channel.close();
     await db.close();
   }
+}
+
+/** The outbox, once the migrations that create it have been applied. */
+async function requireOutbox(db: Database): Promise<Outbox> {
+  const outbox = createOutbox(db);
+  if (!(await outbox.exists())) {
+    throw new Error(
+      'The database has no notification outbox: apply the migrations of supabase/migrations (supabase db push).',
+    );
+  }
+  return outbox;
 }
 
 /** Compares the whole header in constant time: both sides are hashed to the same length first. */
