@@ -162,7 +162,8 @@ describe.each(serverEngines())('the installed server on $name', (engine) => {
         ([name]) => !/^(npm_|PORT$|DATA_DIR$|DATABASE_URL$)/.test(name),
       ),
     ) as Record<string, string>;
-    server = spawn(process.execPath, ['dist-server/server/index.js'], {
+    // `npm start` as docs/deploy.md runs it: it serves the build, and builds nothing.
+    server = spawn('npm', ['start'], {
       cwd: app,
       env: { ...inherited, ...serverEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -179,6 +180,7 @@ describe.each(serverEngines())('the installed server on $name', (engine) => {
       if (waited > 60_000 || server.exitCode !== null) throw new Error(`No server:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    expect(output).not.toMatch(/Building the/);
     env.PORT = new URL(url).port;
     for (const id of ids) {
       const response = await fetch(`${url}/rest/v1/bookings`, {

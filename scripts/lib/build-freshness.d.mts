@@ -1,0 +1,21 @@
+/** Types of build-freshness.mjs, which stays JavaScript so that it runs before any build. */
+
+export interface Build {
+  name: 'site' | 'server';
+  /** The npm script that makes it. */
+  script: string;
+  /** The file the build writes last, relative to the project's root. */
+  stamp: string;
+  /** The files and folders it is made from, relative to the project's root. */
+  sources: string[];
+}
+
+export interface StaleBuild extends Build {
+  /** Whether an older build exists to fall back on. */
+  exists: boolean;
+  reason: string;
+}
+
+export const builds: readonly Build[];
+
+export function staleBuilds(root: string): StaleBuild[];
