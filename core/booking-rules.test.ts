@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  bookingFieldRules,
   emptyBookingForm,
   hasHiddenCharacter,
   maxLengths,
@@ -9,6 +10,7 @@ import {
   type BookingForm,
 } from './booking-rules.ts';
 import { toBookingRow } from './booking-row.ts';
+import { fakeNames, realNames } from './full-name-examples.ts';
 
 const valid: BookingForm = {
   fullName: 'Aisha Khan',
@@ -95,13 +97,13 @@ describe('validateBooking', () => {
       { email: 'invalid' },
     ],
     [
-      'a name of 100 characters outside the BMP (200 UTF-16 units)',
-      { ...valid, fullName: '😀'.repeat(100) },
+      'a name of 100 letters outside the BMP (200 UTF-16 units)',
+      { ...valid, fullName: '𝒜'.repeat(100) },
       {},
     ],
     [
-      'a name of 101 characters outside the BMP',
-      { ...valid, fullName: '😀'.repeat(101) },
+      'a name of 101 letters outside the BMP',
+      { ...valid, fullName: '𝒜'.repeat(101) },
       { fullName: 'tooLong' },
     ],
     [
@@ -131,6 +133,30 @@ describe('hidden characters', () => {
     for (const text of ['Zoë', 'Łukasz', 'محمد', 'สมชาย', '李小龍', 'Nguyễn', '😀', 'a\u0301']) {
       expect(hasHiddenCharacter(text), text).toBe(false);
     }
+  });
+});
+
+describe('the full name', () => {
+  it.each(realNames)('takes %s', (fullName) => {
+    expect(validateBooking({ ...valid, fullName })).toEqual({});
+  });
+
+  it.each(fakeNames)('refuses $name', ({ text }) => {
+    expect(validateBooking({ ...valid, fullName: text })).toEqual({ fullName: 'invalid' });
+  });
+
+  it('takes as many combining marks in a row as the table allows, and refuses one more', () => {
+    const most = bookingFieldRules.fullName.maxMarksInARow;
+    const marks = (count: number) => '\u0301\u0300\u0302\u0303\u0308\u030a'.slice(0, count);
+    expect(validateBooking({ ...valid, fullName: `Ami${marks(most)}na` })).toEqual({});
+    expect(validateBooking({ ...valid, fullName: `Ami${marks(most + 1)}na` })).toEqual({
+      fullName: 'invalid',
+    });
+  });
+
+  it('needs a letter, which an emoji or a digit is not', () => {
+    expect(validateBooking({ ...valid, fullName: '😀 7' })).toEqual({ fullName: 'invalid' });
+    expect(validateBooking({ ...valid, fullName: '😀 A' })).toEqual({});
   });
 });
 

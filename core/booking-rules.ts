@@ -12,6 +12,13 @@
  * not UTF-16 units, and are measured after trimming.
  */
 
+import {
+  hasLetter,
+  longestMarkRun,
+  rangesClass,
+  type CodePointRange,
+} from './letters-and-marks.ts';
+
 /** The fields a visitor fills in, in the order the form shows them. */
 export const bookingFields = ['fullName', 'phone', 'email', 'instagram'] as const;
 
@@ -45,6 +52,10 @@ export interface FieldRule {
   minDigits?: number;
   /** The value's shape, beyond its characters. */
   shape?: RegExp;
+  /** A value needs a letter of some script (letters-and-marks.ts), not only symbols or blanks. */
+  needsLetter?: boolean;
+  /** Most combining marks (accents, vowel signs) allowed one after another on a letter. */
+  maxMarksInARow?: number;
   input: FieldInput;
 }
 
@@ -64,7 +75,7 @@ export const trimmedSpace =
  * the server and SQL agree whatever Unicode version each knows; a test checks
  * that they cover `\p{Cc}` and `\p{Cf}` of this runtime.
  */
-export const hiddenCharacterRanges: readonly (readonly [number, number])[] = [
+export const hiddenCharacterRanges: readonly CodePointRange[] = [
   [0x0000, 0x001f],
   [0x007f, 0x009f],
   [0x00ad, 0x00ad],
@@ -90,11 +101,7 @@ export const hiddenCharacterRanges: readonly (readonly [number, number])[] = [
   [0xe0020, 0xe007f],
 ];
 
-const codePoint = (value: number) => `\\u{${value.toString(16)}}`;
-const hiddenCharacter = new RegExp(
-  `[${hiddenCharacterRanges.map(([first, last]) => (first === last ? codePoint(first) : `${codePoint(first)}-${codePoint(last)}`)).join('')}]`,
-  'u',
-);
+const hiddenCharacter = new RegExp(`[${rangesClass(hiddenCharacterRanges)}]`, 'u');
 const edgeSpace = new RegExp(`^[${trimmedSpace}]+|[${trimmedSpace}]+$`, 'g');
 
 /** The value as every side stores it: trimmed of `trimmedSpace`. */
@@ -121,6 +128,11 @@ export const bookingFieldRules = {
     column: 'full_name',
     required: true,
     maxLength: 100,
+    // A name of Hangul fillers, braille blanks or emoji alone shows no name.
+    needsLetter: true,
+    // Arabic's shadda with a vowel sign and Vietnamese's two accents are 2; a
+    // tower of marks stacked to cover the text around it is dozens.
+    maxMarksInARow: 4,
     input: { type: 'text', autoComplete: 'name' },
   },
   phone: {
@@ -185,7 +197,7 @@ export type BookingFailures = Partial<Record<BookingField, RuleFailure>>;
 export const validationMessages = {
   fullName: {
     required: 'Full name is required',
-    invalid: 'Your name contains a hidden character; please type it again',
+    invalid: 'Please type your name again, in letters and without hidden characters',
     tooLong: `Please shorten your name to ${maxLengths.fullName} characters or fewer`,
   },
   phone: {
@@ -220,6 +232,10 @@ export function checkField(field: BookingField, raw: string): RuleFailure | unde
   if (rule.allowedCharacters && !rule.allowedCharacters.test(value)) return 'invalid';
   if (rule.minDigits !== undefined && digitCount(value) < rule.minDigits) return 'invalid';
   if (rule.shape && !rule.shape.test(value)) return 'invalid';
+  if (rule.needsLetter && !hasLetter(value)) return 'invalid';
+  if (rule.maxMarksInARow !== undefined && longestMarkRun(value) > rule.maxMarksInARow) {
+    return 'invalid';
+  }
   return undefined;
 }
 

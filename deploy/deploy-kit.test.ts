@@ -119,7 +119,8 @@ describe('the unit, its example settings and the Caddyfile together', () => {
     expect(settings.server.dataDir).toBe(`/var/lib/${setting('StateDirectory')}/data`);
     expect(settings.server.distDir).toBe(`${setting('WorkingDirectory')}/dist`);
     expect(settings.server.databaseUrl).toBeUndefined();
-    expect(settings.limits.trustProxy).toBe(true);
+    // Caddy connects from this machine: its X-Forwarded-For is believed, no one else's.
+    expect(settings.limits.trustProxy).toEqual(['loopback']);
     expect(setting('EnvironmentFile')).toBe('/etc/hijama/hijama.env');
     // Caddy proxies to where the server listens.
     expect(JSON.stringify(adaptCaddyfile().config)).toContain(
@@ -137,11 +138,19 @@ describe('the Caddyfile', () => {
     expect(result.status, result.stderr).toBe(0);
   });
 
-  it("hands the server the client's own address as X-Forwarded-For, whatever the client sent", async () => {
+  it("hands the server the client's own address as X-Forwarded-For, whatever the client sent, each body whole, and asks for HTTPS from then on", async () => {
     const seen: (string | undefined)[] = [];
+    /** When the server saw each request begin, and its body. */
+    const arrivals: { at: number; body: string }[] = [];
     const upstream = http.createServer((req, res) => {
+      const at = Date.now();
       seen.push(req.headers['x-forwarded-for'] as string | undefined);
-      res.end('ok');
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        arrivals.push({ at, body: Buffer.concat(chunks).toString() });
+        res.end('ok');
+      });
     });
     upstream.listen(0, '127.0.0.1');
     await once(upstream, 'listening');
@@ -179,13 +188,25 @@ describe('the Caddyfile', () => {
         () => log,
       );
       seen.length = 0;
-      const statuses = [
+      const answers = [
         await send('203.0.113.7'),
         await send('203.0.113.7, 198.51.100.1'),
         await send(),
       ];
-      expect(statuses).toEqual([200, 200, 200]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
       expect(seen).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
+      for (const answer of answers) {
+        expect(answer.headers['strict-transport-security']).toBe(
+          'max-age=31536000; includeSubDomains',
+        );
+      }
+
+      // A body sent slowly reaches the server only once it is whole.
+      arrivals.length = 0;
+      const lastPartSent = await postSlowly(caddyPort, ['{"full_name":', '"Amina"}'], 500);
+      expect(arrivals).toHaveLength(1);
+      expect(arrivals[0]!.body).toBe('{"full_name":"Amina"}');
+      expect(arrivals[0]!.at).toBeGreaterThanOrEqual(lastPartSent);
     } finally {
       if (proxy.exitCode === null) {
         proxy.kill('SIGTERM');
@@ -206,14 +227,52 @@ function freePort(): Promise<number> {
   });
 }
 
-function get(port: number, headers: Record<string, string>): Promise<number> {
+function get(
+  port: number,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     http
       .get({ host: '127.0.0.1', port, path: '/', headers }, (res) => {
         res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
       })
       .on('error', reject);
+  });
+}
+
+/**
+ * POSTs `parts` to the site, `pauseMs` apart, and waits for the answer; the
+ * time the last part was sent.
+ */
+function postSlowly(port: number, parts: string[], pauseMs: number): Promise<number> {
+  const length = Buffer.byteLength(parts.join(''));
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/rest/v1/bookings',
+        method: 'POST',
+        headers: { host: 'hijama.example', 'content-length': String(length) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(lastSent));
+      },
+    );
+    request.on('error', reject);
+    let lastSent = 0;
+    const sendFrom = (index: number) => {
+      lastSent = Date.now();
+      if (index === parts.length - 1) {
+        request.end(parts[index]);
+        return;
+      }
+      request.write(parts[index]);
+      setTimeout(() => sendFrom(index + 1), pauseMs);
+    };
+    sendFrom(0);
   });
 }
 

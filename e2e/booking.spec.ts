@@ -1,6 +1,7 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { developmentAnonKey } from '../core/api-defaults.ts';
 import { messageFor } from '../core/booking-rules.ts';
+import { site } from '../src/content/site.ts';
 import { e2eServiceKey } from './constants.ts';
 import { openView } from './fixtures.ts';
 
@@ -369,9 +370,7 @@ test('a fourth request for one e-mail address within the hour is refused by the 
   const answer = page.waitForResponse((response) => response.url().endsWith('/rest/v1/bookings'));
   await submitButton(page).click();
   expect((await answer).status()).toBe(429);
-  await expect(page.getByRole('alert')).toContainText(
-    'We have received several requests in a short time',
-  );
+  await expect(page.getByRole('alert')).toHaveText(site.bookingForm.throttled);
   await expect(page.getByLabel('Full Name')).toHaveValue('Busy Person');
   await expect(page.getByLabel('Email Address')).toHaveValue(email);
   expect(await storedRows(request, email)).toHaveLength(3);

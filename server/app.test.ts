@@ -240,7 +240,7 @@ describe.each(engines)('the booking API on $name', (engine) => {
     });
   });
 
-  it('tells every cache to keep none of its answers', async () => {
+  it('tells every cache to keep none of its answers, and every browser to read them as sent', async () => {
     const answers = [
       await post(validBooking),
       await fetch(`${api}/bookings?select=*`, { headers: serviceHeaders }),
@@ -249,7 +249,10 @@ describe.each(engines)('the booking API on $name', (engine) => {
       await fetch(`${api}/nothing`, { headers: anonHeaders }),
     ];
     expect(answers.map((answer) => answer.status)).toEqual([201, 200, 200, 401, 404]);
-    for (const answer of answers) expect(answer.headers.get('cache-control')).toBe('no-store');
+    for (const answer of answers) {
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    }
   });
 
   describe('refusing hidden characters', () => {

@@ -1,19 +1,26 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Backup } from './db/backup.ts';
+import type { IssueBookingChallenge } from './db/booking-challenge.ts';
 import type { BookingsRepository } from './db/bookings-repository.ts';
 import type { ApiKeys } from './http/api-keys.ts';
 import {
+  ApiError,
   internalError,
   invalidUrl,
   serverBusy,
   tooManyRequests,
-  type ApiError,
+  tooManyRequestsAtOnce,
 } from './http/api-errors.ts';
 import type { NotificationStates } from './notifications/notification-states.ts';
 import { apiCorsHeaders } from './http/cors.ts';
+import { readBody } from './http/read-body.ts';
 import { sendApiError } from './http/send-json.ts';
+import { resolveClientAddress } from './limits/client-address.ts';
 import { clientNetwork } from './limits/client-network.ts';
 import { createRateLimiter } from './limits/rate-limiter.ts';
+import { createRequestsInProgress } from './limits/requests-in-progress.ts';
+import { isLoopback, trustedProxies } from './limits/trusted-proxies.ts';
+import { maxBodyBytes } from './routes/bookings.ts';
 import { createRestHandler, restPrefix } from './routes/rest.ts';
 import { createStaticSite } from './routes/static-site.ts';
 
@@ -24,9 +31,13 @@ export interface AppDeps {
   keys: ApiKeys;
   /** The notifications' state, read by `npm run bookings` through the server; none when unset. */
   notificationStates?: NotificationStates;
+  /** Proof-of-work challenges for bookings sent during a flood; unset: none are offered. */
+  issueBookingChallenge?: IssueBookingChallenge;
   /** The built site. */
   distDir: string;
   logError?: (message: string, error: unknown) => void;
+  /** Warnings about the set-up, each said once; console.warn when unset. */
+  logWarning?: (message: string) => void;
   /** The API's protections against floods; none when unset. */
   limits?: ApiLimits;
   /** The clock of the rate limit, for tests. */
@@ -34,46 +45,134 @@ export interface AppDeps {
 }
 
 export interface ApiLimits {
-  /** API requests one client address may make per minute; 0 = no limit. */
+  /**
+   * API requests one client network may make per minute; 0 = no limit, and
+   * then no limit either on the requests it has in progress at once.
+   */
   rateLimitPerMinute: number;
-  /** Take the client address from X-Forwarded-For (a reverse proxy in front). */
-  trustProxy: boolean;
-  /** API requests handled at once; more are refused with 503 rather than queued. */
+  /**
+   * The reverse proxies (addresses, CIDR ranges, `loopback`) whose
+   * X-Forwarded-For names the client; empty: none, every client is the
+   * address it connects from.
+   */
+  trustProxy: readonly string[];
+  /** API requests handled at once, bodies received; more are refused with 503 rather than queued. */
   maxPendingRequests: number;
 }
 
-/** The whole server as a request listener: the booking API under /rest/v1, the built site elsewhere. */
+/**
+ * API requests one client network may have in progress at once, bodies still
+ * arriving included (with a rate limit). A visitor sends one booking at a time;
+ * a few spare allow for a retry and for several people behind one address.
+ */
+export const maxRequestsAtOncePerClient = 4;
+
+/**
+ * The time an API request's body has to arrive after its headers. A booking
+ * is a few hundred bytes, one packet even from a slow phone; the built site's
+ * files keep the server's general limits (http-server.ts).
+ */
+export const apiBodyTimeoutMs = 5_000;
+
+/** The built site, and the API under /rest/v1 with its protections against floods. */
 export function createApp(deps: AppDeps): RequestListener {
   const logError = deps.logError ?? logToStderr;
+  const logWarning = deps.logWarning ?? ((message: string) => console.warn(message));
   const handleRest = createRestHandler({
     bookings: deps.bookings,
     backup: deps.backup,
     keys: deps.keys,
     notificationStates: deps.notificationStates,
+    issueBookingChallenge: deps.issueBookingChallenge,
     logError,
   });
   const serveStatic = createStaticSite(deps.distDir);
   const now = deps.now ?? Date.now;
   const {
     rateLimitPerMinute = 0,
-    trustProxy = false,
+    trustProxy = [],
     maxPendingRequests = Infinity,
   } = deps.limits ?? {};
+  const proxies = trustedProxies(trustProxy);
   const rateLimiter =
     rateLimitPerMinute > 0 ? createRateLimiter({ perMinute: rateLimitPerMinute }) : undefined;
+  const inProgress =
+    rateLimitPerMinute > 0 ? createRequestsInProgress(maxRequestsAtOncePerClient) : undefined;
   let pendingApiRequests = 0;
+  let warnedOfUntrustedProxy = false;
 
-  /** The reason to refuse an API request before any work, if there is one. */
-  const refusal = (req: IncomingMessage, client: string): ApiError | undefined => {
-    // Preflights are free: each one precedes the request that counts.
-    if (req.method === 'OPTIONS') return undefined;
-    if (pendingApiRequests >= maxPendingRequests) return serverBusy();
-    const decision = rateLimiter?.take(clientNetwork(client), now());
+  /**
+   * A proxy on this machine that is not trusted makes every visitor one
+   * client, the proxy's address, sharing one set of limits: worth a warning,
+   * once, at the first request it passes on (a page, usually).
+   */
+  const noticeUntrustedProxy = (req: IncomingMessage) => {
+    if (warnedOfUntrustedProxy || !proxies.none) return;
+    if (req.headers['x-forwarded-for'] === undefined || !isLoopback(req.socket.remoteAddress)) {
+      return;
+    }
+    warnedOfUntrustedProxy = true;
+    logWarning(
+      'Warning: requests from this machine carry X-Forwarded-For, so a reverse proxy seems to be in front, ' +
+        "but TRUST_PROXY is unset: every visitor counts as the proxy's address and shares one set of limits. " +
+        'For a proxy on the same machine (Caddy, deploy/Caddyfile), set TRUST_PROXY=loopback (docs/configuration.md).',
+    );
+  };
+
+  /**
+   * Admits an API request whose headers have arrived, or says why not: the
+   * client network's own limits, checked before its body is read.
+   */
+  const admitClient = (res: ServerResponse, network: string): ApiError | undefined => {
+    if (inProgress && !inProgress.tryStart(network)) {
+      // By then every request in progress has its whole body or its 408.
+      return tooManyRequestsAtOnce(Math.ceil(apiBodyTimeoutMs / 1000));
+    }
+    res.once('close', () => inProgress?.finish(network));
+    const decision = rateLimiter?.take(network, now());
     if (decision && !decision.allowed) return tooManyRequests(decision.retryAfterSeconds);
     return undefined;
   };
 
+  const handleApi = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    // Answers of the API may carry personal data: never kept by a cache.
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    const client = resolveClientAddress(
+      req.socket.remoteAddress,
+      req.headers['x-forwarded-for'],
+      proxies,
+    );
+    // Preflights are free: each one precedes the request that counts.
+    if (req.method === 'OPTIONS') {
+      await handleRest(req, res, url, client);
+      return;
+    }
+    const refused = admitClient(res, clientNetwork(client));
+    if (refused) {
+      sendApiError(res, refused, apiCorsHeaders);
+      return;
+    }
+    // The whole body first: a request counts among those the server handles
+    // only once it is here, so slow senders cannot fill every place.
+    try {
+      await readBody(req, maxBodyBytes, { timeoutMs: apiBodyTimeoutMs });
+    } catch (error) {
+      if (error instanceof ApiError) sendApiError(res, error, apiCorsHeaders);
+      else res.destroy(); // The client left: nobody to answer.
+      return;
+    }
+    if (pendingApiRequests >= maxPendingRequests) {
+      sendApiError(res, serverBusy(), apiCorsHeaders);
+      return;
+    }
+    pendingApiRequests += 1;
+    res.once('close', () => (pendingApiRequests -= 1));
+    await handleRest(req, res, url, client);
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    noticeUntrustedProxy(req);
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://localhost');
@@ -82,17 +181,7 @@ export function createApp(deps: AppDeps): RequestListener {
       return;
     }
     if (url.pathname === restPrefix || url.pathname.startsWith(`${restPrefix}/`)) {
-      // Answers of the API may carry personal data: never kept by a cache.
-      res.setHeader('Cache-Control', 'no-store');
-      const client = clientAddress(req, trustProxy);
-      const refused = refusal(req, client);
-      if (refused) {
-        sendApiError(res, refused, apiCorsHeaders);
-        return;
-      }
-      pendingApiRequests += 1;
-      res.once('close', () => (pendingApiRequests -= 1));
-      await handleRest(req, res, url, client);
+      await handleApi(req, res, url);
     } else {
       await serveStatic(req, res, url.pathname);
     }
@@ -109,20 +198,6 @@ export function createApp(deps: AppDeps): RequestListener {
       sendApiError(res, internalError());
     });
   };
-}
-
-/**
- * The address the rate limit counts. Behind a reverse proxy every request comes
- * from the proxy; it appends the client's address to X-Forwarded-For, so the
- * last entry is the one a client cannot forge.
- */
-function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = [req.headers['x-forwarded-for'] ?? []].flat().join(',').split(',');
-    const last = forwarded.at(-1)?.trim();
-    if (last) return last;
-  }
-  return req.socket.remoteAddress ?? 'unknown';
 }
 
 function logToStderr(message: string, error: unknown) {

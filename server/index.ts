@@ -5,12 +5,14 @@ import path from 'node:path';
 import { createApp } from './app.ts';
 import { ConfigError } from './config.ts';
 import { readBackup } from './db/backup.ts';
+import { createBookingChallengeIssuer } from './db/booking-challenge.ts';
 import { createBookingsRepository } from './db/bookings-repository.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { DatabaseUnavailableError } from './db/database.ts';
 import { MigrationError } from './db/migrate.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { DatabaseRoleError, openDatabase, type OpenedDatabase } from './db/open-database.ts';
+import { checkDataDirIsPrivate, DataDirNotPrivateError } from './db/private-data-dir.ts';
 import type { NotificationChannel } from './notifications/channels.ts';
 import { runDaily } from './notifications/daily-run.ts';
 import { formatClockTime } from './notifications/daily-summary.ts';
@@ -28,9 +30,14 @@ import { loadSettings } from './settings.ts';
 const shutdownGraceMs = 10_000;
 
 async function main() {
+  // What the server writes (the database's files, its write-ahead log) is its
+  // user's alone, whatever umask it was started with: they hold personal data.
+  process.umask(0o077);
   // Variables already set in the environment win over the file.
   if (existsSync('.env')) process.loadEnvFile('.env');
   const { server: config, notify: notifyConfig, retention, daily, limits } = loadSettings();
+  // A data directory open to other users is refused before anything is written in it.
+  if (!config.databaseUrl) checkDataDirIsPrivate(config.dataDir);
 
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -59,6 +66,7 @@ async function main() {
     distDir: config.distDir,
     limits,
     notificationStates: createNotificationStates(database.db),
+    issueBookingChallenge: createBookingChallengeIssuer(database.db),
   });
   let stopping = false;
   const inFlight = new Set<ServerResponse>();
@@ -202,6 +210,7 @@ main().catch((error: unknown) => {
   const expected = [
     ConfigError,
     DataDirLockedError,
+    DataDirNotPrivateError,
     DatabaseRoleError,
     DatabaseUnavailableError,
     MigrationError,

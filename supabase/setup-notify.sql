@@ -1,5 +1,7 @@
 -- Hosted Supabase only: has the database call the notify-bookings Edge Function
--- after every booking request and every minute (for retries), and every five
+-- after every booking request and every minute (for retries, and for the flood
+-- digest, at most one every 15 minutes, of the requests above the site's hourly
+-- threshold, which do not call the function one by one), and every five
 -- minutes for the daily run (the retention purge and the daily summary, which
 -- the function does once a day, once the UK clock reaches its time). Run it once,
 -- after the migrations, the function's secrets and its deployment; the steps
@@ -33,7 +35,9 @@ begin
 end
 $$;
 
--- Every minute, for notifications whose retry is due. A job of that name is replaced.
+-- Every minute, for notifications whose retry is due and for the flood digest
+-- (20261126000200_flood_digest.sql), which the function sends once 15 minutes
+-- have passed since the last. A job of that name is replaced.
 select cron.schedule(
   'notify-bookings',
   '* * * * *',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { bookingFieldColumns } from '../../core/booking-rules.ts';
 import {
   csvCell,
   formatCsv,
@@ -30,31 +31,100 @@ const records: BookingRecord[] = [
 
 describe('csvCell', () => {
   it.each([
-    ['plain', 'plain'],
+    ['plain', '"plain"'],
     ['a,b', '"a,b"'],
+    ['a;b', '"a;b"'],
     ['say "hi"', '"say ""hi"""'],
-    ['two\nlines', 'two\\u000alines'],
-    ['=1+1', "'=1+1"],
-    ['+44 1634', "'+44 1634"],
-    ['-2', "'-2"],
-    ['@handle', "'@handle"],
-    ['\tcmd', '\\u0009cmd'],
-    ['\u001b]8;;http://evil.example\u0007link', '\\u001b]8;;http://evil.example\\u0007link'],
-    ['del\u007f and C1\u009b', 'del\\u007f and C1\\u009b'],
+    ['two\nlines', '"two\\u000alines"'],
+    ['=1+1', `"'=1+1"`],
+    ['+44 1634', `"'+44 1634"`],
+    ['-2', `"'-2"`],
+    ['@handle', `"'@handle"`],
+    ['\tcmd', `"'\\u0009cmd"`],
+    ['\r=cmd', `"'\\u000d=cmd"`],
+    ['\u001b]8;;http://evil.example\u0007link', '"\\u001b]8;;http://evil.example\\u0007link"'],
+    ['del\u007f and C1\u009b', '"del\\u007f and C1\\u009b"'],
     ['=A1,"x"', `"'=A1,""x"""`],
-    ['', ''],
+    ['a;=1+1;b', '"a;=1+1;b"'],
+    ['', '""'],
   ])('writes %j as %j', (value, cell) => {
     expect(csvCell(value)).toBe(cell);
   });
 });
 
+/**
+ * Reads CSV as a spreadsheet does, splitting at `separator`: a double quote
+ * opens or closes a quoted stretch wherever it stands, two inside one are a
+ * quote, and separators and line breaks inside quotes are text. For RFC 4180
+ * input this is RFC 4180's reading.
+ */
+function parseCsv(text: string, separator: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const character = text[index]!;
+    if (quoted) {
+      if (character !== '"') cell += character;
+      else if (text[index + 1] === '"') {
+        cell += '"';
+        index += 1;
+      } else quoted = false;
+    } else if (character === '"') quoted = true;
+    else if (character === separator) {
+      row.push(cell);
+      cell = '';
+    } else if (character === '\r' && text[index + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      index += 1;
+    } else cell += character;
+  }
+  if (cell !== '' || row.length > 0) rows.push([...row, cell]);
+  return rows;
+}
+
 describe('formatCsv', () => {
   it('writes a header and one quoted, formula-safe line per request, with CRLF', () => {
     expect(formatCsv(records)).toBe(
-      'id,created_at,received_uk,full_name,phone,email,instagram\r\n' +
-        `00000000-0000-4000-8000-000000000002,2026-07-01T13:05:00.000Z,"Wednesday 1 July 2026, 14:05 BST","Smith, ""Jo""",'+44 1634 123456,jo@example.com,'@jo\r\n` +
-        `00000000-0000-4000-8000-000000000001,2026-01-15T09:05:00.000Z,"Thursday 15 January 2026, 09:05 GMT","'=HYPERLINK(""http://evil.example"")",01634 123456,a@b.co,\r\n`,
+      '"id","created_at","received_uk","full_name","phone","email","instagram"\r\n' +
+        `"00000000-0000-4000-8000-000000000002","2026-07-01T13:05:00.000Z","Wednesday 1 July 2026, 14:05 BST","Smith, ""Jo""","'+44 1634 123456","jo@example.com","'@jo"\r\n` +
+        `"00000000-0000-4000-8000-000000000001","2026-01-15T09:05:00.000Z","Thursday 15 January 2026, 09:05 GMT","'=HYPERLINK(""http://evil.example"")","01634 123456","a@b.co",""\r\n`,
     );
+  });
+
+  const hostile: BookingRecord = {
+    ...records[0]!,
+    full_name: 'a;=1+1;b',
+    instagram: '=1+1;@SUM(A1)',
+  };
+  const formula = /^[=+\-@\t\r]/;
+
+  it('reads back, split at commas, as one cell per value, formulas neutralised', () => {
+    const [header, row] = parseCsv(formatCsv([hostile]), ',');
+    expect(header).toEqual(['id', 'created_at', 'received_uk', ...bookingFieldColumns]);
+    expect(row![header!.indexOf('full_name')]).toBe('a;=1+1;b');
+    expect(row![header!.indexOf('instagram')]).toBe("'=1+1;@SUM(A1)");
+    expect(row!.filter((cell) => formula.test(cell))).toEqual([]);
+  });
+
+  it('keeps each value whole when cells are joined by the `;` of a European spreadsheet', () => {
+    const values = [hostile.full_name, hostile.instagram!, '+44 1634 123456', 'say "hi"', ''];
+    expect(parseCsv(`${values.map(csvCell).join(';')}\r\n`, ';')).toEqual([
+      ['a;=1+1;b', "'=1+1;@SUM(A1)", "'+44 1634 123456", 'say "hi"', ''],
+    ]);
+  });
+
+  it('opened where the separator is `;`, leaves no value split at its `;` and no cell a formula', () => {
+    const rows = parseCsv(formatCsv([hostile]), ';');
+    // Every `;` is inside quotes: each line reads as one cell, the values whole inside it.
+    expect(rows.map((row) => row.length)).toEqual([1, 1]);
+    expect(rows[1]![0]).toContain(',a;=1+1;b,');
+    expect(rows[1]![0]).toContain(",'=1+1;@SUM(A1)");
+    expect(rows.flat().filter((cell) => formula.test(cell))).toEqual([]);
   });
 });
 

@@ -141,10 +141,13 @@ function fit(text: string, maxWidth: number): string {
 const csvHeader = ['id', 'created_at', 'received_uk', ...bookingFieldColumns] as const;
 
 /**
- * RFC 4180 CSV (CRLF line ends, fields quoted when needed). A cell that a
+ * RFC 4180 CSV, lines ending in CRLF, every cell in double quotes (inner ones
+ * doubled): a spreadsheet whose list separator is `;` (much of Europe) then
+ * never splits a name at a `;` into a cell of its own. A cell that a
  * spreadsheet would run as a formula (starting with = + - @, a tab or a
- * carriage return) is prefixed with an apostrophe (OWASP's advice against
- * formula injection): a phone number `+44 1634…` reads `'+44 1634…`.
+ * carriage return) is prefixed with an apostrophe, inside the quotes (OWASP's
+ * advice against formula injection): a phone number `+44 1634…` reads
+ * `'+44 1634…`.
  */
 export function formatCsv(records: readonly BookingRecord[]): string {
   const rows = records.map((record) => [
@@ -170,15 +173,17 @@ function escapeControls(value: string, which: RegExp = controlCharacter): string
   );
 }
 
+/** What a spreadsheet reads as the start of a formula, judged before control characters are escaped. */
+const formulaStart = /^[=+\-@\t\r]/;
+
 /**
- * One cell. Control characters are written as `\u001b` and the like, so that
- * printing the file never sends one to a terminal (a stored row may hold them:
- * rows of earlier rules, or inserted with the service key).
+ * One cell, quoted. Control characters are written as `\u001b` and the like,
+ * so that printing the file never sends one to a terminal (a stored row may
+ * hold them: rows of earlier rules, or inserted with the service key).
  */
 export function csvCell(raw: string): string {
-  const value = escapeControls(raw);
-  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
-  return /[",]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  const neutralised = formulaStart.test(raw) ? `'${raw}` : raw;
+  return `"${escapeControls(neutralised).replaceAll('"', '""')}"`;
 }
 
 /**

@@ -29,8 +29,8 @@ interface CommandSpec {
 }
 
 const whenHelp =
-  'only those received since: a number of hours, days, weeks, months or years ' +
-  '(12h, 7d, 2w, 6m, 1y), or a day (23/11/2026 or 2026-11-23, from midnight UK time)';
+  'only those received since: a number of minutes, hours, days, weeks, months or years ' +
+  '(15min, 12h, 7d, 2w, 6mo, 1y), or a day (23/11/2026 or 2026-11-23, from midnight UK time)';
 
 const commands: Record<CommandName, CommandSpec> = {
   list: {

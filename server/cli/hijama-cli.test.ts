@@ -247,6 +247,18 @@ describe('hijama on the embedded database, no server running', () => {
       'Amina Khan',
     ]);
 
+    // Minutes are min and months mo; a bare m could be either, and is refused.
+    const names = async (when: string) => {
+      const run = await runCli(['list', '--since', when, '--json'], { DATA_DIR: dataDir });
+      return (JSON.parse(run.stdout) as BookingRecord[]).map((r) => r.full_name);
+    };
+    expect(await names('90min')).toEqual(['Amina Khan']);
+    expect(await names('30min')).toEqual([]);
+    expect(await names('2mo')).toHaveLength(3);
+    const ambiguous = await runCli(['list', '--since', '5m'], { DATA_DIR: dataDir });
+    expect(ambiguous.code).not.toBe(0);
+    expect(ambiguous.stderr).toContain('write 5min for minutes or 5mo for months');
+
     const limited = await runCli(['--limit', '1', '--json'], { DATA_DIR: dataDir });
     expect((JSON.parse(limited.stdout) as BookingRecord[]).map((r) => r.full_name)).toEqual([
       'Amina Khan',
@@ -258,9 +270,9 @@ describe('hijama on the embedded database, no server running', () => {
     expect(run.code).toBe(0);
     const [amina, jo] = seeded;
     expect(run.stdout).toBe(
-      'id,created_at,received_uk,full_name,phone,email,instagram\r\n' +
-        `${amina!.id},${amina!.created_at},"${formatUkTimeLong(new Date(amina!.created_at))}",Amina Khan,'+44 1634 123456,amina@example.com,'@amina.k\r\n` +
-        `${jo!.id},${jo!.created_at},"${formatUkTimeLong(new Date(jo!.created_at))}","Smith, ""Jo""",01634 123456,jo@example.com,\r\n`,
+      '"id","created_at","received_uk","full_name","phone","email","instagram"\r\n' +
+        `"${amina!.id}","${amina!.created_at}","${formatUkTimeLong(new Date(amina!.created_at))}","Amina Khan","'+44 1634 123456","amina@example.com","'@amina.k"\r\n` +
+        `"${jo!.id}","${jo!.created_at}","${formatUkTimeLong(new Date(jo!.created_at))}","Smith, ""Jo""","01634 123456","jo@example.com",""\r\n`,
     );
     const all = await runCli(['--csv'], { DATA_DIR: dataDir });
     expect(all.stdout).toContain(`,"'=HYPERLINK(""http://evil.example"")",`);
@@ -343,8 +355,10 @@ describe('hijama on the embedded database, no server running', () => {
     const csv = await runCli(['export'], { DATA_DIR: dataDir });
     expect(csv.code).toBe(0);
     const lines = csv.stdout.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('id,created_at,received_uk,full_name,phone,email,instagram');
-    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(
+    expect(lines[0]).toBe(
+      '"id","created_at","received_uk","full_name","phone","email","instagram"',
+    );
+    expect(lines.slice(1).map((line) => line.split(',')[0]!.slice(1, -1))).toEqual(
       [...seeded].sort((a, b) => a.created_at.localeCompare(b.created_at)).map((r) => r.id),
     );
     const json = await runCli(['export', '--json', '--since', '7d'], { DATA_DIR: dataDir });
@@ -450,7 +464,7 @@ describe('hijama on the embedded database, no server running', () => {
   it.each([
     [
       ['--since', 'yesterday'],
-      '--since takes a number of hours, days, weeks, months or years (12h, 7d, 2w, 6m, 1y) or a day (23/11/2026 or 2026-11-23), not "yesterday".',
+      '--since takes a number of minutes, hours, days, weeks, months or years (15min, 12h, 7d, 2w, 6mo, 1y) or a day (23/11/2026 or 2026-11-23), not "yesterday".',
     ],
     [['--since', '11/23/2026'], /^--since takes .* not "11\/23\/2026"\.$/],
     [['--limit', '0'], '--limit takes a whole number above 0, or all, not "0".'],

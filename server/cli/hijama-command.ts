@@ -116,13 +116,35 @@ async function run(
 
 function readSince(values: Values, now: Date): Date | undefined {
   if (values.since === undefined) return undefined;
-  const since = parseSince(values.since, now);
+  const ambiguous = /^(\d{1,5})\s*m$/i.exec(values.since.trim());
+  if (ambiguous) {
+    const count = ambiguous[1]!;
+    throw new UsageError(
+      `--since ${values.since} could mean minutes or months: write ${count}min for minutes or ${count}mo for months.`,
+    );
+  }
+  const since = parseSinceArgument(values.since, now);
   if (!since) {
     throw new UsageError(
-      `--since takes a number of hours, days, weeks, months or years (12h, 7d, 2w, 6m, 1y) or a day (23/11/2026 or 2026-11-23), not "${values.since}".`,
+      `--since takes a number of minutes, hours, days, weeks, months or years (15min, 12h, 7d, 2w, 6mo, 1y) or a day (23/11/2026 or 2026-11-23), not "${values.since}".`,
     );
   }
   return since;
+}
+
+/**
+ * `--since` takes minutes as `min` (`--since 15min`, the last minutes of a
+ * flood) and months as `mo` (`6mo`); a bare `m` is refused as ambiguous
+ * (readSince); the rest is parseSince's.
+ */
+function parseSinceArgument(text: string, now: Date): Date | undefined {
+  const match = /^(\d{1,5})\s*(min|mo)$/i.exec(text.trim());
+  if (!match) return parseSince(text, now);
+  const count = Number(match[1]);
+  if (count === 0) return undefined;
+  return match[2]!.toLowerCase() === 'mo'
+    ? periodBefore(now, { count, unit: 'm' })
+    : new Date(now.getTime() - count * 60_000);
 }
 
 function readLimit(values: Values): number | undefined {

@@ -4,6 +4,10 @@ import { runHijama } from './hijama-command.ts';
 
 /** The `hijama` process (`npx hijama`, `npm run bookings`): see hijama-command.ts. */
 
+// What the command writes (backups, a restored database, the embedded
+// database's files when it opens it itself) is its user's alone: personal data.
+process.umask(0o077);
+
 // A question needs someone to read it and to answer: both ends a terminal.
 const terminal = process.stdin.isTTY && process.stderr.isTTY;
 

@@ -105,10 +105,8 @@ async function populate(db: Database) {
     `update app_private.booking_notifications set attempts = 2, last_error = 'SMTP 451', next_attempt_at = now() + interval '5 minutes'
      where booking_id = (select id from public.bookings where full_name = 'Sam Lee')`,
   );
-  await db.query(`insert into app_private.booking_alerts (kind) values ('site_limit_reached')`);
-  await db.query(
-    `insert into app_private.booking_alerts (kind, sent_at) values ('site_limit_reached', now())`,
-  );
+  await db.query(`insert into app_private.booking_alerts (kind) values ('flood')`);
+  await db.query(`insert into app_private.booking_alerts (kind, sent_at) values ('flood', now())`);
   await db.query(
     'update app_private.booking_limits set per_email_per_hour = 7, site_per_hour = 90',
   );
@@ -152,7 +150,7 @@ describe.each(pairs)('a backup of $from.name restored into $to.name', ({ from, t
     ).rejects.toMatchObject({ code: '23514' });
     // The alerts' identity continues after the restored ids.
     const { rows: alert } = await target.query<{ id: string }>(
-      `insert into app_private.booking_alerts (kind) values ('site_limit_reached') returning id::text`,
+      `insert into app_private.booking_alerts (kind) values ('flood') returning id::text`,
     );
     expect(Number(alert[0]?.id)).toBe(3);
   });
@@ -230,7 +228,7 @@ describe.each(engines)('restore on $name', (engine) => {
     expect(await readBookingLimits(target)).toEqual({
       perClientPerHour: 5,
       perEmailPerHour: 4,
-      sitePerHour: 60,
+      sitePerHour: 20,
     });
     // And a backup of the upgraded database restores too: its checks were added `not valid`.
     const again = await engine.empty();

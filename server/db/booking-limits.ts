@@ -2,15 +2,15 @@ import type { Queryable } from './database.ts';
 
 /**
  * The database's own limits on booking requests from the public (the migration
- * 20261123120000_booking_visitor_limits.sql keeps them in one row of
+ * 20261126000000_booking_flood.sql keeps them in one row of
  * app_private.booking_limits). 0 switches a limit off.
  */
 export interface BookingLimits {
-  /** Requests one client network (an IPv4 address, an IPv6 /64) may send in an hour. */
+  /** Requests one client network (an IPv4 address, an IPv6 /56) may send in an hour. */
   perClientPerHour: number;
-  /** Requests for one e-mail address in an hour. */
+  /** Requests for one e-mail address from one client network in an hour. */
   perEmailPerHour: number;
-  /** Requests the whole site accepts in an hour: the flood guard. */
+  /** Requests the whole site takes in an hour before each new one must carry a proof of work. */
   sitePerHour: number;
 }
 
@@ -21,18 +21,26 @@ const columns: Record<keyof BookingLimits, string> = {
 };
 const names = Object.keys(columns) as (keyof BookingLimits)[];
 
-/** Sets the limits given, leaving the others as the database has them. */
+/**
+ * Sets the limits given. The others stay as the database has them, or with
+ * `unsetToDefault` go back to the column's default: the server's start, so
+ * that removing a setting from the environment removes its effect.
+ */
 export async function setBookingLimits(
   db: Queryable,
   limits: Partial<BookingLimits>,
+  { unsetToDefault = false }: { unsetToDefault?: boolean } = {},
 ): Promise<void> {
-  if (names.every((name) => limits[name] === undefined)) return;
-  const assignments = names.map(
-    (name, index) => `${columns[name]} = coalesce($${index + 1}, ${columns[name]})`,
-  );
+  const given = names.filter((name) => limits[name] !== undefined);
+  const others = names.filter((name) => limits[name] === undefined);
+  const assignments = [
+    ...given.map((name, index) => `${columns[name]} = $${index + 1}`),
+    ...(unsetToDefault ? others.map((name) => `${columns[name]} = default`) : []),
+  ];
+  if (assignments.length === 0) return;
   await db.query(
     `update app_private.booking_limits set ${assignments.join(', ')} where singleton`,
-    names.map((name) => limits[name] ?? null),
+    given.map((name) => limits[name]),
   );
 }
 

@@ -1,3 +1,4 @@
+import { bookingProofHeader } from '../../core/booking-proof.ts';
 import { bookingFieldColumns } from '../../core/booking-rules.ts';
 import type { BookingRow } from '../../core/booking-row.ts';
 import type { Database, Queryable } from './database.ts';
@@ -50,16 +51,25 @@ export interface BookingSelectionResult {
 export type BookingInsert = BookingRow & { website?: string | null };
 
 export interface AnonRequest {
-  /** The client's address as the server sees it (after TRUST_PROXY); unknown when unset. */
+  /**
+   * The client's address as the server trusts it (TRUST_PROXY); unset when
+   * unknown, which the database counts in one shared bucket.
+   */
   clientAddress?: string;
+  /** The request's proof of work (the X-Booking-Proof header), asked for during a flood. */
+  proof?: string;
 }
 
 /**
- * The request header the database reads the client's address from
- * (app_private.request_client_network); PostgREST on hosted Supabase passes
- * the real headers, this server this one alone.
+ * The request headers the database reads (request.headers, as PostgREST
+ * passes them): the client's address, which hosted Supabase's front sets and
+ * overwrites and this server sets from the address it trusts, and the proof of
+ * work. Nothing else the client sent reaches the database.
  */
-const clientAddressHeader = 'x-real-ip';
+export const databaseRequestHeaders = {
+  clientAddress: 'cf-connecting-ip',
+  proof: bookingProofHeader,
+} as const;
 
 export interface BookingsRepository {
   /**
@@ -101,12 +111,18 @@ const comparisons: Record<ComparisonOperator, string> = {
 export function createBookingsRepository(db: Database): BookingsRepository {
   const asService = readsAndDeletes(db, 'service_role');
   return {
-    insertAsAnon: async (rows, { clientAddress }) => {
+    insertAsAnon: async (rows, request) => {
       if (rows.length === 0) return;
-      const headers = JSON.stringify(clientAddress ? { [clientAddressHeader]: clientAddress } : {});
+      const headers = JSON.stringify(
+        Object.fromEntries(
+          Object.entries(databaseRequestHeaders)
+            .map(([key, header]) => [header, request[key as keyof AnonRequest]])
+            .filter(([, value]) => value !== undefined && value !== ''),
+        ),
+      );
       const { sql, params } = insertStatement(rows);
       // It first gives the database the client's address as PostgREST would
-      // (request.headers), for the limits per visitor; the setting ends with
+      // (request.headers), for the limits per network and the proof of work; the setting ends with
       // the statement's transaction.
       await db.queryAsAnon(
         `${sql} where set_config('request.headers', $${params.length + 1}, true) is not null`,

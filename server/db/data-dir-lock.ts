@@ -14,6 +14,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { privateDirMode } from './private-data-dir.ts';
 
 /**
  * One server per data directory. PGlite itself lets a second process open the
@@ -71,7 +72,8 @@ export class DataDirLockedError extends Error {
 const heldByThisProcess = new Set<string>();
 
 export function lockDataDir(dataDir: string): DataDirLock {
-  mkdirSync(dataDir, { recursive: true });
+  // Private from the start (private-data-dir.ts): the database's files are created in it next.
+  mkdirSync(dataDir, { recursive: true, mode: privateDirMode });
   const lockPath = path.join(realpathSync(dataDir), lockFileName);
   const me = { ...describeThisProcess(), directory: identifyDirectory(dataDir) };
   if (heldByThisProcess.has(lockPath)) throw new DataDirLockedError(dataDir, lockPath, me);
@@ -93,7 +95,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
 
 function createLockFile(lockPath: string, content: string): boolean {
   const draft = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fd = openSync(draft, 'wx', 0o644);
+  const fd = openSync(draft, 'wx', 0o600);
   try {
     writeSync(fd, content);
     fsyncSync(fd);

@@ -11,6 +11,8 @@ import {
   type BookingField,
   type BookingForm,
 } from '../../core/booking-rules.ts';
+import { fakeNames, realNames } from '../../core/full-name-examples.ts';
+import { hasLetter, longestMarkRun } from '../../core/letters-and-marks.ts';
 import { testEngines } from '../testing/helpers.ts';
 import { DatabaseError } from './database.ts';
 import type { OpenedDatabase } from './open-database.ts';
@@ -39,7 +41,8 @@ function valueOfLength(field: BookingField, length: number): string {
       // Characters outside the BMP count once, as SQL counts them.
       return `${'é'.repeat(Math.max(0, length - '@b.co'.length))}@b.co`;
     default:
-      return '😀'.repeat(length);
+      // Letters outside the BMP (a name needs one) count once, as SQL counts them.
+      return '𝒜'.repeat(length);
   }
 }
 
@@ -63,6 +66,15 @@ function generatedCases(): Case[] {
     if ('minLength' in rule) {
       add(field, 'at the shortest', valueOfLength(field, rule.minLength));
       add(field, 'one short of the shortest', valueOfLength(field, rule.minLength - 1));
+    }
+    if ('needsLetter' in rule) {
+      for (const name of realNames) add(field, JSON.stringify(name), name);
+      for (const { name, text } of fakeNames) add(field, name, text);
+    }
+    if ('maxMarksInARow' in rule) {
+      const marks = (count: number) => '\u0301\u0300\u0302\u0303\u0308\u030a'.slice(0, count);
+      add(field, 'as many marks in a row as allowed', `Ami${marks(rule.maxMarksInARow)}na`);
+      add(field, 'one mark more than allowed', `Ami${marks(rule.maxMarksInARow + 1)}na`);
     }
     for (const [first, last] of hiddenCharacterRanges) {
       for (const point of new Set([Math.max(first, 1), last])) {
@@ -136,6 +148,28 @@ describe.each(testEngines('field-rules'))('the table and core agree on $name', (
     expect(cases.some(({ form }) => !hasFailures(validateBooking(form)))).toBe(true);
   });
 
+  it('takes every real name and refuses every name that shows none, as core does', async () => {
+    const verdicts = async (names: readonly string[]) => {
+      const found: { name: string; core: boolean; table: boolean }[] = [];
+      for (const name of names) {
+        const form = { ...valid, fullName: name };
+        found.push({
+          name,
+          core: !hasFailures(validateBooking(form)),
+          table: await tableAccepts(form),
+        });
+      }
+      return found;
+    };
+    expect(await verdicts(realNames)).toEqual(
+      realNames.map((name) => ({ name, core: true, table: true })),
+    );
+    const fakes = fakeNames.map(({ text }) => text);
+    expect(await verdicts(fakes)).toEqual(
+      fakes.map((name) => ({ name, core: false, table: false })),
+    );
+  });
+
   it('stores what core would send: trimmed, an empty Instagram as null', async () => {
     const id = randomUUID();
     await opened.db.transaction(async (tx) => {
@@ -182,6 +216,65 @@ describe.each(testEngines('field-rules'))('the table and core agree on $name', (
       }
     }
     expect(inSql).toEqual(inCore);
+  });
+
+  // Letters reach into planes 2 and 3 (the rarer ideographs), marks into
+  // plane 14. Compared as ranges: a row per code point would take seconds more.
+  it.each([
+    { name: 'a letter', sql: 'app_private.has_letter(chr(point))', core: hasLetter },
+    {
+      name: 'a combining mark',
+      sql: 'app_private.has_more_marks_in_a_row(chr(point), 0)',
+      core: (character: string) => longestMarkRun(character) > 0,
+    },
+  ])('finds $name in exactly the code points core does', async ({ sql, core }) => {
+    const { rows } = await opened.db.query<{ first: number; last: number }>(
+      `select min(point) as first, max(point) as last
+         from (
+           select point, point - row_number() over (order by point) as island
+             from (
+               select generate_series(1, 262143) as point
+               union all select generate_series(917504, 983039)
+             ) as scanned
+            where (point < 55296 or point > 57343) and ${sql}
+         ) as found
+        group by island
+        order by first`,
+    );
+    const inCore: { first: number; last: number }[] = [];
+    for (const [from, to] of [
+      [1, 0x3ffff],
+      [0xe0000, 0xeffff],
+    ] as const) {
+      for (let point = from; point <= to; point += 1) {
+        if (point >= 0xd800 && point <= 0xdfff) continue;
+        if (!core(String.fromCodePoint(point))) continue;
+        const last = inCore.at(-1);
+        if (last && last.last === point - 1) last.last = point;
+        else inCore.push({ first: point, last: point });
+      }
+    }
+    expect(rows).toEqual(inCore);
+    expect(inCore.length).toBeGreaterThan(100);
+  });
+
+  it('counts combining marks in a row as core does', async () => {
+    const texts = [
+      'Amina',
+      'Nguye\u0302\u0303n Va\u0306n',
+      `a${'\u0301'.repeat(99)}`,
+      '\u0301\u0301 b \u0301\u0301\u0301',
+      '\u{11005}\u{11038}\u{11038}\u{e0100}',
+    ];
+    const mosts = [0, 1, 2, 3, 4, 98, 99];
+    const { rows } = await opened.db.query<{ text: string; most: number; more: boolean }>(
+      `select text, most, app_private.has_more_marks_in_a_row(text, most) as more
+         from unnest($1::text[]) as text, unnest($2::integer[]) as most`,
+      [texts, mosts],
+    );
+    const differences = rows.filter(({ text, most, more }) => more !== longestMarkRun(text) > most);
+    expect(differences).toEqual([]);
+    expect(rows).toHaveLength(texts.length * mosts.length);
   });
 
   it('trims exactly the characters core trims', async () => {

@@ -5,6 +5,7 @@ import { lockDataDir } from './data-dir-lock.ts';
 import { migrate, type MigrationReport } from './migrate.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
+import { makeContentsPrivate } from './private-data-dir.ts';
 
 export interface OpenedDatabase {
   db: Database;
@@ -26,7 +27,8 @@ export class DatabaseRoleError extends Error {
 /**
  * PostgreSQL when a connection string is given, otherwise PGlite in
  * `<dataDir>/pgdata` under the data-directory lock; migrated either way, then
- * given the booking limits that are set (the others stay as stored).
+ * given the booking limits when they are passed (each one unset goes back to
+ * its default; the bookings command passes none and changes nothing).
  * `migrate: false` opens it as it is, for a restore, which migrates in steps.
  */
 export async function openDatabase(options: {
@@ -43,7 +45,9 @@ export async function openDatabase(options: {
     try {
       const migrations = await migrate(db, options.migrationsDir);
       await checkApiRoles(db);
-      await setBookingLimits(db, options.bookingLimits ?? {});
+      if (options.bookingLimits) {
+        await setBookingLimits(db, options.bookingLimits, { unsetToDefault: true });
+      }
       return { db, migrations, close: () => db.close() };
     } catch (error) {
       await db.close().catch(() => {});
@@ -55,10 +59,14 @@ export async function openDatabase(options: {
   let db: Database | undefined;
   try {
     db = await openPglite(path.join(options.dataDir, 'pgdata'));
+    // PGlite's files are open to all (private-data-dir.ts): closed at open and at close.
+    makeContentsPrivate(options.dataDir);
     let migrations = unmigrated;
     if (options.migrate !== false) {
       migrations = await migrate(db, options.migrationsDir);
-      await setBookingLimits(db, options.bookingLimits ?? {});
+      if (options.bookingLimits) {
+        await setBookingLimits(db, options.bookingLimits, { unsetToDefault: true });
+      }
     }
     const opened = db;
     return {
@@ -67,6 +75,7 @@ export async function openDatabase(options: {
       close: async () => {
         try {
           await opened.close();
+          makeContentsPrivate(options.dataDir);
         } finally {
           lock.release();
         }

@@ -1,4 +1,5 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import {
   queryAsAnonInTransaction,
   translateDriverError,
@@ -25,6 +26,8 @@ export async function openPglite(dataDir: string): Promise<Database> {
   try {
     pglite = await PGlite.create({
       dataDir,
+      // The proof of work is checked with pgcrypto, as on Supabase.
+      extensions: { pgcrypto },
       startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
     });
   } catch (error) {

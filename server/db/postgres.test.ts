@@ -4,10 +4,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createScratchDatabase,
+  noBookingLimits,
   testDatabaseUrl,
   withClient,
   type ScratchDatabase,
 } from '../testing/helpers.ts';
+import { setBookingLimits } from './booking-limits.ts';
 import { findMigrationsDir, migrate } from './migrate.ts';
 import { DatabaseRoleError, openDatabase } from './open-database.ts';
 import { openPostgres } from './postgres.ts';
@@ -24,6 +26,8 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
     const db = await openPostgres(scratch.url);
     try {
       await migrate(db);
+      // The schema's rules, not the limits on visitors (server/limits/abuse-limits.test.ts).
+      await setBookingLimits(db, noBookingLimits);
     } finally {
       await db.close();
     }

@@ -126,7 +126,7 @@ describe.each(engines)('an upgrade from the previous release on $name', (engine)
       expect(await readBookingLimits(upgraded)).toEqual({
         perClientPerHour: 5,
         perEmailPerHour: 7,
-        sitePerHour: 60,
+        sitePerHour: 20,
       });
       // New rows meet the new rules.
       await expect(

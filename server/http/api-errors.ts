@@ -60,6 +60,18 @@ export function requestTimeout(): ApiError {
   return new ApiError(408, 'PGRST000', 'The request was not received in time');
 }
 
+/**
+ * An API request's body did not arrive within `timeoutMs` of its headers
+ * (tighter than the site's limit: a booking is a few hundred bytes). The
+ * connection closes, since the rest of the body is never read.
+ */
+export function bodyTimeout(timeoutMs: number): ApiError {
+  return new ApiError(408, 'PGRST000', 'The request was not received in time', {
+    details: `The request body must arrive within ${timeoutMs / 1000} seconds of its headers.`,
+    headers: { Connection: 'close' },
+  });
+}
+
 /** The request target is not a URL (`GET //`). */
 export function invalidUrl(): ApiError {
   return new ApiError(400, 'PGRST100', 'The request URL is not valid');
@@ -90,13 +102,14 @@ export function siteMethodNotAllowed(): SiteError {
 
 /**
  * The one answer of every limit on requests, the server's and the database's
- * alike (the migration 20261123120000_booking_visitor_limits.sql raises the
- * same code, message and hint), so that a refusal never says which limit.
+ * alike (the migration 20261126000000_booking_flood.sql raises the same code,
+ * message and hint), so that a refusal never says which limit. The hint claims
+ * nothing about earlier requests: the one refused may be someone else's doing.
  */
 export const tooManyRequestsAnswer = {
   code: 'PT429',
   message: 'Too many booking requests',
-  hint: 'Please try again later. If you have already sent a request, we have it and will reply within 24 hours.',
+  hint: 'Please try again later, or call or e-mail the practice.',
 } as const;
 
 export function tooManyRequests(retryAfterSeconds: number): ApiError {
@@ -104,6 +117,20 @@ export function tooManyRequests(retryAfterSeconds: number): ApiError {
   return new ApiError(429, code, message, {
     hint,
     headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+}
+
+/**
+ * One client network already has as many API requests in progress as it may
+ * (a client holding many connections open must not hold the server's). The
+ * answer is that of every other limit; its places free within seconds, and
+ * closing this connection frees one of the server's.
+ */
+export function tooManyRequestsAtOnce(retryAfterSeconds: number): ApiError {
+  const { code, message, hint } = tooManyRequestsAnswer;
+  return new ApiError(429, code, message, {
+    hint,
+    headers: { 'Retry-After': String(retryAfterSeconds), Connection: 'close' },
   });
 }
 

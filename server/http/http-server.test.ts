@@ -60,6 +60,7 @@ describe('requests that are not valid HTTP', () => {
     const answer = parseAnswer(await exchange(server.baseUrl, request));
     expect(answer.status).toBe(status);
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
     expect(answer.headers.connection).toBe('close');
     expect(Object.keys(JSON.parse(answer.body) as object).sort()).toEqual([
       'code',

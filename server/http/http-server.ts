@@ -41,6 +41,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
+      'X-Content-Type-Options: nosniff\r\n' +
       `Content-Length: ${Buffer.byteLength(payload)}\r\n` +
       'Connection: close\r\n\r\n' +
       payload,

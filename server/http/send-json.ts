@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ApiError } from './api-errors.ts';
 
-/** Answers with a JSON body (none to HEAD). */
+/** Answers with a JSON body (none to HEAD), which a browser must never read as anything else. */
 export function sendJson(
   res: ServerResponse,
   status: number,
@@ -12,6 +12,7 @@ export function sendJson(
   const payload = Buffer.from(JSON.stringify(body));
   res.writeHead(status, {
     ...headers,
+    'X-Content-Type-Options': 'nosniff',
     'Content-Type': contentType,
     'Content-Length': String(payload.length),
   });

@@ -7,10 +7,20 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../core/api-defaults.ts';
 import { createApp, type ApiLimits } from '../app.ts';
 import { readBookingLimits, setBookingLimits, type BookingLimits } from '../db/booking-limits.ts';
-import { createBookingsRepository, type BookingsRepository } from '../db/bookings-repository.ts';
+import {
+  createBookingsRepository,
+  databaseRequestHeaders,
+  type BookingsRepository,
+} from '../db/bookings-repository.ts';
 import { DatabaseError } from '../db/database.ts';
 import type { OpenedDatabase } from '../db/open-database.ts';
 import { tooManyRequestsAnswer } from '../http/api-errors.ts';
+import {
+  bookingProof,
+  signedChallenge,
+  solveBookingChallenge,
+  type BookingChallenge,
+} from '../testing/booking-proof.ts';
 import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
 import { defaultLimits } from './limits-config.ts';
 
@@ -42,7 +52,12 @@ interface Answer {
 }
 
 /** A POST from one of loopback's addresses (127.0.0.0/8 is all this machine's). */
-function postFrom(baseUrl: string, localAddress: string, body: unknown): Promise<Answer> {
+function postFrom(
+  baseUrl: string,
+  localAddress: string,
+  body: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<Answer> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const request = httpRequest(
@@ -50,7 +65,11 @@ function postFrom(baseUrl: string, localAddress: string, body: unknown): Promise
       {
         method: 'POST',
         localAddress,
-        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(payload)) },
+        headers: {
+          ...headers,
+          ...extraHeaders,
+          'Content-Length': String(Buffer.byteLength(payload)),
+        },
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -85,12 +104,15 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     return rows[0]!.count;
   };
   /** An insert straight into the table as anon, as PostgREST makes it on hosted Supabase. */
-  const insertAsAnonFrom = (address: string, rows: ReturnType<typeof booking>[]) =>
+  const insertAsAnonWith = (
+    requestHeaders: Record<string, string>,
+    rows: ReturnType<typeof booking>[],
+  ) =>
     opened.db
       .transaction(async (tx) => {
         await tx.query('set local role anon');
         await tx.query(`select set_config('request.headers', $1, true)`, [
-          JSON.stringify({ 'cf-connecting-ip': address }),
+          JSON.stringify(requestHeaders),
         ]);
         await tx.query(
           `insert into public.bookings (id, full_name, phone, email)
@@ -107,6 +129,27 @@ describe.each(engines)("the database's limits on $name", (engine) => {
         () => 'stored',
         (error: unknown) => (error instanceof DatabaseError ? error.code : error),
       );
+  const insertAsAnonFrom = (address: string, rows: ReturnType<typeof booking>[]) =>
+    insertAsAnonWith({ [databaseRequestHeaders.clientAddress]: address }, rows);
+  /** A challenge as anon gets it from rpc/booking_challenge. */
+  const challengeAsAnon = () =>
+    opened.db.transaction(async (tx) => {
+      await tx.query('set local role anon');
+      const { rows } = await tx.query<{ challenge: BookingChallenge }>(
+        'select public.booking_challenge() as challenge',
+      );
+      return rows[0]!.challenge;
+    });
+  const solvedProof = async () => {
+    const challenge = await challengeAsAnon();
+    return bookingProof(challenge, solveBookingChallenge(challenge));
+  };
+  const networksCounted = async () => {
+    const { rows } = await opened.db.query<{ network: string }>(
+      'select network from app_private.booking_clients order by created_at',
+    );
+    return rows.map((row) => row.network);
+  };
 
   beforeAll(async () => {
     ({ opened, cleanUp } = await engine.open());
@@ -116,7 +159,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
         bookings: createBookingsRepository(opened.db),
         keys,
         distDir: mkdtempSync(path.join(tmpdir(), 'hijama-limits-dist-')),
-        limits: { ...defaultLimits, trustProxy: false },
+        limits: { ...defaultLimits, trustProxy: [] },
         now: () => clock,
       }),
     );
@@ -128,16 +171,16 @@ describe.each(engines)("the database's limits on $name", (engine) => {
   });
   beforeEach(async () => {
     await opened.db.exec(
-      'delete from public.bookings; delete from app_private.booking_clients; delete from app_private.booking_alerts;',
+      `delete from public.bookings; delete from app_private.booking_clients;
+       delete from app_private.booking_alerts; delete from app_private.booking_proofs_used;`,
     );
     await setBookingLimits(opened.db, defaults);
     // A fresh minute for the server's own per-address bucket.
     clock += 10 * 60_000;
   });
 
-  it('has limits per client, per e-mail address and site-wide, the site-wide far above the per-client', () => {
-    expect(defaults).toEqual({ perClientPerHour: 5, perEmailPerHour: 3, sitePerHour: 60 });
-    expect(defaults.sitePerHour).toBeGreaterThanOrEqual(10 * defaults.perClientPerHour);
+  it('has limits per network and per e-mail address, and a site-wide threshold for the proof of work', () => {
+    expect(defaults).toEqual({ perClientPerHour: 5, perEmailPerHour: 3, sitePerHour: 20 });
   });
 
   it('answers a filled honeypot as if stored, and stores nothing, not even a notification', async () => {
@@ -175,32 +218,52 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     expect((await from('127.0.0.3', booking('someone.else@example.com'))).status).toBe(201);
   });
 
-  it('counts every address of one IPv6 /64 as one client, and another /64 apart', async () => {
-    const inOne64 = (n: number) => `2001:db8:1:2::${n.toString(16)}`;
-    for (let n = 1; n <= defaults.perClientPerHour; n += 1) {
-      expect(await insertAsAnonFrom(inOne64(n), [booking(`v6-${n}@example.com`)])).toBe('stored');
+  it('counts every /64 of one IPv6 /56 as one network, and another /56 apart', async () => {
+    // Twelve /64s of one home connection's /56.
+    const answers = [];
+    for (let n = 0; n < 12; n += 1) {
+      const address = `2001:db8:1:${(0x200 + n).toString(16)}::1`;
+      answers.push(await insertAsAnonFrom(address, [booking(`v6-${n}@example.com`)]));
     }
-    expect(await insertAsAnonFrom(inOne64(0xffff), [booking('v6-more@example.com')])).toBe('PT429');
-    expect(await insertAsAnonFrom('2001:db8:1:3::1', [booking('v6-other@example.com')])).toBe(
+    expect(answers.filter((answer) => answer === 'stored')).toHaveLength(defaults.perClientPerHour);
+    expect(answers.filter((answer) => answer === 'PT429')).toHaveLength(
+      12 - defaults.perClientPerHour,
+    );
+    expect(new Set(await networksCounted())).toEqual(new Set(['2001:db8:1:200::/56']));
+    expect(await insertAsAnonFrom('2001:db8:1:300::1', [booking('v6-other@example.com')])).toBe(
       'stored',
     );
   });
 
-  it('refuses a fourth request for one e-mail address within the hour with 429, in any letter case', async () => {
-    const addresses = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
-    for (const [index, email] of [
-      'amina@example.com',
-      'Amina@example.com',
-      'AMINA@EXAMPLE.COM',
-    ].entries()) {
-      expect((await from(addresses[index]!, booking(email))).status).toBe(201);
+  it('reads the address from cf-connecting-ip alone: anything else, or nothing, is one shared bucket', async () => {
+    const spoofed = (n: number) => ({
+      'x-forwarded-for': `198.51.100.${n}`,
+      'x-real-ip': `198.51.100.${n}`,
+    });
+    const answers = [];
+    for (let n = 1; n <= defaults.perClientPerHour + 2; n += 1) {
+      answers.push(await insertAsAnonWith(spoofed(n), [booking(`shared${n}@example.com`)]));
     }
-    const refused = await from('127.0.0.5', booking('amina@Example.com'));
+    expect(answers.filter((answer) => answer === 'stored')).toHaveLength(defaults.perClientPerHour);
+    expect(answers.at(-1)).toBe('PT429');
+    for (const address of ['', 'not-an-ip', '192.0.2.0/24']) {
+      expect(await insertAsAnonFrom(address, [booking('more@example.com')])).toBe('PT429');
+    }
+    expect(new Set(await networksCounted())).toEqual(new Set(['unknown']));
+  });
+
+  it('refuses a fourth request for one e-mail address from one network within the hour, in any letter case', async () => {
+    for (const email of ['amina@example.com', 'Amina@example.com', 'AMINA@EXAMPLE.COM']) {
+      expect((await from('127.0.0.2', booking(email))).status).toBe(201);
+    }
+    const refused = await from('127.0.0.2', booking('amina@Example.com'));
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBe('60');
     expect(Object.keys(refused.body!).sort()).toEqual(errorKeys);
     expect(refused.body).toEqual({ ...tooManyRequestsAnswer, details: null });
     expect(await storedCount()).toBe(3);
+    // Requests in her name from elsewhere do not lock her out.
+    expect((await from('127.0.0.3', booking('amina@example.com'))).status).toBe(201);
   });
 
   it('answers a request that fails for its own reason with that reason, whatever its address or e-mail has done', async () => {
@@ -235,25 +298,24 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     ).toBe('PT400');
 
     // An e-mail address at its limit: a request with a bad phone hears about the phone.
-    for (const address of ['127.0.0.3', '127.0.0.4', '127.0.0.5']) {
-      expect((await from(address, booking('victim@example.com'))).status).toBe(201);
+    for (let i = 0; i < defaults.perEmailPerHour; i += 1) {
+      expect((await from('127.0.0.3', booking('victim@example.com'))).status).toBe(201);
     }
-    const forVictim = await from('127.0.0.6', booking('victim@example.com', { phone: '12' }));
+    expect((await from('127.0.0.3', booking('victim@example.com'))).status).toBe(429);
+    const forVictim = await from('127.0.0.3', booking('victim@example.com', { phone: '12' }));
     expect([forVictim.status, forVictim.body?.code]).toEqual([400, '23514']);
     expect(
-      await insertAsAnonFrom('127.0.0.7', [booking('victim@example.com', { phone: null })]),
+      await insertAsAnonFrom('127.0.0.3', [booking('victim@example.com', { phone: null })]),
     ).toBe('23502');
   });
 
   it("answers every limit, the server's own included, with one code, message and hint", async () => {
-    await setBookingLimits(opened.db, { perClientPerHour: 1, perEmailPerHour: 1, sitePerHour: 3 });
+    await setBookingLimits(opened.db, { perClientPerHour: 2, perEmailPerHour: 1 });
     expect((await from('127.0.0.2', booking('one@example.com'))).status).toBe(201);
-    const perClient = await from('127.0.0.2', booking('two@example.com'));
-    const perEmail = await from('127.0.0.3', booking('one@example.com'));
-    expect((await from('127.0.0.4', booking('three@example.com'))).status).toBe(201);
-    expect((await from('127.0.0.5', booking('four@example.com'))).status).toBe(201);
-    const siteWide = await from('127.0.0.6', booking('five@example.com'));
-    const bodies = [perClient, perEmail, siteWide].map((answer) => {
+    const perEmail = await from('127.0.0.2', booking('one@example.com'));
+    expect((await from('127.0.0.2', booking('two@example.com'))).status).toBe(201);
+    const perClient = await from('127.0.0.2', booking('three@example.com'));
+    const bodies = [perClient, perEmail].map((answer) => {
       expect(answer.status).toBe(429);
       return answer.body;
     });
@@ -269,17 +331,94 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     expect(bucket?.body).toEqual(bodies[0]);
   });
 
-  it('refuses past the site-wide allowance and tells the practice once, not once per refusal', async () => {
-    await setBookingLimits(opened.db, { sitePerHour: 4 });
-    for (let i = 0; i < 4; i += 1) {
+  it('above the threshold, asks each new request for a proof of work instead of refusing it', async () => {
+    await setBookingLimits(opened.db, { sitePerHour: 2 });
+    for (let i = 0; i < 2; i += 1) {
       expect((await from(`127.0.1.${i + 1}`, booking(`guest${i}@example.com`))).status).toBe(201);
     }
-    for (let i = 0; i < 3; i += 1) {
-      expect((await from(`127.0.2.${i + 1}`, booking(`late${i}@example.com`))).status).toBe(429);
+    const unproven = await from('127.0.2.1', booking('late@example.com'));
+    expect(unproven.status).toBe(428);
+    expect(Object.keys(unproven.body!).sort()).toEqual(errorKeys);
+    expect(unproven.body?.code).toBe('PT428');
+
+    const proof = await solvedProof();
+    const proven = await postFrom(server.baseUrl, '127.0.2.1', booking('late@example.com'), {
+      [databaseRequestHeaders.proof]: proof,
+    });
+    expect(proven.status).toBe(201);
+    const replayed = await postFrom(server.baseUrl, '127.0.2.2', booking('again@example.com'), {
+      [databaseRequestHeaders.proof]: proof,
+    });
+    expect(replayed.status).toBe(428);
+    expect(await storedCount()).toBe(3);
+  });
+
+  it('accepts as anon in SQL only a proof this database signed, unexpired and unused', async () => {
+    await setBookingLimits(opened.db, { sitePerHour: 1 });
+    expect(await insertAsAnonFrom('192.0.2.1', [booking('first@example.com')])).toBe('stored');
+    const { rows } = await opened.db.query<{ key: Buffer }>(
+      'select hmac_key as key from app_private.booking_proof_key',
+    );
+    const key = Buffer.from(rows[0]!.key);
+    const inAMinute = new Date(Date.now() + 60_000);
+    const withProof = (address: string, proof: string, email: string) =>
+      insertAsAnonWith(
+        { [databaseRequestHeaders.clientAddress]: address, [databaseRequestHeaders.proof]: proof },
+        [booking(email)],
+      );
+    const forged = signedChallenge(Buffer.alloc(32, 7), inAMinute);
+    const expired = signedChallenge(key, new Date(Date.now() - 1_000));
+    const valid = signedChallenge(key, inAMinute);
+    const wrongNumber = bookingProof(valid, 43);
+
+    expect(await insertAsAnonFrom('192.0.2.2', [booking('none@example.com')])).toBe('PT428');
+    for (const proof of [
+      bookingProof(forged, 42),
+      bookingProof(expired, 42),
+      wrongNumber,
+      'not base64 at all!',
+      Buffer.from('[1, 2]').toString('base64'),
+      Buffer.from(JSON.stringify({ ...valid, number: 42, algorithm: 'SHA-1' })).toString('base64'),
+    ]) {
+      expect(await withProof('192.0.2.3', proof, 'bad@example.com')).toBe('PT428');
     }
-    expect(await storedCount()).toBe(4);
-    const { rows } = await opened.db.query('select kind from app_private.booking_alerts');
-    expect(rows).toEqual([{ kind: 'site_limit_reached' }]);
+    expect(await withProof('192.0.2.4', bookingProof(valid, 42), 'good@example.com')).toBe(
+      'stored',
+    );
+    expect(await withProof('192.0.2.5', bookingProof(valid, 42), 'replay@example.com')).toBe(
+      'PT428',
+    );
+    expect(await withProof('192.0.2.6', await solvedProof(), 'solved@example.com')).toBe('stored');
+    expect(await storedCount()).toBe(3);
+  });
+
+  it('sends requests above the threshold to the digest, and tells the practice once an hour', async () => {
+    await setBookingLimits(opened.db, { sitePerHour: 1 });
+    expect(await insertAsAnonFrom('192.0.2.1', [booking('first@example.com')])).toBe('stored');
+    for (let i = 2; i <= 4; i += 1) {
+      const proof = await solvedProof();
+      expect(
+        await insertAsAnonWith(
+          {
+            [databaseRequestHeaders.clientAddress]: `192.0.2.${i}`,
+            [databaseRequestHeaders.proof]: proof,
+          },
+          [booking(`flood${i}@example.com`)],
+        ),
+      ).toBe('stored');
+    }
+    const { rows: digests } = await opened.db.query<{ email: string; digest: boolean }>(
+      `select b.email, n.digest from app_private.booking_notifications n
+       join public.bookings b on b.id = n.booking_id order by b.email`,
+    );
+    expect(digests).toEqual([
+      { email: 'first@example.com', digest: false },
+      { email: 'flood2@example.com', digest: true },
+      { email: 'flood3@example.com', digest: true },
+      { email: 'flood4@example.com', digest: true },
+    ]);
+    const { rows } = await opened.db.query('select kind, details from app_private.booking_alerts');
+    expect(rows).toEqual([{ kind: 'flood', details: { threshold: 1 } }]);
   });
 
   it('counts only the last hour', async () => {
@@ -315,6 +454,9 @@ describe.each(engines)("the database's limits on $name", (engine) => {
       'select * from app_private.booking_clients',
       'delete from app_private.booking_clients',
       'select * from app_private.booking_alerts',
+      'select * from app_private.booking_proof_key',
+      'select * from app_private.booking_proofs_used',
+      "select app_private.accept_booking_proof('')",
     ]) {
       expect(((await attempt(sql)) as DatabaseError).code).toBe('42501');
     }
@@ -324,13 +466,19 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     await setBookingLimits(opened.db, { perEmailPerHour: 0 });
     expect(await readBookingLimits(opened.db)).toEqual({ ...defaults, perEmailPerHour: 0 });
     for (let i = 0; i < 4; i += 1) {
-      expect((await from(`127.0.0.${i + 2}`, booking('many@example.com'))).status).toBe(201);
+      expect((await from('127.0.0.2', booking('many@example.com'))).status).toBe(201);
     }
+  });
+
+  it('puts a limit whose setting was removed back to its default', async () => {
+    await setBookingLimits(opened.db, { perClientPerHour: 9, perEmailPerHour: 0, sitePerHour: 0 });
+    await setBookingLimits(opened.db, { perEmailPerHour: 1 }, { unsetToDefault: true });
+    expect(await readBookingLimits(opened.db)).toEqual({ ...defaults, perEmailPerHour: 1 });
   });
 });
 
 describe("the server's own limits", () => {
-  const limits: ApiLimits = { rateLimitPerMinute: 3, trustProxy: false, maxPendingRequests: 2 };
+  const limits: ApiLimits = { rateLimitPerMinute: 3, trustProxy: [], maxPendingRequests: 2 };
   let clock = 0;
   let release: () => void = () => {};
   let blocked: Promise<void> | undefined;
@@ -392,7 +540,7 @@ describe("the server's own limits", () => {
   });
 
   it("counts the proxy's X-Forwarded-For address when told to trust the proxy", async () => {
-    const server = await start({ trustProxy: true, maxPendingRequests: 100 });
+    const server = await start({ trustProxy: ['loopback'], maxPendingRequests: 100 });
     try {
       clock = 0;
       const from = (address: string) => ({ 'X-Forwarded-For': `198.51.100.7, ${address}` });

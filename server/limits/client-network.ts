@@ -1,25 +1,62 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
+/** The one network of every client whose address is missing or unreadable. */
+export const unknownNetwork = 'unknown';
+
 /**
- * The client a per-address limit counts: an IPv4 address as it is, the /64 of
- * an IPv6 address (one subscriber usually holds a whole /64, so counting single
- * addresses would give them an endless supply). The database's limits count
- * the same way (app_private.request_client_network).
+ * The network a per-client limit counts: an IPv4 address alone, the /56 of an
+ * IPv6 address (what a UK home connection is given, so counting single
+ * addresses, or even /64s, would give one subscriber an endless supply), an
+ * IPv4 address seen through an IPv6 socket as that IPv4 address, and anything
+ * else as `unknown`: one shared bucket, limited, never unlimited.
+ *
+ * The database counts the same way, in the same text
+ * (app_private.request_client_network); client-network-sql.test.ts runs both
+ * over one list of addresses so that the two cannot drift apart.
  */
-export function clientNetwork(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1]!;
-  if (isIPv4(address) || !isIPv6(address)) return address;
-  const [head = '', tail = ''] = address.split('::');
-  const headGroups = head === '' ? [] : head.split(':');
-  const tailGroups = tail === '' ? [] : tail.split(':');
-  const groups = address.includes('::')
-    ? [
-        ...headGroups,
-        ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'),
-        ...tailGroups,
-      ]
-    : headGroups;
-  const prefix = groups.slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16));
-  return `${prefix.join(':')}::/64`;
+export function clientNetwork(address: string | undefined): string {
+  const text = address?.trim() ?? '';
+  if (isIPv4(text)) return text;
+  // A zone (fe80::1%eth0) is the receiver's, not part of the address: PostgreSQL refuses it.
+  if (!isIPv6(text) || text.includes('%')) return unknownNetwork;
+  const groups = ipv6Groups(text);
+  if (isIPv4Mapped(groups)) {
+    const [high = 0, low = 0] = groups.slice(6);
+    return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+  }
+  return networkText56(groups);
+}
+
+/** The eight 16-bit groups of an address that `isIPv6` accepts. */
+function ipv6Groups(address: string): number[] {
+  // A dotted IPv4 tail (::ffff:192.0.2.1) is the last two groups.
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  let text = address;
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${address.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
+  const [head = '', tail] = text.split('::');
+  if (tail === undefined) return parse(head);
+  const headGroups = parse(head);
+  const tailGroups = parse(tail);
+  const zeros = Array<number>(8 - headGroups.length - tailGroups.length).fill(0);
+  return [...headGroups, ...zeros, ...tailGroups];
+}
+
+/** ::ffff:0:0/96, an IPv4 client of an IPv6 socket. */
+function isIPv4Mapped(groups: number[]): boolean {
+  return groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff;
+}
+
+/**
+ * The /56 as PostgreSQL writes a cidr of that length: its first four groups
+ * (the last one cut to its high byte), hexadecimal without leading zeros,
+ * trailing zero groups dropped, then `::/56`.
+ */
+function networkText56(groups: number[]): string {
+  const kept = [groups[0] ?? 0, groups[1] ?? 0, groups[2] ?? 0, (groups[3] ?? 0) & 0xff00];
+  while (kept.length > 0 && kept.at(-1) === 0) kept.pop();
+  return `${kept.map((group) => group.toString(16)).join(':')}::/56`;
 }

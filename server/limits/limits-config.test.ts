@@ -7,7 +7,7 @@ describe('the limits read from the environment', () => {
     expect(loadLimits({})).toEqual({
       bookingLimits: {},
       rateLimitPerMinute: defaultLimits.rateLimitPerMinute,
-      trustProxy: false,
+      trustProxy: [],
       maxPendingRequests: defaultLimits.maxPendingRequests,
     });
   });
@@ -19,13 +19,13 @@ describe('the limits read from the environment', () => {
         BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '5',
         BOOKING_LIMIT_SITE_PER_HOUR: '0',
         RATE_LIMIT_PER_MINUTE: '0',
-        TRUST_PROXY: 'true',
+        TRUST_PROXY: 'loopback, 10.0.0.0/8',
         MAX_PENDING_REQUESTS: '64',
       }),
     ).toEqual({
       bookingLimits: { perClientPerHour: 8, perEmailPerHour: 5, sitePerHour: 0 },
       rateLimitPerMinute: 0,
-      trustProxy: true,
+      trustProxy: ['loopback', '10.0.0.0/8'],
       maxPendingRequests: 64,
     });
   });
@@ -50,6 +50,38 @@ describe('the limits read from the environment', () => {
     } catch (error) {
       expect((error as ConfigError).problems).toHaveLength(4);
       expect((error as ConfigError).problems[0]).toContain('BOOKING_LIMIT_PER_EMAIL_PER_HOUR');
+    }
+  });
+
+  it.each(['true', '1', 'TRUE'])(
+    'refuses TRUST_PROXY=%s, which trusted anyone, and gives the form that names the proxy',
+    (value) => {
+      expect(() => loadLimits({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY=loopback/);
+    },
+  );
+
+  it('reads TRUST_PROXY as a list of addresses and ranges, and false or nothing as none', () => {
+    expect(loadLimits({ TRUST_PROXY: ' 192.0.2.10 ,2001:db8::/48,LOOPBACK' }).trustProxy).toEqual([
+      '192.0.2.10',
+      '2001:db8::/48',
+      'LOOPBACK',
+    ]);
+    for (const none of ['', ' ', 'false', '0']) {
+      expect(loadLimits({ TRUST_PROXY: none }).trustProxy).toEqual([]);
+    }
+  });
+
+  it('refuses every TRUST_PROXY entry that is not an address or a range, naming each', () => {
+    try {
+      loadLimits({ TRUST_PROXY: 'loopback, caddy, 10.0.0.0/33, 192.0.2.1/8/2, ' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        'TRUST_PROXY: "caddy" is not an IP address, a CIDR range (e.g. 10.0.0.0/8) or loopback.',
+        'TRUST_PROXY: "10.0.0.0/33" is not an IP address, a CIDR range (e.g. 10.0.0.0/8) or loopback.',
+        'TRUST_PROXY: "192.0.2.1/8/2" is not an IP address, a CIDR range (e.g. 10.0.0.0/8) or loopback.',
+        'TRUST_PROXY: "" is not an IP address, a CIDR range (e.g. 10.0.0.0/8) or loopback.',
+      ]);
     }
   });
 });

@@ -1,5 +1,6 @@
 import { ConfigError } from '../config.ts';
 import type { BookingLimits } from '../db/booking-limits.ts';
+import { readTrustProxySetting } from './trusted-proxies.ts';
 
 /** The server's protections against floods; read from the environment. */
 export interface LimitsConfig {
@@ -9,10 +10,16 @@ export interface LimitsConfig {
    * left unset keeps the database's value.
    */
   bookingLimits: Partial<BookingLimits>;
-  /** RATE_LIMIT_PER_MINUTE: API requests one client address may make per minute; 0 = no limit. */
+  /**
+   * RATE_LIMIT_PER_MINUTE: API requests one client network may make per
+   * minute; 0 = no limit (nor on the requests it has in progress at once).
+   */
   rateLimitPerMinute: number;
-  /** TRUST_PROXY: take the client address from X-Forwarded-For, set by a reverse proxy in front. */
-  trustProxy: boolean;
+  /**
+   * TRUST_PROXY: the reverse proxies (addresses, CIDR ranges, `loopback`)
+   * whose X-Forwarded-For names the client; empty: none.
+   */
+  trustProxy: string[];
   /** MAX_PENDING_REQUESTS: API requests handled at once before new ones get 503. */
   maxPendingRequests: number;
 }
@@ -58,10 +65,8 @@ export function loadLimits(env: Env = process.env): LimitsConfig {
   const rateLimitPerMinute = count('RATE_LIMIT_PER_MINUTE', { min: 0, max: 1_000_000 });
   const maxPendingRequests = count('MAX_PENDING_REQUESTS', { min: 1, max: 100_000 });
 
-  const proxy = env.TRUST_PROXY?.trim().toLowerCase() ?? '';
-  if (!['', '0', '1', 'true', 'false'].includes(proxy)) {
-    problems.push(`TRUST_PROXY must be true or false (got "${env.TRUST_PROXY}").`);
-  }
+  const trustProxy = readTrustProxySetting(env.TRUST_PROXY);
+  problems.push(...trustProxy.problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const bookingLimits: Partial<BookingLimits> = {};
@@ -71,7 +76,7 @@ export function loadLimits(env: Env = process.env): LimitsConfig {
   return {
     bookingLimits,
     rateLimitPerMinute: rateLimitPerMinute ?? defaultLimits.rateLimitPerMinute,
-    trustProxy: proxy === '1' || proxy === 'true',
+    trustProxy: trustProxy.entries,
     maxPendingRequests: maxPendingRequests ?? defaultLimits.maxPendingRequests,
   };
 }

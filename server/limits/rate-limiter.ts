@@ -1,15 +1,15 @@
 /**
- * A token bucket per client address: `perMinute` requests at once, then one
- * more every 60/perMinute seconds. Pure (the clock is passed in), and bounded:
- * past `maxClients` addresses the least recently seen is forgotten, which can
- * only ever give that address a fresh bucket.
+ * A token bucket per client (a network, see client-network.ts): `perMinute`
+ * requests at once, then one more every 60/perMinute seconds. Pure (the clock
+ * is passed in), and bounded: past `maxClients` clients the least recently
+ * seen is forgotten, which can only ever give that client a fresh bucket.
  */
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export interface RateLimiter {
   take(client: string, nowMs: number): RateDecision;
-  /** Addresses currently remembered, for tests of the memory bound. */
+  /** Clients currently remembered, for tests of the memory bound. */
   readonly size: number;
 }
 

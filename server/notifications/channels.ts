@@ -2,6 +2,7 @@ import nodemailer from 'nodemailer';
 import { composeBookingEmail, composeWebhookBody, type BookingNotice } from './booking-notice.ts';
 import type { ChannelName } from './outbox.ts';
 import type { DailySummaryMessage } from './daily-summary.ts';
+import type { FloodDigestMessage } from './flood-digest.ts';
 import { composeAlert, type AlertMessage, type PracticeAlert } from './practice-alerts.ts';
 
 /** A way of telling the practice about a booking; `send` rejects when it did not get through. */
@@ -14,6 +15,8 @@ export interface NotificationChannel {
   sendAlert(alert: PracticeAlert): Promise<void>;
   /** Sends the practice its daily summary (daily-summary.ts). */
   sendDailySummary(summary: DailySummaryMessage): Promise<void>;
+  /** Sends the practice the requests of a flood, together (flood-digest.ts). */
+  sendFloodDigest(digest: FloodDigestMessage): Promise<void>;
   /**
    * Checks, without sending anything, that the channel can be used: the SMTP
    * login for e-mail. Rejects with the reason when it cannot.
@@ -40,13 +43,17 @@ export function createEmailChannel(settings: EmailSettings): NotificationChannel
     socketTimeout: 20_000,
   });
   const fromDomain = settings.from.slice(settings.from.lastIndexOf('@') + 1).replace(/>$/, '');
-  /** A plain-text message about the practice's own affairs, its id the same at every attempt. */
-  const sendToPractice = async ({ subject, text }: AlertMessage, id: string) => {
+  /** A message about the practice's own affairs, its id the same at every attempt. */
+  const sendToPractice = async (
+    { subject, text, html }: AlertMessage & { html?: string },
+    id: string,
+  ) => {
     await transport.sendMail({
       from: settings.from,
       to: settings.to,
       subject,
       text,
+      ...(html === undefined ? {} : { html }),
       messageId: `<${id}@${fromDomain || 'localhost'}>`,
       signal: AbortSignal.timeout(sendTimeoutMs),
     });
@@ -71,6 +78,7 @@ export function createEmailChannel(settings: EmailSettings): NotificationChannel
     },
     sendAlert: async (alert) => sendToPractice(composeAlert(alert), `alert-${alert.id}`),
     sendDailySummary: (summary) => sendToPractice(summary, `daily-summary-${summary.day}`),
+    sendFloodDigest: (digest) => sendToPractice(digest, `flood-digest-${digest.id}`),
     async verify() {
       await transport.verify();
     },
@@ -122,6 +130,7 @@ export function createWebhookChannel(url: string): NotificationChannel {
         },
         `daily-summary-${summary.day}`,
       ),
+    sendFloodDigest: (digest) => post(digest.webhookBody, `flood-digest-${digest.id}`),
     // Nothing to check without sending: a webhook is tried with the first request.
     verify: async () => {},
     close: () => {},

@@ -1,4 +1,5 @@
 import { tmpdir } from 'node:os';
+import { solveChallenge } from 'altcha-lib/v1';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../core/api-defaults.ts';
 import { createApp } from '../app.ts';
@@ -14,8 +15,11 @@ import {
   waitFor,
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
+import { createBookingChallengeIssuer } from '../db/booking-challenge.ts';
 import { setBookingLimits } from '../db/booking-limits.ts';
+import { bookingProof } from '../testing/booking-proof.ts';
 import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
+import { createFloodDigests } from './flood-digests.ts';
 import { createAlertStore } from './practice-alerts.ts';
 import { createNotifier, retryDelayMs, type Notifier } from './notifier.ts';
 import { createOutbox } from './outbox.ts';
@@ -71,6 +75,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
   beforeEach(async () => {
     await opened.db.query('delete from public.bookings');
     await opened.db.query('delete from app_private.booking_alerts');
+    await opened.db.query('delete from app_private.flood_digests');
     errors.length = 0;
     infos.length = 0;
   });
@@ -93,6 +98,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
       exclusive: false,
       alerts: createAlertStore(opened.db),
       alertAfterMs: options.alertAfterMs,
+      digests: createFloodDigests(opened.db),
       log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },
     });
     notifiers.push(notifier);
@@ -114,21 +120,43 @@ describe.each(engines)('the notifier on $name', (engine) => {
     });
   }
 
-  /** Posts one booking, or each of an array in turn (a visitor sends one at a time). */
-  async function post(body: unknown): Promise<{ status: number; ms: number }> {
+  /**
+   * Posts one booking, or each of an array in turn (a visitor sends one at a
+   * time); with `proof`, each solves a proof of work first, as the form does
+   * during a flood.
+   */
+  async function post(
+    body: unknown,
+    { proof = false }: { proof?: boolean } = {},
+  ): Promise<{ status: number; ms: number }> {
     if (Array.isArray(body)) {
       const answers = [];
-      for (const row of body) answers.push(await post(row));
+      for (const row of body) answers.push(await post(row, { proof }));
       const refused = answers.find((answer) => answer.status !== 201);
       return refused ?? { status: 201, ms: 0 };
     }
+    const proofHeader: Record<string, string> = proof
+      ? { 'X-Booking-Proof': await solveProof() }
+      : {};
     const started = Date.now();
     const response = await fetch(`${server.baseUrl}/rest/v1/bookings`, {
       method: 'POST',
-      headers: anonHeaders,
+      headers: { ...anonHeaders, ...proofHeader },
       body: JSON.stringify(body),
     });
     return { status: response.status, ms: Date.now() - started };
+  }
+
+  /** A challenge of the database solved with ALTCHA's solver, as the browser solves it: the X-Booking-Proof header. */
+  async function solveProof(): Promise<string> {
+    const challenge = await createBookingChallengeIssuer(opened.db)('anon');
+    const solution = await solveChallenge(
+      challenge.challenge,
+      challenge.salt,
+      challenge.algorithm,
+      challenge.maxnumber,
+    ).promise;
+    return bookingProof(challenge, solution!.number);
   }
 
   async function outboxRows() {
@@ -352,26 +380,190 @@ describe.each(engines)('the notifier on $name', (engine) => {
     expect(new Set(ids).size).toBe(many.length);
   });
 
-  it('tells the practice once when the site-wide limit is reached, however many requests it refuses', async () => {
-    await setBookingLimits(opened.db, { sitePerHour: 2 });
-    try {
+  describe('during a flood', () => {
+    const threshold = 3;
+
+    beforeEach(async () => {
+      await setBookingLimits(opened.db, { sitePerHour: threshold });
+      // The easiest proof of work the database allows, so that the test solves forty quickly.
+      await opened.db.query('update app_private.booking_limits set proof_max_number = 1000');
+    });
+
+    afterEach(async () => {
+      await setBookingLimits(opened.db, { sitePerHour: 0 });
+    });
+
+    /** The requests of a flood: `count` guests, each sent with a proof of work. */
+    async function flood(count: number, first = 1) {
+      const guests = Array.from({ length: count }, (_, i) =>
+        booking({
+          full_name: `Flood Guest ${String(first + i).padStart(2, '0')}`,
+          email: `guest${first + i}@example.com`,
+        }),
+      );
+      expect((await post(guests, { proof: true })).status).toBe(201);
+      return guests;
+    }
+
+    /** Makes every flood digest older by `minutes`, as if it had been sent that long ago. */
+    async function ageDigests(minutes: number) {
+      await opened.db.query(
+        `update app_private.flood_digests set created_at = created_at - make_interval(mins => $1)`,
+        [minutes],
+      );
+    }
+
+    const reference = (id: string) => id.replaceAll('-', '').slice(0, 8).toUpperCase();
+    const subjects = (peer: SmtpPeer) => peer.mails.map((mail) => mail.parsed.subject ?? '');
+
+    it('e-mails the requests above the threshold in one digest, with the flood alert, and the others one by one', async () => {
+      const peer = await smtpPeer();
+      const hook = await startWebhookReceiver();
+      closers.push(hook.close);
+      const notifier = startNotifier([emailTo(peer.port), createWebhookChannel(hook.url)], {
+        start: false,
+      });
+      const usual = [
+        booking({ full_name: 'First Guest', email: 'first@example.com' }),
+        booking({ full_name: 'Second Guest', email: 'second@example.com' }),
+        booking({ full_name: 'Third Guest', email: 'third@example.com' }),
+      ];
+      expect((await post(usual)).status).toBe(201);
+      // Above the threshold a request without a proof of work is refused.
+      expect((await post(booking({ email: 'noproof@example.com' }))).status).toBe(428);
+      const flooded = await flood(40);
+
+      expect(await notifier.runOnce()).toEqual({ sent: 43, failed: 0 });
+      const all = subjects(peer);
+      expect(all.filter((subject) => subject.startsWith('Booking request from')).sort()).toEqual([
+        'Booking request from First Guest',
+        'Booking request from Second Guest',
+        'Booking request from Third Guest',
+      ]);
+      expect(all.filter((subject) => subject.includes('flooded'))).toEqual([
+        'More than 3 booking requests in an hour: the booking form is being flooded',
+      ]);
+      const digests = peer.mails.filter((mail) => mail.parsed.subject?.includes('more booking'));
+      expect(digests.map((mail) => mail.parsed.subject)).toEqual([
+        expect.stringMatching(/^40 more booking requests in the last (minute|\d+ minutes)$/),
+      ]);
+      expect(peer.mails).toHaveLength(5);
+
+      const digest = digests[0]!;
+      const text = digest.parsed.text ?? '';
+      expect(text).toContain('It looks like a flood');
+      expect(text).toContain('npx hijama list --since 1h');
+      for (const [index, guest] of flooded.entries()) {
+        expect(text).toContain(
+          `${index + 1}. ${guest.full_name}, ref ${reference(guest.id)}, received `,
+        );
+      }
+      expect(text).toContain('Phone 01634 123456 (tel:01634123456), e-mail guest1@example.com');
+      expect(text).not.toContain('First Guest');
+      expect(digest.parsed.messageId).toMatch(/^<flood-digest-\d+@rochester-hijama\.example>$/);
+      const html = digest.parsed.html ?? '';
+      expect(html).toContain('<a href="tel:01634123456"');
+      expect(html).toContain('<strong>Flood Guest 40</strong>');
+
+      const hooked = hook.requests.map(
+        (request) => JSON.parse(request.body) as { type: string; digest?: { bookings: unknown[] } },
+      );
+      expect(hooked.map((body) => body.type).sort()).toEqual([
+        'booking.created',
+        'booking.created',
+        'booking.created',
+        'practice.alert',
+        'practice.flood_digest',
+      ]);
+      const webhookDigest = hooked.find((body) => body.type === 'practice.flood_digest')!;
+      expect(webhookDigest.digest!.bookings).toHaveLength(40);
+      expect(hook.requests.at(-1)!.headers['idempotency-key']).toMatch(/^flood-digest-\d+$/);
+
+      // Every request's notification is complete, the flood's by the digest.
+      expect((await outboxRows()).filter((row) => !row.completed)).toEqual([]);
+      expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 0 });
+      expect(peer.mails).toHaveLength(5);
+    });
+
+    it('sends the next digest no sooner than 15 minutes after the last', async () => {
       const peer = await smtpPeer();
       const notifier = startNotifier([emailTo(peer.port)], { start: false });
-      const statuses = [];
-      for (let i = 0; i < 5; i += 1) {
-        statuses.push((await post(booking({ email: `flood${i}@example.com` }))).status);
-      }
-      expect(statuses).toEqual([201, 201, 429, 429, 429]);
+      await post(
+        [booking(), booking(), booking()].map((row, i) => ({ ...row, email: `u${i}@example.com` })),
+      );
+      await flood(2);
       await notifier.runOnce();
+      const digestCount = () =>
+        subjects(peer).filter((subject) => subject.includes('more booking')).length;
+      expect(digestCount()).toBe(1);
+
+      const later = await flood(5, 3);
+      expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 0 });
+      await ageDigests(14);
       await notifier.runOnce();
-      const subjects = peer.mails.map((mail) => mail.parsed.subject);
-      expect(subjects.filter((subject) => subject?.startsWith('Booking request'))).toHaveLength(2);
-      expect(subjects.filter((subject) => subject?.includes('hourly limit'))).toEqual([
-        'The booking form has reached its hourly limit',
+      expect(digestCount()).toBe(1);
+
+      await ageDigests(1);
+      expect(await notifier.runOnce()).toEqual({ sent: 5, failed: 0 });
+      expect(digestCount()).toBe(2);
+      const second = peer.mails.at(-1)!;
+      expect(second.parsed.subject).toMatch(
+        /^5 more booking requests in the last (minute|\d+ minutes)$/,
+      );
+      for (const guest of later) expect(second.parsed.text).toContain(reference(guest.id));
+      expect(second.parsed.text).not.toContain('Flood Guest 01');
+    });
+
+    it('sends one digest when two notifiers run at once', async () => {
+      const peer = await smtpPeer();
+      const first = startNotifier([emailTo(peer.port)], { start: false });
+      const second = startNotifier([emailTo(peer.port)], { start: false });
+      await post(
+        [booking(), booking(), booking()].map((row, i) => ({ ...row, email: `u${i}@example.com` })),
+      );
+      await flood(12);
+      const reports = await Promise.all([first.runOnce(), second.runOnce()]);
+      expect(reports.reduce((sum, report) => sum + report.sent, 0)).toBe(15);
+      const digests = peer.mails.filter((mail) => mail.parsed.subject?.includes('more booking'));
+      expect(digests.map((mail) => mail.parsed.subject)).toEqual([
+        expect.stringMatching(/^12 more booking requests/),
       ]);
-    } finally {
-      await setBookingLimits(opened.db, { sitePerHour: 0 });
-    }
+      expect(subjects(peer).filter((subject) => subject.includes('flooded'))).toHaveLength(1);
+      expect(peer.mails).toHaveLength(3 + 1 + 1);
+    });
+
+    it('keeps a digest that no channel takes, shows its requests as failing, and sends it once the channel works again', async () => {
+      const port = await freePort();
+      const notifier = startNotifier([emailTo(port)], { start: false, retryMs: 300 });
+      await post(
+        [booking(), booking(), booking()].map((row, i) => ({ ...row, email: `u${i}@example.com` })),
+      );
+      const flooded = await flood(4);
+      expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 7 });
+      expect(errors).toContainEqual(
+        expect.stringMatching(
+          /^The flood digest \d+ \(4 requests\) failed \(attempt 1\): .*ECONNREFUSED/,
+        ),
+      );
+      const waiting = (await outboxRows()).filter((row) =>
+        flooded.some((guest) => guest.id === row.booking_id),
+      );
+      expect(waiting).toHaveLength(4);
+      for (const row of waiting) {
+        expect(row).toMatchObject({ completed: false, attempts: 1 });
+        expect(row.last_error).toMatch(/ECONNREFUSED/);
+      }
+
+      const peer = await smtpPeer({ port });
+      await sleep(400);
+      await notifier.runOnce();
+      expect(subjects(peer).filter((subject) => subject.includes('more booking'))).toEqual([
+        expect.stringMatching(/^4 more booking requests/),
+      ]);
+      expect((await outboxRows()).every((row) => row.completed && row.last_error === null)).toBe(
+        true,
+      );
+    });
   });
 
   it('sends what is due when run once, for a scheduler', async () => {

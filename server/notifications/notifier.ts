@@ -1,5 +1,7 @@
 import { sendTimeoutMs, type NotificationChannel } from './channels.ts';
-import type { ClaimedNotification, Outbox } from './outbox.ts';
+import { composeFloodDigest, floodDigestIntervalMs } from './flood-digest.ts';
+import type { FloodDigests } from './flood-digests.ts';
+import type { ChannelName, ClaimedNotification, Outbox } from './outbox.ts';
 import type { AlertStore } from './practice-alerts.ts';
 
 /**
@@ -7,7 +9,9 @@ import type { AlertStore } from './practice-alerts.ts';
  * after the server stores a booking, and checking every few seconds for
  * bookings stored elsewhere (hosted Supabase, another server). A failed
  * channel is retried with exponential backoff, the state kept in the database;
- * a channel that succeeded is recorded at once and never sent again.
+ * a channel that succeeded is recorded at once and never sent again. The
+ * requests of a flood are not sent one by one but in a digest, at most one
+ * every 15 minutes (flood-digest.ts), retried the same way.
  *
  * Nothing here can fail a booking: sends happen outside any transaction, and
  * every error is logged and retried later.
@@ -32,6 +36,8 @@ export interface NotifierOptions {
   exclusive: boolean;
   /** Alerts about the booking form itself, sent after the notifications. */
   alerts?: AlertStore;
+  /** The digests of the requests of a flood, sent after the alerts. */
+  digests?: FloodDigests;
   /**
    * Notifications still failing this long after their request arrived are
    * reported to the practice by an alert (with `alerts`), once each.
@@ -40,6 +46,7 @@ export interface NotifierOptions {
   log: NotifierLog;
 }
 
+/** Requests the practice was told of, and not (to be retried); a digest counts its requests. */
 export interface RunReport {
   sent: number;
   failed: number;
@@ -81,48 +88,133 @@ export function createNotifier(options: NotifierOptions): Notifier {
 
   async function releaseStaleClaims() {
     if (claimsReleased) return;
-    const released = await outbox.releaseAllClaims();
+    const released =
+      (await outbox.releaseAllClaims()) + ((await options.digests?.releaseAllClaims()) ?? 0);
     claimsReleased = true;
     if (released > 0) {
       log.info(`Notifications: ${released} interrupted by the previous stop will be sent again.`);
     }
   }
 
-  async function sendOne(notification: ClaimedNotification): Promise<'sent' | 'failed'> {
+  /**
+   * Sends one message through each channel that has not taken it yet,
+   * recording each success at once: `delivered` when every one took it,
+   * `failed` (with the reasons), `stopped` between two channels, or `lost`
+   * when the claim expired during the send by `lostBy`.
+   */
+  async function deliver(
+    sent: ReadonlySet<ChannelName>,
+    send: (channel: NotificationChannel) => Promise<void>,
+    markSent: (channel: ChannelName) => Promise<boolean>,
+  ): Promise<{
+    outcome: 'delivered' | 'failed' | 'stopped' | 'lost';
+    failures: string[];
+    lostBy?: string;
+  }> {
     const failures: string[] = [];
-    const pending = channels.filter((channel) => !notification.sent.has(channel.name));
+    const pending = channels.filter((channel) => !sent.has(channel.name));
     for (const channel of pending) {
-      // Stopping between two channels: what was sent is recorded; the rest is for the next run.
-      if (stopping && channel !== pending[0]) {
-        await outbox.release(notification);
-        return 'failed';
-      }
+      if (stopping && channel !== pending[0]) return { outcome: 'stopped', failures };
       try {
-        await channel.send(notification.booking);
+        await send(channel);
       } catch (error) {
         failures.push(`${channel.description}: ${describeError(error)}`);
         continue;
       }
-      if (!(await outbox.markSent(notification, channel.name))) {
-        log.error(
-          `Notification of booking ${notification.booking.id} was sent by ${channel.description}, but its claim had expired; it may be sent twice.`,
-        );
-        return 'sent';
+      if (!(await markSent(channel.name))) {
+        return { outcome: 'lost', failures, lostBy: channel.description };
       }
     }
-    if (failures.length === 0) {
-      await outbox.complete(notification);
-      log.info(
-        `Notified the practice of booking ${notification.booking.id} (${pending.map((channel) => channel.description).join(', ')}).`,
-      );
-      return 'sent';
-    }
-    const delayMs = retryDelayMs(notification.attempts, options.retryBaseMs, options.retryMaxMs);
-    await outbox.retryLater(notification, delayMs, failures.join('; '));
-    log.error(
-      `Notification of booking ${notification.booking.id} failed (attempt ${notification.attempts}): ${failures.join('; ')}. Next attempt in ${formatDelay(delayMs)}.`,
+    return { outcome: failures.length === 0 ? 'delivered' : 'failed', failures };
+  }
+
+  const describeChannels = (sent: ReadonlySet<ChannelName>) =>
+    channels
+      .filter((channel) => !sent.has(channel.name))
+      .map((channel) => channel.description)
+      .join(', ');
+
+  async function sendOne(notification: ClaimedNotification): Promise<'sent' | 'failed'> {
+    const by = describeChannels(notification.sent);
+    const { outcome, failures, lostBy } = await deliver(
+      notification.sent,
+      (channel) => channel.send(notification.booking),
+      (channel) => outbox.markSent(notification, channel),
     );
-    return 'failed';
+    switch (outcome) {
+      case 'stopped':
+        // What was sent is recorded; the rest is for the next run.
+        await outbox.release(notification);
+        return 'failed';
+      case 'lost':
+        log.error(
+          `Notification of booking ${notification.booking.id} was sent by ${lostBy}, but its claim had expired; it may be sent twice.`,
+        );
+        return 'sent';
+      case 'delivered':
+        await outbox.complete(notification);
+        log.info(`Notified the practice of booking ${notification.booking.id} (${by}).`);
+        return 'sent';
+      case 'failed': {
+        const delayMs = retryDelayMs(
+          notification.attempts,
+          options.retryBaseMs,
+          options.retryMaxMs,
+        );
+        await outbox.retryLater(notification, delayMs, failures.join('; '));
+        log.error(
+          `Notification of booking ${notification.booking.id} failed (attempt ${notification.attempts}): ${failures.join('; ')}. Next attempt in ${formatDelay(delayMs)}.`,
+        );
+        return 'failed';
+      }
+    }
+  }
+
+  /** The digest of the requests of a flood, when one is due; its requests are counted in the report. */
+  async function sendDigest(report: RunReport) {
+    const { digests } = options;
+    if (!digests || channels.length === 0 || stopping) return;
+    const digest = await digests.claimNext(crypto.randomUUID(), leaseMs, floodDigestIntervalMs);
+    if (!digest) return;
+    const count = digest.requests.length;
+    const what = `flood digest ${digest.id} (${count} request${count === 1 ? '' : 's'})`;
+    if (count === 0) {
+      // Its requests were deleted before it could be sent.
+      await digests.complete(digest);
+      return;
+    }
+    const message = composeFloodDigest(digest);
+    const by = describeChannels(digest.sent);
+    const { outcome, failures, lostBy } = await deliver(
+      digest.sent,
+      (channel) => channel.sendFloodDigest(message),
+      (channel) => digests.markSent(digest, channel),
+    );
+    switch (outcome) {
+      case 'stopped':
+        await digests.release(digest);
+        return;
+      case 'lost':
+        log.error(
+          `The ${what} was sent by ${lostBy}, but its claim had expired; it may be sent twice.`,
+        );
+        report.sent += count;
+        return;
+      case 'delivered':
+        await digests.complete(digest);
+        log.info(`Sent the practice the ${what} (${by}).`);
+        report.sent += count;
+        return;
+      case 'failed': {
+        const delayMs = retryDelayMs(digest.attempts, options.retryBaseMs, options.retryMaxMs);
+        await digests.retryLater(digest, delayMs, failures.join('; '));
+        log.error(
+          `The ${what} failed (attempt ${digest.attempts}): ${failures.join('; ')}. Next attempt in ${formatDelay(delayMs)}.`,
+        );
+        report.failed += count;
+        return;
+      }
+    }
   }
 
   /**
@@ -179,6 +271,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
         report[await sendOne(notification)] += 1;
       }
       await sendAlerts();
+      if (Date.now() < claimUntil) await sendDigest(report);
       lastOutboxError = undefined;
     } catch (error) {
       const message = describeError(error);

@@ -65,6 +65,8 @@ describe('the notify-bookings function under Deno', () => {
 
     beforeEach(async () => {
       await db.query('delete from public.bookings');
+      await db.query('delete from app_private.flood_digests');
+      await db.query('delete from app_private.booking_alerts');
     });
 
     afterEach(async () => {
@@ -174,6 +176,72 @@ describe('the notify-bookings function under Deno', () => {
       expect((await outboxRows()).every((row) => row.completed && row.attempts === 1)).toBe(true);
       expect(await call(first)).toMatchObject({ body: { sent: 0, failed: 0, pending: 0 } });
       expect(peer.mails).toHaveLength(12);
+    });
+
+    /**
+     * Requests of a flood, as the database marks those above the site's hourly
+     * threshold: stored, then sent to the digest, with the flood alert.
+     */
+    async function insertFlood(rows: BookingInsert[]) {
+      await insertAsVisitor(rows);
+      await db.query(
+        `update app_private.booking_notifications set digest = true where booking_id = any($1::uuid[])`,
+        [rows.map((row) => row.id)],
+      );
+      await db.query(
+        `insert into app_private.booking_alerts (kind, details)
+         select 'flood', '{"threshold": 3}'
+          where not exists (select 1 from app_private.booking_alerts where kind = 'flood')`,
+      );
+    }
+
+    it('sends the requests of a flood in one digest, once, when called twice at the same time, and the next no sooner than 15 minutes later', async () => {
+      const peer = await smtpPeer();
+      const smtp = { SMTP_URL: `smtp://127.0.0.1:${peer.port}` };
+      const [first, second] = await Promise.all([startFunction(smtp), startFunction(smtp)]);
+      const usual = Array.from({ length: 3 }, (_, i) => booking({ full_name: `Guest ${i}` }));
+      const flooded = Array.from({ length: 40 }, (_, i) =>
+        booking({ full_name: `Flood Guest ${String(i + 1).padStart(2, '0')}` }),
+      );
+      await insertAsVisitor(usual);
+      await insertFlood(flooded);
+
+      const answers = await Promise.all([call(first), call(second)]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      expect(answers.reduce((sum, answer) => sum + (answer.body.sent as number), 0)).toBe(43);
+      const subjects = peer.mails.map((mail) => mail.parsed.subject ?? '');
+      expect(subjects.filter((subject) => subject.startsWith('Booking request')).sort()).toEqual([
+        'Booking request from Guest 0',
+        'Booking request from Guest 1',
+        'Booking request from Guest 2',
+      ]);
+      expect(subjects.filter((subject) => subject.includes('flooded'))).toEqual([
+        'More than 3 booking requests in an hour: the booking form is being flooded',
+      ]);
+      const digests = peer.mails.filter((mail) => mail.parsed.subject?.includes('more booking'));
+      expect(digests).toHaveLength(1);
+      expect(digests[0]!.parsed.subject).toMatch(/^40 more booking requests in the last /);
+      for (const row of flooded) {
+        const reference = row.id.replaceAll('-', '').slice(0, 8).toUpperCase();
+        expect(digests[0]!.parsed.text).toContain(`${row.full_name}, ref ${reference}, received `);
+      }
+      expect(peer.mails).toHaveLength(5);
+      expect((await outboxRows()).every((row) => row.completed)).toBe(true);
+      expect((await call(first)).body).toEqual({ sent: 0, failed: 0, pending: 0 });
+
+      // More of the flood: they wait for the next digest, 15 minutes after the last.
+      await insertFlood([
+        booking({ full_name: 'Late Guest 1' }),
+        booking({ full_name: 'Late Guest 2' }),
+      ]);
+      expect((await call(second)).body).toEqual({ sent: 0, failed: 0, pending: 2 });
+      await db.query(
+        `update app_private.flood_digests set created_at = created_at - interval '15 minutes'`,
+      );
+      expect((await call(second)).body).toEqual({ sent: 2, failed: 0, pending: 0 });
+      expect(peer.mails.at(-1)!.parsed.subject).toMatch(/^2 more booking requests in the last /);
+      expect(peer.mails.at(-1)!.parsed.text).toContain('Late Guest 2');
+      expect(peer.mails).toHaveLength(6);
     });
 
     it('keeps a notification the SMTP server refused and sends it at a later call', async () => {
@@ -403,6 +471,23 @@ describe('the notify-bookings function under Deno', () => {
       expect(dailyAnswer.status).toBe(200);
       expect(dailyAnswer.body).toHaveProperty('heartbeat');
 
+      // A request of a flood waits for the digest: it calls nothing, however many
+      // arrive; the flood alert calls the function, once.
+      await db.query('delete from net.requests');
+      await db.transaction(async (tx) => {
+        await tx.query(
+          `insert into public.bookings (id, full_name, phone, email)
+           values ($1, 'Flood Guest', '01634 123456', 'flood@example.com')`,
+          [crypto.randomUUID()],
+        );
+        await tx.query(
+          `update app_private.booking_notifications set digest = true where completed_at is null`,
+        );
+      });
+      expect(await requests()).toEqual([]);
+      await db.query(`insert into app_private.booking_alerts (kind) values ('flood')`);
+      expect(await requests()).toEqual([request]);
+
       // A call that fails never fails the booking.
       await db.exec(`
         drop function net.http_post;
@@ -411,7 +496,7 @@ describe('the notify-bookings function under Deno', () => {
         ) returns bigint language plpgsql as $$ begin raise exception 'queue full'; end $$;
       `);
       await insertAsVisitor([booking({ full_name: 'While Failing' })]);
-      expect(await outboxRows()).toHaveLength(3);
+      expect(await outboxRows()).toHaveLength(4);
     });
   });
 });

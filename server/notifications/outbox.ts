@@ -23,7 +23,10 @@ export interface ClaimedNotification {
 }
 
 export interface Outbox {
-  /** Claims the notification due longest, or returns undefined when none is due. */
+  /**
+   * Claims the notification due longest, or returns undefined when none is due.
+   * A request of a flood is never claimed here: it waits for the digest (flood-digests.ts).
+   */
   claimNext(claim: string, leaseMs: number): Promise<ClaimedNotification | undefined>;
   /** Records one channel's success; false when the claim was lost (lease expired, booking deleted). */
   markSent(notification: ClaimedNotification, channel: ChannelName): Promise<boolean>;
@@ -38,7 +41,7 @@ export interface Outbox {
    * running: the embedded database, locked by this process.
    */
   releaseAllClaims(): Promise<number>;
-  /** Notifications not yet sent on every channel: waiting for a retry, or being sent now. */
+  /** Notifications not yet sent on every channel: waiting for a retry or a flood digest, or being sent now. */
   countPending(): Promise<number>;
   /** Whether the outbox table exists (its migration has been applied). */
   exists(): Promise<boolean>;
@@ -78,7 +81,7 @@ export function createOutbox(db: Database): Outbox {
       const { rows } = await db.query<ClaimedRow>(
         `with due as materialized (
            select booking_id from ${table}
-           where completed_at is null and next_attempt_at <= now()
+           where completed_at is null and next_attempt_at <= now() and not digest
            order by next_attempt_at, booking_id
            limit 1
            for update skip locked

@@ -1,13 +1,15 @@
 import type { Database } from '../db/database.ts';
 import { shortReference } from '../../core/booking-reference.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
+import { floodDigestIntervalMs, floodReviewCommand } from './flood-digest.ts';
 import type { ChannelName } from './outbox.ts';
 
 /**
  * Messages to the practice about the booking form and its notifications, kept
  * in app_private.booking_alerts until sent:
- * - `site_limit_reached`, left by the database (20261123120000_booking_visitor_limits.sql)
- *   when the site-wide limit is reached, however many requests it then refuses;
+ * - `flood`, left by the database (20261126000000_booking_flood.sql) when more
+ *   requests than the site's hourly threshold arrive within an hour, at most
+ *   once an hour while they keep coming;
  * - `notification_failing`, left by the notifier when notifications have kept
  *   failing for NOTIFY_ALERT_AFTER_MINUTES (20261125120000_notification_watch.sql),
  *   once for each notification.
@@ -16,7 +18,13 @@ import type { ChannelName } from './outbox.ts';
  * broken webhook by e-mail.
  */
 
-export type PracticeAlertKind = 'site_limit_reached' | 'notification_failing';
+export type PracticeAlertKind = 'flood' | 'notification_failing';
+
+/** What the database records with a flood alert. */
+export interface FloodDetails {
+  /** The site's hourly threshold that was passed (booking_limits.site_per_hour). */
+  threshold: number;
+}
 
 /** A notification reported as failing: no personal data, only the booking's id. */
 export interface FailingNotificationDetail {
@@ -35,7 +43,8 @@ export interface FailingNotificationsDetails {
 }
 
 export type PracticeAlert =
-  | { id: string; kind: 'site_limit_reached'; createdAt: Date }
+  /** `details` is null for an alert left before the threshold was recorded with it. */
+  | { id: string; kind: 'flood'; createdAt: Date; details: FloodDetails | null }
   | {
       id: string;
       kind: 'notification_failing';
@@ -70,19 +79,32 @@ function describeMinutes(minutes: number): string {
 /** What the practice reads about an alert, by e-mail or in a webhook. */
 export function composeAlert(alert: PracticeAlert): AlertMessage {
   switch (alert.kind) {
-    case 'site_limit_reached':
+    case 'flood': {
+      const threshold = alert.details?.threshold;
+      const more =
+        threshold === undefined
+          ? "More booking requests than the site's hourly threshold"
+          : `More than ${threshold} booking requests`;
+      const above = threshold === undefined ? 'above the threshold' : `above ${threshold}`;
       return {
-        subject: 'The booking form has reached its hourly limit',
+        subject: `${more} in an hour: the booking form is being flooded`,
         text: [
-          `At ${formatUkTimeLong(alert.createdAt)} the booking form took its last request of the hour allowed for the whole site.`,
+          `${more} arrived within the hour up to ${formatUkTimeLong(alert.createdAt)}. So many at once are usually a robot.`,
           '',
-          'For up to an hour, new visitors are asked to try again later; requests already sent are kept and notified as usual.',
-          'So many requests at once are usually a robot. If they are real visitors (after a post that many people saw, say), raise the limit:',
+          'What happens now, by itself:',
+          '- Each new request must carry a proof of work: a small computation that visitors\u2019 browsers do by themselves, unseen, in a moment. Real visitors can still book; a robot pays for every request.',
+          `- The requests ${above} an hour are not e-mailed one by one: they come together in a digest every ${floodDigestIntervalMs / 60_000} minutes, each with its name and reference. Every request is kept.`,
+          '- This alert comes again each hour while the flood lasts.',
+          '',
+          `Look at the requests of the last hour with \`${floodReviewCommand}\` (on hosted Supabase, with DATABASE_URL set; or the table editor, table bookings).`,
+          '',
+          'If they are real visitors (after a post that many people saw, say), raise the threshold:',
           '  update app_private.booking_limits set site_per_hour = 120;',
           'in the SQL editor of Supabase, or BOOKING_LIMIT_SITE_PER_HOUR on the project\u2019s server.',
           '',
         ].join('\n'),
       };
+    }
     case 'notification_failing': {
       const { notifications } = alert.details;
       const failed = [...new Set(notifications.flatMap((entry) => entry.unsent))].sort();
@@ -128,23 +150,30 @@ interface AlertRow {
   id: string;
   kind: PracticeAlertKind;
   created_at: Date | string;
-  details: FailingNotificationsDetails | string | null;
+  details: FailingNotificationsDetails | FloodDetails | string | null;
 }
 
 function alertOf(row: AlertRow): PracticeAlert {
   const createdAt = new Date(row.created_at);
+  const details: unknown = typeof row.details === 'string' ? JSON.parse(row.details) : row.details;
   if (row.kind === 'notification_failing') {
-    const details = (
-      typeof row.details === 'string' ? JSON.parse(row.details) : row.details
-    ) as FailingNotificationsDetails | null;
     return {
       id: row.id,
       kind: row.kind,
       createdAt,
-      details: details ?? { after_minutes: 0, notifications: [] },
+      details: (details as FailingNotificationsDetails | null) ?? {
+        after_minutes: 0,
+        notifications: [],
+      },
     };
   }
-  return { id: row.id, kind: row.kind, createdAt };
+  const threshold = (details as Partial<FloodDetails> | null)?.threshold;
+  return {
+    id: row.id,
+    kind: row.kind,
+    createdAt,
+    details: typeof threshold === 'number' ? { threshold } : null,
+  };
 }
 
 export function createAlertStore(db: Database): AlertStore {

@@ -1,6 +1,7 @@
 import type { BookingsRepository } from '../db/bookings-repository.ts';
 import type { Database } from '../db/database.ts';
 import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
+import { createFloodDigests } from './flood-digests.ts';
 import { createNotifier, type Notifier, type NotifierLog } from './notifier.ts';
 import type { NotifyConfig } from './notify-config.ts';
 import { createOutbox } from './outbox.ts';
@@ -31,6 +32,7 @@ export function createConfiguredNotifier(
     exclusive: db.engine === 'pglite',
     alerts: createAlertStore(db),
     alertAfterMs: config.alertAfterMs,
+    digests: createFloodDigests(db),
     log,
   });
   return { notifier, channels };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { BookingsRepository } from '../db/bookings-repository.ts';
+import { databaseRequestHeaders, type BookingsRepository } from '../db/bookings-repository.ts';
 import { readBody } from '../http/read-body.ts';
 import {
   contentTypeNotAcceptable,
@@ -25,8 +25,11 @@ export interface BookingsRequest {
   res: ServerResponse;
   url: URL;
   role: ApiRole;
-  /** The client's address (after TRUST_PROXY), for the database's limits per visitor. */
-  clientAddress: string;
+  /**
+   * The client's address as the server trusts it (TRUST_PROXY), for the
+   * database's limits per network; undefined when unknown (one shared bucket).
+   */
+  clientAddress: string | undefined;
   /** CORS headers for every answer. */
   headers: Record<string, string>;
 }
@@ -53,7 +56,13 @@ export async function insertBookings(
 
   // The service key inserts as itself (several rows at once, no limits per visitor).
   if (role === 'service_role') await bookings.insertAsService(rows);
-  else await bookings.insertAsAnon(rows, { clientAddress });
+  else {
+    const proof = req.headers[databaseRequestHeaders.proof];
+    await bookings.insertAsAnon(rows, {
+      clientAddress,
+      proof: typeof proof === 'string' ? proof : undefined,
+    });
+  }
   res.writeHead(201, { ...headers, 'Content-Range': '*/*', 'Content-Length': '0' });
   res.end();
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { backupPath, bookingsTable } from '../../core/api-defaults.ts';
 import type { Backup } from '../db/backup.ts';
+import type { IssueBookingChallenge } from '../db/booking-challenge.ts';
 import type { BookingsRepository } from '../db/bookings-repository.ts';
 import { DatabaseError, DatabaseUnavailableError } from '../db/database.ts';
 import { authenticate, type ApiKeys } from '../http/api-keys.ts';
@@ -21,14 +22,16 @@ import { ClientGoneError } from '../http/read-body.ts';
 import { sendApiError } from '../http/send-json.ts';
 import type { NotificationStates } from '../notifications/notification-states.ts';
 import { sendBackup } from './backup.ts';
+import { bookingChallengeRpcName, callBookingChallenge } from './booking-challenge.ts';
 import { allowedMethods, deleteBookings, insertBookings, readBookings } from './bookings.ts';
 import { callNotificationRpc } from './notification-rpc.ts';
 
 /**
  * The PostgREST-compatible API under `/rest/v1`. Only the bookings table
- * exists, and two functions for the service key that read the notifications'
- * state (notification-rpc.ts); every answer carries CORS headers and every
- * error PostgREST's shape.
+ * exists, the function that issues proof-of-work challenges during a flood
+ * (booking-challenge.ts), and two functions for the service key that read the
+ * notifications' state (notification-rpc.ts); every answer carries CORS
+ * headers and every error PostgREST's shape.
  */
 
 export const restPrefix = '/rest/v1';
@@ -40,6 +43,8 @@ export interface RestDeps {
   keys: ApiKeys;
   /** The notifications' state, for `npm run bookings` through the server. */
   notificationStates?: NotificationStates;
+  /** Proof-of-work challenges (`/rest/v1/rpc/booking_challenge`); unset: that function is not found. */
+  issueBookingChallenge?: IssueBookingChallenge;
   logError: (message: string, error: unknown) => void;
 }
 
@@ -50,7 +55,8 @@ export function createRestHandler(deps: RestDeps) {
     req: IncomingMessage,
     res: ServerResponse,
     url: URL,
-    clientAddress: string,
+    /** The client's address as the server trusts it (TRUST_PROXY); undefined when unknown. */
+    clientAddress: string | undefined,
   ) {
     const method = req.method ?? 'GET';
     let role: ApiRole = 'anon';
@@ -74,6 +80,9 @@ export function createRestHandler(deps: RestDeps) {
       const rpc = /^\/rpc\/([^/]+)$/.exec(url.pathname.slice(restPrefix.length));
       if (rpc) {
         const request = { req, res, role, headers: apiCorsHeaders };
+        if (rpc[1] === bookingChallengeRpcName) {
+          return await callBookingChallenge(request, url, deps.issueBookingChallenge);
+        }
         return await callNotificationRpc(rpc[1]!, request, deps.notificationStates);
       }
       const table = tableOf(url.pathname);

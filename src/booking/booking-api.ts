@@ -1,7 +1,20 @@
 import { bookingsTable, developmentAnonKey } from '../../core/api-defaults.ts';
 import type { BookingRow } from '../../core/booking-row.ts';
+import {
+  bookingChallengeFunction,
+  bookingProofHeader,
+  encodeBookingProof,
+  isBookingChallenge,
+  isProofOfWorkRequired,
+  proofSolveTimeoutMs,
+} from './proof-of-work.ts';
 
-/** How long a request may take before the visitor is told it failed. */
+/**
+ * How long one exchange with the API may take before the visitor is told the
+ * request failed. During a flood a booking takes three (the refused insert,
+ * the challenge, the insert with its proof) and the solve between them, each
+ * with its own limit.
+ */
 export const requestTimeoutMs = 15_000;
 
 /** PostgreSQL's unique violation: the row with this id is already stored, i.e. an earlier try arrived. */
@@ -48,7 +61,9 @@ export class BookingRequestError extends Error {
  * Inserts one booking request, the way supabase-js does it, and reads nothing
  * back: anonymous callers may insert but not select. Resolves when the row is
  * stored; throws otherwise. `website` is the honeypot, sent only when a robot
- * filled it: the database then answers as if it stored the row.
+ * filled it: the database then answers as if it stored the row. While the site
+ * is flooded the API asks for a proof of work: it is computed and the insert
+ * sent again, with nothing for the visitor to do.
  */
 export async function sendBookingRequest(
   row: BookingRow & { website?: string },
@@ -59,13 +74,40 @@ export async function sendBookingRequest(
   const client = new PostgrestClient(url, {
     headers: { apikey: key, Authorization: `Bearer ${key}` },
   });
-  const { error, status } = await client
-    .from(bookingsTable)
-    .insert(row)
-    .abortSignal(AbortSignal.timeout(timeoutMs));
+  const insert = (proof?: string) => {
+    const request = client.from(bookingsTable).insert(row);
+    if (proof !== undefined) request.setHeader(bookingProofHeader, proof);
+    return request.abortSignal(AbortSignal.timeout(timeoutMs));
+  };
+  const challenge = async () => {
+    const { data, error, status } = await client
+      .rpc(bookingChallengeFunction, {})
+      .abortSignal(AbortSignal.timeout(timeoutMs));
+    if (error) throw new BookingRequestError(error.message, error.code, status || undefined);
+    return data as unknown;
+  };
+  let answer = await insert();
+  if (answer.error && isProofOfWorkRequired(answer.status, answer.error.code)) {
+    answer = await insert(await proveWork(challenge));
+  }
+  const { error, status } = answer;
   if (error && error.code !== alreadyStored) {
     throw new BookingRequestError(error.message, error.code, status || undefined);
   }
+}
+
+/** The X-Booking-Proof header's value: a new challenge from the API, solved in Web Workers. */
+async function proveWork(requestChallenge: () => Promise<unknown>): Promise<string> {
+  // The solver's code arrives while the challenge does.
+  const [{ solveBookingChallenge }, challenge] = await Promise.all([
+    import('./proof-of-work-solver.ts'),
+    requestChallenge(),
+  ]);
+  if (!isBookingChallenge(challenge)) {
+    throw new BookingRequestError('The API answered no challenge', undefined, undefined);
+  }
+  const number = await solveBookingChallenge(challenge, proofSolveTimeoutMs);
+  return encodeBookingProof(challenge, number);
 }
 
 /** True when the answer said too many requests: the visitor should wait, not retry at once. */

@@ -422,7 +422,7 @@ export const site = {
         : `Please correct the ${count} highlighted fields.`,
     failure: 'There was an error submitting your request. Please try again.',
     /** When too many requests came in a short time (from this visitor, or from robots). */
-    throttled: `We have received several requests in a short time. If you have already sent one, we have it and will reply within 24 hours; otherwise please wait a few minutes and try again, or call us on ${phone.display}.`,
+    throttled: `Too many requests have come from your connection in a short time. Please try again later, or call us on ${phone.display}. Every request that reached us gets a reply within 24 hours.`,
     /** The hidden field that only robots fill (a honeypot); people never see it. */
     trap: {
       label: 'Website',

@@ -10,7 +10,8 @@ interface PolicyOptions {
 /**
  * The page's Content-Security-Policy: everything from its own origin, inline
  * scripts and style sheets only by hash (no style attributes), no plugins, no
- * framing. It goes into
+ * framing. Workers only from the page's own files (the booking form's proof of
+ * work during a flood), never from blob: or data: URLs. It goes into
  * the HTML as a meta tag (so static hosts apply it too) and the project's server
  * repeats it as a header with frame-ancestors, which a meta tag cannot carry.
  */
@@ -27,6 +28,7 @@ export function contentSecurityPolicy({
     "img-src 'self' data:",
     "font-src 'self'",
     ["connect-src 'self'", ...connectOrigins].join(' '),
+    "worker-src 'self'",
     "manifest-src 'self'",
     "base-uri 'self'",
     "form-action 'self'",

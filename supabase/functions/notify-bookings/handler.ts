@@ -21,8 +21,9 @@ import { loadRetention } from '../../../server/retention/retention.ts';
  * The notify-bookings Edge Function's requests: `POST` with
  * `Authorization: Bearer <NOTIFY_FUNCTION_SECRET>` sends every notification
  * that is due, with the same outbox, notifier and e-mail as the project's
- * server and `npm run notify`, and answers how it went. The database calls it
- * after every booking and every minute (supabase/setup-notify.sql).
+ * server and `npm run notify`, and answers how it went: the requests of a
+ * flood in one digest at most every 15 minutes. The database calls it after
+ * every booking sent on its own and every minute (supabase/setup-notify.sql).
  *
  * With the body `{"task": "heartbeat"}` it does the daily run instead, the
  * server's own (daily-run.ts): once the UK clock has reached

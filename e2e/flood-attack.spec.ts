@@ -1,0 +1,157 @@
+import { expect, test } from '@playwright/test';
+import { developmentAnonKey } from '../core/api-defaults.ts';
+import { bookingProofHeader, isBookingChallenge } from '../core/booking-proof.ts';
+import { bookingFields } from '../core/booking-rules.ts';
+import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
+import { composeAlert } from '../server/notifications/practice-alerts.ts';
+import { floodReviewCommand } from '../server/notifications/flood-digest.ts';
+import { bookingProof, solveBookingChallenge } from '../server/testing/booking-proof.ts';
+import { startSmtpPeer, type SmtpPeer } from '../server/testing/notification-peers.ts';
+import { site } from '../src/content/site.ts';
+import { e2eServiceKey } from './constants.ts';
+import { loadPage, untilInteractive } from './fixtures.ts';
+
+/**
+ * A flood as an attacker would send it, with the project's default limits,
+ * through a trusted proxy on loopback that writes X-Forwarded-For: twelve /64s
+ * of one home's /56, twelve IPv4 addresses up to their limit and a hundred more
+ * at three each, the flooder solving every proof of work it is asked for.
+ * Afterwards a real visitor still books in Chromium, and the practice's inbox
+ * holds the requests up to the threshold, one by one, and the rest in digests.
+ */
+
+const threshold = 20;
+const anonHeaders = {
+  apikey: developmentAnonKey,
+  Authorization: `Bearer ${developmentAnonKey}`,
+  'Content-Type': 'application/json',
+};
+const practice = 'practice@example.com';
+
+let server: RunningServer;
+let inbox: SmtpPeer;
+
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+
+test.beforeAll(async () => {
+  inbox = await startSmtpPeer();
+  server = await startBuiltServer({
+    SERVICE_ROLE_KEY: e2eServiceKey,
+    TRUST_PROXY: 'loopback',
+    SMTP_URL: `smtp://127.0.0.1:${inbox.port}`,
+    NOTIFY_TO: practice,
+    NOTIFY_FROM: 'bookings@example.com',
+    // Only what the flood causes reaches the inbox.
+    NOTIFY_DAILY_SUMMARY_AT: 'off',
+    BOOKING_LIMIT_SITE_PER_HOUR: String(threshold),
+  });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await inbox?.close();
+});
+
+/** One booking request as the proxy passes it on, solving a proof when asked for one. */
+async function floodRequest(client: string, email: string): Promise<number> {
+  const send = (proof?: string) =>
+    fetch(`${server.url}/rest/v1/bookings`, {
+      method: 'POST',
+      headers: {
+        ...anonHeaders,
+        'X-Forwarded-For': client,
+        ...(proof === undefined ? {} : { [bookingProofHeader]: proof }),
+      },
+      body: JSON.stringify({
+        id: crypto.randomUUID(),
+        full_name: 'Flood Robot',
+        phone: '07700 900123',
+        email,
+      }),
+    });
+  const first = await send();
+  if (first.status !== 428) return first.status;
+  const answer = await fetch(`${server.url}/rest/v1/rpc/booking_challenge`, {
+    method: 'POST',
+    headers: { ...anonHeaders, 'X-Forwarded-For': client },
+    body: '{}',
+  });
+  const challenge: unknown = await answer.json();
+  if (!isBookingChallenge(challenge)) throw new Error(`No challenge: ${JSON.stringify(challenge)}`);
+  return (await send(bookingProof(challenge, solveBookingChallenge(challenge)))).status;
+}
+
+async function storedEmails(): Promise<string[]> {
+  const response = await fetch(`${server.url}/rest/v1/bookings?select=email`, {
+    headers: { apikey: e2eServiceKey, Authorization: `Bearer ${e2eServiceKey}` },
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { email: string }[]).map((row) => row.email);
+}
+
+test('a flood from many networks cannot turn a real visitor away, nor flood the inbox', async ({
+  page,
+}) => {
+  // Twelve /64s of one /56: one network, five requests at most.
+  for (let n = 0; n < 12; n += 1) {
+    await floodRequest(`2001:db8:77:${(0x100 + n).toString(16)}::1`, `home${n}@flood.example`);
+  }
+  // Twelve IPv4 addresses up to their limit, and a hundred more at three each,
+  // four networks at a time.
+  const senders = [
+    ...Array.from({ length: 12 }, (_, i) => ({ client: `198.51.100.${i + 1}`, count: 5 })),
+    ...Array.from({ length: 100 }, (_, i) => ({ client: `203.0.113.${i + 1}`, count: 3 })),
+  ];
+  for (let start = 0; start < senders.length; start += 4) {
+    await Promise.all(
+      senders.slice(start, start + 4).map(async ({ client, count }) => {
+        for (let i = 0; i < count; i += 1) {
+          expect(await floodRequest(client, `${client}.${i}@flood.example`)).toBe(201);
+        }
+      }),
+    );
+  }
+  const flood = await storedEmails();
+  expect(flood.filter((email) => email.startsWith('home')).length).toBeLessThanOrEqual(5);
+  expect(flood.length).toBeGreaterThan(threshold * 10);
+
+  // A real visitor, straight from the browser (no proxy in between: 127.0.0.1).
+  const copy = site.bookingForm;
+  await loadPage(page, `${server.url}/#contact`);
+  await untilInteractive(page);
+  const values = {
+    fullName: 'Maryam Ali',
+    phone: '07700 900 456',
+    email: 'maryam@example.com',
+    instagram: '',
+  };
+  for (const field of bookingFields) await page.getByLabel(copy.labels[field]).fill(values[field]);
+  await page.getByRole('button', { name: copy.submit }).click();
+  await expect(page.getByRole('dialog', { name: copy.success.title })).toBeVisible({
+    timeout: 30_000,
+  });
+  expect(await storedEmails()).toContain('maryam@example.com');
+
+  // The inbox: the requests up to the threshold one by one, the rest in a digest.
+  const alertSubject = composeAlert({
+    id: 'flood',
+    kind: 'flood',
+    createdAt: new Date(),
+    details: { threshold },
+  }).subject;
+  const kindOf = (mail: SmtpPeer['mails'][number]) => {
+    if (mail.parsed.subject === alertSubject) return 'alert';
+    if (mail.parsed.text?.includes(floodReviewCommand)) return 'digest';
+    return 'booking';
+  };
+  await expect
+    .poll(() => inbox.mails.filter((mail) => kindOf(mail) === 'digest').length, {
+      timeout: 30_000,
+    })
+    .toBeGreaterThanOrEqual(1);
+  const kinds = inbox.mails.map(kindOf);
+  expect(kinds.filter((kind) => kind === 'booking')).toHaveLength(threshold);
+  expect(kinds.filter((kind) => kind === 'alert')).toHaveLength(1);
+  // Nothing else: the flood of about 350 requests cost the practice a few e-mails.
+  expect(kinds.length).toBeLessThanOrEqual(threshold + 3);
+});

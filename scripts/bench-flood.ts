@@ -1,0 +1,297 @@
+/**
+ * What a flood costs, during which every booking needs a proof of work
+ * (supabase/migrations/20261126000000_booking_flood.sql):
+ *
+ * - a visitor: the time the booking form's solver (src/booking/proof-of-work-solver.ts,
+ *   in Web Workers) takes in Chromium on challenges the server issues, with
+ *   DevTools' 4x CPU slowdown. Chromium slows only the page's main thread: it
+ *   refuses to throttle a worker ("only supported for pages"), so the figure
+ *   that stands for a 4x slower phone is the workers' time times 4;
+ * - a flooder: the CPU time per accepted request of a Node client that fetches
+ *   a challenge, solves it with node:crypto's native SHA-256 and sends the
+ *   booking with its proof.
+ *
+ * - the practice: the e-mails a flood of `--flood-minutes` (10) brings, with
+ *   the default limits, through a trusted proxy on loopback, from a new network
+ *   every 2 seconds, each sending as many requests as its limit lets it,
+ *   solving every proof; counted until the flood has ended and the next digest
+ *   is due (16 minutes for a 10-minute flood), after which no more come.
+ *   `--flood-minutes 0` skips it.
+ *
+ * Usage: npm run bench:flood
+ *        npm run bench:flood -- --solves 15 --max-numbers 10000,30000,100000 --requests 50
+ * --max-numbers also times challenges made here for other difficulties (the
+ * server's own, `proof_max_number`, is always timed).
+ */
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { chromium, type Page } from '@playwright/test';
+import { developmentAnonKey } from '../core/api-defaults.ts';
+import {
+  bookingProof,
+  solveBookingChallenge,
+  type BookingChallenge,
+} from '../server/testing/booking-proof.ts';
+import { floodDigestIntervalMs } from '../server/notifications/flood-digest.ts';
+import { composeAlert } from '../server/notifications/practice-alerts.ts';
+import { startSmtpPeer } from '../server/testing/notification-peers.ts';
+import { chromiumArgs, chromiumPath } from './lib/chromium.ts';
+import { startBuiltServer } from './lib/built-server.ts';
+
+const solves = Number(argument('--solves') ?? 7);
+const requests = Number(argument('--requests') ?? 30);
+const floodMinutes = Number(argument('--flood-minutes') ?? 10);
+const extraMaxNumbers = (argument('--max-numbers') ?? '').split(',').filter(Boolean).map(Number);
+/** DevTools' slowdown, Lighthouse's model of a mid-range phone. */
+const cpuSlowdown = 4;
+
+function argument(name: string): string | undefined {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+const anonHeaders = {
+  apikey: developmentAnonKey,
+  Authorization: `Bearer ${developmentAnonKey}`,
+  'Content-Type': 'application/json',
+};
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+async function fetchChallenge(api: string): Promise<BookingChallenge> {
+  const response = await fetch(`${api}/rpc/booking_challenge`, {
+    method: 'POST',
+    headers: anonHeaders,
+    body: '{}',
+  });
+  if (response.status !== 200) throw new Error(`rpc/booking_challenge answered ${response.status}`);
+  return (await response.json()) as BookingChallenge;
+}
+
+/** A challenge made as the database makes them, for a difficulty other than the server's. */
+function localChallenge(maxnumber: number): BookingChallenge {
+  const salt = `${randomBytes(12).toString('hex')}?expires=${Math.floor(Date.now() / 1000) + 600}&`;
+  const secret = randomInt(maxnumber + 1);
+  const challenge = createHash('sha256').update(`${salt}${secret}`).digest('hex');
+  return { algorithm: 'SHA-256', challenge, maxnumber, salt, signature: '' };
+}
+
+function postBooking(api: string, index: number, proof?: string) {
+  return fetch(`${api}/bookings`, {
+    method: 'POST',
+    headers: { ...anonHeaders, ...(proof ? { 'X-Booking-Proof': proof } : {}) },
+    body: JSON.stringify({
+      id: crypto.randomUUID(),
+      full_name: 'Flood Bench',
+      phone: '07700 900123',
+      email: `flood-${index}@example.com`,
+      instagram: null,
+    }),
+  });
+}
+
+/** Milliseconds the form's own solver takes for `challenge` in the page. */
+async function solveInPage(page: Page, solverPath: string, challenge: BookingChallenge) {
+  return page.evaluate(
+    async ({ solverPath, challenge }) => {
+      const { solveBookingChallenge } = (await import(solverPath)) as {
+        solveBookingChallenge: (challenge: unknown, timeoutMs: number) => Promise<number>;
+      };
+      const start = performance.now();
+      await solveBookingChallenge(challenge, 120_000);
+      return performance.now() - start;
+    },
+    { solverPath, challenge },
+  );
+}
+
+const solverFile = readdirSync('dist/assets').find((name) =>
+  /^proof-of-work-solver-.+\.js$/.test(name),
+);
+if (!solverFile) throw new Error('No proof-of-work solver in dist/assets: run `npm run build`.');
+
+const server = await startBuiltServer({
+  RATE_LIMIT_PER_MINUTE: '0',
+  BOOKING_LIMIT_PER_CLIENT_PER_HOUR: '0',
+  BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '0',
+  BOOKING_LIMIT_SITE_PER_HOUR: '1',
+});
+const api = `${server.url}/rest/v1`;
+const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+try {
+  // --- The visitor: the form's solver in Chromium.
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/`);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  const serverMaxNumber = (await fetchChallenge(api)).maxnumber;
+  const difficulties = [serverMaxNumber, ...extraMaxNumbers.filter((n) => n !== serverMaxNumber)];
+  // One solve to warm up (the worker's file, WebCrypto).
+  await solveInPage(page, `/assets/${solverFile}`, localChallenge(1000));
+
+  console.log(
+    `\nThe booking form's solver in Chromium, ${solves} solves each, DevTools CPU slowdown ${cpuSlowdown}x on the page, ` +
+      `navigator.hardwareConcurrency ${cores}`,
+  );
+  console.log(
+    'maxnumber   source        median ms (measured)   median ms x4 (phone)   slowest x4   hashes/s, all workers',
+  );
+  for (const maxnumber of difficulties) {
+    const times: number[] = [];
+    for (let run = 0; run < solves; run += 1) {
+      const challenge =
+        maxnumber === serverMaxNumber ? await fetchChallenge(api) : localChallenge(maxnumber);
+      times.push(await solveInPage(page, `/assets/${solverFile}`, challenge));
+    }
+    const measured = median(times);
+    // On average half of the numbers are tried before the secret one.
+    const hashesPerSecond = maxnumber / 2 / (measured / 1000);
+    console.log(
+      [
+        String(maxnumber).padEnd(11),
+        (maxnumber === serverMaxNumber ? 'server' : 'made here').padEnd(13),
+        String(Math.round(measured)).padStart(20),
+        String(Math.round(measured * cpuSlowdown)).padStart(22),
+        String(Math.round(Math.max(...times) * cpuSlowdown)).padStart(12),
+        String(Math.round(hashesPerSecond)).padStart(20),
+      ].join(' '),
+    );
+  }
+
+  // --- The flooder: Node, native SHA-256, a challenge per booking.
+  const opening = await postBooking(api, -1);
+  if (opening.status !== 201) throw new Error(`The first booking answered ${opening.status}`);
+  const refused = await postBooking(api, -2);
+  if (refused.status !== 428)
+    throw new Error(`Over the threshold, expected 428, got ${refused.status}`);
+
+  let accepted = 0;
+  let solvingMicros = 0;
+  const started = process.cpuUsage();
+  const startedAt = performance.now();
+  for (let index = 0; index < requests; index += 1) {
+    const challenge = await fetchChallenge(api);
+    const solveStarted = process.cpuUsage();
+    const number = solveBookingChallenge(challenge);
+    const solveCost = process.cpuUsage(solveStarted);
+    solvingMicros += solveCost.user + solveCost.system;
+    const response = await postBooking(api, index, bookingProof(challenge, number));
+    if (response.status === 201) accepted += 1;
+  }
+  const cost = process.cpuUsage(started);
+  const elapsedMs = performance.now() - startedAt;
+  const cpuMsPerAccepted = (cost.user + cost.system) / 1000 / accepted;
+  console.log(
+    `\nA flooder in Node (node:crypto SHA-256), maxnumber ${serverMaxNumber}, ${requests} bookings one after another`,
+  );
+  console.log(`accepted                         ${accepted} of ${requests}`);
+  console.log(`flooder CPU per accepted request ${cpuMsPerAccepted.toFixed(1)} ms`);
+  console.log(
+    `  of which solving               ${(solvingMicros / 1000 / accepted).toFixed(1)} ms`,
+  );
+  console.log(
+    `wall time per accepted request   ${(elapsedMs / accepted).toFixed(1)} ms (with the server's work)`,
+  );
+  console.log(
+    `one core of the flooder's        ${Math.round(3_600_000 / cpuMsPerAccepted)} accepted requests an hour`,
+  );
+} finally {
+  await browser.close();
+  await server.stop();
+}
+
+if (floodMinutes > 0) await measureInbox(floodMinutes);
+
+/** The e-mails the practice receives during and after a flood of `minutes`. */
+async function measureInbox(minutes: number) {
+  const inbox = await startSmtpPeer();
+  const threshold = 20;
+  const flooded = await startBuiltServer({
+    TRUST_PROXY: 'loopback',
+    SMTP_URL: `smtp://127.0.0.1:${inbox.port}`,
+    NOTIFY_TO: 'practice@example.com',
+    NOTIFY_FROM: 'bookings@example.com',
+    NOTIFY_DAILY_SUMMARY_AT: 'off',
+    BOOKING_LIMIT_SITE_PER_HOUR: String(threshold),
+  });
+  const floodApi = `${flooded.url}/rest/v1`;
+  const send = (client: string, index: number, proof?: string) =>
+    fetch(`${floodApi}/bookings`, {
+      method: 'POST',
+      headers: {
+        ...anonHeaders,
+        'X-Forwarded-For': client,
+        ...(proof ? { 'X-Booking-Proof': proof } : {}),
+      },
+      body: JSON.stringify({
+        id: crypto.randomUUID(),
+        full_name: 'Flood Bench',
+        phone: '07700 900123',
+        email: `flood-${client}-${index}@example.com`,
+        instagram: null,
+      }),
+    });
+  const startedAt = Date.now();
+  const floodEnds = startedAt + minutes * 60_000;
+  // Counted until the digest after the flood's end is due, and a minute more.
+  const watchEnds = startedAt + Math.max(minutes * 60_000, floodDigestIntervalMs) + 60_000;
+  let accepted = 0;
+  let sent = 0;
+  try {
+    for (let network = 0; Date.now() < floodEnds; network += 1) {
+      const client = `10.${(network >> 16) & 255}.${(network >> 8) & 255}.${network & 255}`;
+      const nextNetworkAt = Date.now() + 2_000;
+      for (let index = 0; ; index += 1) {
+        sent += 1;
+        let response = await send(client, index);
+        if (response.status === 428) {
+          const challenge = (await (
+            await fetch(`${floodApi}/rpc/booking_challenge`, {
+              method: 'POST',
+              headers: { ...anonHeaders, 'X-Forwarded-For': client },
+              body: '{}',
+            })
+          ).json()) as BookingChallenge;
+          response = await send(
+            client,
+            index,
+            bookingProof(challenge, solveBookingChallenge(challenge)),
+          );
+        }
+        if (response.status !== 201) break;
+        accepted += 1;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, nextNetworkAt - Date.now())));
+    }
+    console.log(
+      `\nA ${minutes}-minute flood through a trusted proxy: ${sent} requests sent, ${accepted} stored; e-mails counted for ${Math.round((watchEnds - startedAt) / 60_000)} minutes`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, watchEnds - Date.now())));
+    const alertSubject = composeAlert({
+      id: 'flood',
+      kind: 'flood',
+      createdAt: new Date(),
+      details: { threshold },
+    }).subject;
+    const kinds = inbox.mails.map((mail) =>
+      mail.parsed.subject === alertSubject
+        ? 'alert'
+        : /in the last/.test(mail.parsed.subject ?? '')
+          ? 'digest'
+          : 'booking',
+    );
+    const count = (kind: string) => kinds.filter((each) => each === kind).length;
+    console.log(`e-mails to the practice          ${kinds.length} in the hour`);
+    console.log(`  one per request (threshold)    ${count('booking')}`);
+    console.log(`  digests                        ${count('digest')}`);
+    console.log(`  flood alerts                   ${count('alert')}`);
+  } finally {
+    await flooded.stop();
+    await inbox.close();
+  }
+}

@@ -1,0 +1,140 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataDirNotPrivateError } from './db/private-data-dir.ts';
+import { listeningUrl, makeServerWorkDir, spawnChild, type ChildRun } from './testing/processes.ts';
+
+/**
+ * The server's data folder is its user's alone, even when the server is
+ * started with the usual umask 022 (which leaves files readable by everyone):
+ * real server processes, started through `sh` with that umask.
+ */
+
+const serviceKey = 'permissions-test-service-role-key-0123456789';
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const serverEntry = fileURLToPath(new URL('./index.ts', import.meta.url));
+/** Runs the command after `sh` with umask 022, as a login shell usually has it. */
+const underUmask022 = ['-c', 'umask 022 && exec "$@"', 'sh'];
+
+let workDir: string;
+let distDir: string;
+const started: ChildRun[] = [];
+
+beforeAll(() => {
+  ({ workDir, distDir } = makeServerWorkDir('permissions'));
+});
+
+afterAll(() => {
+  for (const server of started) server.child.kill('SIGKILL');
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+function startServer(dataDir: string): ChildRun {
+  const server = spawnChild(
+    'sh',
+    [...underUmask022, process.execPath, '--import', tsxLoader, serverEntry],
+    {
+      cwd: workDir,
+      env: { PORT: '0', DATA_DIR: dataDir, DIST_DIR: distDir, SERVICE_ROLE_KEY: serviceKey },
+    },
+  );
+  started.push(server);
+  return server;
+}
+
+/** Every file and folder under `dir`, with its permission bits, `dir` first. */
+function modesUnder(dir: string): { path: string; mode: string }[] {
+  const found = [{ path: dir, mode: lstatSync(dir).mode }];
+  for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const entry = path.join(dir, name);
+    // Undefined: a running server's temporary file, gone since the folder was read.
+    const stat = lstatSync(entry, { throwIfNoEntry: false });
+    // A symbolic link's own bits mean nothing; what it points to is listed itself.
+    if (stat && !stat.isSymbolicLink()) found.push({ path: entry, mode: stat.mode });
+  }
+  return found.map(({ path: entry, mode }) => ({
+    path: path.relative(dir, entry) || '.',
+    mode: (mode & 0o777).toString(8),
+  }));
+}
+
+describe('the data folder', () => {
+  it('is started under umask 022 by these tests', () => {
+    const umask = execFileSync('sh', [
+      ...underUmask022,
+      process.execPath,
+      '-e',
+      'process.stdout.write(process.umask().toString(8))',
+    ]).toString();
+    expect(umask).toBe('22');
+  });
+
+  it('and everything in it are private to the server once a booking is stored', async () => {
+    const dataDir = path.join(workDir, 'data');
+    const server = startServer(dataDir);
+    const url = await listeningUrl(server);
+    const posted = await fetch(`${url}/rest/v1/bookings`, {
+      method: 'POST',
+      headers: {
+        apikey: serviceKey,
+        Authorization: `Bearer ${serviceKey}`,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({
+        full_name: 'Amina Khan',
+        phone: '01634 123456',
+        email: 'amina@example.com',
+        instagram: null,
+      }),
+    });
+    expect(posted.status).toBe(201);
+    const openWhileRunning = modesUnder(dataDir).filter(
+      ({ mode }) => (Number.parseInt(mode, 8) & 0o077) !== 0,
+    );
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(openWhileRunning).toEqual([]);
+
+    const modes = modesUnder(dataDir);
+    // The database's files, its write-ahead log among them, were written.
+    expect(modes.some((entry) => entry.path.startsWith(path.join('pgdata', 'pg_wal')))).toBe(true);
+    expect(modes.find((entry) => entry.path === '.')?.mode).toBe('700');
+    expect(modes.filter(({ mode }) => (Number.parseInt(mode, 8) & 0o077) !== 0)).toEqual([]);
+  });
+
+  it('open to others makes the server refuse to start, saying what to run, and touch nothing', async () => {
+    const dataDir = path.join(workDir, 'shared data');
+    mkdirSync(dataDir);
+    chmodSync(dataDir, 0o755);
+    writeFileSync(path.join(dataDir, 'notes.txt'), 'left as it was');
+    chmodSync(path.join(dataDir, 'notes.txt'), 0o644);
+    const before = modesUnder(dataDir);
+
+    const server = startServer(dataDir);
+    expect(await server.exited).toBe(1);
+    const message = new DataDirNotPrivateError(dataDir, 0o755).message;
+    expect(server.stderr()).toBe(`${message}\n`);
+    expect(message).toContain(`chmod 700 '${dataDir}'`);
+    expect(message).toContain(`chmod -R go-rwx '${dataDir}'`);
+    expect(server.stdout()).toBe('');
+    expect(modesUnder(dataDir)).toEqual(before);
+
+    // The commands of the message, as typed, make it one the server starts on.
+    const commands = message
+      .split('\n')
+      .filter((line) => line.startsWith('  chmod '))
+      .join('\n');
+    execFileSync('sh', ['-c', commands]);
+    expect(modesUnder(dataDir)).toEqual([
+      { path: '.', mode: '700' },
+      { path: 'notes.txt', mode: '600' },
+    ]);
+    const fixed = startServer(dataDir);
+    await listeningUrl(fixed);
+    fixed.child.kill('SIGTERM');
+    expect(await fixed.exited).toBe(0);
+  });
+});

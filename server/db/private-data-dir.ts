@@ -1,0 +1,80 @@
+import { chmodSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The embedded database's folder holds every booking request (names, phone
+ * numbers, e-mail addresses, in its tables and in pg_wal/), so only the user
+ * that runs the server may enter it. A folder closed to everyone else closes
+ * everything inside it, whatever the files' own permissions: the folder alone
+ * is checked. The files are made private too, as a second lock, at open and
+ * at close (open-database.ts): PGlite sets most of its files' permissions
+ * itself, to 0666, whatever the process's umask.
+ */
+
+/** The data directory's permissions when the server or the command creates it. */
+export const privateDirMode = 0o700;
+
+/** Permissions of the group and of other users. */
+const groupAndOtherBits = 0o077;
+
+export class DataDirNotPrivateError extends Error {
+  constructor(dataDir: string, mode: number) {
+    const quoted = shellQuote(dataDir);
+    super(
+      `The data directory ${dataDir} is open to other users of this machine (permissions ${formatMode(mode)}), ` +
+        'and it holds the booking requests: names, phone numbers and e-mail addresses. ' +
+        'Make it private to the user that runs the server, then start the server again:\n' +
+        `  chmod 700 ${quoted}\n` +
+        `  chmod -R go-rwx ${quoted}`,
+    );
+    this.name = 'DataDirNotPrivateError';
+  }
+}
+
+/**
+ * Throws DataDirNotPrivateError if `dataDir` grants anything to its group or
+ * to other users; a folder not made yet is fine (it is created private).
+ * Windows has no such permissions to check.
+ */
+export function checkDataDirIsPrivate(dataDir: string): void {
+  if (process.platform === 'win32') return;
+  let mode: number;
+  try {
+    mode = statSync(dataDir).mode & 0o7777;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if ((mode & groupAndOtherBits) !== 0) throw new DataDirNotPrivateError(dataDir, mode);
+}
+
+/**
+ * Takes every permission of the group and of other users off all that `dir`
+ * holds (the folder itself is checked, not changed: checkDataDirIsPrivate).
+ * An entry that vanishes meanwhile, or that belongs to another user (chmod is
+ * refused), is left as it is: the folder's own permissions still close it.
+ */
+export function makeContentsPrivate(dir: string): void {
+  if (process.platform === 'win32') return;
+  for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const entry = path.join(dir, name);
+    try {
+      const stat = lstatSync(entry);
+      // A symbolic link has no permissions of its own on Linux.
+      if (stat.isSymbolicLink() || (stat.mode & groupAndOtherBits) === 0) continue;
+      chmodSync(entry, stat.mode & 0o7777 & ~groupAndOtherBits);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'EPERM') throw error;
+    }
+  }
+}
+
+function formatMode(mode: number): string {
+  return mode.toString(8).padStart(4, '0');
+}
+
+/** `path` as one word of a shell command, quoted only when it needs to be. */
+function shellQuote(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
+}

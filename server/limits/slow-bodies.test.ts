@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { developmentAnonKey } from '../../core/api-defaults.ts';
+import { apiBodyTimeoutMs, createApp, maxRequestsAtOncePerClient, type ApiLimits } from '../app.ts';
+import { createBookingsRepository } from '../db/bookings-repository.ts';
+import type { OpenedDatabase } from '../db/open-database.ts';
+import { tooManyRequestsAnswer } from '../http/api-errors.ts';
+import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
+import { defaultLimits } from './limits-config.ts';
+
+/**
+ * Requests whose bodies never finish, sent by many connections at once: the
+ * flooder's own connections wait for their 408, while a visitor's booking
+ * goes through at once. A request counts among those the server handles only
+ * once its body is complete, and each client network has a few places of its
+ * own for requests still arriving.
+ */
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A booking whose headers promise 400 bytes of which only the first few are ever sent. */
+function sendUnfinishedBooking(baseUrl: string, localAddress: string): Promise<RawAnswer> {
+  const { hostname, port } = new URL(baseUrl);
+  const head =
+    'POST /rest/v1/bookings HTTP/1.1\r\n' +
+    `Host: ${hostname}:${port}\r\n` +
+    `apikey: ${developmentAnonKey}\r\n` +
+    'Content-Type: application/json\r\n' +
+    'Content-Length: 400\r\n\r\n' +
+    '{"full_name":"A';
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port), localAddress }, () =>
+      socket.write(head),
+    );
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(parseRawAnswer(Buffer.concat(chunks).toString('utf8'))));
+  });
+}
+
+function parseRawAnswer(raw: string): RawAnswer {
+  const [head = '', body = ''] = raw.split('\r\n\r\n');
+  const [statusLine = '', ...headerLines] = head.split('\r\n');
+  const headers = Object.fromEntries(
+    headerLines.map((line) => {
+      const at = line.indexOf(':');
+      return [line.slice(0, at).toLowerCase(), line.slice(at + 1).trim()];
+    }),
+  );
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
+
+/** A whole booking from `localAddress`; its status and how long the answer took. */
+function book(baseUrl: string, localAddress: string): Promise<{ status: number; ms: number }> {
+  const payload = JSON.stringify({
+    id: randomUUID(),
+    full_name: 'Amina Khan',
+    phone: '07700 900123',
+    email: 'amina@example.com',
+    instagram: null,
+  });
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      `${baseUrl}/rest/v1/bookings`,
+      {
+        method: 'POST',
+        localAddress,
+        agent: false,
+        headers: { ...anonJsonHeaders, 'Content-Length': String(Buffer.byteLength(payload)) },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, ms: Date.now() - started }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
+/** 127.0.0.2 … 127.0.0.21: all of 127.0.0.0/8 is this machine's. */
+const flooderAddresses = Array.from({ length: 20 }, (_, index) => `127.0.0.${index + 2}`);
+const unfinishedRequests = 300;
+const visitorAddress = '127.0.0.50';
+
+describe.each(testEngines('slow-bodies'))('bodies that never finish, on $name', (engine) => {
+  let opened: OpenedDatabase;
+  let cleanUp: () => Promise<void>;
+  const servers: RunningServer[] = [];
+
+  const start = async (limits: ApiLimits) => {
+    const server = await serve(
+      createApp({
+        bookings: createBookingsRepository(opened.db),
+        keys: { anon: developmentAnonKey, serviceRole: undefined },
+        distDir: mkdtempSync(path.join(tmpdir(), 'hijama-slow-bodies-dist-')),
+        limits,
+      }),
+    );
+    servers.push(server);
+    return server;
+  };
+
+  beforeAll(async () => {
+    ({ opened, cleanUp } = await engine.open());
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+    await opened?.close();
+    await cleanUp?.();
+  });
+
+  it(`hold no place a visitor needs: ${unfinishedRequests} from 20 addresses, then a booking gets 201 at once`, async () => {
+    const server = await start({ ...defaultLimits, trustProxy: [] });
+    const unfinished = Array.from({ length: unfinishedRequests }, (_, index) =>
+      sendUnfinishedBooking(server.baseUrl, flooderAddresses[index % flooderAddresses.length]!),
+    );
+    // Let every one of them reach the server before the visitor books.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    const visitor = await book(server.baseUrl, visitorAddress);
+    expect(visitor.status).toBe(201);
+    expect(visitor.ms).toBeLessThan(5_000);
+
+    // Each address had its few places; the rest were refused at once, and
+    // those admitted were dropped when their time ran out.
+    const answers = await Promise.all(unfinished);
+    const admitted = flooderAddresses.length * maxRequestsAtOncePerClient;
+    const byStatus = (status: number) => answers.filter((answer) => answer.status === status);
+    expect(byStatus(429)).toHaveLength(unfinishedRequests - admitted);
+    expect(byStatus(408)).toHaveLength(admitted);
+
+    const refused = byStatus(429)[0]!;
+    expect(JSON.parse(refused.body)).toEqual({ ...tooManyRequestsAnswer, details: null });
+    expect(refused.headers['retry-after']).toBe(String(apiBodyTimeoutMs / 1000));
+    const timedOut = byStatus(408)[0]!;
+    expect(JSON.parse(timedOut.body)).toMatchObject({ code: 'PGRST000' });
+    for (const answer of [refused, timedOut]) {
+      expect(answer.headers.connection).toBe('close');
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    }
+  }, 20_000);
+
+  it('count among the requests the server handles only once complete', async () => {
+    // No limit per client here: the server-wide one alone is under test.
+    const server = await start({ rateLimitPerMinute: 0, trustProxy: [], maxPendingRequests: 2 });
+    const unfinished = Array.from({ length: 20 }, () =>
+      sendUnfinishedBooking(server.baseUrl, '127.0.0.2'),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await book(server.baseUrl, visitorAddress)).status).toBe(201);
+    expect(new Set((await Promise.all(unfinished)).map((answer) => answer.status))).toEqual(
+      new Set([408]),
+    );
+  }, 20_000);
+});

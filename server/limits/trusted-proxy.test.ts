@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { developmentAnonKey } from '../../core/api-defaults.ts';
+import { createApp, type ApiLimits } from '../app.ts';
+import { createBookingsRepository } from '../db/bookings-repository.ts';
+import type { OpenedDatabase } from '../db/open-database.ts';
+import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
+
+/**
+ * Which client a request counts as, through the real server into the real
+ * database: X-Forwarded-For is believed only from a trusted proxy, read from
+ * the right, and a client the server cannot tell lands in the one shared
+ * bucket, `unknown`.
+ */
+
+/** A booking from `localAddress` with the given extra headers; its status. */
+function bookFrom(
+  baseUrl: string,
+  localAddress: string,
+  headers: Record<string, string> = {},
+): Promise<number> {
+  const payload = JSON.stringify({
+    id: randomUUID(),
+    full_name: 'Amina Khan',
+    phone: '07700 900123',
+    email: `${randomUUID()}@example.com`,
+    instagram: null,
+  });
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      `${baseUrl}/rest/v1/bookings`,
+      {
+        method: 'POST',
+        localAddress,
+        agent: false,
+        headers: {
+          ...anonJsonHeaders,
+          ...headers,
+          'Content-Length': String(Buffer.byteLength(payload)),
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
+// The limits as a new database has them: it records each request's network.
+describe.each(testEngines('trusted-proxy', {}))('the client of a request, on $name', (engine) => {
+  let opened: OpenedDatabase;
+  let cleanUp: () => Promise<void>;
+  const servers: RunningServer[] = [];
+  const warnings: string[] = [];
+
+  const start = async (limits: Partial<ApiLimits>) => {
+    const server = await serve(
+      createApp({
+        bookings: createBookingsRepository(opened.db),
+        keys: { anon: developmentAnonKey, serviceRole: undefined },
+        distDir: mkdtempSync(path.join(tmpdir(), 'hijama-trusted-proxy-dist-')),
+        limits: { rateLimitPerMinute: 30, trustProxy: [], maxPendingRequests: 100, ...limits },
+        logWarning: (message) => warnings.push(message),
+      }),
+    );
+    servers.push(server);
+    return server;
+  };
+  /** The networks the database counted, in order. */
+  const countedNetworks = async () => {
+    const { rows } = await opened.db.query<{ network: string }>(
+      'select network from app_private.booking_clients order by created_at',
+    );
+    return rows.map((row) => row.network);
+  };
+
+  beforeAll(async () => {
+    ({ opened, cleanUp } = await engine.open());
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+    await opened?.close();
+    await cleanUp?.();
+  });
+  beforeEach(async () => {
+    await opened.db.exec(
+      'delete from public.bookings; delete from app_private.booking_clients; delete from app_private.booking_alerts;',
+    );
+    warnings.length = 0;
+  });
+
+  it("behind a trusted proxy, counts the network of the address it appended, not the client's own claim", async () => {
+    const server = await start({ trustProxy: ['loopback'] });
+    const forwarded = { 'X-Forwarded-For': '192.0.2.1, 2001:db8:1:2::5' };
+    expect(await bookFrom(server.baseUrl, '127.0.0.2', forwarded)).toBe(201);
+    expect(await countedNetworks()).toEqual(['2001:db8:1::/56']);
+  });
+
+  it('ignores X-Forwarded-For from a peer that is not a trusted proxy', async () => {
+    const server = await start({ trustProxy: ['192.0.2.0/24'] });
+    expect(await bookFrom(server.baseUrl, '127.0.0.3', { 'X-Forwarded-For': '203.0.113.7' })).toBe(
+      201,
+    );
+    expect(await countedNetworks()).toEqual(['127.0.0.3']);
+  });
+
+  it('puts clients it cannot tell in one shared bucket, limited like any other', async () => {
+    const server = await start({ trustProxy: ['loopback'], rateLimitPerMinute: 2 });
+    const statuses = [];
+    for (const [index, garbage] of ['unknown', '203.0.113.7:443', 'x'].entries()) {
+      statuses.push(
+        await bookFrom(server.baseUrl, `127.0.0.${10 + index}`, { 'X-Forwarded-For': garbage }),
+      );
+    }
+    expect(statuses).toEqual([201, 201, 429]);
+    expect(await countedNetworks()).toEqual(['unknown', 'unknown']);
+  });
+
+  it('warns once when a proxy on this machine sends X-Forwarded-For while no proxy is trusted', async () => {
+    const server = await start({ trustProxy: [] });
+    expect(await bookFrom(server.baseUrl, '127.0.0.4')).toBe(201);
+    expect(warnings).toEqual([]);
+    // The page, usually the first request a proxy passes on.
+    await fetch(server.baseUrl, { headers: { 'X-Forwarded-For': '203.0.113.7' } });
+    expect(warnings).toHaveLength(1);
+    for (const client of ['203.0.113.7', '203.0.113.8']) {
+      expect(await bookFrom(server.baseUrl, '127.0.0.4', { 'X-Forwarded-For': client })).toBe(201);
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('TRUST_PROXY=loopback');
+    // Until then, every visitor is the proxy.
+    expect(await countedNetworks()).toEqual(['127.0.0.4', '127.0.0.4', '127.0.0.4']);
+  });
+});
