@@ -2,7 +2,7 @@ import {
   bookingFieldColumns,
   bookingFieldRules,
   bookingFields,
-  trimField,
+  storedValue,
   type BookingField,
   type BookingForm,
   type ColumnOf,
@@ -25,12 +25,15 @@ export type BookingRow = {
 /** The columns an anonymous caller may send. */
 export const bookingColumns = ['id', ...bookingFieldColumns] as const;
 
-/** Turns what the visitor typed into the row to store: trimmed, an empty optional field as null. */
+/**
+ * Turns what the visitor typed into the row to store: trimmed and normalised
+ * as the database stores it, an empty optional field as null.
+ */
 export function toBookingRow(form: BookingForm, id: string): BookingRow {
   const row: Record<string, string | null> = { id };
   for (const field of bookingFields) {
     const { column, required } = bookingFieldRules[field];
-    const value = trimField(form[field]);
+    const value = storedValue(field, form[field]);
     row[column] = value === '' && !required ? null : value;
   }
   return row as BookingRow;

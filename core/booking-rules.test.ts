@@ -6,6 +6,8 @@ import {
   maxLengths,
   trimField,
   messageFor,
+  normaliseInstagram,
+  storedValue,
   validateBooking,
   type BookingForm,
 } from './booking-rules.ts';
@@ -172,6 +174,29 @@ describe('trimField', () => {
   });
 });
 
+describe('the Instagram field', () => {
+  it.each([
+    ['@Amina.K', 'amina.k'],
+    ['amina_k', 'amina_k'],
+    ['https://www.instagram.com/amina.k/', 'amina.k'],
+    ['instagram.com/Amina.K?igsh=MWQ1ZGUxMzBkMA==', 'amina.k'],
+    ['http://m.instagram.com/amina.k#top', 'amina.k'],
+    ['instagram.com/@amina.k', 'amina.k'],
+    ['@', '@'],
+    ['Amina K', 'Amina K'],
+    ['https://evil.example/amina.k', 'https://evil.example/amina.k'],
+    ['https://www.instagram.com/amina.k/reels/', 'https://www.instagram.com/amina.k/reels/'],
+  ])('stores %j as %j', (typed, stored) => {
+    expect(normaliseInstagram(typed)).toBe(stored);
+  });
+
+  it('is trimmed again after the @ goes, and measured as stored, not as pasted', () => {
+    expect(storedValue('instagram', ' @ amina ')).toBe('amina');
+    const pasted = `https://www.instagram.com/amina.k/?igsh=${'x'.repeat(80)}`;
+    expect(validateBooking({ ...valid, instagram: pasted })).toEqual({});
+  });
+});
+
 describe('messageFor', () => {
   it.each([
     ['fullName', 'required', 'Full name is required'],
@@ -202,7 +227,7 @@ describe('toBookingRow', () => {
     });
   });
 
-  it('keeps the Instagram handle as typed, trimmed', () => {
-    expect(toBookingRow({ ...valid, instagram: ' @Aisha.K ' }, id).instagram).toBe('@Aisha.K');
+  it('sends the Instagram handle as the database stores it: no @, lower case', () => {
+    expect(toBookingRow({ ...valid, instagram: ' @Aisha.K ' }, id).instagram).toBe('aisha.k');
   });
 });

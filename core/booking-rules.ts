@@ -56,6 +56,11 @@ export interface FieldRule {
   needsLetter?: boolean;
   /** Most combining marks (accents, vowel signs) allowed one after another on a letter. */
   maxMarksInARow?: number;
+  /**
+   * Rewrites the trimmed value into the form it is stored in, before any rule
+   * is checked; its result is trimmed again.
+   */
+  normalise?: (trimmed: string) => string;
   input: FieldInput;
 }
 
@@ -109,6 +114,16 @@ export function trimField(value: string): string {
   return value.replace(edgeSpace, '');
 }
 
+/**
+ * The value of `field` as it is stored: trimmed, then rewritten by the field's
+ * `normalise`, if any, and trimmed again.
+ */
+export function storedValue(field: BookingField, raw: string): string {
+  const rule: FieldRule = bookingFieldRules[field];
+  const value = trimField(raw);
+  return rule.normalise ? trimField(rule.normalise(value)) : value;
+}
+
 /** Length in characters (code points), as SQL counts it. */
 export function characterCount(value: string): number {
   let count = 0;
@@ -118,6 +133,32 @@ export function characterCount(value: string): number {
 
 export function hasHiddenCharacter(value: string): boolean {
   return hiddenCharacter.test(value);
+}
+
+/** An Instagram user name: letters, digits, dots and underscores, at most 30. */
+export const instagramUserName = /^[A-Za-z0-9._]{1,30}$/;
+
+/**
+ * A profile's address as visitors paste it from the app: with or without the
+ * scheme and `www.`, a trailing slash, and a query such as `?igsh=…` (the
+ * share tracker). `[\s\S]` rather than `.` so that the query may hold any
+ * character, as in SQL, where `.` matches line breaks too.
+ */
+const instagramProfileAddress =
+  /^(?:https?:\/\/)?(?:www\.|m\.)?instagram\.com\/([^/?#]+)\/?(?:[?#][\s\S]*)?$/i;
+
+/**
+ * The Instagram field as stored: a profile's address reduced to its user
+ * name, one leading `@` dropped, and a user name in lowercase (Instagram's
+ * names are case-insensitive), so that `@Amina.K`, `amina.k` and
+ * `https://www.instagram.com/amina.k/` are one value. Anything else is kept as
+ * typed. The database does the same (app_private.instagram_handle, in
+ * supabase/migrations/20261127000200_instagram_handle.sql).
+ */
+export function normaliseInstagram(trimmed: string): string {
+  let handle = instagramProfileAddress.exec(trimmed)?.[1] ?? trimmed;
+  if (handle.length > 1 && handle.startsWith('@')) handle = handle.slice(1);
+  return instagramUserName.test(handle) ? handle.toLowerCase() : handle;
 }
 
 /** Shortest accepted phone number, in characters (specification, section 9). */
@@ -158,6 +199,7 @@ export const bookingFieldRules = {
     column: 'instagram',
     required: false,
     maxLength: 60,
+    normalise: normaliseInstagram,
     input: { type: 'text', autoComplete: 'off' },
   },
 } as const satisfies Record<BookingField, FieldRule>;
@@ -223,7 +265,7 @@ function digitCount(value: string): number {
 /** The rule `raw` breaks as the value of `field`, if any. */
 export function checkField(field: BookingField, raw: string): RuleFailure | undefined {
   const rule: FieldRule = bookingFieldRules[field];
-  const value = trimField(raw);
+  const value = storedValue(field, raw);
   if (value === '') return rule.required ? 'required' : undefined;
   if (hasHiddenCharacter(value)) return 'invalid';
   const length = characterCount(value);

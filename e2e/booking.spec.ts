@@ -1,6 +1,6 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { developmentAnonKey } from '../core/api-defaults.ts';
-import { messageFor } from '../core/booking-rules.ts';
+import { messageFor, storedValue } from '../core/booking-rules.ts';
 import { site } from '../src/content/site.ts';
 import { e2eServiceKey } from './constants.ts';
 import { openView } from './fixtures.ts';
@@ -94,13 +94,15 @@ test('a visitor books a session: thank-you modal, cleared form, and the row stor
   await expect(page.getByLabel('Full Name')).toBeFocused();
 });
 
-test('the Instagram handle is stored as typed, trimmed', async ({ page, request }) => {
+test('the Instagram handle is stored normalised: no @, lower case', async ({ page, request }) => {
   const email = uniqueEmail('instagram');
   await openView(page, 'contact');
   await fillForm(page, { name: 'Omar', phone: '07700 900123', email, instagram: ' @Omar.H ' });
   await submitButton(page).click();
   await expect(page.getByRole('dialog', { name: 'Thank You!' })).toBeVisible();
-  expect((await storedRows(request, email))[0]).toMatchObject({ instagram: '@Omar.H' });
+  expect((await storedRows(request, email))[0]).toMatchObject({
+    instagram: storedValue('instagram', '@Omar.H'),
+  });
 });
 
 test('the thank-you modal closes with Escape and on its backdrop, and keeps focus inside', async ({

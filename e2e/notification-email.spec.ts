@@ -4,6 +4,7 @@ import {
   replyActions,
   type BookingNotice,
 } from '../server/notifications/booking-notice.ts';
+import { site } from '../src/content/site.ts';
 import { accessibilityViolations } from './fixtures.ts';
 
 // The practitioner's e-mail, as a phone shows it. It needs no server: the
@@ -16,7 +17,8 @@ const notice: BookingNotice = {
   fullName: 'Amina Khan',
   phone: '+44 (0) 7700 900 123',
   email: 'amina.khan@example.com',
-  instagram: '@amina.k',
+  instagram: 'amina.k',
+  answerToken: `5f0c2a8e-2f4b-4d0e-9a47-0a1b2c3d4e5f.1790000000.${'ab'.repeat(32)}`,
 };
 
 async function showOnPhone(page: Page, html: string) {
@@ -30,13 +32,18 @@ test('every way to answer is a tap target at least 44 px high, within a 375 px s
   await showOnPhone(page, composeBookingEmail(notice).html);
   const actions = replyActions(notice);
   expect(actions.map((action) => action.label)).toEqual([
+    'Message on Instagram',
     'Open Instagram profile',
     'Reply by e-mail',
     'Call',
     'WhatsApp',
     'Text message (SMS)',
   ]);
-  for (const { label, href } of actions) {
+  const markAnswered = {
+    label: 'Mark as answered',
+    href: `${site.url}#answer=${notice.answerToken!}`,
+  };
+  for (const { label, href } of [...actions, markAnswered]) {
     const link = page.getByRole('link', { name: label, exact: true });
     await expect(link).toHaveAttribute('href', href);
     const box = (await link.boundingBox())!;

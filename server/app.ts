@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Backup } from './db/backup.ts';
+import type { BookingAnswers } from './db/booking-answers.ts';
 import type { IssueBookingChallenge } from './db/booking-challenge.ts';
 import type { BookingsRepository } from './db/bookings-repository.ts';
 import type { ApiKeys } from './http/api-keys.ts';
@@ -33,6 +34,8 @@ export interface AppDeps {
   notificationStates?: NotificationStates;
   /** Proof-of-work challenges for bookings sent during a flood; unset: none are offered. */
   issueBookingChallenge?: IssueBookingChallenge;
+  /** Which requests were answered, and marking them (the e-mail's link, `npx hijama answer`); unset: none. */
+  bookingAnswers?: BookingAnswers;
   /** The built site. */
   distDir: string;
   logError?: (message: string, error: unknown) => void;
@@ -84,6 +87,7 @@ export function createApp(deps: AppDeps): RequestListener {
     keys: deps.keys,
     notificationStates: deps.notificationStates,
     issueBookingChallenge: deps.issueBookingChallenge,
+    bookingAnswers: deps.bookingAnswers,
     logError,
   });
   const serveStatic = createStaticSite(deps.distDir);

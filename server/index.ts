@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createApp } from './app.ts';
 import { ConfigError } from './config.ts';
 import { readBackup } from './db/backup.ts';
+import { createBookingAnswers } from './db/booking-answers.ts';
 import { createBookingChallengeIssuer } from './db/booking-challenge.ts';
 import { createBookingsRepository } from './db/bookings-repository.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
@@ -19,7 +20,7 @@ import { formatClockTime } from './notifications/daily-summary.ts';
 import { startDailyTimer, type DailyTimer } from './notifications/daily-timer.ts';
 import { createNotificationStates } from './notifications/notification-states.ts';
 import { describeError } from './notifications/notifier.ts';
-import type { NotifyConfig } from './notifications/notify-config.ts';
+import { channelSettingsHint, type NotifyConfig } from './notifications/notify-config.ts';
 import { consoleLog, createConfiguredNotifier, wakeAfterInserts } from './notifications/setup.ts';
 import { describeSmtpFailure, describeSmtpSuccess } from './notifications/smtp-check.ts';
 import { describePeriod } from './retention/period.ts';
@@ -67,6 +68,7 @@ async function main() {
     limits,
     notificationStates: createNotificationStates(database.db),
     issueBookingChallenge: createBookingChallengeIssuer(database.db),
+    bookingAnswers: createBookingAnswers(database.db),
   });
   let stopping = false;
   const inFlight = new Set<ServerResponse>();
@@ -119,7 +121,7 @@ async function main() {
     console.warn(
       'Warning: no notification channel is configured, so no one will be told of booking requests. ' +
         'They are stored, and `npm run bookings` lists them, but nobody is e-mailed. ' +
-        'Set SMTP_URL and NOTIFY_TO (and NOTIFY_FROM), or NOTIFY_WEBHOOK_URL, in .env and restart the server (docs/notifications.md).',
+        `Set ${channelSettingsHint} in .env and restart the server (docs/notifications.md).`,
     );
   }
   if (retention) {

@@ -1,9 +1,11 @@
 import { shortReference } from '../../core/booking-reference.ts';
 import { bookingFieldColumns } from '../../core/booking-rules.ts';
 import type { BookingRow } from '../../core/booking-row.ts';
+import type { AnswerChannel, AnswerMarkedBy } from '../db/booking-answers.ts';
 import { plainText } from '../notifications/booking-notice.ts';
 import type { NotificationState } from '../notifications/notification-states.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
+import { describeReplyTime } from './reply-deadline.ts';
 
 /** Whether the practice was told of a request (notification-states.ts), as the command prints it. */
 export interface NotificationRecord {
@@ -13,12 +15,22 @@ export interface NotificationRecord {
   last_error: string | null;
 }
 
+/** When the practice answered a request (server/db/booking-answers.ts), as the command prints it. */
+export interface AnswerRecord {
+  /** ISO 8601, UTC. */
+  answered_at: string;
+  channel: AnswerChannel | null;
+  marked_by: AnswerMarkedBy;
+}
+
 /** One booking request as the command prints it (the REST API's columns). */
 export type BookingRecord = BookingRow & {
   /** ISO 8601, UTC. */
   created_at: string;
   /** Absent when it could not be read (a server of an older version). */
   notification?: NotificationRecord;
+  /** Null while it waits for a reply; absent when it could not be read (a database or server of an older version). */
+  answer?: AnswerRecord | null;
 };
 
 /** A notification whose last attempt failed, for the lines under the table and the warning. */
@@ -41,7 +53,16 @@ interface Column {
   title: string;
   /** Longer values are cut with an ellipsis, so that a row fits a terminal line. */
   maxWidth: number;
-  value(record: BookingRecord): string;
+  value(record: BookingRecord, now: Date): string;
+  /** Shown only when some record has the field (a source too old to read it has none). */
+  field?: 'notification' | 'answer';
+}
+
+/** When it was answered, or the time left to reply to it (or how late it is). */
+function answeredCell(record: BookingRecord, now: Date): string {
+  if (record.answer === undefined) return '?';
+  if (record.answer) return formatUkTimeShort(new Date(record.answer.answered_at));
+  return describeReplyTime(new Date(record.created_at), now);
 }
 
 const tableColumns: Column[] = [
@@ -56,7 +77,9 @@ const tableColumns: Column[] = [
     title: 'Notified',
     maxWidth: 8,
     value: (record) => (record.notification ? notifiedWords[record.notification.state] : '?'),
+    field: 'notification',
   },
+  { title: 'Answered', maxWidth: 21, value: answeredCell, field: 'answer' },
   { title: 'Name', maxWidth: 28, value: (record) => record.full_name },
   { title: 'Phone', maxWidth: 20, value: (record) => record.phone },
   { title: 'E-mail', maxWidth: 32, value: (record) => record.email },
@@ -66,20 +89,22 @@ const tableColumns: Column[] = [
 /**
  * A table for a terminal; control characters in the data are shown as spaces,
  * never interpreted. The Notified column says whether the practice was told
- * of each request (shown when the state could be read); the failing
- * notifications follow the table with their last error.
+ * of each request, the Answered column when it answered, or the time left to
+ * (each shown when the state could be read); the failing notifications follow
+ * the table with their last error.
  */
 export function formatTable(
   records: readonly BookingRecord[],
   failing: readonly FailingRecord[] = [],
+  now: Date = new Date(),
 ): string {
   const failingLines = formatFailing(failing);
   if (records.length === 0) return `No booking requests.\n${failingLines}`;
-  const columns = records.some((record) => record.notification)
-    ? tableColumns
-    : tableColumns.filter((column) => column.title !== 'Notified');
+  const columns = tableColumns.filter(
+    ({ field }) => field === undefined || records.some((record) => record[field] !== undefined),
+  );
   const cells = records.map((record) =>
-    columns.map((column) => fit(plainText(column.value(record)), column.maxWidth)),
+    columns.map((column) => fit(plainText(column.value(record, now)), column.maxWidth)),
   );
   const widths = columns.map((column, index) =>
     Math.max(width(column.title), ...cells.map((row) => width(row[index]!))),

@@ -4,6 +4,11 @@ import path from 'node:path';
 import type { ServerConfig } from '../config.ts';
 import { parseBackup, readBackup, type Backup } from '../db/backup.ts';
 import {
+  createBookingAnswers,
+  type AnswerChannel,
+  type BookingAnswer,
+} from '../db/booking-answers.ts';
+import {
   bookingTableColumns,
   createOwnerBookingsRepository,
   type BookingFilter,
@@ -15,7 +20,17 @@ import { openDatabase } from '../db/open-database.ts';
 import { openPostgres } from '../db/postgres.ts';
 import { createNotificationStates } from '../notifications/notification-states.ts';
 import { createOutbox } from '../notifications/outbox.ts';
-import type { BookingRecord, FailingRecord, NotificationRecord } from './bookings-output.ts';
+import type {
+  AnswerRecord,
+  BookingRecord,
+  FailingRecord,
+  NotificationRecord,
+} from './bookings-output.ts';
+import type { RequestReference } from './request-reference.ts';
+
+/** What marking a request answered did, with its answer as the command prints it. */
+export type MarkAnswerRecord =
+  { outcome: 'marked' | 'already answered'; answer: AnswerRecord } | { outcome: 'not found' };
 
 /**
  * Where `hijama` finds the requests:
@@ -27,6 +42,8 @@ import type { BookingRecord, FailingRecord, NotificationRecord } from './booking
  */
 
 export interface ListQuery {
+  /** Only the requests whose id is in this range (a short reference, or one id). */
+  ids?: Pick<RequestReference, 'from' | 'to'>;
   /** Received at or after. */
   since?: Date;
   /** Received strictly before. */
@@ -40,8 +57,10 @@ export interface ListQuery {
 export interface BookingsSource {
   /** "PGlite in ./data", "the server at http://127.0.0.1:3000"… */
   description: string;
-  /** Newest first unless asked otherwise, each with the state of its notification. */
+  /** Newest first unless asked otherwise, each with the state of its notification and its answer. */
   list(query: ListQuery): Promise<BookingRecord[]>;
+  /** Marks the request `bookingId` answered by the command, unless it already is. */
+  markAnswered(bookingId: string, channel: AnswerChannel | null): Promise<MarkAnswerRecord>;
   /** The notifications still failing, whatever their age. */
   failingNotifications(): Promise<FailingRecord[]>;
   /** How many requests were stored before `cutoff`. */
@@ -119,12 +138,16 @@ function databaseSource(db: Database, close: () => Promise<void>): BookingsSourc
   // A database without the notifications migration has no states to read; asked once per command.
   let outbox: Promise<boolean> | undefined;
   const hasOutbox = () => (outbox ??= createOutbox(db).exists());
+  // Likewise a database without the answers migration has no answers to read or write.
+  let answersTable: Promise<boolean> | undefined;
+  const hasAnswers = () => (answersTable ??= hasTable(db, 'app_private.booking_answers'));
+  const answers = createBookingAnswers(db);
   return {
     description: db.description,
     async list(query) {
       const { rows } = await bookings.select({
         columns: bookingTableColumns,
-        filters: receivedFilters(query),
+        filters: listFilters(query),
         order: [
           { column: 'created_at', descending: !query.oldestFirst },
           { column: 'id', descending: false },
@@ -135,19 +158,35 @@ function databaseSource(db: Database, close: () => Promise<void>): BookingsSourc
       const records = rows.map(
         (row) => ({ ...row, created_at: toUtcIso(row.created_at ?? '') }) as BookingRecord,
       );
-      return withNotifications(records, async (since) => {
-        const states = new Map<string, NotificationRecord>();
-        if (!(await hasOutbox())) return states;
-        const found = await createNotificationStates(db).receivedSince(since);
-        for (const [bookingId, status] of found) {
-          states.set(bookingId, {
-            state: status.state,
-            attempts: status.attempts,
-            last_error: status.lastError,
-          });
-        }
-        return states;
+      return withStates(records, {
+        async notifications(since) {
+          const states = new Map<string, NotificationRecord>();
+          if (!(await hasOutbox())) return states;
+          const found = await createNotificationStates(db).receivedSince(since);
+          for (const [bookingId, status] of found) {
+            states.set(bookingId, {
+              state: status.state,
+              attempts: status.attempts,
+              last_error: status.lastError,
+            });
+          }
+          return states;
+        },
+        async answers(since) {
+          if (!(await hasAnswers())) return undefined;
+          const found = await answers.answeredSince(since);
+          return new Map(
+            [...found].map(([bookingId, answer]) => [bookingId, answerRecord(answer)]),
+          );
+        },
       });
+    },
+    async markAnswered(bookingId, channel) {
+      if (!(await hasAnswers())) throw noAnswersTable();
+      const result = await answers.markById(bookingId, channel);
+      return result.outcome === 'not found'
+        ? result
+        : { outcome: result.outcome, answer: answerRecord(result.answer) };
     },
     async failingNotifications() {
       if (!(await hasOutbox())) return [];
@@ -161,29 +200,47 @@ function databaseSource(db: Database, close: () => Promise<void>): BookingsSourc
     async countBefore(cutoff) {
       const { total } = await bookings.select({
         columns: ['id'],
-        filters: receivedFilters({ before: cutoff }),
+        filters: listFilters({ before: cutoff }),
         order: [],
         limit: 0,
         countTotal: true,
       });
       return total ?? 0;
     },
-    deleteBefore: (cutoff) => bookings.delete(receivedFilters({ before: cutoff })),
+    deleteBefore: (cutoff) => bookings.delete(listFilters({ before: cutoff })),
     backup: () => readBackup(db),
     close,
   };
 }
 
+function answerRecord(answer: BookingAnswer): AnswerRecord {
+  return {
+    answered_at: answer.answeredAt.toISOString(),
+    channel: answer.channel,
+    marked_by: answer.markedBy,
+  };
+}
+
+function noAnswersTable(): CliError {
+  return new CliError(
+    'The database has no table app_private.booking_answers: apply supabase/migrations/20261127000000_booking_answers.sql ' +
+      '(`supabase db push` for a Supabase project, or start the server once).',
+  );
+}
+
 const noNotification: NotificationRecord = { state: 'none', attempts: 0, last_error: null };
 
+/** Reads the states of the requests received since an instant, by booking id; undefined when the source cannot say. */
+type StatesSince<State> = (since: Date) => Promise<Map<string, State> | undefined>;
+
 /**
- * The records with the state of their notifications, read in one call for
- * every request since the oldest listed; left without when `readStates`
- * resolves undefined (a server too old to say).
+ * The records with the state of their notifications and their answers, each
+ * read in one call for every request since the oldest listed; a record is
+ * left without a state its reader could not say (a server or database too old).
  */
-async function withNotifications(
+async function withStates(
   records: BookingRecord[],
-  readStates: (since: Date) => Promise<Map<string, NotificationRecord> | undefined>,
+  read: { notifications: StatesSince<NotificationRecord>; answers: StatesSince<AnswerRecord> },
 ): Promise<BookingRecord[]> {
   const oldest = records.reduce<string | undefined>(
     (earliest, record) =>
@@ -191,16 +248,22 @@ async function withNotifications(
     undefined,
   );
   if (!oldest) return records;
-  const states = await readStates(new Date(oldest));
-  if (!states) return records;
+  const since = new Date(oldest);
+  const notifications = await read.notifications(since);
+  const answers = await read.answers(since);
   return records.map((record) => ({
     ...record,
-    notification: states.get(record.id) ?? noNotification,
+    ...(notifications && { notification: notifications.get(record.id) ?? noNotification }),
+    ...(answers && { answer: answers.get(record.id) ?? null }),
   }));
 }
 
-function receivedFilters({ since, before }: Pick<ListQuery, 'since' | 'before'>): BookingFilter[] {
+function listFilters({ ids, since, before }: ListQuery): BookingFilter[] {
   const filters: BookingFilter[] = [];
+  if (ids) {
+    filters.push({ column: 'id', operator: 'gte', value: ids.from, negated: false });
+    filters.push({ column: 'id', operator: 'lte', value: ids.to, negated: false });
+  }
   if (since) {
     filters.push({
       column: 'created_at',
@@ -245,6 +308,11 @@ function httpSource(config: ServerConfig): BookingsSource {
         'Run this command with the HOST and PORT of the server.',
     );
   }
+
+  const olderServer = () =>
+    new CliError(
+      `${description} runs an older version that cannot do this. Restart it after \`npm run build\`.`,
+    );
 
   const request = async (
     query: URLSearchParams,
@@ -291,9 +359,7 @@ function httpSource(config: ServerConfig): BookingsSource {
       (response.status === 405 && init.method === 'DELETE') ||
       (response.status === 404 && where === backupPath)
     ) {
-      throw new CliError(
-        `${description} runs an older version that cannot do this. Restart it after \`npm run build\`.`,
-      );
+      throw olderServer();
     }
     throw new CliError(
       `${description} answered ${response.status}${code ? ` ${code}` : ''}: ${message}`,
@@ -311,17 +377,25 @@ function httpSource(config: ServerConfig): BookingsSource {
       `/rest/v1/rpc/${name}`,
     );
 
-  /** The states, through the server's RPC; undefined from a server too old to have it. */
-  const readStates = async (since: Date) => {
-    try {
-      const answer = (await (
-        await rpc('booking_notification_states', { since: since.toISOString() })
-      ).json()) as (NotificationRecord & { booking_id: string })[];
-      return new Map(answer.map(({ booking_id, ...state }) => [booking_id, state]));
-    } catch (error) {
-      if (error instanceof OlderServerError) return undefined;
-      throw error;
-    }
+  /** The states one of the server's functions answers by booking id; undefined from a server too old to have it. */
+  const statesSince =
+    <State>(name: string): StatesSince<State> =>
+    async (since) => {
+      try {
+        const answer = (await (
+          await rpc(name, { since: since.toISOString() })
+        ).json()) as (State & {
+          booking_id: string;
+        })[];
+        return new Map(answer.map(({ booking_id, ...state }) => [booking_id, state as State]));
+      } catch (error) {
+        if (error instanceof OlderServerError) return undefined;
+        throw error;
+      }
+    };
+  const readStates = {
+    notifications: statesSince<NotificationRecord>('booking_notification_states'),
+    answers: statesSince<AnswerRecord>('booking_answer_states'),
   };
 
   const countFrom = (response: Response) => {
@@ -332,7 +406,7 @@ function httpSource(config: ServerConfig): BookingsSource {
 
   return {
     description,
-    async list({ since, before, limit, oldestFirst }) {
+    async list({ ids, since, before, limit, oldestFirst }) {
       const records: BookingRecord[] = [];
       for (;;) {
         const pageSize = Math.min(
@@ -346,13 +420,28 @@ function httpSource(config: ServerConfig): BookingsSource {
           limit: String(pageSize),
           offset: String(records.length),
         });
+        if (ids) {
+          query.append('id', `gte.${ids.from}`);
+          query.append('id', `lte.${ids.to}`);
+        }
         if (since) query.append('created_at', `gte.${since.toISOString()}`);
         if (before) query.append('created_at', `lt.${before.toISOString()}`);
         const page = (await (await request(query)).json()) as BookingRecord[];
         records.push(...page.map((row) => ({ ...row, created_at: toUtcIso(row.created_at) })));
         if (page.length < pageSize) break;
       }
-      return withNotifications(records, readStates);
+      return withStates(records, readStates);
+    },
+    async markAnswered(bookingId, channel) {
+      try {
+        const { outcome, ...answer } = (await (
+          await rpc('answer_booking_request', { booking_id: bookingId, channel })
+        ).json()) as { outcome: MarkAnswerRecord['outcome'] } & AnswerRecord;
+        return outcome === 'not found' ? { outcome } : { outcome, answer };
+      } catch (error) {
+        if (!(error instanceof OlderServerError)) throw error;
+        throw olderServer();
+      }
     },
     async failingNotifications() {
       try {

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { answerChannels } from '../db/booking-answers.ts';
+import { replyWithinHours } from './reply-deadline.ts';
 
 /**
  * The command line of `hijama`: its subcommands, their options and help, how
@@ -6,7 +8,16 @@ import { parseArgs } from 'node:util';
  * npm kept for itself. Pure: no I/O, so every case is a table in the tests.
  */
 
-const commandNames = ['list', 'export', 'purge', 'notify', 'backup', 'restore', 'help'] as const;
+const commandNames = [
+  'list',
+  'answer',
+  'export',
+  'purge',
+  'notify',
+  'backup',
+  'restore',
+  'help',
+] as const;
 
 export type CommandName = (typeof commandNames)[number];
 
@@ -21,8 +32,8 @@ interface CommandSpec {
   summary: string;
   /** What follows the command's name in its usage line. */
   usage: string;
-  /** The name of the one file argument it takes, if any. */
-  file?: 'FILE';
+  /** The one argument it takes, if any: a file, or a request's reference. */
+  argument?: 'FILE' | 'REF';
   options: Record<string, OptionSpec>;
   /** More lines for `--help`. */
   details?: string;
@@ -35,13 +46,33 @@ const whenHelp =
 const commands: Record<CommandName, CommandSpec> = {
   list: {
     summary: 'the most recent booking requests, newest first (the default)',
-    usage: '[--since <when>] [--limit <n>|all] [--csv | --json]',
+    usage: '[--waiting] [--since <when>] [--limit <n>|all] [--csv | --json]',
     options: {
+      waiting: {
+        help: `only the requests not yet answered, oldest first, each with the time left to reply (${replyWithinHours} hours from its arrival) or how late it is`,
+      },
       since: { value: '<when>', help: whenHelp },
       limit: { value: '<n>|all', help: 'at most n requests (default 100), or all' },
       csv: { help: 'CSV for a spreadsheet instead of a table' },
       json: { help: 'JSON instead of a table' },
     },
+    details:
+      'The Answered column says when each request was answered (npx hijama answer,\n' +
+      'or the link in its e-mail), or how long is left to reply.',
+  },
+  answer: {
+    summary: 'marks a booking request answered',
+    usage: 'REF [--by <channel>]',
+    argument: 'REF',
+    options: {
+      by: {
+        value: '<channel>',
+        help: `how you answered: ${answerChannels.join(', ')}`,
+      },
+    },
+    details:
+      "REF is the request's reference, as in its e-mail and npx hijama list\n" +
+      '(1A2B3C4D, any case), or its full id. A request already answered stays as it was.',
   },
   export: {
     summary: 'every booking request as CSV or JSON, oldest first',
@@ -77,14 +108,15 @@ const commands: Record<CommandName, CommandSpec> = {
       once: { help: 'send what is due and exit (for cron); exit code 1 if a send failed' },
     },
     details:
-      'Uses SMTP_URL, NOTIFY_TO and NOTIFY_FROM, or NOTIFY_WEBHOOK_URL; without --once it\n' +
-      'keeps checking until stopped. A running server on the embedded database sends\n' +
-      'its notifications itself: this is for a database the server does not run on.',
+      'Uses SMTP_URL, NOTIFY_TO and NOTIFY_FROM, NOTIFY_WEBHOOK_URL or NOTIFY_NTFY_URL;\n' +
+      'without --once it keeps checking until stopped. A running server on the embedded\n' +
+      'database sends its notifications itself: this is for a database the server does\n' +
+      'not run on.',
   },
   backup: {
     summary: 'writes the bookings, notifications and settings to one file',
     usage: 'FILE',
-    file: 'FILE',
+    argument: 'FILE',
     options: {},
     details:
       'A consistent copy, taken while the server runs (through it, with\n' +
@@ -95,7 +127,7 @@ const commands: Record<CommandName, CommandSpec> = {
   restore: {
     summary: 'loads a backup into an empty database (DATA_DIR or DATABASE_URL)',
     usage: 'FILE',
-    file: 'FILE',
+    argument: 'FILE',
     options: {},
     details:
       'Creates the tables (supabase/migrations), then loads the backup. Refuses a\n' +
@@ -123,6 +155,8 @@ export class UsageError extends Error {
 }
 
 export type Values = {
+  waiting?: boolean;
+  by?: string;
   since?: string;
   limit?: string;
   csv?: boolean;
@@ -139,7 +173,8 @@ export type CommandLine =
       kind: 'run';
       command: Exclude<CommandName, 'help'>;
       values: Values;
-      file: string | undefined;
+      /** The file of backup and restore, the reference of answer. */
+      argument: string | undefined;
     };
 
 /** Reads the arguments after `hijama`; throws UsageError with the nearest valid spelling. */
@@ -196,11 +231,12 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
 
   if (first !== undefined && !isCommand(first)) throw unknownCommand(first);
   const rest = positionals.slice(1);
-  let file: string | undefined;
-  if (spec.file) {
-    file = rest.shift();
-    if (file === undefined) {
-      throw new UsageError(`${command} needs a file: npx hijama ${command} ${spec.usage}.`);
+  let argument: string | undefined;
+  if (spec.argument) {
+    argument = rest.shift();
+    if (argument === undefined) {
+      const what = spec.argument === 'FILE' ? 'a file' : "a request's reference";
+      throw new UsageError(`${command} needs ${what}: npx hijama ${command} ${spec.usage}.`);
     }
   }
   if (rest.length > 0) {
@@ -208,7 +244,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
     const hint = isCommand(extra) ? ' Run one command at a time.' : '';
     throw new UsageError(`${command} takes no argument ${quote(extra)}.${hint}`);
   }
-  return { kind: 'run', command, values: values as Values, file };
+  return { kind: 'run', command, values: values as Values, argument };
 }
 
 type Token =

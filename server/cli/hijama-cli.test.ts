@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../core/api-defaults.ts';
 import { shortReference } from '../../core/booking-reference.ts';
 import { createApp } from '../app.ts';
+import { createBookingAnswers } from '../db/booking-answers.ts';
 import { createBookingsRepository } from '../db/bookings-repository.ts';
 import { lockFileName } from '../db/data-dir-lock.ts';
 import type { Database } from '../db/database.ts';
@@ -24,7 +25,7 @@ import { spawnTypeScript } from '../testing/processes.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
 import type { CliIo } from './cli-io.ts';
 import { runHijama } from './hijama-command.ts';
-import type { BookingRecord } from './bookings-output.ts';
+import { csvCell, type BookingRecord } from './bookings-output.ts';
 
 /** `hijama`, run as a process: on the embedded database, through a running server, on PostgreSQL. */
 
@@ -139,11 +140,12 @@ async function seed(db: Database): Promise<BookingRecord[]> {
   const records: BookingRecord[] = [];
   for (const row of rows) {
     const id = crypto.randomUUID();
-    await db.query(
-      'insert into public.bookings (id, created_at, full_name, phone, email, instagram) values ($1, $2, $3, $4, $5, $6)',
+    // The handle as the database stores it (its trigger drops a leading @).
+    const { rows: stored } = await db.query<{ instagram: string | null }>(
+      'insert into public.bookings (id, created_at, full_name, phone, email, instagram) values ($1, $2, $3, $4, $5, $6) returning instagram',
       [id, row.created_at, row.full_name, row.phone, row.email, row.instagram],
     );
-    records.push({ id, ...row });
+    records.push({ id, ...row, instagram: stored[0]!.instagram });
   }
   return records;
 }
@@ -185,11 +187,11 @@ afterAll(() => {
 /** A stored request's notification, waiting: the seeded rows were stored without a notifier. */
 const pending = { state: 'pending', attempts: 0, last_error: null } as const;
 
-/** The records as the command lists them, newest first, each with its notification. */
+/** The records as the command lists them, newest first, each with its notification, none answered. */
 function listed(records: BookingRecord[]): BookingRecord[] {
   return [...records]
     .sort((a, b) => b.created_at.localeCompare(a.created_at))
-    .map((record) => ({ ...record, notification: pending }));
+    .map((record) => ({ ...record, notification: pending, answer: null }));
 }
 
 /** Makes the notification of the seeded request `name` fail, as a notifier records it. */
@@ -222,15 +224,20 @@ describe('hijama on the embedded database, no server running', () => {
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(
-      /^Ref +Received \(UK time\) +Notified +Name +Phone +E-mail +Instagram$/,
+      /^Ref +Received \(UK time\) +Notified +Answered +Name +Phone +E-mail +Instagram$/,
     );
-    expect(lines[1]).toMatch(/^-+( +-+){6}$/);
+    expect(lines[1]).toMatch(/^-+( +-+){7}$/);
     const rows = lines.slice(2);
     expect(rows).toHaveLength(6);
     const starts = expectedTableLines(expectedOrder);
     expect(rows.map((row) => row.slice(0, 31))).toEqual(starts);
     expect(rows.every((row) => row.slice(31).startsWith('  pending  '))).toBe(true);
-    expect(rows[0]).toMatch(/ Amina Khan +\+44 1634 123456 +amina@example\.com +@amina\.k$/);
+    // None answered yet: the newest has most of a day left, the others are late.
+    expect(rows[0]).toMatch(/ pending +2[23]h \d+min left +Amina Khan /);
+    expect(rows.slice(1).every((row) => / pending +LATE by \d+[dh] \d+(h|min) /.test(row))).toBe(
+      true,
+    );
+    expect(rows[0]).toMatch(/ Amina Khan +\+44 1634 123456 +amina@example\.com +@?amina\.k$/);
     expect(rows[2]).toContain('=HYPERLINK("http://evil.exa…');
     expect(existsSync(path.join(dataDir, lockFileName))).toBe(false);
   });
@@ -271,7 +278,7 @@ describe('hijama on the embedded database, no server running', () => {
     const [amina, jo] = seeded;
     expect(run.stdout).toBe(
       '"id","created_at","received_uk","full_name","phone","email","instagram"\r\n' +
-        `"${amina!.id}","${amina!.created_at}","${formatUkTimeLong(new Date(amina!.created_at))}","Amina Khan","'+44 1634 123456","amina@example.com","'@amina.k"\r\n` +
+        `"${amina!.id}","${amina!.created_at}","${formatUkTimeLong(new Date(amina!.created_at))}","Amina Khan","'+44 1634 123456","amina@example.com",${csvCell(amina!.instagram!)}\r\n` +
         `"${jo!.id}","${jo!.created_at}","${formatUkTimeLong(new Date(jo!.created_at))}","Smith, ""Jo""","01634 123456","jo@example.com",""\r\n`,
     );
     const all = await runCli(['--csv'], { DATA_DIR: dataDir });
@@ -309,8 +316,8 @@ describe('hijama on the embedded database, no server running', () => {
     const table = await runCli([], { DATA_DIR: failingDir });
     expect(table.code).toBe(0);
     const lines = table.stdout.split('\n');
-    expect(lines[2]!.slice(31).startsWith('  FAILING   Amina Khan ')).toBe(true);
-    expect(lines[3]!.slice(31).startsWith('  sent      Smith, "Jo" ')).toBe(true);
+    expect(lines[2]!.slice(31)).toMatch(/^ {2}FAILING +\d+h \d+min left +Amina Khan /);
+    expect(lines[3]!.slice(31)).toMatch(/^ {2}sent +LATE by \S+ \S+ +Smith, "Jo" /);
     expect(table.stdout).toContain(
       '\nFailing notifications (retried until they get through):\n' +
         `  ${shortReference(amina.id)}  received ${formatUkTimeShort(new Date(amina.created_at))}, 3 attempts: e-mail to practice@example.com: Invalid login: 535 Authentication failed (EAUTH)\n`,
@@ -499,12 +506,23 @@ describe('hijama on the embedded database, no server running', () => {
     [['restroe', 'x.json'], 'There is no command restroe. Did you mean restore?'],
     [
       ['sync'],
-      'There is no command sync: the commands are list, export, purge, notify, backup, restore, help.',
+      'There is no command sync: the commands are list, answer, export, purge, notify, backup, restore, help.',
     ],
     [['backup'], 'backup needs a file: npx hijama backup FILE.'],
     [['list', 'purge'], 'list takes no argument purge. Run one command at a time.'],
     [['--since'], '--since needs a value: --since <when>.'],
     [['--json=yes'], '--json takes no value (got --json=yes).'],
+    [['answer'], "answer needs a request's reference: npx hijama answer REF [--by <channel>]."],
+    [
+      ['answer', '1A2B3C4'],
+      'answer takes a request\'s reference, the 8 characters the e-mail and npx hijama list show (e.g. 1A2B3C4D), or its full id, not "1A2B3C4".',
+    ],
+    [
+      ['answer', '1A2B3C4D', '--by', 'fax'],
+      '--by takes one of email, instagram, phone, whatsapp, sms, other, not "fax".',
+    ],
+    [['list', '--by', 'email'], '--by is an option of answer, not of list.'],
+    [['answer', '1A2B3C4D', 'E5F6A7B8'], 'answer takes no argument E5F6A7B8.'],
   ])('refuses %j in one sentence, with exit code 2', async (args, message) => {
     const run = await runCli(args, { DATA_DIR: dataDir });
     expect(run.stdout).toBe('');
@@ -517,7 +535,7 @@ describe('hijama on the embedded database, no server running', () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: npx hijama <command> \[options\]/);
-    for (const command of ['list', 'export', 'purge', 'notify', 'backup', 'restore']) {
+    for (const command of ['list', 'answer', 'export', 'purge', 'notify', 'backup', 'restore']) {
       expect(help.stdout).toContain(`\n  ${command} `);
       const own = await runCli([command, '--help']);
       expect(own.code).toBe(0);
@@ -532,6 +550,169 @@ describe('hijama on the embedded database, no server running', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/There is no database in .*never-used yet/);
     expect(existsSync(path.join(workDir, 'never-used'))).toBe(false);
+  });
+});
+
+/** Two requests whose ids share their first 8 hex digits, so one short reference names both. */
+async function seedTwins(db: Database): Promise<string[]> {
+  const ids = ['1a2b3c4d-0000-4000-8000-000000000001', '1a2b3c4d-ffff-4000-8000-000000000002'];
+  for (const [index, id] of ids.entries()) {
+    await db.query(
+      `insert into public.bookings (id, created_at, full_name, phone, email)
+       values ($1, $2, 'Twin', '01634 444444', 'twin@example.com')`,
+      [id, new Date(Date.now() - (index + 2) * dayMs).toISOString()],
+    );
+  }
+  return ids;
+}
+
+async function storedAnswers(db: Database) {
+  const { rows } = await db.query<{
+    booking_id: string;
+    channel: string | null;
+    marked_by: string;
+  }>(
+    'select booking_id::text as booking_id, channel, marked_by from app_private.booking_answers order by booking_id',
+  );
+  return rows;
+}
+
+/** The sentence of `answer` for a request just marked, as a pattern. */
+function markedSentence(record: BookingRecord, how: string): RegExp {
+  const received = formatUkTimeLong(new Date(record.created_at));
+  return new RegExp(
+    `^Booking request ${shortReference(record.id)} from ${record.full_name}, received ${received}, ` +
+      `marked answered on \\w+ \\d+ \\w+ \\d{4}, \\d{2}:\\d{2} (GMT|BST) \\(${how}marked with npx hijama answer\\)\\.\\n$`,
+  );
+}
+
+describe('hijama answer and list --waiting, no server running', () => {
+  let dataDir: string;
+  let twins: string[];
+  const jo = () => seeded.find((record) => record.full_name === 'Smith, "Jo"')!;
+
+  beforeAll(async () => {
+    dataDir = copyOfTemplate();
+    const opened = await openDatabase({ databaseUrl: undefined, dataDir });
+    try {
+      twins = await seedTwins(opened.db);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('marks a request answered by its reference, any case, and a second time changes nothing', async () => {
+    const reference = shortReference(jo().id);
+    const first = await spawnCli(['answer', reference.toLowerCase(), '--by', 'instagram'], {
+      DATA_DIR: dataDir,
+    });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(markedSentence(jo(), 'by Instagram message, '));
+    const answeredOn = /marked answered on (.*) \(by/.exec(first.stdout)![1]!;
+
+    const second = await spawnCli(['answer', reference, '--by', 'phone'], { DATA_DIR: dataDir });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(
+      `Booking request ${reference} from Smith, "Jo" was already answered on ${answeredOn} ` +
+        '(by Instagram message, marked with npx hijama answer): nothing changed.\n',
+    );
+
+    const opened = await openDatabase({ databaseUrl: undefined, dataDir });
+    try {
+      expect(await storedAnswers(opened.db)).toEqual([
+        { booking_id: jo().id, channel: 'instagram', marked_by: 'command' },
+      ]);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('lists only the waiting requests, oldest first, each with the time left or how late', async () => {
+    const run = await spawnCli(['list', '--waiting', '--limit', 'all'], { DATA_DIR: dataDir });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      `7 requests waiting for a reply (6 late), from PGlite in ${path.join(dataDir, 'pgdata')}.\n`,
+    );
+    const rows = run.stdout.trimEnd().split('\n').slice(2);
+    const names = rows.map(
+      (row) => /\s(Amina Khan|Twin|Just Kept|Just Purged|Long Gone|=HYPERLINK)/.exec(row)?.[1],
+    );
+    expect(names).toEqual([
+      'Long Gone',
+      'Just Purged',
+      'Just Kept',
+      '=HYPERLINK',
+      'Twin',
+      'Twin',
+      'Amina Khan',
+    ]);
+    expect(rows.slice(0, -1).every((row) => / LATE by \d+[dh] \d+(h|min) /.test(row))).toBe(true);
+    expect(rows.at(-1)).toMatch(/ 2[23]h \d+min left +Amina Khan /);
+    expect(run.stdout).not.toContain('Smith');
+
+    const json = await runCli(['list', '--waiting', '--json', '--limit', '1'], {
+      DATA_DIR: dataDir,
+    });
+    expect(
+      (JSON.parse(json.stdout) as BookingRecord[]).map((r) => [r.full_name, r.answer]),
+    ).toEqual([['Long Gone', null]]);
+  });
+
+  it('shows when each request was answered in the plain list', async () => {
+    const run = await runCli(['list', '--json'], { DATA_DIR: dataDir });
+    const answered = (JSON.parse(run.stdout) as BookingRecord[]).find((r) => r.id === jo().id)!;
+    expect(answered.answer).toEqual({
+      answered_at: expect.any(String) as unknown,
+      channel: 'instagram',
+      marked_by: 'command',
+    });
+    const table = await runCli(['list'], { DATA_DIR: dataDir });
+    const line = table.stdout.split('\n').find((row) => row.includes('Smith, "Jo"'))!;
+    expect(line).toContain(`  ${formatUkTimeShort(new Date(answered.answer!.answered_at))}  Smith`);
+  });
+
+  it('refuses a reference two requests share, listing them, and takes the full id', async () => {
+    const ambiguous = await spawnCli(['answer', '1A2B3C4D'], { DATA_DIR: dataDir });
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stdout).toBe('');
+    const received = (index: number) =>
+      formatUkTimeLong(new Date(Date.now() - (index + 2) * dayMs)).replace(
+        /\d{2}:\d{2}/,
+        '\\d{2}:\\d{2}',
+      );
+    expect(ambiguous.stderr).toMatch(
+      new RegExp(
+        '^2 booking requests have the reference 1A2B3C4D:\\n' +
+          `  ${twins[1]}  received ${received(1)}\\n` +
+          `  ${twins[0]}  received ${received(0)}\\n` +
+          `Give the full id of the one you answered: npx hijama answer ${twins[1]}\\n$`,
+      ),
+    );
+
+    const byId = await runCli(['answer', twins[0]!.toUpperCase(), '--by', 'email'], {
+      DATA_DIR: dataDir,
+    });
+    expect(byId.code).toBe(0);
+    expect(byId.stdout).toMatch(
+      /^Booking request 1A2B3C4D from Twin, received .* \(by e-mail, marked with npx hijama answer\)\.\n$/,
+    );
+    const opened = await openDatabase({ databaseUrl: undefined, dataDir });
+    try {
+      expect((await storedAnswers(opened.db)).map((row) => row.booking_id)).toContain(twins[0]);
+      expect((await storedAnswers(opened.db)).map((row) => row.booking_id)).not.toContain(twins[1]);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('says so when no request has the reference, with the exit code of the other not-found cases', async () => {
+    const run = await runCli(['answer', 'ABCDEF12'], { DATA_DIR: dataDir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `No booking request has the reference ABCDEF12 in PGlite in ${path.join(dataDir, 'pgdata')}. ` +
+        'Check it against the e-mail; npx hijama list shows the references of the requests stored.\n',
+    );
   });
 });
 
@@ -682,6 +863,7 @@ describe('hijama while a server holds the embedded database', () => {
         bookings: createBookingsRepository(opened.db),
         keys: { anon: developmentAnonKey, serviceRole: serviceKey },
         notificationStates: createNotificationStates(opened.db),
+        bookingAnswers: createBookingAnswers(opened.db),
         distDir: tmpdir(),
       }),
     );
@@ -719,8 +901,8 @@ describe('hijama while a server holds the embedded database', () => {
     try {
       const table = await runCli([], env);
       expect(table.code).toBe(0);
-      expect(table.stdout.split('\n')[3]!.slice(31).startsWith('  FAILING   Smith, "Jo" ')).toBe(
-        true,
+      expect(table.stdout.split('\n')[3]!.slice(31)).toMatch(
+        /^ {2}FAILING +LATE by .* Smith, "Jo" /,
       );
       expect(table.stdout).toMatch(
         /\nFailing notifications \(retried until they get through\):\n {2}[0-9A-F]{8} {2}received .*, 3 attempts: the webhook answered 500 Internal Server Error\n$/,
@@ -837,6 +1019,66 @@ describe('hijama while a server holds the embedded database', () => {
       );
     });
   });
+
+  it('marks a request answered and lists the waiting ones through the server', async () => {
+    const amina = seeded.find((record) => record.full_name === 'Amina Khan')!;
+    const marked = await spawnCli(['answer', shortReference(amina.id), '--by', 'whatsapp'], env);
+    expect(marked.stderr).toBe('');
+    expect(marked.code).toBe(0);
+    expect(marked.stdout).toMatch(markedSentence(amina, 'by WhatsApp, '));
+    expect(await storedAnswers(opened.db)).toEqual([
+      { booking_id: amina.id, channel: 'whatsapp', marked_by: 'command' },
+    ]);
+    const again = await runCli(['answer', amina.id], env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(
+      /was already answered on .* \(by WhatsApp, marked with npx hijama answer\): nothing changed\.\n$/,
+    );
+
+    const waiting = await runCli(['list', '--waiting'], env);
+    expect(waiting.code).toBe(0);
+    expect(waiting.stderr).toMatch(
+      /^\d+ requests waiting for a reply \(\d+ late\), from the server at /,
+    );
+    expect(waiting.stdout).not.toContain('Amina Khan');
+    expect(
+      waiting.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(2)
+        .every((row) => row.includes(' LATE by ')),
+    ).toBe(true);
+
+    const unknown = await runCli(['answer', 'ABCDEF12'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(
+      /^No booking request has the reference ABCDEF12 in the server at /,
+    );
+  });
+
+  it('reads and marks answers only with the service key', async () => {
+    for (const [name, body] of [
+      ['booking_answer_states', { since: seeded[0]!.created_at }],
+      ['answer_booking_request', { booking_id: seeded[1]!.id, channel: null }],
+    ] as const) {
+      const anon = await fetch(`${server.baseUrl}/rest/v1/rpc/${name}`, {
+        method: 'POST',
+        headers: { apikey: developmentAnonKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(anon.status).toBe(401);
+      expect(await anon.json()).toMatchObject({ code: '42501' });
+    }
+    const badChannel = await fetch(`${server.baseUrl}/rest/v1/rpc/answer_booking_request`, {
+      method: 'POST',
+      headers: { apikey: serviceKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ booking_id: seeded[1]!.id, channel: 'fax' }),
+    });
+    expect(badChannel.status).toBe(400);
+    expect((await storedAnswers(opened.db)).map((row) => row.booking_id)).not.toContain(
+      seeded[1]!.id,
+    );
+  });
 });
 
 describe.runIf(testDatabaseUrl)('hijama on PostgreSQL (DATABASE_URL)', () => {
@@ -886,6 +1128,24 @@ describe.runIf(testDatabaseUrl)('hijama on PostgreSQL (DATABASE_URL)', () => {
     } finally {
       await peer.close();
     }
+  });
+
+  it('marks a request answered and lists the waiting ones', async () => {
+    const jo = pgSeeded.find((record) => record.full_name === 'Smith, "Jo"')!;
+    const run = await runCli(['answer', shortReference(jo.id)], { DATABASE_URL: scratch.url });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(markedSentence(jo, ''));
+    expect(await storedAnswers(opened.db)).toEqual([
+      { booking_id: jo.id, channel: null, marked_by: 'command' },
+    ]);
+    const waiting = await runCli(['list', '--waiting', '--json', '--limit', 'all'], {
+      DATABASE_URL: scratch.url,
+    });
+    expect((JSON.parse(waiting.stdout) as BookingRecord[]).map((r) => r.full_name)).toEqual(
+      [...expectedOrder]
+        .reverse()
+        .filter((name) => name !== 'Smith, "Jo"' && !olderThanYear.includes(name)),
+    );
   });
 
   it('explains a database without the migrations', async () => {

@@ -1,12 +1,16 @@
+import { channelSettingsHint } from '../notifications/notify-config.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { ConfigError } from '../config.ts';
+import { shortReference } from '../../core/booking-reference.ts';
 import { BackupFileError, RestoreRefusedError } from '../db/backup.ts';
+import { answerChannels, isAnswerChannel, type AnswerChannel } from '../db/booking-answers.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import { DatabaseRoleError } from '../db/open-database.ts';
 import { MigrationError } from '../db/migrate.ts';
+import { plainText } from '../notifications/booking-notice.ts';
 import { createOutbox } from '../notifications/outbox.ts';
 import { createConfiguredNotifier } from '../notifications/setup.ts';
 import { describePeriod, parsePeriod, parseSince, periodBefore } from '../retention/period.ts';
@@ -14,8 +18,22 @@ import { loadSettings, type Settings } from '../settings.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
 import { backup, restore } from './backup-command.ts';
 import type { CliIo } from './cli-io.ts';
-import { formatCsv, formatFailingWarning, formatJson, formatTable } from './bookings-output.ts';
-import { CliError, openBookingsSource, openDirect, requireTable } from './bookings-source.ts';
+import {
+  formatCsv,
+  formatFailingWarning,
+  formatJson,
+  formatTable,
+  type AnswerRecord,
+} from './bookings-output.ts';
+import {
+  CliError,
+  openBookingsSource,
+  openDirect,
+  requireTable,
+  type BookingsSource,
+} from './bookings-source.ts';
+import { isLate } from './reply-deadline.ts';
+import { parseRequestReference, type RequestReference } from './request-reference.ts';
 import {
   flagsKeptByNpm,
   helpText,
@@ -26,7 +44,8 @@ import {
 } from './command-line.ts';
 
 /**
- * `npx hijama`: lists, exports and purges booking requests, runs the notifier
+ * `npx hijama`: lists, exports and purges booking requests, marks them
+ * answered, runs the notifier
  * on its own (for a database no server of this project runs on), and backs up
  * and restores the database. Reads the same environment and .env as the
  * server. The process itself (arguments, streams, signals, terminal, exit code)
@@ -81,7 +100,7 @@ export async function runHijama(args: string[], io: CliIo): Promise<number> {
 }
 
 async function run(
-  { command, values, file }: Extract<CommandLine, { kind: 'run' }>,
+  { command, values, argument }: Extract<CommandLine, { kind: 'run' }>,
   io: CliIo,
 ): Promise<number> {
   const now = new Date();
@@ -89,28 +108,33 @@ async function run(
   const since = readSince(values, now);
   const limit = command === 'list' ? readLimit(values) : undefined;
   const purgeRequest = command === 'purge' ? readPurge(values, now) : undefined;
+  const answerRequest = command === 'answer' ? readAnswer(argument!, values) : undefined;
   if (values.csv && values.json) throw new UsageError('Choose one of --csv and --json.');
   const settings = loadSettings(withDotEnv(io), io.cwd);
   switch (command) {
     case 'list': {
       const format = values.csv ? 'csv' : values.json ? 'json' : 'table';
-      return list(io, settings, { since, limit, oldestFirst: false }, format);
+      const waiting = values.waiting === true;
+      return list(io, settings, { since, limit, oldestFirst: waiting, waiting }, format, now);
     }
+    case 'answer':
+      return answer(io, settings, answerRequest!);
     case 'export':
       return list(
         io,
         settings,
-        { since, limit: undefined, oldestFirst: true },
+        { since, limit: undefined, oldestFirst: true, waiting: false },
         values.json ? 'json' : 'csv',
+        now,
       );
     case 'purge':
       return purge(io, settings, purgeRequest!);
     case 'notify':
       return notify(io, settings, values.once === true);
     case 'backup':
-      return backup(io, settings, file!);
+      return backup(io, settings, argument!);
     case 'restore':
-      return restore(io, settings, file!);
+      return restore(io, settings, argument!);
   }
 }
 
@@ -161,31 +185,146 @@ function withDotEnv(io: Pick<CliIo, 'cwd' | 'env'>): Record<string, string | und
   return { ...parseEnv(readFileSync(file, 'utf8')), ...io.env };
 }
 
+interface ListRequest {
+  since: Date | undefined;
+  limit: number | undefined;
+  oldestFirst: boolean;
+  /** Only the requests not yet answered. */
+  waiting: boolean;
+}
+
 async function list(
   io: CliIo,
   settings: Settings,
-  query: { since: Date | undefined; limit: number | undefined; oldestFirst: boolean },
+  query: ListRequest,
   format: 'table' | 'csv' | 'json',
+  now: Date,
 ): Promise<number> {
   const source = await openBookingsSource(settings.server);
   try {
-    const records = await source.list(query);
+    const records = query.waiting ? await waitingRequests(source, query) : await source.list(query);
     const failing = await source.failingNotifications();
     if (format === 'csv') await io.out(formatCsv(records));
     else if (format === 'json') await io.out(formatJson(records));
     else {
-      await io.out(formatTable(records, failing));
+      await io.out(formatTable(records, failing, now));
       const scope = query.since ? ` since ${formatUkTimeLong(query.since)}` : '';
       const more =
         query.limit !== undefined && records.length === query.limit
-          ? ` (the ${query.limit} most recent; --limit all shows every one)`
+          ? ` (the ${query.limit} ${query.oldestFirst ? 'oldest' : 'most recent'}; --limit all shows every one)`
           : '';
-      io.err(
-        `${records.length} request${records.length === 1 ? '' : 's'}${scope}${more}, from ${source.description}.\n`,
-      );
+      const late = records.filter((record) => isLate(new Date(record.created_at), now)).length;
+      const what = query.waiting
+        ? `${plural(records.length, 'request')} waiting for a reply${late > 0 ? ` (${late} late)` : ''}`
+        : plural(records.length, 'request');
+      io.err(`${what}${scope}${more}, from ${source.description}.\n`);
     }
     const warning = formatFailingWarning(failing);
     if (warning) io.err(`${warning}\n`);
+    return 0;
+  } finally {
+    await source.close();
+  }
+}
+
+/**
+ * The requests not yet answered, oldest first: every request received in the
+ * period is read with its answer, since whether one was answered is known
+ * only beside it (app_private, which the table API never exposes).
+ */
+async function waitingRequests(source: BookingsSource, query: ListRequest) {
+  const all = await source.list({ since: query.since, limit: undefined, oldestFirst: true });
+  if (all.length > 0 && all[0]!.answer === undefined) {
+    throw new CliError(
+      `${source.description} cannot tell which requests were answered: apply supabase/migrations/20261127000000_booking_answers.sql ` +
+        '(start the server once, or `supabase db push`), or restart an older server after `npm run build`.',
+    );
+  }
+  return all.filter((record) => record.answer === null).slice(0, query.limit);
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+interface AnswerRequest {
+  reference: RequestReference;
+  channel: AnswerChannel | null;
+}
+
+function readAnswer(typed: string, values: Values): AnswerRequest {
+  const reference = parseRequestReference(typed);
+  if (!reference) {
+    throw new UsageError(
+      `answer takes a request's reference, the 8 characters the e-mail and npx hijama list show (e.g. 1A2B3C4D), or its full id, not "${typed}".`,
+    );
+  }
+  const channel = values.by?.trim().toLowerCase();
+  if (channel !== undefined && !isAnswerChannel(channel)) {
+    throw new UsageError(`--by takes one of ${answerChannels.join(', ')}, not "${values.by}".`);
+  }
+  return { reference, channel: channel ?? null };
+}
+
+/** "by Instagram message" and the like, for the sentence that says how a request was answered. */
+const channelWords: Record<AnswerChannel, string> = {
+  email: 'by e-mail',
+  instagram: 'by Instagram message',
+  phone: 'by phone',
+  whatsapp: 'by WhatsApp',
+  sms: 'by text message',
+  other: 'another way',
+};
+
+const markedWords: Record<AnswerRecord['marked_by'], string> = {
+  link: 'marked from the link in its e-mail',
+  command: 'marked with npx hijama answer',
+  migration: 'received before answers were recorded',
+};
+
+/** "Tuesday 24 November 2026, 13:05 GMT (by e-mail, marked with npx hijama answer)": when, how if said, and who marked it. */
+function describeAnswer(answer: AnswerRecord): string {
+  const how = answer.channel ? `${channelWords[answer.channel]}, ` : '';
+  const marked = markedWords[answer.marked_by];
+  return `${formatUkTimeLong(new Date(answer.answered_at))} (${how}${marked})`;
+}
+
+async function answer(
+  io: CliIo,
+  settings: Settings,
+  { reference, channel }: AnswerRequest,
+): Promise<number> {
+  const source = await openBookingsSource(settings.server);
+  try {
+    const found = await source.list({ ids: reference, oldestFirst: true });
+    if (found.length === 0) {
+      throw new CliError(
+        `No booking request has the ${reference.kind} ${reference.shown} in ${source.description}. ` +
+          'Check it against the e-mail; npx hijama list shows the references of the requests stored.',
+      );
+    }
+    if (found.length > 1) {
+      throw new CliError(
+        [
+          `${found.length} booking requests have the reference ${reference.shown}:`,
+          ...found.map(
+            (record) => `  ${record.id}  received ${formatUkTimeLong(new Date(record.created_at))}`,
+          ),
+          `Give the full id of the one you answered: npx hijama answer ${found[0]!.id}`,
+        ].join('\n'),
+      );
+    }
+    const request = found[0]!;
+    const name = `${shortReference(request.id)} from ${plainText(request.full_name)}`;
+    const result = await source.markAnswered(request.id, channel);
+    if (result.outcome === 'not found') {
+      throw new CliError(`Booking request ${name} was deleted meanwhile: nothing to mark.`);
+    }
+    await io.out(
+      result.outcome === 'marked'
+        ? `Booking request ${name}, received ${formatUkTimeLong(new Date(request.created_at))}, marked answered on ${describeAnswer(result.answer)}.\n`
+        : `Booking request ${name} was already answered on ${describeAnswer(result.answer)}: nothing changed.\n`,
+    );
     return 0;
   } finally {
     await source.close();
@@ -274,9 +413,7 @@ async function purge(
 
 async function notify(io: CliIo, settings: Settings, once: boolean): Promise<number> {
   if (!settings.notify) {
-    throw new CliError(
-      'No notification channel is configured: set SMTP_URL and NOTIFY_TO (and NOTIFY_FROM), or NOTIFY_WEBHOOK_URL.',
-    );
+    throw new CliError(`No notification channel is configured: set ${channelSettingsHint}.`);
   }
   const opened = await openDirect(settings.server);
   if (!opened) {

@@ -6,6 +6,7 @@ import {
   hasFailures,
   hasHiddenCharacter,
   hiddenCharacterRanges,
+  storedValue,
   trimField,
   validateBooking,
   type BookingField,
@@ -45,6 +46,28 @@ function valueOfLength(field: BookingField, length: number): string {
       return '𝒜'.repeat(length);
   }
 }
+
+/** Instagram values as visitors type or paste them, and the edges of the rule that reduces them to a user name. */
+const instagramExamples = [
+  '@Amina.K',
+  'amina_k',
+  'https://www.instagram.com/amina.k/',
+  'instagram.com/Amina.K?igsh=MWQ1ZGUxMzBkMA==',
+  'HTTP://M.INSTAGRAM.COM/amina.k#top',
+  `https://www.instagram.com/amina.k/?igsh=${'x'.repeat(80)}`,
+  'https://www.instagram.com/amina.k/?igsh=a\u200bb\nc',
+  'instagram.com/@amina.k',
+  'https://www.instagram.com/',
+  'https://www.instagram.com/amina.k/reels/',
+  'https://evil.example/amina.k',
+  '@',
+  '@@amina',
+  '@ amina',
+  'Amina K',
+  'ÀMINA',
+  `@${'a'.repeat(30)}`,
+  `${'A'.repeat(31)}`,
+];
 
 interface Case {
   name: string;
@@ -97,6 +120,7 @@ function generatedCases(): Case[] {
   ]) {
     add('phone', JSON.stringify(phone), phone);
   }
+  for (const typed of instagramExamples) add('instagram', JSON.stringify(typed), typed);
   return cases;
 }
 
@@ -191,6 +215,38 @@ describe.each(testEngines('field-rules'))('the table and core agree on $name', (
         instagram: null,
       },
     ]);
+  });
+
+  it('stores the Instagram field as core would send it: a user name without @, in lowercase', async () => {
+    const stored: { typed: string; core: string | null; table: unknown }[] = [];
+    for (const typed of instagramExamples) {
+      const form = { ...valid, instagram: typed };
+      if (hasFailures(validateBooking(form))) continue;
+      const id = randomUUID();
+      await opened.db.transaction(async (tx) => {
+        await tx.query('set local role anon');
+        await tx.query(
+          'insert into public.bookings (id, full_name, phone, email, instagram) values ($1, $2, $3, $4, $5)',
+          [id, form.fullName, form.phone, form.email, typed],
+        );
+      });
+      const { rows } = await opened.db.query<{ instagram: string | null }>(
+        'select instagram from public.bookings where id = $1',
+        [id],
+      );
+      const core = storedValue('instagram', typed);
+      stored.push({ typed, core: core === '' ? null : core, table: rows[0]?.instagram });
+    }
+    expect(stored.filter(({ core, table }) => core !== table)).toEqual([]);
+    expect(
+      Object.fromEntries(stored.slice(0, 5).map(({ typed, table }) => [typed, table])),
+    ).toEqual({
+      '@Amina.K': 'amina.k',
+      amina_k: 'amina_k',
+      'https://www.instagram.com/amina.k/': 'amina.k',
+      'instagram.com/Amina.K?igsh=MWQ1ZGUxMzBkMA==': 'amina.k',
+      'HTTP://M.INSTAGRAM.COM/amina.k#top': 'amina.k',
+    });
   });
 
   // Planes 0, 1 and 14 hold every control and format character; the others

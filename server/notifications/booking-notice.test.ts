@@ -17,8 +17,10 @@ const notice: BookingNotice = {
   fullName: 'Amina Khan',
   phone: '+44 (0) 1634 123 456',
   email: 'amina@example.com',
-  instagram: '@amina.k',
+  instagram: 'amina.k',
 };
+
+const token = `${'5f0c2a8e-2f4b-4d0e-9a47-0a1b2c3d4e5f'}.1790000000.${'ab'.repeat(32)}`;
 
 const replyMailto =
   'mailto:amina@example.com?subject=Your%20booking%20request%20at%20Rochester%20Hijama%20%28ref.%205F0C2A8E%29' +
@@ -62,7 +64,7 @@ describe('escapeHtml', () => {
 
 describe('composeBookingEmail', () => {
   it('writes every field, the reply-by time and the reference as plain text and as HTML', () => {
-    const email = composeBookingEmail(notice);
+    const email = composeBookingEmail({ ...notice, answerToken: token });
     expect(email.subject).toBe('Booking request from Amina Khan');
     expect(email.replyTo).toEqual({ name: 'Amina Khan', address: 'amina@example.com' });
     expect(email.text).toBe(
@@ -75,10 +77,13 @@ describe('composeBookingEmail', () => {
         'Amina Khan prefers a reply by Instagram message (@amina.k).',
         '',
         'Answer in one tap:',
+        'Message on Instagram: https://ig.me/m/amina.k',
         'Open Instagram profile: https://instagram.com/amina.k',
         `Reply by e-mail: ${replyMailto}`,
         'Call: tel:+441634123456',
-        'Text message (SMS): sms:+441634123456',
+        '',
+        'Once you have answered:',
+        `Mark as answered: https://www.rochester-hijama.example/#answer=${token}`,
         '',
         'Name:       Amina Khan',
         'Phone:      +44 (0) 1634 123 456',
@@ -96,6 +101,26 @@ describe('composeBookingEmail', () => {
     expect(email.html).toContain('Wednesday 1 July 2026, 14:05 BST');
     expect(email.html).toContain('Thursday 2 July 2026, 14:05 BST');
     expect(email.html).toContain('5F0C2A8E');
+    expect(email.html).toContain(`<a href="${site.url}#answer=${token}" style="display:block`);
+    expect(email.html).toContain('>Mark as answered</a>');
+  });
+
+  it('offers no "Mark as answered" without a token', () => {
+    const email = composeBookingEmail(notice);
+    expect(email.text).not.toContain('Mark as answered');
+    expect(email.text).not.toContain('Once you have answered');
+    expect(email.html).not.toContain('Mark as answered');
+  });
+
+  it('shows an Instagram profile address, stored before the rule reduced it, as its user name once', () => {
+    for (const stored of ['https://www.instagram.com/Amina.K/', 'instagram.com/amina.k?igsh=abc']) {
+      const email = composeBookingEmail({ ...notice, instagram: stored });
+      expect(email.text).toContain('Instagram:  @amina.k (https://instagram.com/amina.k)\n');
+      expect(email.text).toContain('prefers a reply by Instagram message (@amina.k).');
+      expect(email.html).toContain('<a href="https://instagram.com/amina.k">@amina.k</a>');
+      expect(email.text).not.toContain(stored);
+      expect(email.html).not.toContain(stored);
+    }
   });
 
   it('offers the same actions, in the same order, in both parts', () => {
@@ -107,6 +132,7 @@ describe('composeBookingEmail', () => {
       ...email.html.matchAll(/<a href="([^"]+)" style="display:block[^"]*">([^<]+)<\/a>/g),
     ].map(([, href, label]) => ({ label, href: href!.replaceAll('&amp;', '&') }));
     const expected = [
+      { label: 'Message on Instagram', href: 'https://ig.me/m/amina.k' },
       { label: 'Open Instagram profile', href: 'https://instagram.com/amina.k' },
       { label: 'Reply by e-mail', href: replyMailto },
       { label: 'Call', href: 'tel:07700900123' },
@@ -144,15 +170,42 @@ describe('composeBookingEmail', () => {
     expect(replyActions({ ...notice, instagram: null }).map((a) => a.label)).toEqual([
       'Reply by e-mail',
       'Call',
-      'Text message (SMS)',
     ]);
   });
+
+  it.each([
+    ['a UK mobile', '07700 900123', ['Call', 'WhatsApp', 'Text message (SMS)']],
+    [
+      'a UK mobile, international',
+      '+44 (0) 7700 900 123',
+      ['Call', 'WhatsApp', 'Text message (SMS)'],
+    ],
+    ['a landline', '01634 123456', ['Call']],
+    ['a landline, international', '+44 20 7946 0000', ['Call']],
+    ['a landline written 0044', '0044 1634 123456', ['Call']],
+    ['a personal number (070)', '07000 123456', ['Call']],
+    ['a number outside the UK', '+33 6 12 34 56 78', ['Call', 'WhatsApp']],
+    ['a number outside the UK written 00', '0033 6 12 34 56 78', ['Call', 'WhatsApp']],
+    ['a number without a country code or a trunk zero', '612 345 678', ['Call']],
+  ])(
+    'offers a text and WhatsApp only where they can reach someone: %s (%j)',
+    (_, phone, labels) => {
+      const actions = replyActions({ ...notice, instagram: null, phone });
+      expect(actions.map((a) => a.label).filter((label) => label !== 'Reply by e-mail')).toEqual(
+        labels,
+      );
+      if (labels.includes('WhatsApp') && phone.startsWith('+33')) {
+        expect(actions.find((a) => a.label === 'WhatsApp')!.href).toBe('https://wa.me/33612345678');
+      }
+    },
+  );
 
   it('says the visitor prefers Instagram even when what they typed cannot be linked', () => {
     const email = composeBookingEmail({ ...notice, instagram: 'amina k' });
     expect(email.text).toContain('Amina Khan prefers a reply by Instagram message (amina k).\n');
     expect(email.html).toContain('prefers a reply by Instagram message (amina k).');
     expect(email.html).not.toContain('Open Instagram profile');
+    expect(email.html).not.toContain('Message on Instagram');
   });
 
   it('gives a reply-by time 24 hours on, in UK time, across the change from BST to GMT', () => {
@@ -208,7 +261,7 @@ describe('composeWebhookBody', () => {
         full_name: 'Amina Khan',
         phone: '+44 (0) 1634 123 456',
         email: 'amina@example.com',
-        instagram: '@amina.k',
+        instagram: 'amina.k',
         instagram_url: 'https://instagram.com/amina.k',
       },
     });

@@ -1,7 +1,10 @@
+import { answerLink } from '../../core/answer-link.ts';
 import { shortReference } from '../../core/booking-reference.ts';
+import { instagramUserName, normaliseInstagram } from '../../core/booking-rules.ts';
 import { site } from '../../src/content/site.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
-import { mailtoUrl, smsUrl, telUrl, whatsAppUrl } from './reply-links.ts';
+import { phoneKind, whatsAppChatUrl } from './phone-kind.ts';
+import { mailtoUrl, smsUrl, telUrl } from './reply-links.ts';
 
 /**
  * What the practice receives about a new booking request: the e-mail (plain
@@ -18,8 +21,14 @@ export interface BookingNotice {
   fullName: string;
   phone: string;
   email: string;
-  /** The handle as typed, trimmed; null when left empty. */
+  /** The handle as stored: a user name since 20261127000200_instagram_handle.sql, as typed before; null when left empty. */
   instagram: string | null;
+  /**
+   * The signed token of the link that marks the request answered
+   * (20261127000000_booking_answers.sql), made when the notification is
+   * claimed; absent where nothing made one (a digest, a summary).
+   */
+  answerToken?: string;
 }
 
 /** A booking's columns as the notifier's queries select them. */
@@ -30,6 +39,8 @@ export interface BookingNoticeRow {
   phone: string;
   email: string;
   instagram: string | null;
+  /** app_private.answer_token(b.id), where the query selects it. */
+  answer_token?: string | null;
 }
 
 export function noticeFromRow(row: BookingNoticeRow): BookingNotice {
@@ -40,6 +51,7 @@ export function noticeFromRow(row: BookingNoticeRow): BookingNotice {
     phone: row.phone,
     email: row.email,
     instagram: row.instagram,
+    ...(row.answer_token ? { answerToken: row.answer_token } : {}),
   };
 }
 
@@ -73,25 +85,34 @@ export function escapeHtml(value: string): string {
   return plainText(value).replace(/[&<>"']/g, (character) => htmlEntities[character]!);
 }
 
-/** An Instagram user name: letters, digits, dots and underscores, at most 30. */
-const instagramHandle = /^[A-Za-z0-9._]{1,30}$/;
-
 /**
- * The profile link of what the visitor typed in the Instagram field: `@name`,
- * `name`, or a profile address on instagram.com. Undefined when it is not a
- * user name, so that nothing else ever becomes a link.
+ * The user name in the Instagram field, by the rule that stores it
+ * (core/booking-rules.ts): rows stored before that rule may still hold `@name`
+ * or a profile's address. Undefined when it is not a user name, so that
+ * nothing else ever becomes a link.
  */
-export function instagramUrl(typed: string | null): string | undefined {
-  if (typed === null) return undefined;
-  let handle = typed.trim();
-  const profile = /^(?:https?:\/\/)?(?:www\.)?instagram\.com\/([^/?#]+)\/?(?:[?#].*)?$/i.exec(
-    handle,
-  );
-  if (profile) handle = profile[1]!;
-  handle = handle.replace(/^@/, '');
-  return instagramHandle.test(handle)
-    ? `https://instagram.com/${encodeURIComponent(handle)}`
-    : undefined;
+export function instagramHandle(stored: string | null): string | undefined {
+  if (stored === null) return undefined;
+  const handle = normaliseInstagram(stored.trim());
+  return instagramUserName.test(handle) ? handle : undefined;
+}
+
+/** The profile's address, `https://instagram.com/<user name>`. */
+export function instagramUrl(stored: string | null): string | undefined {
+  const handle = instagramHandle(stored);
+  return handle === undefined ? undefined : `https://instagram.com/${encodeURIComponent(handle)}`;
+}
+
+/** A chat with the user on Instagram, `https://ig.me/m/<user name>`: the app opens the conversation. */
+export function instagramMessageUrl(stored: string | null): string | undefined {
+  const handle = instagramHandle(stored);
+  return handle === undefined ? undefined : `https://ig.me/m/${encodeURIComponent(handle)}`;
+}
+
+/** The Instagram field as the e-mail shows it: `@user name`, or what was typed when it is none. */
+export function instagramShown(stored: string): string {
+  const handle = instagramHandle(stored);
+  return handle === undefined ? plainText(stored) : `@${handle}`;
 }
 
 /** A conservative address shape for Reply-To: no quotes, commas, brackets or spaces. */
@@ -112,7 +133,8 @@ export interface ReplyAction {
 /**
  * The ways to answer a request, the visitor's preferred one first: Instagram
  * when they gave a handle (the form offers that field for a reply by Instagram
- * message), else e-mail. A WhatsApp chat only for a UK mobile number.
+ * message), else e-mail. A text message only to a UK mobile, a WhatsApp chat
+ * only to a UK mobile or a number outside the UK (phone-kind.ts says why).
  */
 export function replyActions(notice: BookingNotice): ReplyAction[] {
   const reference = shortReference(notice.id);
@@ -127,11 +149,16 @@ export function replyActions(notice: BookingNotice): ReplyAction[] {
       }),
     },
     action('Call', telUrl(notice.phone)),
-    action('WhatsApp', whatsAppUrl(notice.phone)),
-    action('Text message (SMS)', smsUrl(notice.phone)),
+    action('WhatsApp', whatsAppChatUrl(notice.phone)),
+    action(
+      'Text message (SMS)',
+      phoneKind(notice.phone) === 'uk mobile' ? smsUrl(notice.phone) : undefined,
+    ),
   ];
-  const instagram = action('Open Instagram profile', instagramUrl(notice.instagram));
-  if (instagram) actions.unshift(instagram);
+  actions.unshift(
+    action('Message on Instagram', instagramMessageUrl(notice.instagram)),
+    action('Open Instagram profile', instagramUrl(notice.instagram)),
+  );
   return actions.filter((entry) => entry !== undefined);
 }
 
@@ -186,18 +213,22 @@ export function composeBookingEmail(notice: BookingNotice): BookingEmail {
   const reference = shortReference(notice.id);
   const instagramLink = instagramUrl(notice.instagram);
   const actions = replyActions(notice);
+  const markAnswered: ReplyAction | undefined = notice.answerToken
+    ? { label: 'Mark as answered', href: answerLink(site.url, notice.answerToken) }
+    : undefined;
+  const afterAnswering = 'Once you have answered:';
   const name = plainText(notice.fullName);
   const shortName = name.length > maxSubjectName ? `${name.slice(0, maxSubjectName - 1)}…` : name;
   const promise = `The site promises a reply within ${site.bookingNotice.replyWithinHours} hours, by e-mail or Instagram message.`;
   const preference =
     notice.instagram === null
       ? undefined
-      : `prefers a reply by Instagram message (${plainText(notice.instagram)}).`;
+      : `prefers a reply by Instagram message (${instagramShown(notice.instagram)}).`;
 
   const instagramText =
     notice.instagram === null
       ? '(not given)'
-      : `${plainText(notice.instagram)}${instagramLink ? ` (${instagramLink})` : ''}`;
+      : `${instagramShown(notice.instagram)}${instagramLink ? ` (${instagramLink})` : ''}`;
   const text = [
     `New booking request from ${name}`,
     '',
@@ -207,6 +238,7 @@ export function composeBookingEmail(notice: BookingNotice): BookingEmail {
     '',
     'Answer in one tap:',
     ...actions.map(({ label, href }) => `${label}: ${href}`),
+    ...(markAnswered ? ['', afterAnswering, `${markAnswered.label}: ${markAnswered.href}`] : []),
     '',
     `Name:       ${name}`,
     `Phone:      ${plainText(notice.phone)}`,
@@ -224,7 +256,9 @@ export function composeBookingEmail(notice: BookingNotice): BookingEmail {
       ? escapeHtml(label)
       : `<a href="${escapeHtml(href)}">${escapeHtml(label)}</a>`;
   const instagramHtml =
-    notice.instagram === null ? '<em>not given</em>' : link(instagramLink, notice.instagram);
+    notice.instagram === null
+      ? '<em>not given</em>'
+      : link(instagramLink, instagramShown(notice.instagram));
   const row = (label: string, valueHtml: string) =>
     `<tr><th align="left" valign="top" style="padding:6px 16px 6px 0;color:${colours.muted};font-weight:normal;white-space:nowrap">${label}</th><td style="padding:6px 0">${valueHtml}</td></tr>`;
   const html = [
@@ -258,6 +292,14 @@ export function composeBookingEmail(notice: BookingNotice): BookingEmail {
     '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">',
     ...actions.map((entry, index) => buttonHtml(entry, index === 0)),
     '</table>',
+    ...(markAnswered
+      ? [
+          `<p style="margin:8px 0 8px;font-size:14px;line-height:20px;color:${colours.muted}">${escapeHtml(afterAnswering)}</p>`,
+          '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">',
+          buttonHtml(markAnswered, false),
+          '</table>',
+        ]
+      : []),
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 0;border-top:1px solid ${colours.border};border-collapse:collapse;font-size:16px;line-height:24px">`,
     row('Name', escapeHtml(notice.fullName)),
     row('Phone', link(telUrl(notice.phone), notice.phone)),

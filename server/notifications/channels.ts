@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import { composeBookingEmail, composeWebhookBody, type BookingNotice } from './booking-notice.ts';
-import type { ChannelName } from './outbox.ts';
+import type { ChannelName } from './channel-names.ts';
 import type { DailySummaryMessage } from './daily-summary.ts';
 import type { FloodDigestMessage } from './flood-digest.ts';
 import { composeAlert, type AlertMessage, type PracticeAlert } from './practice-alerts.ts';

@@ -9,7 +9,7 @@ import {
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
 import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
-import { runDaily, type DailyRunOptions } from './daily-run.ts';
+import { noChannelNote, runDaily, type DailyRunOptions } from './daily-run.ts';
 
 /**
  * The daily run (purge and summary) against a real database and a real SMTP
@@ -163,7 +163,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
         '',
         `1. Amina Khan, ref ${shortReference(evening)}`,
         '   Received Saturday 24 October 2026, 19:30 BST: has waited 12 h 30 min; reply by Sunday 25 October 2026, 18:30 GMT',
-        '   Phone 07700 900123, e-mail guest@example.com, Instagram @amina.k',
+        '   Phone 07700 900123, e-mail guest@example.com, Instagram amina.k',
         '   Notified: yes',
         '',
         `2. Night <Owl>, ref ${shortReference(night)}`,
@@ -240,19 +240,48 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     });
   });
 
-  it('still purges, once a day, with the summary off or no channel', async () => {
+  it('still purges, once a day, with the summary off', async () => {
     await storeRequest('2025-10-20T12:00:00Z', 'Last Year');
-    expect(
-      await run('2026-11-04T07:00:00Z', [], { schedule: { at: seven, summary: true } }),
-    ).toEqual({ outcome: 'done', day: '2026-11-04', purged: 1 });
-    await storeRequest('2025-10-21T12:00:00Z', 'Also Last Year');
-    expect((await run('2026-11-04T08:00:00Z', [])).outcome).toBe('already done');
     const peer = await smtpPeer();
-    expect(
-      await run('2026-11-05T07:00:00Z', [emailTo(peer.port)], {
-        schedule: { at: seven, summary: false },
-      }),
-    ).toEqual({ outcome: 'done', day: '2026-11-05', purged: 1 });
+    const off = { schedule: { at: seven, summary: false } };
+    expect(await run('2026-11-05T07:00:00Z', [emailTo(peer.port)], off)).toEqual({
+      outcome: 'done',
+      day: '2026-11-05',
+      purged: 1,
+    });
+    await storeRequest('2025-10-21T12:00:00Z', 'Also Last Year');
+    expect((await run('2026-11-05T08:00:00Z', [emailTo(peer.port)], off)).outcome).toBe(
+      'already done',
+    );
     expect(peer.mails).toHaveLength(0);
+  });
+
+  it("purges without a channel but leaves the day's summary to a later run that has one", async () => {
+    await storeRequest('2025-10-20T12:00:00Z', 'Last Year');
+    expect(await run('2026-11-04T07:00:00Z', [])).toEqual({
+      outcome: 'done',
+      day: '2026-11-04',
+      purged: 1,
+    });
+    const { rows } = await opened.db.query(
+      `select done_at is null as open, next_attempt_at <= now() as due, last_error
+         from app_private.daily_runs where day = '2026-11-04'`,
+    );
+    expect(rows).toEqual([{ open: true, due: true, last_error: noChannelNote }]);
+    // Run again without a channel: it purges again, and still leaves the summary.
+    expect((await run('2026-11-04T07:30:00Z', [])).outcome).toBe('done');
+
+    // Started later that day with SMTP: the summary goes out, once.
+    const peer = await smtpPeer();
+    expect(await run('2026-11-04T09:00:00Z', [emailTo(peer.port)])).toEqual({
+      outcome: 'sent',
+      day: '2026-11-04',
+      purged: 0,
+    });
+    expect(peer.mails.map((mail) => mail.parsed.messageId)).toEqual([
+      '<daily-summary-2026-11-04@rochester-hijama.example>',
+    ]);
+    expect((await run('2026-11-04T10:00:00Z', [emailTo(peer.port)])).outcome).toBe('already done');
+    expect(peer.mails).toHaveLength(1);
   });
 });

@@ -19,11 +19,15 @@ import { describeError, sendThroughEvery, type NotifierLog } from './notifier.ts
  * daily summary to the practice. app_private.daily_runs holds one row per UK
  * day, so that of several servers and function calls only one does a day's
  * run; one whose summary no channel took gives the day back, to be tried again.
+ * A run with no channel configured purges and gives the day back at once: the
+ * day's summary is still owed, and a server started later that day with a
+ * channel sends it.
  */
 
 /**
  * - `sent`: the summary went out (and the purge ran);
- * - `done`: the purge ran; no summary (turned off, or no channel configured);
+ * - `done`: the purge ran; no summary (turned off, or no channel configured,
+ *   in which case the day stays open for a run that has one);
  * - `failed`: no channel took the summary; the day is tried again later;
  * - `not due`: the UK clock has not reached today's time yet;
  * - `already done`: today's run was done, or is being done, elsewhere.
@@ -52,6 +56,9 @@ export interface DailyRunOptions {
   now?: () => Date;
 }
 
+/** The day's last_error while no run with a channel has taken it. */
+export const noChannelNote = 'No channel configured: the summary waits for a run that has one.';
+
 /** Long enough for a purge and a send on every channel; then another process may take the day over. */
 const leaseMs = 5 * 60_000;
 
@@ -78,8 +85,12 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
     retention = { kind: 'off' };
   }
 
-  if (!schedule.summary || channels.length === 0) {
+  if (!schedule.summary) {
     await runs.done(day);
+    return { outcome: 'done', day, purged };
+  }
+  if (channels.length === 0) {
+    await runs.giveBack(day, noChannelNote, 0);
     return { outcome: 'done', day, purged };
   }
 

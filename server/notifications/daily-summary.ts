@@ -103,6 +103,10 @@ export interface DailySummaryMessage {
   day: UkDay;
   subject: string;
   text: string;
+  /** The requests it lists, for a channel that says less than the text (a push). */
+  requests: readonly NotifiedRequest[];
+  /** How many notifications are failing. */
+  failingCount: number;
 }
 
 function plural(count: number, one: string, many: string): string {
@@ -198,5 +202,7 @@ export function composeDailySummary(input: DailySummaryInput): DailySummaryMessa
     day: input.day,
     subject: `Daily summary: ${newRequests}${failingPart}`,
     text: lines.join('\n'),
+    requests,
+    failingCount: failing.length,
   };
 }

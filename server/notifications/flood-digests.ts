@@ -1,6 +1,12 @@
 import type { Database } from '../db/database.ts';
 import { noticeFromRow, type BookingNotice, type BookingNoticeRow } from './booking-notice.ts';
-import type { ChannelName } from './outbox.ts';
+import {
+  channelNames,
+  sentAtColumn,
+  sentChannels,
+  sentFlagsSql,
+  type ChannelName,
+} from './channel-names.ts';
 
 /**
  * app_private.flood_digests (20261126000200_flood_digest.sql): the digests of
@@ -59,11 +65,6 @@ const notifications = 'app_private.booking_notifications';
  */
 const openingLock = 4737151020261126;
 
-const sentColumn: Record<ChannelName, string> = {
-  email: 'email_sent_at',
-  webhook: 'webhook_sent_at',
-};
-
 /** The longest last_error kept (the tables' check constraints). */
 const maxErrorLength = 1000;
 
@@ -71,12 +72,15 @@ interface DigestRow {
   id: string;
   attempts: number;
   created_at: string;
-  email_sent: boolean;
-  webhook_sent: boolean;
 }
 
 const returnedColumns = `id::text as id, attempts, to_json(created_at) #>> '{}' as created_at,
-  email_sent_at is not null as email_sent, webhook_sent_at is not null as webhook_sent`;
+  ${sentFlagsSql()}`;
+
+/** Each channel's success, copied from a completed digest to its requests' notifications. */
+const copySentAt = channelNames
+  .map((channel) => `${sentAtColumn(channel)} = d.${sentAtColumn(channel)}`)
+  .join(', ');
 
 export function createFloodDigests(db: Database): FloodDigests {
   const updateClaimed = async (
@@ -139,21 +143,18 @@ export function createFloodDigests(db: Database): FloodDigests {
         const limits = await tx.query<{ site_per_hour: number }>(
           'select site_per_hour from app_private.booking_limits where singleton',
         );
-        const sent = new Set<ChannelName>();
-        if (row.email_sent) sent.add('email');
-        if (row.webhook_sent) sent.add('webhook');
         return {
           id: row.id,
           claim,
           attempts: Number(row.attempts),
           createdAt: new Date(row.created_at),
-          sent,
+          sent: sentChannels(row),
           requests: requests.rows.map(noticeFromRow),
           threshold: Number(limits.rows[0]?.site_per_hour ?? 0),
         };
       }),
 
-    markSent: (digest, channel) => updateClaimed(digest, `${sentColumn[channel]} = now()`),
+    markSent: (digest, channel) => updateClaimed(digest, `${sentAtColumn(channel)} = now()`),
 
     complete: (digest) =>
       db.transaction(async (tx) => {
@@ -165,8 +166,8 @@ export function createFloodDigests(db: Database): FloodDigests {
         if (rows.length === 0) return false;
         await tx.query(
           `update ${notifications} as n
-              set completed_at = d.completed_at, email_sent_at = d.email_sent_at,
-                  webhook_sent_at = d.webhook_sent_at, attempts = d.attempts, last_error = null
+              set completed_at = d.completed_at, ${copySentAt},
+                  attempts = d.attempts, last_error = null
              from ${digests} as d
             where d.id = $1::bigint and n.booking_id = any(d.booking_ids)`,
           [digest.id],

@@ -1,7 +1,8 @@
 import { sendTimeoutMs, type NotificationChannel } from './channels.ts';
 import { composeFloodDigest, floodDigestIntervalMs } from './flood-digest.ts';
 import type { FloodDigests } from './flood-digests.ts';
-import type { ChannelName, ClaimedNotification, Outbox } from './outbox.ts';
+import type { ChannelName } from './channel-names.ts';
+import type { ClaimedNotification, Outbox } from './outbox.ts';
 import type { AlertStore } from './practice-alerts.ts';
 
 /**
@@ -234,8 +235,16 @@ export function createNotifier(options: NotifierOptions): Notifier {
       }
     }
     while (options.alerts && !stopping && channels.length > 0) {
-      const alert = await options.alerts.claimNext();
-      if (!alert) return;
+      const claimed = await options.alerts.claimNext();
+      if (!claimed) return;
+      // Checked at every attempt: a notification may get through while its alert waits.
+      const alert = await options.alerts.withoutDelivered(claimed);
+      if (!alert) {
+        log.info(
+          `An alert for the practice (${claimed.kind}) was not sent: the notifications it reported have got through since.`,
+        );
+        continue;
+      }
       const { took, failures } = await sendThroughEvery(channels, (channel) =>
         channel.sendAlert(alert),
       );

@@ -28,6 +28,34 @@ describe('loadNotifyConfig', () => {
     });
   });
 
+  it('counts ntfy alone as a channel, with or without a token', () => {
+    const topicUrl = 'https://ntfy.sh/hijama-3f9c1e7a5b2d4c6e';
+    expect(loadNotifyConfig({ NOTIFY_NTFY_URL: topicUrl })).toMatchObject({
+      email: undefined,
+      webhookUrl: undefined,
+      ntfy: { topicUrl, token: undefined },
+    });
+    expect(
+      loadNotifyConfig({
+        NOTIFY_NTFY_URL: 'https://push.example.com/alerts',
+        NOTIFY_NTFY_TOKEN: ' tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2 ',
+      })?.ntfy,
+    ).toEqual({
+      topicUrl: 'https://push.example.com/alerts',
+      token: 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2',
+    });
+  });
+
+  it('never quotes the ntfy topic or token back in its messages: both are secrets', () => {
+    for (const env of [
+      { NOTIFY_NTFY_URL: 'https://ntfy.sh/secret-topic?x=1' },
+      { NOTIFY_NTFY_URL: 'https://ntfy.sh/secret', NOTIFY_NTFY_TOKEN: 'secret token' },
+    ]) {
+      expect(() => loadNotifyConfig(env)).toThrow(/NOTIFY_NTFY/);
+      expect(() => loadNotifyConfig(env)).not.toThrow(/secret/);
+    }
+  });
+
   it('reads how long a notification may fail before the practice is told', () => {
     expect(
       loadNotifyConfig({
@@ -72,6 +100,26 @@ describe('loadNotifyConfig', () => {
     [
       { NOTIFY_WEBHOOK_URL: 'https://x', NOTIFY_ALERT_AFTER_MINUTES: 'an hour' },
       /NOTIFY_ALERT_AFTER_MINUTES must be a number of minutes above 0 and at most 10080 \(got "an hour"\)/,
+    ],
+    [
+      { NOTIFY_NTFY_URL: 'ntfy.sh/hijama-3f9c1e7a5b2d4c6e' },
+      /NOTIFY_NTFY_URL must be the address of an ntfy topic, e\.g\. https:\/\/ntfy\.sh\/<topic>/,
+    ],
+    [
+      { NOTIFY_NTFY_URL: 'https://ntfy.sh/' },
+      /NOTIFY_NTFY_URL must be the address of an ntfy topic/,
+    ],
+    [
+      { NOTIFY_NTFY_URL: 'https://ntfy.sh/clinic' },
+      /without NOTIFY_NTFY_TOKEN, anyone who knows the topic reads the pushes, so its name must be at least 16 random characters/,
+    ],
+    [
+      { NOTIFY_NTFY_TOKEN: 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2' },
+      /NOTIFY_NTFY_TOKEN needs NOTIFY_NTFY_URL/,
+    ],
+    [
+      { NOTIFY_NTFY_URL: 'https://ntfy.sh/clinic', NOTIFY_NTFY_TOKEN: 'tk_a b' },
+      /NOTIFY_NTFY_TOKEN must be an access token of the ntfy server \(tk_…\), without spaces/,
     ],
   ])('refuses %o with a clear message', (env, message) => {
     expect(() => loadNotifyConfig(env)).toThrow(message);

@@ -1,5 +1,6 @@
 import { ConfigError } from '../config.ts';
 import type { EmailSettings } from './channels.ts';
+import { parseTopicUrl, type NtfySettings } from './ntfy.ts';
 
 /** How the practice is told of new booking requests; read from the environment. */
 export interface NotifyConfig {
@@ -7,6 +8,8 @@ export interface NotifyConfig {
   email: EmailSettings | undefined;
   /** NOTIFY_WEBHOOK_URL. */
   webhookUrl: string | undefined;
+  /** Set when NOTIFY_NTFY_URL is (with NOTIFY_NTFY_TOKEN, if any). */
+  ntfy: NtfySettings | undefined;
   /** How often the outbox is checked for requests stored by someone else (NOTIFY_POLL_SECONDS). */
   pollIntervalMs: number;
   /** The first retry's delay, doubled at each failure (NOTIFY_RETRY_SECONDS)… */
@@ -24,6 +27,16 @@ type Env = Record<string, string | undefined>;
 
 const defaults = { pollSeconds: 5, retrySeconds: 30, retryMaxSeconds: 600, alertAfterMinutes: 60 };
 
+/** What to set for a channel, for the messages that say none is configured. */
+export const channelSettingsHint =
+  'SMTP_URL and NOTIFY_TO (and NOTIFY_FROM), or NOTIFY_WEBHOOK_URL, or NOTIFY_NTFY_URL';
+
+/**
+ * Without a token, anyone who knows the topic's name reads its pushes: a name
+ * this short could be guessed.
+ */
+const minOpenTopicLength = 16;
+
 /** Undefined when no channel is configured: the notifier does not run. */
 export function loadNotifyConfig(env: Env = process.env): NotifyConfig | undefined {
   const problems: string[] = [];
@@ -36,6 +49,8 @@ export function loadNotifyConfig(env: Env = process.env): NotifyConfig | undefin
   const to = read('NOTIFY_TO');
   const from = read('NOTIFY_FROM');
   const webhookUrl = read('NOTIFY_WEBHOOK_URL');
+  const ntfyUrl = read('NOTIFY_NTFY_URL');
+  const ntfyToken = read('NOTIFY_NTFY_TOKEN');
 
   if (smtpUrl !== undefined && !hasProtocol(smtpUrl, ['smtp:', 'smtps:'])) {
     problems.push(
@@ -63,6 +78,26 @@ export function loadNotifyConfig(env: Env = process.env): NotifyConfig | undefin
   }
   if (webhookUrl !== undefined && !hasProtocol(webhookUrl, ['https:', 'http:'])) {
     problems.push('NOTIFY_WEBHOOK_URL must be an https:// (or http://) address.');
+  }
+  // The values are not quoted back: the topic's name and the token are secrets.
+  const ntfyTarget = ntfyUrl === undefined ? undefined : parseTopicUrl(ntfyUrl);
+  if (ntfyUrl !== undefined && ntfyTarget === undefined) {
+    problems.push(
+      'NOTIFY_NTFY_URL must be the address of an ntfy topic, e.g. https://ntfy.sh/<topic>, the topic made of letters, digits, - and _ (at most 64), with nothing after it.',
+    );
+  }
+  if (ntfyTarget && ntfyToken === undefined && ntfyTarget.topic.length < minOpenTopicLength) {
+    problems.push(
+      `NOTIFY_NTFY_URL: without NOTIFY_NTFY_TOKEN, anyone who knows the topic reads the pushes, so its name must be at least ${minOpenTopicLength} random characters (e.g. the output of \`openssl rand -hex 16\`).`,
+    );
+  }
+  if (ntfyToken !== undefined && ntfyUrl === undefined) {
+    problems.push('NOTIFY_NTFY_TOKEN needs NOTIFY_NTFY_URL, the topic it publishes to.');
+  }
+  if (ntfyToken !== undefined && !/^[\x21-\x7e]+$/.test(ntfyToken)) {
+    problems.push(
+      'NOTIFY_NTFY_TOKEN must be an access token of the ntfy server (tk_…), without spaces.',
+    );
   }
 
   const duration = (name: string, fallback: number, unit: 'seconds' | 'minutes') => {
@@ -92,11 +127,12 @@ export function loadNotifyConfig(env: Env = process.env): NotifyConfig | undefin
   }
 
   if (problems.length > 0) throw new ConfigError(problems);
-  if (smtpUrl === undefined && webhookUrl === undefined) return undefined;
+  if (smtpUrl === undefined && webhookUrl === undefined && ntfyUrl === undefined) return undefined;
   return {
     email:
       smtpUrl === undefined ? undefined : { smtpUrl, to: recipients, from: from ?? recipients[0]! },
     webhookUrl,
+    ntfy: ntfyUrl === undefined ? undefined : { topicUrl: ntfyUrl, token: ntfyToken },
     pollIntervalMs,
     retryBaseMs,
     retryMaxMs,

@@ -14,7 +14,13 @@ import {
   testDatabaseUrl,
   type ScratchDatabase,
 } from '../testing/helpers.ts';
-import { freePort, startSmtpPeer, waitFor, type SmtpPeer } from '../testing/notification-peers.ts';
+import {
+  freePort,
+  startNtfyPeer,
+  startSmtpPeer,
+  waitFor,
+  type SmtpPeer,
+} from '../testing/notification-peers.ts';
 import { listeningUrl, spawnChild, type ChildRun } from '../testing/processes.ts';
 import { ukDayOf } from '../uk-time.ts';
 
@@ -266,6 +272,50 @@ describe('the notify-bookings function under Deno', () => {
       ]);
     });
 
+    it('pushes a booking through ntfy alone, with the token of its secrets, beside a broken e-mail', async () => {
+      const token = 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2';
+      const peer = await startNtfyPeer({ token });
+      closers.push(peer.close);
+      const ntfy = { NOTIFY_NTFY_URL: peer.topicUrl('hijama-practice'), NOTIFY_NTFY_TOKEN: token };
+      // No e-mail at all: ntfy is a channel on its own.
+      const alone = await startFunction({ ...ntfy, NOTIFY_TO: '', NOTIFY_FROM: '' });
+      const sent = booking({ full_name: 'Zoë Łucja', instagram: 'zoe.l' });
+      await insertAsVisitor([sent]);
+      expect((await call(alone)).body).toEqual({ sent: 1, failed: 0, pending: 0 });
+      expect(peer.messages).toHaveLength(1);
+      expect(peer.messages[0]).toMatchObject({
+        form: 'json',
+        topic: 'hijama-practice',
+        title: 'Booking request from Zoë Łucja',
+        authorization: `Bearer ${token}`,
+      });
+      expect(peer.messages[0]!.message).toContain(
+        `Ref ${sent.id.replaceAll('-', '').slice(0, 8).toUpperCase()}, received `,
+      );
+      expect(peer.messages[0]!.actions.map((action) => action.url)).toEqual([
+        'https://ig.me/m/zoe.l',
+        'tel:01634123456',
+        expect.stringMatching(/^mailto:amina@example\.com\?/),
+      ]);
+
+      // Beside an SMTP server that is down: the push goes out, the e-mail waits for its retry.
+      const both = await startFunction({
+        ...ntfy,
+        SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
+      });
+      await insertAsVisitor([booking({ full_name: 'Second Guest' })]);
+      expect((await call(both)).body).toEqual({ sent: 0, failed: 1, pending: 1 });
+      expect(peer.messages.map((push) => push.title)).toEqual([
+        'Booking request from Zoë Łucja',
+        'Booking request from Second Guest',
+      ]);
+      const { rows } = await db.query<{ ntfy: boolean; email: boolean }>(
+        `select ntfy_sent_at is not null as ntfy, email_sent_at is not null as email
+           from app_private.booking_notifications where completed_at is null`,
+      );
+      expect(rows).toEqual([{ ntfy: true, email: false }]);
+    });
+
     it('answers 401 without the secret and 405 to another method, sending nothing', async () => {
       const peer = await smtpPeer();
       const url = await startFunction({ SMTP_URL: `smtp://127.0.0.1:${peer.port}` });
@@ -334,6 +384,39 @@ describe('the notify-bookings function under Deno', () => {
           `then median ${warm[Math.floor(warm.length / 2)]} ms, max ${warm.at(-1)} ms.`,
       );
       expect(Math.max(...warm)).toBeLessThan(2_000);
+    });
+
+    it('e-mails the "Mark as answered" link, whose token marks the request answered as anon, and the Instagram chat', async () => {
+      const peer = await smtpPeer();
+      const url = await startFunction({ SMTP_URL: `smtp://127.0.0.1:${peer.port}` });
+      const sent = booking({
+        phone: '+33 6 12 34 56 78',
+        instagram: 'https://www.instagram.com/Amina.K/?igsh=MWQ1ZGUxMzBkMA==',
+      });
+      await insertAsVisitor([sent]);
+      expect((await call(url)).body).toEqual({ sent: 1, failed: 0, pending: 0 });
+      const text = peer.mails[0]!.parsed.text ?? '';
+      expect(text).toContain('Message on Instagram: https://ig.me/m/amina.k\n');
+      expect(text).toContain('Instagram:  @amina.k (https://instagram.com/amina.k)\n');
+      expect(text).toContain('WhatsApp: https://wa.me/33612345678\n');
+      expect(text).not.toContain('Text message (SMS)');
+      const link = /^Mark as answered: (https:\/\/\S+\/#answer=(\S+))$/m.exec(text);
+      expect(link).not.toBeNull();
+      expect(peer.mails[0]!.parsed.html).toContain(`href="${link![1]}"`);
+      const answer = await db.transaction(async (tx) => {
+        await tx.query('set local role anon');
+        const { rows } = await tx.query<{ answer: { reference: string } }>(
+          'select public.mark_booking_answered($1) as answer',
+          [link![2]],
+        );
+        return rows[0]!.answer;
+      });
+      expect(answer.reference).toBe(sent.id.replaceAll('-', '').slice(0, 8).toUpperCase());
+      const { rows } = await db.query(
+        'select 1 from app_private.booking_answers where booking_id = $1',
+        [sent.id],
+      );
+      expect(rows).toHaveLength(1);
     });
 
     it('does the daily run when asked with {"task":"heartbeat"}: the summary once a day, and the purge', async () => {
@@ -422,6 +505,9 @@ describe('the notify-bookings function under Deno', () => {
         $$;
         create schema vault;
         create table vault.decrypted_secrets (name text, decrypted_secret text);
+        -- The key that 20261127000000_booking_answers.sql stores in Vault where it exists.
+        insert into vault.decrypted_secrets
+          values ('hijama_answer_link_key', md5(random()::text) || md5(random()::text));
       `);
       closers.push(async () => {
         await db.exec('drop schema net cascade; drop schema vault cascade;');

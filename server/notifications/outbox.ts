@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.ts';
 import { noticeFromRow, type BookingNotice, type BookingNoticeRow } from './booking-notice.ts';
+import { sentAtColumn, sentChannels, sentFlagsSql, type ChannelName } from './channel-names.ts';
 
 /**
  * app_private.booking_notifications, the pending notifications that a trigger
@@ -10,8 +11,6 @@ import { noticeFromRow, type BookingNotice, type BookingNoticeRow } from './book
  * Queries run as the connection's user, which owns the outbox; the API roles
  * have no access to it.
  */
-
-export type ChannelName = 'email' | 'webhook';
 
 export interface ClaimedNotification {
   claim: string;
@@ -49,18 +48,11 @@ export interface Outbox {
 
 const table = 'app_private.booking_notifications';
 
-const sentColumn: Record<ChannelName, string> = {
-  email: 'email_sent_at',
-  webhook: 'webhook_sent_at',
-};
-
 /** The longest last_error kept (the table's check constraint). */
 const maxErrorLength = 1000;
 
 interface ClaimedRow extends BookingNoticeRow {
   attempts: number;
-  email_sent: boolean;
-  webhook_sent: boolean;
 }
 
 export function createOutbox(db: Database): Outbox {
@@ -94,27 +86,25 @@ export function createOutbox(db: Database): Outbox {
          where n.booking_id = due.booking_id and b.id = n.booking_id
          returning n.booking_id::text as booking_id,
                    n.attempts,
-                   n.email_sent_at is not null as email_sent,
-                   n.webhook_sent_at is not null as webhook_sent,
+                   ${sentFlagsSql('n')},
                    to_json(b.created_at) #>> '{}' as created_at,
-                   b.full_name, b.phone, b.email, b.instagram`,
+                   b.full_name, b.phone, b.email, b.instagram,
+                   -- The e-mail's "Mark as answered" link; signed here, where the key is.
+                   app_private.answer_token(b.id) as answer_token`,
         [claim, leaseMs / 1000],
       );
       const row = rows[0];
       if (!row) return undefined;
-      const sent = new Set<ChannelName>();
-      if (row.email_sent) sent.add('email');
-      if (row.webhook_sent) sent.add('webhook');
       return {
         claim,
         attempts: Number(row.attempts),
-        sent,
+        sent: sentChannels(row),
         booking: noticeFromRow(row),
       };
     },
 
     markSent: (notification, channel) =>
-      updateClaimed(notification, `${sentColumn[channel]} = now()`),
+      updateClaimed(notification, `${sentAtColumn(channel)} = now()`),
 
     complete: (notification) =>
       updateClaimed(notification, 'completed_at = now(), claimed_by = null, last_error = null'),

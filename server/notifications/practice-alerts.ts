@@ -2,7 +2,7 @@ import type { Database } from '../db/database.ts';
 import { shortReference } from '../../core/booking-reference.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
 import { floodDigestIntervalMs, floodReviewCommand } from './flood-digest.ts';
-import type { ChannelName } from './outbox.ts';
+import { sentChannels, sentFlagsSql, type ChannelName } from './channel-names.ts';
 
 /**
  * Messages to the practice about the booking form and its notifications, kept
@@ -15,7 +15,9 @@ import type { ChannelName } from './outbox.ts';
  *   once for each notification.
  * The notifier sends each alert through every channel; one that any channel
  * takes is sent, so a broken e-mail account is reported by the webhook and a
- * broken webhook by e-mail.
+ * broken webhook by e-mail. A `notification_failing` alert speaks only of the
+ * notifications still failing when it goes out: one that waited (its channel
+ * broken too) while they got through is not sent at all.
  */
 
 export type PracticeAlertKind = 'flood' | 'notification_failing';
@@ -60,6 +62,7 @@ export interface AlertMessage {
 const channelWords: Record<ChannelName, string> = {
   email: 'by e-mail',
   webhook: 'through the webhook',
+  ntfy: 'by ntfy push',
 };
 
 const channelAdvice: Record<ChannelName, string> = {
@@ -67,6 +70,7 @@ const channelAdvice: Record<ChannelName, string> = {
     'E-mail: check SMTP_URL (the server, the port, the user name and the password; Gmail needs an app password) and NOTIFY_FROM, which most providers want to be the account\u2019s own address. The server checks the login at start and says what failed. On hosted Supabase, set them again with `supabase secrets set` and look at the function\u2019s logs.',
   webhook:
     'Webhook: check NOTIFY_WEBHOOK_URL, and that the service receiving it (Zapier, Make, Slack\u2026) is still set up and answers.',
+  ntfy: 'ntfy push: check NOTIFY_NTFY_URL (the server and the topic) and, for a protected topic, NOTIFY_NTFY_TOKEN; the error says what the ntfy server answered (401 or 403: the token; 429: its daily limit).',
 };
 
 /** "an hour", "90 minutes", "2 hours". */
@@ -144,7 +148,19 @@ export interface AlertStore {
    * reported once; `channels` are the configured ones. Returns how many.
    */
   reportFailing(afterMs: number, channels: readonly ChannelName[]): Promise<number>;
+  /**
+   * A claimed alert as it stands now: a `notification_failing` alert without
+   * the notifications that have got through (or whose request was deleted)
+   * since it was written, and the others with their attempts, last error and
+   * missing channels of now. Undefined when none is left: the alert is then
+   * settled unsent, with the reason in its last_error.
+   */
+  withoutDelivered(alert: PracticeAlert): Promise<PracticeAlert | undefined>;
 }
+
+/** Why a `notification_failing` alert was settled without being sent. */
+export const allDeliveredNote =
+  'Not sent: every notification it reported got through before it could be sent.';
 
 interface AlertRow {
   id: string;
@@ -202,6 +218,44 @@ export function createAlertStore(db: Database): AlertStore {
         [alert.id, error, retryMs / 1000],
       );
     },
+    async withoutDelivered(alert) {
+      if (alert.kind !== 'notification_failing') return alert;
+      const reported = alert.details.notifications;
+      const { rows } = await db.query<{
+        booking_id: string;
+        attempts: number;
+        last_error: string | null;
+      }>(
+        `select booking_id::text as booking_id, attempts, last_error, ${sentFlagsSql()}
+           from app_private.booking_notifications
+          where completed_at is null
+            and booking_id in (select value::uuid from jsonb_array_elements_text($1::jsonb))`,
+        [JSON.stringify(reported.map((entry) => entry.booking_id))],
+      );
+      const now = new Map(rows.map((row) => [row.booking_id, row]));
+      // Each still failing as it stands now: its attempts, its last error, the channels still missing it.
+      const notifications = reported.flatMap((entry) => {
+        const row = now.get(entry.booking_id);
+        if (!row) return [];
+        const sent = sentChannels(row);
+        return [
+          {
+            ...entry,
+            attempts: Number(row.attempts),
+            last_error: row.last_error ?? entry.last_error,
+            unsent: entry.unsent.filter((name) => !sent.has(name)),
+          },
+        ];
+      });
+      if (notifications.length > 0)
+        return { ...alert, details: { ...alert.details, notifications } };
+      // Claimed already (sent_at set), so it stays settled; the note says it never went out.
+      await db.query(
+        `update app_private.booking_alerts set last_error = $2 where id = $1::bigint`,
+        [alert.id, allDeliveredNote],
+      );
+      return undefined;
+    },
     async reportFailing(afterMs, channels) {
       return db.transaction(async (tx) => {
         // A row being reported by another notifier is locked: this update
@@ -211,8 +265,6 @@ export function createAlertStore(db: Database): AlertStore {
           received_at: string;
           attempts: number;
           last_error: string | null;
-          email_sent: boolean;
-          webhook_sent: boolean;
         }>(
           `update app_private.booking_notifications as n
               set failure_reported_at = now()
@@ -224,17 +276,11 @@ export function createAlertStore(db: Database): AlertStore {
               and b.created_at <= now() - make_interval(secs => $1)
           returning n.booking_id::text as booking_id,
                     to_json(b.created_at) #>> '{}' as received_at,
-                    n.attempts, n.last_error,
-                    n.email_sent_at is not null as email_sent,
-                    n.webhook_sent_at is not null as webhook_sent`,
+                    n.attempts, n.last_error, ${sentFlagsSql('n')}`,
           [afterMs / 1000],
         );
         if (rows.length === 0) return 0;
         rows.sort((a, b) => a.received_at.localeCompare(b.received_at));
-        const sent: Record<ChannelName, keyof (typeof rows)[number]> = {
-          email: 'email_sent',
-          webhook: 'webhook_sent',
-        };
         const details: FailingNotificationsDetails = {
           after_minutes: Math.round(afterMs / 60_000),
           notifications: rows.map((row) => ({
@@ -242,7 +288,7 @@ export function createAlertStore(db: Database): AlertStore {
             received_at: new Date(row.received_at).toISOString(),
             attempts: Number(row.attempts),
             last_error: row.last_error,
-            unsent: channels.filter((name) => row[sent[name]] !== true),
+            unsent: channels.filter((name) => !sentChannels(row).has(name)),
           })),
         };
         await tx.query(

@@ -3,6 +3,7 @@ import type { Database } from '../db/database.ts';
 import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
 import { createFloodDigests } from './flood-digests.ts';
 import { createNotifier, type Notifier, type NotifierLog } from './notifier.ts';
+import { createNtfyChannel } from './ntfy.ts';
 import type { NotifyConfig } from './notify-config.ts';
 import { createOutbox } from './outbox.ts';
 import { createAlertStore } from './practice-alerts.ts';
@@ -12,6 +13,7 @@ export function createChannels(config: NotifyConfig): NotificationChannel[] {
   const channels: NotificationChannel[] = [];
   if (config.email) channels.push(createEmailChannel(config.email));
   if (config.webhookUrl) channels.push(createWebhookChannel(config.webhookUrl));
+  if (config.ntfy) channels.push(createNtfyChannel(config.ntfy));
   return channels;
 }
 

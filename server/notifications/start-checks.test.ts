@@ -1,3 +1,4 @@
+import { channelSettingsHint } from './notify-config.ts';
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/open-database.ts';
@@ -101,7 +102,7 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
     const warning =
       'Warning: no notification channel is configured, so no one will be told of booking requests. ' +
       'They are stored, and `npm run bookings` lists them, but nobody is e-mailed. ' +
-      'Set SMTP_URL and NOTIFY_TO (and NOTIFY_FROM), or NOTIFY_WEBHOOK_URL, in .env and restart the server (docs/notifications.md).\n';
+      `Set ${channelSettingsHint} in .env and restart the server (docs/notifications.md).\n`;
     await waitFor(() => server.stderr().includes(warning), 'the warning');
     expect(server.stderr()).toContain(warning);
   });

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { backupPath, bookingsTable } from '../../core/api-defaults.ts';
 import type { Backup } from '../db/backup.ts';
+import type { BookingAnswers } from '../db/booking-answers.ts';
 import type { IssueBookingChallenge } from '../db/booking-challenge.ts';
 import type { BookingsRepository } from '../db/bookings-repository.ts';
 import { DatabaseError, DatabaseUnavailableError } from '../db/database.ts';
@@ -24,14 +25,17 @@ import type { NotificationStates } from '../notifications/notification-states.ts
 import { sendBackup } from './backup.ts';
 import { bookingChallengeRpcName, callBookingChallenge } from './booking-challenge.ts';
 import { allowedMethods, deleteBookings, insertBookings, readBookings } from './bookings.ts';
-import { callNotificationRpc } from './notification-rpc.ts';
+import { callMarkAnswered, markAnsweredRpcName } from './mark-answered.ts';
+import { callServiceRpc } from './notification-rpc.ts';
 
 /**
  * The PostgREST-compatible API under `/rest/v1`. Only the bookings table
  * exists, the function that issues proof-of-work challenges during a flood
- * (booking-challenge.ts), and two functions for the service key that read the
- * notifications' state (notification-rpc.ts); every answer carries CORS
- * headers and every error PostgREST's shape.
+ * (booking-challenge.ts), the one that marks a request answered from the
+ * e-mail's link (mark-answered.ts), and functions for the service key that read
+ * the notifications' and answers' state and mark a request answered
+ * (notification-rpc.ts); every answer carries CORS headers and every error
+ * PostgREST's shape.
  */
 
 export const restPrefix = '/rest/v1';
@@ -45,6 +49,8 @@ export interface RestDeps {
   notificationStates?: NotificationStates;
   /** Proof-of-work challenges (`/rest/v1/rpc/booking_challenge`); unset: that function is not found. */
   issueBookingChallenge?: IssueBookingChallenge;
+  /** Which requests were answered, and marking them (`/rest/v1/rpc/mark_booking_answered`); unset: not found. */
+  bookingAnswers?: BookingAnswers;
   logError: (message: string, error: unknown) => void;
 }
 
@@ -83,7 +89,10 @@ export function createRestHandler(deps: RestDeps) {
         if (rpc[1] === bookingChallengeRpcName) {
           return await callBookingChallenge(request, url, deps.issueBookingChallenge);
         }
-        return await callNotificationRpc(rpc[1]!, request, deps.notificationStates);
+        if (rpc[1] === markAnsweredRpcName) {
+          return await callMarkAnswered(request, url, deps.bookingAnswers);
+        }
+        return await callServiceRpc(rpc[1]!, request, deps);
       }
       const table = tableOf(url.pathname);
       if (table !== bookingsTable) throw tableNotFound(table);

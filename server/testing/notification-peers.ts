@@ -1,5 +1,5 @@
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import PostalMime, { type Email } from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 import { serve } from './helpers.ts';
@@ -159,3 +159,214 @@ export async function waitFor(
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A message as an ntfy server stores it, whichever documented form published it. */
+export interface NtfyPublished {
+  /** When it was accepted (Date.now()). */
+  receivedAt: number;
+  /** `json`: a JSON object POSTed or PUT to the root; `headers`: the body to `/<topic>`, the rest in headers. */
+  form: 'json' | 'headers';
+  topic: string;
+  title: string | undefined;
+  message: string;
+  /** 1 (min) to 5 (max); 3 when not given. */
+  priority: number;
+  tags: string[];
+  click: string | undefined;
+  actions: { action: string; label: string; url?: string; clear?: boolean }[];
+  /** The Authorization header as sent. */
+  authorization: string | undefined;
+}
+
+export interface NtfyPeer {
+  /** The address of a topic on it: `http://127.0.0.1:<port>/<topic>`. */
+  topicUrl(topic: string): string;
+  messages: NtfyPublished[];
+  close(): Promise<void>;
+}
+
+const ntfyPriorities: Record<string, number> = {
+  min: 1,
+  low: 2,
+  default: 3,
+  high: 4,
+  max: 5,
+  urgent: 5,
+};
+
+/** A header value as ntfy reads it: plain, or RFC 2047 encoded (`=?UTF-8?B?…?=`, `=?UTF-8?Q?…?=`). */
+function decodeNtfyHeader(value: string | string[] | undefined): string | undefined {
+  const text = Array.isArray(value) ? value.join(', ') : value;
+  if (text === undefined) return undefined;
+  return text.replace(/=\?utf-8\?([bq])\?([^?]*)\?=/gi, (_, encoding: string, data: string) =>
+    encoding.toLowerCase() === 'b'
+      ? Buffer.from(data, 'base64').toString('utf8')
+      : Buffer.from(
+          data
+            .replace(/_/g, ' ')
+            .replace(/=([0-9a-f]{2})/gi, (_m, hex: string) =>
+              String.fromCharCode(parseInt(hex, 16)),
+            ),
+          'latin1',
+        ).toString('utf8'),
+  );
+}
+
+/** The `Actions` header's short and long forms: `view, Label, https://…, clear=true; …`. */
+function parseNtfyActionsHeader(header: string): NtfyPublished['actions'] {
+  return header
+    .split(';')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const fields = entry.split(',').map((field) => field.trim());
+      const named = new Map<string, string>();
+      const positional: string[] = [];
+      for (const field of fields) {
+        const match = /^(action|label|url|clear)=(.*)$/.exec(field);
+        if (match) named.set(match[1]!, match[2]!.replace(/^["']|["']$/g, ''));
+        else positional.push(field.replace(/^["']|["']$/g, ''));
+      }
+      // The short form gives action, label and url in that order; the long form names them.
+      const [action, label, url] = ['action', 'label', 'url'].map(
+        (key) => named.get(key) ?? positional.shift(),
+      );
+      return {
+        action: action ?? '',
+        label: label ?? '',
+        ...(url === undefined ? {} : { url }),
+        ...(named.has('clear') ? { clear: named.get('clear') === 'true' } : {}),
+      };
+    });
+}
+
+/**
+ * An HTTP server that speaks ntfy's publish API as documented
+ * (docs.ntfy.sh/publish): a POST or PUT of a JSON object to the root, or of the
+ * message to `/<topic>` with Title, Priority, Tags, Click and Actions headers.
+ * It answers as ntfy does: 200 with the stored message as JSON; 400 to a
+ * message it cannot take (no topic, a bad priority, more than three actions, an
+ * action without a label); with `token`, 403 without an Authorization header and
+ * 401 with a wrong one. `statuses` are answered first, one a request, with
+ * ntfy's error body, and nothing is stored.
+ */
+export async function startNtfyPeer(
+  options: { token?: string; statuses?: number[] } = {},
+): Promise<NtfyPeer> {
+  const messages: NtfyPublished[] = [];
+  const pending = [...(options.statuses ?? [])];
+  const answer = (res: ServerResponse, status: number, body: Record<string, unknown>) => {
+    res.writeHead(status, { 'Content-Type': 'application/json' });
+    res.end(`${JSON.stringify(body)}\n`);
+  };
+  const refuse = (res: ServerResponse, status: number, error: string) =>
+    answer(res, status, { code: status * 100 + 1, http: status, error });
+
+  const server = await serve((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      const scripted = pending.shift();
+      if (scripted !== undefined) {
+        refuse(
+          res,
+          scripted,
+          scripted === 429 ? 'limit reached: too many requests' : 'scripted failure',
+        );
+        return;
+      }
+      if (req.method !== 'POST' && req.method !== 'PUT') {
+        refuse(res, 405, 'method not allowed');
+        return;
+      }
+      const authorization = req.headers.authorization;
+      if (options.token !== undefined) {
+        if (authorization === undefined) return refuse(res, 403, 'forbidden');
+        if (authorization !== `Bearer ${options.token}`) return refuse(res, 401, 'unauthorized');
+      }
+      const path = (req.url ?? '/').split('?')[0]!;
+      let published: Omit<NtfyPublished, 'receivedAt' | 'authorization'>;
+      if (path === '/') {
+        let json: Record<string, unknown>;
+        try {
+          json = JSON.parse(body) as Record<string, unknown>;
+        } catch {
+          return refuse(res, 400, 'invalid request: request body must be message JSON');
+        }
+        const actions = (json.actions ?? []) as NtfyPublished['actions'];
+        published = {
+          form: 'json',
+          topic: typeof json.topic === 'string' ? json.topic : '',
+          title: typeof json.title === 'string' ? json.title : undefined,
+          message:
+            typeof json.message === 'string' && json.message !== '' ? json.message : 'triggered',
+          priority: json.priority === undefined ? 3 : Number(json.priority),
+          tags: Array.isArray(json.tags) ? json.tags.map(String) : [],
+          click: typeof json.click === 'string' ? json.click : undefined,
+          actions: Array.isArray(actions) ? actions : [],
+        };
+      } else {
+        const priority = decodeNtfyHeader(
+          req.headers['x-priority'] ?? req.headers.priority ?? req.headers.prio ?? req.headers.p,
+        );
+        const tags = decodeNtfyHeader(
+          req.headers['x-tags'] ?? req.headers.tags ?? req.headers.tag ?? req.headers.ta,
+        );
+        const actions = decodeNtfyHeader(
+          req.headers['x-actions'] ?? req.headers.actions ?? req.headers.action,
+        );
+        published = {
+          form: 'headers',
+          topic: path.slice(1),
+          title: decodeNtfyHeader(
+            req.headers['x-title'] ?? req.headers.title ?? req.headers.ti ?? req.headers.t,
+          ),
+          message: body === '' ? 'triggered' : body,
+          priority:
+            priority === undefined
+              ? 3
+              : (ntfyPriorities[priority.toLowerCase()] ?? Number(priority)),
+          tags: tags === undefined ? [] : tags.split(',').map((tag) => tag.trim()),
+          click: decodeNtfyHeader(req.headers['x-click'] ?? req.headers.click),
+          actions: actions === undefined ? [] : parseNtfyActionsHeader(actions),
+        };
+      }
+      if (!/^[-_A-Za-z0-9]{1,64}$/.test(published.topic)) {
+        return refuse(res, 400, 'invalid topic');
+      }
+      if (
+        !Number.isInteger(published.priority) ||
+        published.priority < 1 ||
+        published.priority > 5
+      ) {
+        return refuse(res, 400, 'invalid priority');
+      }
+      if (published.actions.length > 3) {
+        return refuse(res, 400, 'invalid request: too many actions');
+      }
+      for (const action of published.actions) {
+        const known = ['view', 'http', 'broadcast', 'copy'].includes(action.action);
+        if (!known || !action.label || (action.action === 'view' && !action.url)) {
+          return refuse(res, 400, 'invalid request: action invalid');
+        }
+      }
+      const receivedAt = Date.now();
+      messages.push({ ...published, receivedAt, authorization });
+      answer(res, 200, {
+        id: `m${messages.length}`,
+        time: Math.floor(receivedAt / 1000),
+        event: 'message',
+        topic: published.topic,
+        ...(published.title === undefined ? {} : { title: published.title }),
+        message: published.message,
+        priority: published.priority,
+      });
+    });
+  });
+  return {
+    topicUrl: (topic) => `${server.baseUrl}/${topic}`,
+    messages,
+    close: server.close,
+  };
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pageNameFromHash } from '../boot/protocol.ts';
+import { answerLink } from '../../core/answer-link.ts';
+import { pageNameFromHash, viewOfPageName } from '../boot/protocol.ts';
 import { isPageName, urlFor, viewFor } from './page-name.ts';
 
 describe('pageNameFromHash', () => {
@@ -30,6 +31,10 @@ describe('viewFor', () => {
     ['pricing', 'coming-soon'],
     ['Home', 'coming-soon'],
     ['', 'coming-soon'],
+    [`answer=5f0c2a8e-2f4b-4c1d-9e3f-0a1b2c3d4e5f.1790000000.${'ab'.repeat(32)}`, 'answer'],
+    // Malformed: the answer view says the link is not valid.
+    ['answer=not-a-token', 'answer'],
+    ['answers', 'coming-soon'],
   ])('the page name %j shows the %j view', (name, view) => {
     expect(viewFor(name)).toBe(view);
   });
@@ -47,5 +52,14 @@ describe('urlFor', () => {
     expect(urlFor('home')).toBe('/');
     expect(urlFor('benefits')).toBe('/#benefits');
     expect(urlFor('contact', '/clinic/')).toBe('/clinic/#contact');
+  });
+});
+
+describe('viewOfPageName', () => {
+  it("finds an answer link's view code under the name of the view it shows", () => {
+    const token = `5f0c2a8e-2f4b-4c1d-9e3f-0a1b2c3d4e5f.1790000000.${'ab'.repeat(32)}`;
+    const pageName = pageNameFromHash(new URL(answerLink('https://site', token)).hash);
+    expect(viewOfPageName(pageName)).toBe(viewFor(pageName));
+    expect(viewOfPageName('contact')).toBe('contact');
   });
 });

@@ -1,14 +1,21 @@
+import { answerLinkPrefix } from '../../core/answer-link.ts';
 import { pageNames, type PageName } from '../content/site.ts';
 
-/** The view to show: one of the pages, or 'coming-soon' for any other name. */
-export type ViewName = PageName | 'coming-soon';
+/**
+ * The view to show: one of the pages, 'answer' for the link of a booking
+ * e-mail that marks the request answered (`answer=<token>`, never in the
+ * menu), or 'coming-soon' for any other name.
+ */
+export type ViewName = PageName | 'answer' | 'coming-soon';
 
 export function isPageName(name: string): name is PageName {
   return (pageNames as readonly string[]).includes(name);
 }
 
 export function viewFor(pageName: string): ViewName {
-  return isPageName(pageName) ? pageName : 'coming-soon';
+  if (isPageName(pageName)) return pageName;
+  // A malformed token still gets the answer view, which says the link is not valid.
+  return pageName.startsWith(answerLinkPrefix) ? 'answer' : 'coming-soon';
 }
 
 /** The address bar's URL for a page: home is the bare path, every other page a fragment. */

@@ -18,6 +18,11 @@ const loaders = {
     import('../views/contact-view.tsx').then((module) => ({ default: module.ContactView })),
 };
 
+// The page of the e-mail's "Mark as answered" link: no menu links to it, so
+// nothing preloads it; it is fetched when the link is opened.
+const loadAnswerView = () =>
+  import('../views/answer-view.tsx').then((module) => ({ default: module.AnswerView }));
+
 export const views: Record<ViewName, ComponentType> = {
   home: HomeView,
   'coming-soon': ComingSoonView,
@@ -25,6 +30,7 @@ export const views: Record<ViewName, ComponentType> = {
   testimonials: lazy(loaders.testimonials),
   location: lazy(loaders.location),
   contact: lazy(loaders.contact),
+  answer: lazy(loadAnswerView),
 };
 
 /** Starts fetching a view's code, e.g. when a link to it is hovered or the menu opens. */

@@ -1,5 +1,6 @@
-import { bookingsTable, developmentAnonKey } from '../../core/api-defaults.ts';
+import { bookingsTable } from '../../core/api-defaults.ts';
 import type { BookingRow } from '../../core/booking-row.ts';
+import { restEndpoint } from '../lib/rest-endpoint.ts';
 import {
   bookingChallengeFunction,
   bookingProofHeader,
@@ -19,24 +20,6 @@ export const requestTimeoutMs = 15_000;
 
 /** PostgreSQL's unique violation: the row with this id is already stored, i.e. an earlier try arrived. */
 const alreadyStored = '23505';
-
-/**
- * Where requests go, fixed at build time: a Supabase project when both
- * VITE_ variables are set, otherwise the project's own server on this origin.
- */
-function restEndpoint(): { url: string; key: string } {
-  const supabaseUrl = import.meta.env.VITE_SUPABASE_URL;
-  if (supabaseUrl) {
-    return {
-      url: `${supabaseUrl.replace(/\/+$/, '')}/rest/v1`,
-      key: import.meta.env.VITE_SUPABASE_ANON_KEY ?? '',
-    };
-  }
-  return {
-    url: `${window.location.origin}/rest/v1`,
-    key: import.meta.env.VITE_SUPABASE_ANON_KEY || developmentAnonKey,
-  };
-}
 
 /** Starts downloading the REST client before it is needed, e.g. when the booking view opens. */
 export function preloadBookingClient(): void {

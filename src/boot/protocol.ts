@@ -117,3 +117,12 @@ export function pageNameFromHash(hash: string): string {
   }
   return name === '' || name === skipLinkTarget ? 'home' : name;
 }
+
+/**
+ * The view a page name belongs to, for finding its code: a name may carry an
+ * argument after '=' (the answer link's `answer=<token>`, core/answer-link.ts),
+ * which no view's code depends on.
+ */
+export function viewOfPageName(pageName: string): string {
+  return pageName.split('=', 1)[0]!;
+}

@@ -35,6 +35,7 @@ const manifest: BootManifest = {
   viewChunks: {
     benefits: ['/assets/benefits-view-abc.js', '/assets/page-header-abc.js'],
     contact: ['/assets/contact-view-abc.js'],
+    answer: ['/assets/answer-view-abc.js'],
   },
 };
 
@@ -209,6 +210,18 @@ describe("the view's file, fetched", () => {
 });
 
 describe('the file missing or late: the script renders the view', () => {
+  it("hides home and fetches the script with the answer view's code for an answer link", async () => {
+    const page = openPage({
+      hash: `#answer=${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}.1.ab`,
+    });
+    page.boot();
+    expect(page.isPending()).toBe(true);
+    await vi.waitFor(() => expect(page.mainScriptStarted()).toBe(true));
+    expect(page.links('modulepreload')).toEqual(
+      expect.arrayContaining([...manifest.viewChunks.answer!]),
+    );
+  });
+
   it('starts the script at once, with the view hidden, when the file is missing', async () => {
     const page = openPage({ hash: '#location' });
     page.boot();

@@ -23,6 +23,7 @@ import {
   rootElementId,
   viewFileWaitMs,
   viewPendingAttribute,
+  viewOfPageName,
   type BootManifest,
 } from './protocol.ts';
 
@@ -47,7 +48,7 @@ export function startPage(window: BootWindow): void {
   const root = document.documentElement;
   const pageName = pageNameFromHash(window.location.hash);
   const viewFile = manifest.viewFiles[pageName];
-  const viewChunks = manifest.viewChunks[pageName] ?? [];
+  const viewChunks = manifest.viewChunks[viewOfPageName(pageName)] ?? [];
 
   function link(rel: string, href: string, as?: string): void {
     const element = document.createElement('link');

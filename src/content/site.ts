@@ -479,6 +479,29 @@ export const site = {
   },
 
   /**
+   * The page the "Mark as answered" link of a booking e-mail opens
+   * (/#answer=…), for the practitioner alone: never in the menu or the sitemap.
+   */
+  answerPage: {
+    heading: 'Mark a request answered',
+    /** The request's short reference, as the e-mail shows it. */
+    reference: (reference: string): string => `Request ${reference}`,
+    intro: 'Replied to this client? Mark the request answered: it stops counting as waiting.',
+    button: 'Mark as answered',
+    marking: 'Marking…',
+    answeredHeading: 'Marked as answered',
+    /** `time` is when it was first marked, in UK time. */
+    answeredAt: (time: string): string => `On ${time} (UK time).`,
+    /** The link is not one the site signed, or not whole. */
+    invalid: (reference = '<reference>'): string =>
+      `This link is not valid. Open it again from the booking e-mail, or run: npx hijama answer ${reference}`,
+    expired: (reference: string): string =>
+      `This link has expired. Run: npx hijama answer ${reference}`,
+    notStored: 'This request is no longer stored (it was deleted): there is nothing to mark.',
+    failed: 'The connection failed. Check it and try again.',
+  },
+
+  /**
    * The e-mail the practice receives for each booking request (composed by the
    * server, server/notifications/booking-notice.ts).
    */

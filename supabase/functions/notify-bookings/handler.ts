@@ -4,6 +4,7 @@ import { DatabaseUnavailableError, type Database } from '../../../server/db/data
 import { openPostgres } from '../../../server/db/postgres.ts';
 import type { NotifierLog } from '../../../server/notifications/notifier.ts';
 import {
+  channelSettingsHint,
   loadNotifyConfig,
   type NotifyConfig,
 } from '../../../server/notifications/notify-config.ts';
@@ -72,9 +73,7 @@ export function createNotifyHandler(
   const schedule: DailySchedule | undefined = attempt(() => loadDailySchedule(env));
   if (!databaseUrl) problems.push('SUPABASE_DB_URL is not set.');
   if (!problems.length && !config) {
-    problems.push(
-      'No notification channel is configured: set SMTP_URL and NOTIFY_TO (and NOTIFY_FROM), or NOTIFY_WEBHOOK_URL.',
-    );
+    problems.push(`No notification channel is configured: set ${channelSettingsHint}.`);
   }
 
   return async (request) => {

@@ -5,7 +5,8 @@ import { createNotifyHandler } from './handler.ts';
  * The Supabase Edge Function that sends the booking notifications of a hosted
  * project (docs/notifications.md). Settings come from the function's secrets:
  * SUPABASE_DB_URL (set by Supabase), SMTP_URL, NOTIFY_TO, NOTIFY_FROM,
- * NOTIFY_WEBHOOK_URL and NOTIFY_FUNCTION_SECRET. Locally, from the project root:
+ * NOTIFY_WEBHOOK_URL, NOTIFY_NTFY_URL, NOTIFY_NTFY_TOKEN and
+ * NOTIFY_FUNCTION_SECRET. Locally, from the project root:
  *
  *   node_modules/.bin/deno run --allow-all supabase/functions/notify-bookings/index.ts
  *

@@ -1,0 +1,252 @@
+import { expect, test, type Page } from '@playwright/test';
+import { developmentAnonKey } from '../core/api-defaults.ts';
+import { answerLink } from '../core/answer-link.ts';
+import { shortReference } from '../core/booking-reference.ts';
+import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
+import {
+  createScratchDatabase,
+  withClient,
+  type ScratchDatabase,
+} from '../server/testing/helpers.ts';
+import { formatAnsweredAt } from '../src/answer/answer-outcome.ts';
+import { site } from '../src/content/site.ts';
+import {
+  accessibilityViolations,
+  expectViewShown,
+  loadPage,
+  untilInteractive,
+} from './fixtures.ts';
+
+/**
+ * The "Mark as answered" link of a booking e-mail, opened in the browser: a
+ * server of its own on a scratch PostgreSQL database, so that the tests make
+ * tokens as the notifier does (app_private.answer_token, as the owner) and
+ * read in SQL whether the request is still waiting.
+ */
+
+const copy = site.answerPage;
+const adminUrl =
+  process.env.TEST_DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres';
+const anonHeaders = {
+  apikey: developmentAnonKey,
+  Authorization: `Bearer ${developmentAnonKey}`,
+  'Content-Type': 'application/json',
+};
+
+let database: ScratchDatabase;
+let server: RunningServer;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  database = await createScratchDatabase(adminUrl);
+  server = await startBuiltServer({
+    DATABASE_URL: database.url,
+    RATE_LIMIT_PER_MINUTE: '0',
+    BOOKING_LIMIT_PER_CLIENT_PER_HOUR: '0',
+    BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '0',
+    BOOKING_LIMIT_SITE_PER_HOUR: '0',
+  });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await database?.drop();
+});
+
+function sql<Row>(query: string, values: unknown[] = []): Promise<Row[]> {
+  return withClient(database.url, async (client) => (await client.query(query, values)).rows);
+}
+
+/** Stores a booking request as the form does, and gives its id. */
+async function storeBooking(): Promise<string> {
+  const id = crypto.randomUUID();
+  const response = await fetch(`${server.url}/rest/v1/bookings`, {
+    method: 'POST',
+    headers: anonHeaders,
+    body: JSON.stringify({
+      id,
+      full_name: 'Answer Test',
+      phone: '07700 900123',
+      email: `answer-${id}@example.com`,
+    }),
+  });
+  expect(response.status).toBe(201);
+  return id;
+}
+
+/** The token of the booking's answer link, as the notifier makes it. */
+async function answerToken(bookingId: string, validFor = '30 days'): Promise<string> {
+  const [row] = await sql<{ token: string }>(
+    'select app_private.answer_token($1::uuid, $2::interval) as token',
+    [bookingId, validFor],
+  );
+  return row!.token;
+}
+
+/** When the request was marked answered, or undefined while it is waiting. */
+async function answeredAt(bookingId: string): Promise<Date | undefined> {
+  const rows = await sql<{ answered_at: Date }>(
+    'select answered_at from app_private.booking_answers where booking_id = $1',
+    [bookingId],
+  );
+  return rows[0]?.answered_at;
+}
+
+/** Every request the page sends to the REST API from now on, as "METHOD path". */
+function recordApiCalls(page: Page): string[] {
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/rest/')) calls.push(`${request.method()} ${url.pathname}`);
+  });
+  return calls;
+}
+
+/**
+ * Opens the answer page as a new page load and waits until it answers to
+ * clicks, recording before every frame which view <main> shows unhidden.
+ */
+async function openAnswerPage(page: Page, fragment: string): Promise<void> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { viewsShown: string[] }).viewsShown = seen;
+    const look = () => {
+      const main = document.getElementById('main');
+      const pending = document.documentElement.hasAttribute('data-view-pending');
+      if (main && !pending) seen.push(main.getAttribute('data-view') ?? '');
+      requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+  await loadPage(page, `${server.url}/${fragment}`);
+  await expect(page.getByRole('heading', { level: 1, name: copy.heading })).toBeVisible();
+  await untilInteractive(page);
+  await expectViewShown(page, 'answer');
+}
+
+/** The views painted before and while the answer page was open: only it, never home or Coming Soon. */
+async function viewsShown(page: Page): Promise<string[]> {
+  return page.evaluate(() => [
+    ...new Set((window as unknown as { viewsShown: string[] }).viewsShown),
+  ]);
+}
+
+const markButton = (page: Page) => page.getByRole('button', { name: copy.button });
+
+test('opening the link changes nothing; its button marks the request, and a second tap is harmless', async ({
+  page,
+}) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.setViewportSize({ width: 375, height: 812 });
+  const bookingId = await storeBooking();
+  const link = answerLink(server.url, await answerToken(bookingId));
+  const calls = recordApiCalls(page);
+
+  await openAnswerPage(page, link.slice(server.url.length + 1));
+  await expect(page.getByText(copy.reference(shortReference(bookingId)))).toBeVisible();
+  await expect(markButton(page)).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(calls).toEqual([]);
+  expect(await answeredAt(bookingId)).toBeUndefined();
+  expect(await viewsShown(page)).toEqual(['answer']);
+  await expect(page.locator('head meta[name="robots"]')).toHaveAttribute('content', /noindex/);
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await page.screenshot({ path: 'test-results/answer-link-375-waiting.png', fullPage: true });
+
+  await markButton(page).click();
+  await expect(page.getByText(copy.answeredHeading)).toBeVisible();
+  const marked = await answeredAt(bookingId);
+  expect(marked).toBeInstanceOf(Date);
+  const shownTime = copy.answeredAt(formatAnsweredAt(marked!, site.locale, site.timeZone));
+  await expect(page.getByText(shownTime)).toBeVisible();
+  expect(calls).toEqual(['POST /rest/v1/rpc/mark_booking_answered']);
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await page.screenshot({ path: 'test-results/answer-link-375-answered.png', fullPage: true });
+
+  // The link opened again and tapped again: the same answer, the first time kept.
+  await openAnswerPage(page, link.slice(server.url.length + 1));
+  await markButton(page).click();
+  await expect(page.getByText(shownTime)).toBeVisible();
+  expect(await answeredAt(bookingId)).toEqual(marked);
+  expect(
+    await sql('select 1 from app_private.booking_answers where booking_id = $1', [bookingId]),
+  ).toHaveLength(1);
+});
+
+test('a forged token is refused, saying what to do, and changes nothing', async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.setViewportSize({ width: 375, height: 812 });
+  const bookingId = await storeBooking();
+  const token = await answerToken(bookingId);
+  // The signature's last digit changed.
+  const forged = token.slice(0, -1) + (token.endsWith('0') ? '1' : '0');
+  await openAnswerPage(page, `#answer=${forged}`);
+  await markButton(page).click();
+  await expect(page.getByText(copy.invalid(shortReference(bookingId)))).toBeVisible();
+  await expect(markButton(page)).toHaveCount(0);
+  expect(await answeredAt(bookingId)).toBeUndefined();
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await page.screenshot({ path: 'test-results/answer-link-375-invalid.png', fullPage: true });
+});
+
+test("one request's signature on another request's id is refused and marks neither", async ({
+  page,
+}) => {
+  const [first, second] = [await storeBooking(), await storeBooking()];
+  const [, expiry, signature] = (await answerToken(first)).split('.');
+  await openAnswerPage(page, `#answer=${second}.${expiry}.${signature}`);
+  await markButton(page).click();
+  await expect(page.getByText(copy.invalid(shortReference(second)))).toBeVisible();
+  expect(await answeredAt(first)).toBeUndefined();
+  expect(await answeredAt(second)).toBeUndefined();
+});
+
+test('an expired link says so and changes nothing', async ({ page }) => {
+  const bookingId = await storeBooking();
+  await openAnswerPage(page, `#answer=${await answerToken(bookingId, '-1 minute')}`);
+  await markButton(page).click();
+  await expect(page.getByText(copy.expired(shortReference(bookingId)))).toBeVisible();
+  expect(await answeredAt(bookingId)).toBeUndefined();
+});
+
+test('the link of a request deleted since says it is no longer stored', async ({ page }) => {
+  const bookingId = await storeBooking();
+  const token = await answerToken(bookingId);
+  await sql('delete from public.bookings where id = $1', [bookingId]);
+  await openAnswerPage(page, `#answer=${token}`);
+  await markButton(page).click();
+  await expect(page.getByText(copy.notStored)).toBeVisible();
+});
+
+test('a lost connection says to try again, and trying again marks it', async ({ page }) => {
+  const bookingId = await storeBooking();
+  await openAnswerPage(page, `#answer=${await answerToken(bookingId)}`);
+  await page.route('**/rest/v1/rpc/**', (route) => route.abort('internetdisconnected'));
+  await markButton(page).click();
+  await expect(page.getByText(copy.failed)).toBeVisible();
+  expect(await answeredAt(bookingId)).toBeUndefined();
+
+  await page.unroute('**/rest/v1/rpc/**');
+  await markButton(page).click();
+  await expect(page.getByText(copy.answeredHeading)).toBeVisible();
+  expect(await answeredAt(bookingId)).toBeInstanceOf(Date);
+});
+
+test('a link cut short is refused at once, without asking the server', async ({ page }) => {
+  const calls = recordApiCalls(page);
+  await openAnswerPage(page, '#answer=5f0c2a8e-2f4b');
+  await expect(page.getByText(copy.invalid(undefined))).toBeVisible();
+  await expect(markButton(page)).toHaveCount(0);
+  expect(await viewsShown(page)).toEqual(['answer']);
+  await page.waitForLoadState('networkidle');
+  expect(calls).toEqual([]);
+  expect(await accessibilityViolations(page)).toEqual([]);
+});
+
+test('the answer page is in neither the sitemap nor llms.txt', async ({ request }) => {
+  for (const file of ['/sitemap.xml', '/llms.txt']) {
+    const text = await (await request.get(`${server.url}${file}`)).text();
+    expect(text).not.toContain('answer');
+  }
+});

@@ -1,0 +1,39 @@
+import { site } from '../../src/content/site.ts';
+
+/**
+ * The promise the site makes to every visitor, kept by the practice: a reply
+ * within `replyWithinHours` of the request's arrival (src/content/site.ts).
+ * Pure: the time left, or how late, as `npx hijama list` prints it.
+ */
+
+export const replyWithinHours = site.bookingNotice.replyWithinHours;
+
+const minuteMs = 60_000;
+const hourMs = 60 * minuteMs;
+const dayMs = 24 * hourMs;
+
+/** When the reply to a request received at `receivedAt` is due. */
+export function replyDue(receivedAt: Date): Date {
+  return new Date(receivedAt.getTime() + replyWithinHours * hourMs);
+}
+
+/** Whether a request received at `receivedAt`, still waiting at `now`, is past its reply time. */
+export function isLate(receivedAt: Date, now: Date): boolean {
+  return now.getTime() >= replyDue(receivedAt).getTime();
+}
+
+/** "5h 12min left" before the reply is due, "LATE by 2h 3min" after. */
+export function describeReplyTime(receivedAt: Date, now: Date): string {
+  const remaining = replyDue(receivedAt).getTime() - now.getTime();
+  return remaining > 0
+    ? `${formatDuration(remaining)} left`
+    : `LATE by ${formatDuration(-remaining)}`;
+}
+
+/** "42min", "5h 12min", "3d 4h": minutes, hours or days, the two largest units, rounded down. */
+export function formatDuration(ms: number): string {
+  const minutes = Math.floor(ms / minuteMs);
+  if (ms < hourMs) return `${minutes}min`;
+  if (ms < 2 * dayMs) return `${Math.floor(ms / hourMs)}h ${minutes % 60}min`;
+  return `${Math.floor(ms / dayMs)}d ${Math.floor(ms / hourMs) % 24}h`;
+}

@@ -1,0 +1,116 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseAnswerFragment } from '../../core/answer-link.ts';
+import { site } from '../../src/content/site.ts';
+import { DatabaseError } from '../db/database.ts';
+import type { OpenedDatabase } from '../db/open-database.ts';
+import { testEngines } from '../testing/helpers.ts';
+import { startSmtpPeer, type SmtpPeer } from '../testing/notification-peers.ts';
+import { createEmailChannel } from './channels.ts';
+import { createNotifier, type Notifier } from './notifier.ts';
+import { createOutbox } from './outbox.ts';
+
+/**
+ * The "Mark as answered" link of the booking e-mail, end to end: the e-mail a
+ * real SMTP server receives carries a link whose token the database signed
+ * when the notification was claimed, and which public.mark_booking_answered,
+ * called as anon as the answer page calls it, accepts.
+ */
+
+describe.each(testEngines('answer-link'))('the "Mark as answered" link on $name', (engine) => {
+  let opened: OpenedDatabase;
+  let cleanUp: () => Promise<void>;
+  let peer: SmtpPeer;
+  let notifier: Notifier;
+
+  beforeAll(async () => {
+    ({ opened, cleanUp } = await engine.open());
+  });
+
+  afterAll(async () => {
+    await opened?.close();
+    await cleanUp?.();
+  });
+
+  beforeEach(async () => {
+    await opened.db.query('delete from public.bookings');
+    peer = await startSmtpPeer();
+    notifier = createNotifier({
+      outbox: createOutbox(opened.db),
+      channels: [
+        createEmailChannel({
+          smtpUrl: `smtp://127.0.0.1:${peer.port}`,
+          to: ['practice@example.com'],
+          from: 'Rochester Hijama <bookings@rochester-hijama.example>',
+        }),
+      ],
+      pollIntervalMs: 60_000,
+      retryBaseMs: 1000,
+      retryMaxMs: 1000,
+      exclusive: false,
+      log: { info: () => {}, error: () => {} },
+    });
+  });
+
+  afterEach(async () => {
+    await notifier.stop();
+    await peer.close();
+  });
+
+  /** Calls the function as the answer page does: as anon, through the API's role. */
+  async function markAsAnon(token: string) {
+    return opened.db.transaction(async (tx) => {
+      await tx.query('set local role anon');
+      const { rows } = await tx.query<{ answer: { reference: string } }>(
+        'select public.mark_booking_answered($1) as answer',
+        [token],
+      );
+      return rows[0]!.answer;
+    });
+  }
+
+  it('e-mails a link to the site whose token marks that request answered, as anon', async () => {
+    const id = crypto.randomUUID();
+    await opened.db.query(
+      `insert into public.bookings (id, full_name, phone, email, instagram)
+       values ($1, 'Amina Khan', '07700 900123', 'amina@example.com', null)`,
+      [id],
+    );
+    expect(await notifier.runOnce()).toEqual({ sent: 1, failed: 0 });
+
+    const mail = peer.mails[0]!;
+    const text = mail.parsed.text ?? '';
+    const line = /^Mark as answered: (\S+)$/m.exec(text)?.[1];
+    expect(line).toBeDefined();
+    const link = new URL(line!);
+    expect(`${link.origin}${link.pathname}`).toBe(site.url);
+    const parsed = parseAnswerFragment(link.hash.slice(1))!;
+    expect(parsed.bookingId).toBe(id);
+    expect(parsed.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 3_600_000);
+    expect(text).toContain('Once you have answered:\nMark as answered: ');
+    // The HTML button carries the same link.
+    expect(mail.parsed.html).toContain(`href="${line}"`);
+
+    const reference = id.replaceAll('-', '').slice(0, 8).toUpperCase();
+    expect(await markAsAnon(parsed.token)).toMatchObject({ reference });
+    const { rows } = await opened.db.query<{ marked_by: string }>(
+      'select marked_by from app_private.booking_answers where booking_id = $1',
+      [id],
+    );
+    expect(rows).toEqual([{ marked_by: 'link' }]);
+  });
+
+  it('has a token no other request accepts: one changed character is refused', async () => {
+    const id = crypto.randomUUID();
+    await opened.db.query(
+      `insert into public.bookings (id, full_name, phone, email)
+       values ($1, 'Jo Smith', '01634 123456', 'jo@example.com')`,
+      [id],
+    );
+    await notifier.runOnce();
+    const token = /#answer=(\S+)$/m.exec(peer.mails[0]!.parsed.text ?? '')![1]!;
+    const forged = token.slice(0, -1) + (token.endsWith('0') ? '1' : '0');
+    const refusal = await markAsAnon(forged).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(DatabaseError);
+    expect((refusal as DatabaseError).code).toBe('PT403');
+  });
+});

@@ -1,0 +1,26 @@
+import { developmentAnonKey } from '../../core/api-defaults.ts';
+
+/** The REST interface the page talks to: its base URL and the public anon key. */
+export interface RestEndpoint {
+  url: string;
+  key: string;
+}
+
+/**
+ * Where requests go, fixed at build time: a Supabase project when both
+ * VITE_ variables are set, otherwise the project's own server on this origin.
+ * The booking form and the answer page use the same one.
+ */
+export function restEndpoint(): RestEndpoint {
+  const supabaseUrl = import.meta.env.VITE_SUPABASE_URL;
+  if (supabaseUrl) {
+    return {
+      url: `${supabaseUrl.replace(/\/+$/, '')}/rest/v1`,
+      key: import.meta.env.VITE_SUPABASE_ANON_KEY ?? '',
+    };
+  }
+  return {
+    url: `${window.location.origin}/rest/v1`,
+    key: import.meta.env.VITE_SUPABASE_ANON_KEY || developmentAnonKey,
+  };
+}
