@@ -1,11 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { developmentAnonKey } from '../core/api-defaults.ts';
-import { bookingProofHeader, isBookingChallenge } from '../core/booking-proof.ts';
 import { bookingFields } from '../core/booking-rules.ts';
 import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
-import { composeAlert } from '../server/notifications/practice-alerts.ts';
-import { floodReviewCommand } from '../server/notifications/flood-digest.ts';
-import { bookingProof, solveBookingChallenge } from '../server/testing/booking-proof.ts';
+import { practiceMailKind, sendFloodRequest } from '../server/testing/flood.ts';
 import { startSmtpPeer, type SmtpPeer } from '../server/testing/notification-peers.ts';
 import { site } from '../src/content/site.ts';
 import { e2eServiceKey } from './constants.ts';
@@ -21,11 +17,6 @@ import { loadPage, untilInteractive } from './fixtures.ts';
  */
 
 const threshold = 20;
-const anonHeaders = {
-  apikey: developmentAnonKey,
-  Authorization: `Bearer ${developmentAnonKey}`,
-  'Content-Type': 'application/json',
-};
 const practice = 'practice@example.com';
 
 let server: RunningServer;
@@ -52,34 +43,7 @@ test.afterAll(async () => {
   await inbox?.close();
 });
 
-/** One booking request as the proxy passes it on, solving a proof when asked for one. */
-async function floodRequest(client: string, email: string): Promise<number> {
-  const send = (proof?: string) =>
-    fetch(`${server.url}/rest/v1/bookings`, {
-      method: 'POST',
-      headers: {
-        ...anonHeaders,
-        'X-Forwarded-For': client,
-        ...(proof === undefined ? {} : { [bookingProofHeader]: proof }),
-      },
-      body: JSON.stringify({
-        id: crypto.randomUUID(),
-        full_name: 'Flood Robot',
-        phone: '07700 900123',
-        email,
-      }),
-    });
-  const first = await send();
-  if (first.status !== 428) return first.status;
-  const answer = await fetch(`${server.url}/rest/v1/rpc/booking_challenge`, {
-    method: 'POST',
-    headers: { ...anonHeaders, 'X-Forwarded-For': client },
-    body: '{}',
-  });
-  const challenge: unknown = await answer.json();
-  if (!isBookingChallenge(challenge)) throw new Error(`No challenge: ${JSON.stringify(challenge)}`);
-  return (await send(bookingProof(challenge, solveBookingChallenge(challenge)))).status;
-}
+const floodRequest = (client: string, email: string) => sendFloodRequest(server.url, client, email);
 
 async function storedEmails(): Promise<string[]> {
   const response = await fetch(`${server.url}/rest/v1/bookings?select=email`, {
@@ -133,17 +97,7 @@ test('a flood from many networks cannot turn a real visitor away, nor flood the 
   expect(await storedEmails()).toContain('maryam@example.com');
 
   // The inbox: the requests up to the threshold one by one, the rest in a digest.
-  const alertSubject = composeAlert({
-    id: 'flood',
-    kind: 'flood',
-    createdAt: new Date(),
-    details: { threshold },
-  }).subject;
-  const kindOf = (mail: SmtpPeer['mails'][number]) => {
-    if (mail.parsed.subject === alertSubject) return 'alert';
-    if (mail.parsed.text?.includes(floodReviewCommand)) return 'digest';
-    return 'booking';
-  };
+  const kindOf = (mail: SmtpPeer['mails'][number]) => practiceMailKind(mail, threshold);
   await expect
     .poll(() => inbox.mails.filter((mail) => kindOf(mail) === 'digest').length, {
       timeout: 30_000,

@@ -27,13 +27,10 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { chromium, type Page } from '@playwright/test';
 import { developmentAnonKey } from '../core/api-defaults.ts';
-import {
-  bookingProof,
-  solveBookingChallenge,
-  type BookingChallenge,
-} from '../server/testing/booking-proof.ts';
+import { encodeBookingProof } from '../core/booking-proof.ts';
+import { solveBookingChallenge, type BookingChallenge } from '../server/testing/booking-proof.ts';
 import { floodDigestIntervalMs } from '../server/notifications/flood-digest.ts';
-import { composeAlert } from '../server/notifications/practice-alerts.ts';
+import { practiceMailKind, sendFloodRequest } from '../server/testing/flood.ts';
 import { startSmtpPeer } from '../server/testing/notification-peers.ts';
 import { chromiumArgs, chromiumPath } from './lib/chromium.ts';
 import { startBuiltServer } from './lib/built-server.ts';
@@ -180,7 +177,7 @@ try {
     const number = solveBookingChallenge(challenge);
     const solveCost = process.cpuUsage(solveStarted);
     solvingMicros += solveCost.user + solveCost.system;
-    const response = await postBooking(api, index, bookingProof(challenge, number));
+    const response = await postBooking(api, index, encodeBookingProof(challenge, number));
     if (response.status === 201) accepted += 1;
   }
   const cost = process.cpuUsage(started);
@@ -219,23 +216,6 @@ async function measureInbox(minutes: number) {
     NOTIFY_DAILY_SUMMARY_AT: 'off',
     BOOKING_LIMIT_SITE_PER_HOUR: String(threshold),
   });
-  const floodApi = `${flooded.url}/rest/v1`;
-  const send = (client: string, index: number, proof?: string) =>
-    fetch(`${floodApi}/bookings`, {
-      method: 'POST',
-      headers: {
-        ...anonHeaders,
-        'X-Forwarded-For': client,
-        ...(proof ? { 'X-Booking-Proof': proof } : {}),
-      },
-      body: JSON.stringify({
-        id: crypto.randomUUID(),
-        full_name: 'Flood Bench',
-        phone: '07700 900123',
-        email: `flood-${client}-${index}@example.com`,
-        instagram: null,
-      }),
-    });
   const startedAt = Date.now();
   const floodEnds = startedAt + minutes * 60_000;
   // Counted until the digest after the flood's end is due, and a minute more.
@@ -248,22 +228,12 @@ async function measureInbox(minutes: number) {
       const nextNetworkAt = Date.now() + 2_000;
       for (let index = 0; ; index += 1) {
         sent += 1;
-        let response = await send(client, index);
-        if (response.status === 428) {
-          const challenge = (await (
-            await fetch(`${floodApi}/rpc/booking_challenge`, {
-              method: 'POST',
-              headers: { ...anonHeaders, 'X-Forwarded-For': client },
-              body: '{}',
-            })
-          ).json()) as BookingChallenge;
-          response = await send(
-            client,
-            index,
-            bookingProof(challenge, solveBookingChallenge(challenge)),
-          );
-        }
-        if (response.status !== 201) break;
+        const status = await sendFloodRequest(
+          flooded.url,
+          client,
+          `flood-${client}-${index}@example.com`,
+        );
+        if (status !== 201) break;
         accepted += 1;
       }
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, nextNetworkAt - Date.now())));
@@ -272,19 +242,7 @@ async function measureInbox(minutes: number) {
       `\nA ${minutes}-minute flood through a trusted proxy: ${sent} requests sent, ${accepted} stored; e-mails counted for ${Math.round((watchEnds - startedAt) / 60_000)} minutes`,
     );
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, watchEnds - Date.now())));
-    const alertSubject = composeAlert({
-      id: 'flood',
-      kind: 'flood',
-      createdAt: new Date(),
-      details: { threshold },
-    }).subject;
-    const kinds = inbox.mails.map((mail) =>
-      mail.parsed.subject === alertSubject
-        ? 'alert'
-        : /in the last/.test(mail.parsed.subject ?? '')
-          ? 'digest'
-          : 'booking',
-    );
+    const kinds = inbox.mails.map((mail) => practiceMailKind(mail, threshold));
     const count = (kind: string) => kinds.filter((each) => each === kind).length;
     console.log(`e-mails to the practice          ${kinds.length} in the hour`);
     console.log(`  one per request (threshold)    ${count('booking')}`);

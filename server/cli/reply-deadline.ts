@@ -1,9 +1,11 @@
 import { site } from '../../src/content/site.ts';
+import { replyBy } from '../notifications/booking-notice.ts';
 
 /**
  * The promise the site makes to every visitor, kept by the practice: a reply
  * within `replyWithinHours` of the request's arrival (src/content/site.ts).
- * Pure: the time left, or how late, as `npx hijama list` prints it.
+ * Pure: the time left before replyBy (the e-mail's "Reply by"), or how late,
+ * in the compact form of a column of `npx hijama list`.
  */
 
 export const replyWithinHours = site.bookingNotice.replyWithinHours;
@@ -12,19 +14,14 @@ const minuteMs = 60_000;
 const hourMs = 60 * minuteMs;
 const dayMs = 24 * hourMs;
 
-/** When the reply to a request received at `receivedAt` is due. */
-export function replyDue(receivedAt: Date): Date {
-  return new Date(receivedAt.getTime() + replyWithinHours * hourMs);
-}
-
 /** Whether a request received at `receivedAt`, still waiting at `now`, is past its reply time. */
 export function isLate(receivedAt: Date, now: Date): boolean {
-  return now.getTime() >= replyDue(receivedAt).getTime();
+  return now.getTime() >= replyBy(receivedAt).getTime();
 }
 
 /** "5h 12min left" before the reply is due, "LATE by 2h 3min" after. */
 export function describeReplyTime(receivedAt: Date, now: Date): string {
-  const remaining = replyDue(receivedAt).getTime() - now.getTime();
+  const remaining = replyBy(receivedAt).getTime() - now.getTime();
   return remaining > 0
     ? `${formatDuration(remaining)} left`
     : `LATE by ${formatDuration(-remaining)}`;

@@ -1,3 +1,4 @@
+import { callApiFunction, type ApiFunctionRole } from './api-function.ts';
 import type { Database, Queryable } from './database.ts';
 
 /**
@@ -55,7 +56,7 @@ export interface BookingAnswers {
    * refused by the database (25006), and nothing changes.
    */
   markByToken(
-    role: 'anon' | 'service_role',
+    role: ApiFunctionRole,
     token: string | null,
     options?: { readOnly?: boolean },
   ): Promise<AnswerMark>;
@@ -84,18 +85,7 @@ function answerOf(row: AnswerRow): BookingAnswer {
 export function createBookingAnswers(db: Database): BookingAnswers {
   return {
     markByToken: (role, token, options = {}) =>
-      db.transaction(async (tx) => {
-        if (options.readOnly) await tx.query('set transaction read only');
-        // The role is one of two fixed names, never the caller's text.
-        await tx.query(`set local role ${role === 'service_role' ? 'service_role' : 'anon'}`);
-        const { rows } = await tx.query<{ mark: string }>(
-          'select public.mark_booking_answered($1)::text as mark',
-          [token],
-        );
-        const text = rows[0]?.mark;
-        if (text === undefined) throw new Error('public.mark_booking_answered returned no row.');
-        return JSON.parse(text) as AnswerMark;
-      }),
+      callApiFunction<AnswerMark>(db, role, 'public.mark_booking_answered($1)', [token], options),
 
     async answeredSince(since) {
       const { rows } = await db.query<AnswerRow>(

@@ -1,4 +1,5 @@
 import type { BookingChallenge } from '../../core/booking-proof.ts';
+import { callApiFunction, type ApiFunctionRole } from './api-function.ts';
 import type { Database } from './database.ts';
 
 /**
@@ -10,21 +11,10 @@ import type { Database } from './database.ts';
  */
 
 /** Issues one new challenge, run as `role` so that the function's grants decide. */
-export type IssueBookingChallenge = (role: 'anon' | 'service_role') => Promise<BookingChallenge>;
+export type IssueBookingChallenge = (role: ApiFunctionRole) => Promise<BookingChallenge>;
 
 export type { BookingChallenge };
 
 export function createBookingChallengeIssuer(db: Database): IssueBookingChallenge {
-  return (role) =>
-    db.transaction(async (tx) => {
-      // The role is one of two fixed names, never the caller's text.
-      await tx.query(`set local role ${role === 'service_role' ? 'service_role' : 'anon'}`);
-      // As text, so that both drivers hand back the same string to parse.
-      const { rows } = await tx.query<{ challenge: string }>(
-        'select public.booking_challenge()::text as challenge',
-      );
-      const text = rows[0]?.challenge;
-      if (text === undefined) throw new Error('public.booking_challenge() returned no row.');
-      return JSON.parse(text) as BookingChallenge;
-    });
+  return (role) => callApiFunction<BookingChallenge>(db, role, 'public.booking_challenge()');
 }

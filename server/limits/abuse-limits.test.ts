@@ -1,3 +1,4 @@
+import { encodeBookingProof } from '../../core/booking-proof.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -16,7 +17,6 @@ import { DatabaseError } from '../db/database.ts';
 import type { OpenedDatabase } from '../db/open-database.ts';
 import { tooManyRequestsAnswer } from '../http/api-errors.ts';
 import {
-  bookingProof,
   signedChallenge,
   solveBookingChallenge,
   type BookingChallenge,
@@ -142,7 +142,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     });
   const solvedProof = async () => {
     const challenge = await challengeAsAnon();
-    return bookingProof(challenge, solveBookingChallenge(challenge));
+    return encodeBookingProof(challenge, solveBookingChallenge(challenge));
   };
   const networksCounted = async () => {
     const { rows } = await opened.db.query<{ network: string }>(
@@ -369,12 +369,12 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     const forged = signedChallenge(Buffer.alloc(32, 7), inAMinute);
     const expired = signedChallenge(key, new Date(Date.now() - 1_000));
     const valid = signedChallenge(key, inAMinute);
-    const wrongNumber = bookingProof(valid, 43);
+    const wrongNumber = encodeBookingProof(valid, 43);
 
     expect(await insertAsAnonFrom('192.0.2.2', [booking('none@example.com')])).toBe('PT428');
     for (const proof of [
-      bookingProof(forged, 42),
-      bookingProof(expired, 42),
+      encodeBookingProof(forged, 42),
+      encodeBookingProof(expired, 42),
       wrongNumber,
       'not base64 at all!',
       Buffer.from('[1, 2]').toString('base64'),
@@ -382,10 +382,10 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     ]) {
       expect(await withProof('192.0.2.3', proof, 'bad@example.com')).toBe('PT428');
     }
-    expect(await withProof('192.0.2.4', bookingProof(valid, 42), 'good@example.com')).toBe(
+    expect(await withProof('192.0.2.4', encodeBookingProof(valid, 42), 'good@example.com')).toBe(
       'stored',
     );
-    expect(await withProof('192.0.2.5', bookingProof(valid, 42), 'replay@example.com')).toBe(
+    expect(await withProof('192.0.2.5', encodeBookingProof(valid, 42), 'replay@example.com')).toBe(
       'PT428',
     );
     expect(await withProof('192.0.2.6', await solvedProof(), 'solved@example.com')).toBe('stored');

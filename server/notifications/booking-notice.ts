@@ -207,15 +207,23 @@ function buttonHtml({ label, href }: ReplyAction, primary: boolean): string {
   ].join('');
 }
 
+/**
+ * The link that marks the request answered (core/answer-link.ts), when the
+ * notifier's query gave the request's token.
+ */
+export function markAnsweredAction(notice: BookingNotice): ReplyAction | undefined {
+  return notice.answerToken
+    ? { label: 'Mark as answered', href: answerLink(site.url, notice.answerToken) }
+    : undefined;
+}
+
 export function composeBookingEmail(notice: BookingNotice): BookingEmail {
   const received = formatUkTimeLong(notice.createdAt);
   const deadline = formatUkTimeLong(replyBy(notice.createdAt));
   const reference = shortReference(notice.id);
   const instagramLink = instagramUrl(notice.instagram);
   const actions = replyActions(notice);
-  const markAnswered: ReplyAction | undefined = notice.answerToken
-    ? { label: 'Mark as answered', href: answerLink(site.url, notice.answerToken) }
-    : undefined;
+  const markAnswered = markAnsweredAction(notice);
   const afterAnswering = 'Once you have answered:';
   const name = plainText(notice.fullName);
   const shortName = name.length > maxSubjectName ? `${name.slice(0, maxSubjectName - 1)}…` : name;

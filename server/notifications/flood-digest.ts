@@ -5,6 +5,7 @@ import {
   composeWebhookBody,
   escapeHtml,
   plainText,
+  markAnsweredAction,
   replyActions,
   type BookingNotice,
 } from './booking-notice.ts';
@@ -103,10 +104,14 @@ export function composeFloodDigest(input: FloodDigestInput): FloodDigestMessage 
     ...intro.flatMap((paragraph) => [paragraph, '']),
     review,
     '',
-    ...listed.flatMap((notice, index) => [
-      `${index + 1}. ${requestLine(notice)}`,
-      `   ${contactLine(notice)}`,
-    ]),
+    ...listed.flatMap((notice, index) => {
+      const markAnswered = markAnsweredAction(notice);
+      return [
+        `${index + 1}. ${requestLine(notice)}`,
+        `   ${contactLine(notice)}`,
+        ...(markAnswered ? [`   ${markAnswered.label}: ${markAnswered.href}`] : []),
+      ];
+    }),
     ...(unlisted > 0 ? ['', more] : []),
     '',
     `Digest ${input.id}, ${formatUkTimeLong(createdAt)}.`,
@@ -119,7 +124,10 @@ export function composeFloodDigest(input: FloodDigestInput): FloodDigestMessage 
       : `<a href="${escapeHtml(href)}" style="color:#123c3a">${escapeHtml(label)}</a>`;
   const entryHtml = (notice: BookingNotice) => {
     // The visitor's preferred way first, as in the e-mail of a single request.
-    const actions = replyActions(notice).map(({ label, href }) => link(href, label));
+    const markAnswered = markAnsweredAction(notice);
+    const actions = [...replyActions(notice), ...(markAnswered ? [markAnswered] : [])].map(
+      ({ label, href }) => link(href, label),
+    );
     const contact = [
       notice.phone,
       notice.email,

@@ -98,6 +98,13 @@ export function createFloodDigests(db: Database): FloodDigests {
   return {
     claimNext: (claim, leaseMs, intervalMs) =>
       db.transaction(async (tx) => {
+        // Nearly always there is no flood: then no lock is taken, and every
+        // notifier's poll costs two index lookups.
+        const { rows: due } = await tx.query<{ due: boolean }>(
+          `select exists (select 1 from ${digests} where completed_at is null and next_attempt_at <= now())
+               or exists (select 1 from ${notifications} where digest and completed_at is null) as due`,
+        );
+        if (!due[0]?.due) return undefined;
         await tx.query(`select pg_advisory_xact_lock(${openingLock})`);
         let { rows } = await tx.query<DigestRow>(
           `update ${digests}
@@ -133,7 +140,8 @@ export function createFloodDigests(db: Database): FloodDigests {
         if (!row) return undefined;
         const requests = await tx.query<BookingNoticeRow>(
           `select b.id::text as booking_id, to_json(b.created_at) #>> '{}' as created_at,
-                  b.full_name, b.phone, b.email, b.instagram
+                  b.full_name, b.phone, b.email, b.instagram,
+                  app_private.answer_token(b.id) as answer_token
              from ${digests} d
              join public.bookings b on b.id = any(d.booking_ids)
             where d.id = $1::bigint

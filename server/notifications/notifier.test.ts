@@ -1,3 +1,4 @@
+import { encodeBookingProof } from '../../core/booking-proof.ts';
 import { tmpdir } from 'node:os';
 import { solveChallenge } from 'altcha-lib/v1';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -17,8 +18,8 @@ import {
 } from '../testing/notification-peers.ts';
 import { createBookingChallengeIssuer } from '../db/booking-challenge.ts';
 import { setBookingLimits } from '../db/booking-limits.ts';
-import { bookingProof } from '../testing/booking-proof.ts';
 import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
+import { parseAnswerFragment } from '../../core/answer-link.ts';
 import { createFloodDigests } from './flood-digests.ts';
 import { createAlertStore } from './practice-alerts.ts';
 import { createNotifier, retryDelayMs, type Notifier } from './notifier.ts';
@@ -156,7 +157,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
       challenge.algorithm,
       challenge.maxnumber,
     ).promise;
-    return bookingProof(challenge, solution!.number);
+    return encodeBookingProof(challenge, solution!.number);
   }
 
   async function outboxRows() {
@@ -465,6 +466,11 @@ describe.each(engines)('the notifier on $name', (engine) => {
       const html = digest.parsed.html ?? '';
       expect(html).toContain('<a href="tel:01634123456"');
       expect(html).toContain('<strong>Flood Guest 40</strong>');
+      // Each request in the digest can be marked answered, with its own token.
+      const marked = [...text.matchAll(/Mark as answered: \S+#(answer=\S+)/g)].map(
+        (match) => parseAnswerFragment(match[1]!)?.bookingId,
+      );
+      expect(marked).toEqual(flooded.map((guest) => guest.id));
 
       const hooked = hook.requests.map(
         (request) => JSON.parse(request.body) as { type: string; digest?: { bookings: unknown[] } },

@@ -1,3 +1,4 @@
+import { encodeBookingProof } from '../../core/booking-proof.ts';
 import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +8,7 @@ import { createApp } from '../app.ts';
 import { createBookingChallengeIssuer, type BookingChallenge } from '../db/booking-challenge.ts';
 import { createBookingsRepository } from '../db/bookings-repository.ts';
 import type { OpenedDatabase } from '../db/open-database.ts';
-import { bookingProof, solveBookingChallenge } from '../testing/booking-proof.ts';
+import { solveBookingChallenge } from '../testing/booking-proof.ts';
 import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
 
 const serviceKey = 'test-service-role-key-0123456789abcdef';
@@ -196,13 +197,13 @@ describe.each(engines)('rpc/booking_challenge on $name', (engine) => {
     await expectProofAskedFor(await postBooking(booking()));
 
     const challenge = await fetchChallenge();
-    const proof = bookingProof(challenge, solveBookingChallenge(challenge));
+    const proof = encodeBookingProof(challenge, solveBookingChallenge(challenge));
     const row = booking();
     expect((await postBooking(row, proof)).status).toBe(201);
     await expectProofAskedFor(await postBooking(booking('other@example.com'), proof));
 
     const another = await fetchChallenge();
-    const forged = bookingProof({ ...another, signature: '0'.repeat(64) }, 0);
+    const forged = encodeBookingProof({ ...another, signature: '0'.repeat(64) }, 0);
     await expectProofAskedFor(await postBooking(booking('forged@example.com'), forged));
 
     const { rows } = await opened.db.query<{ id: string }>(

@@ -1,5 +1,5 @@
 import type { BookingAnswers } from '../db/booking-answers.ts';
-import { functionNotFound, unsupportedMethod } from '../http/api-errors.ts';
+import { functionNotFound } from '../http/api-errors.ts';
 import { sendJson } from '../http/send-json.ts';
 import type { RpcRequest } from './notification-rpc.ts';
 import { readRpcArguments } from './rpc-arguments.ts';
@@ -17,8 +17,6 @@ import { readRpcArguments } from './rpc-arguments.ts';
 
 export const markAnsweredRpcName = 'mark_booking_answered';
 
-const allowedMethods = 'GET, HEAD, POST';
-
 /** The function's one argument. */
 const argumentName = 'token';
 
@@ -28,19 +26,14 @@ export async function callMarkAnswered(
   answers: BookingAnswers | undefined,
 ) {
   if (!answers) throw functionNotFound(markAnsweredRpcName);
-  const method = req.method ?? 'GET';
-  if (!allowedMethods.split(', ').includes(method)) throw unsupportedMethod(method, allowedMethods);
-  const args =
-    method === 'POST'
-      ? await readRpcArguments(req)
-      : Object.fromEntries(url.searchParams.entries());
+  const args = await readRpcArguments(req, url);
   // PostgREST finds functions by their arguments' names: other names name no function.
   const names = Object.keys(args);
   if (names.length !== 1 || names[0] !== argumentName) {
     throw functionNotFound(`${markAnsweredRpcName}(${names.sort().join(', ')})`);
   }
   const mark = await answers.markByToken(role, asText(args[argumentName]), {
-    readOnly: method !== 'POST',
+    readOnly: req.method !== 'POST',
   });
   sendJson(res, 200, mark, headers);
 }

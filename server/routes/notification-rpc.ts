@@ -15,7 +15,7 @@ import {
   type BookingAnswers,
 } from '../db/booking-answers.ts';
 import type { NotificationStates } from '../notifications/notification-states.ts';
-import { readRpcArguments } from './rpc-arguments.ts';
+import { readJsonArguments } from './rpc-arguments.ts';
 
 /**
  * `/rest/v1/rpc/…`: the functions, in PostgREST's RPC shape, through which
@@ -72,7 +72,7 @@ export async function callServiceRpc(
   if (role !== 'service_role') {
     throw functionPermissionDenied(role, name);
   }
-  const args = await readRpcArguments(req);
+  const args = await readJsonArguments(req);
   const answer = (body: unknown) => sendJson(res, 200, body, headers);
 
   switch (name) {

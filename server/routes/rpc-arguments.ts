@@ -1,14 +1,30 @@
 import type { IncomingMessage } from 'node:http';
-import { invalidJson } from '../http/api-errors.ts';
+import { invalidJson, unsupportedMethod } from '../http/api-errors.ts';
 import { readBody } from '../http/read-body.ts';
+import { maxBodyBytes } from './bookings.ts';
+
+/** The methods PostgREST serves a function by. */
+export const rpcMethods = 'GET, HEAD, POST';
 
 /**
- * The arguments of an RPC called with POST, as PostgREST reads them: a JSON
- * object whose keys name the function's arguments; an empty body is no
- * argument. Anything else is refused as PostgREST refuses it (400 PGRST102).
+ * The arguments of an RPC call, as PostgREST reads them: for POST a JSON
+ * object whose keys name the function's arguments (an empty body is no
+ * argument; anything else is refused, 400 PGRST102), for GET and HEAD the
+ * query string. Other methods: 405.
  */
-export async function readRpcArguments(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const body = (await readBody(req, 16 * 1024)).toString('utf8');
+export async function readRpcArguments(
+  req: IncomingMessage,
+  url: URL,
+): Promise<Record<string, unknown>> {
+  const method = req.method ?? 'GET';
+  if (!rpcMethods.split(', ').includes(method)) throw unsupportedMethod(method, rpcMethods);
+  if (method !== 'POST') return Object.fromEntries(url.searchParams.entries());
+  return readJsonArguments(req);
+}
+
+/** The arguments of a POST: a JSON object, or an empty body for none. */
+export async function readJsonArguments(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const body = (await readBody(req, maxBodyBytes)).toString('utf8');
   if (body.trim() === '') return {};
   let args: unknown;
   try {

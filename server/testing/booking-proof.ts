@@ -1,12 +1,12 @@
 import { createHash, createHmac } from 'node:crypto';
-import { encodeBookingProof, type BookingChallenge } from '../../core/booking-proof.ts';
+import type { BookingChallenge } from '../../core/booking-proof.ts';
 
 export type { BookingChallenge };
 
 /**
  * A flooder's side of the proof of work (ALTCHA v1, checked by
  * app_private.accept_booking_proof): solving a challenge with Node's native
- * SHA-256, far faster than a browser, and writing the X-Booking-Proof header.
+ * SHA-256, far faster than a browser (core/booking-proof.ts writes the header).
  * For tests and benchmarks only.
  */
 
@@ -18,9 +18,6 @@ export function solveBookingChallenge(challenge: BookingChallenge): number {
   }
   throw new Error('The challenge has no solution up to its maxnumber.');
 }
-
-/** The X-Booking-Proof header's value for a solved challenge. */
-export const bookingProof = encodeBookingProof;
 
 /**
  * A challenge signed with `key` and expiring at `expiresAt`, as the database

@@ -1,0 +1,70 @@
+import { developmentAnonKey } from '../../core/api-defaults.ts';
+import {
+  bookingChallengeFunction,
+  bookingProofHeader,
+  encodeBookingProof,
+  isBookingChallenge,
+} from '../../core/booking-proof.ts';
+import { floodReviewCommand } from '../notifications/flood-digest.ts';
+import { composeAlert } from '../notifications/practice-alerts.ts';
+import { solveBookingChallenge } from './booking-proof.ts';
+import type { ReceivedMail } from './notification-peers.ts';
+
+/**
+ * A flood as an attacker sends it, for the browser test and the benchmark:
+ * booking requests passed on by a trusted proxy that writes X-Forwarded-For,
+ * each proof of work asked for solved with Node's native SHA-256; and what
+ * the practice's inbox then holds.
+ */
+
+const anonHeaders = {
+  apikey: developmentAnonKey,
+  Authorization: `Bearer ${developmentAnonKey}`,
+  'Content-Type': 'application/json',
+};
+
+/** One booking request from `client`, with a proof when the API asks for one; the final status. */
+export async function sendFloodRequest(
+  siteUrl: string,
+  client: string,
+  email: string,
+): Promise<number> {
+  const api = `${siteUrl}/rest/v1`;
+  const headers = { ...anonHeaders, 'X-Forwarded-For': client };
+  const send = (proof?: string) =>
+    fetch(`${api}/bookings`, {
+      method: 'POST',
+      headers: proof === undefined ? headers : { ...headers, [bookingProofHeader]: proof },
+      body: JSON.stringify({
+        id: crypto.randomUUID(),
+        full_name: 'Flood Robot',
+        phone: '07700 900123',
+        email,
+      }),
+    });
+  const first = await send();
+  if (first.status !== 428) return first.status;
+  const answer = await fetch(`${api}/rpc/${bookingChallengeFunction}`, {
+    method: 'POST',
+    headers,
+    body: '{}',
+  });
+  const challenge: unknown = await answer.json();
+  if (!isBookingChallenge(challenge)) throw new Error(`No challenge: ${JSON.stringify(challenge)}`);
+  return (await send(encodeBookingProof(challenge, solveBookingChallenge(challenge)))).status;
+}
+
+export type PracticeMailKind = 'booking' | 'digest' | 'alert';
+
+/** What a message to the practice is, during a flood past `threshold` an hour. */
+export function practiceMailKind(mail: ReceivedMail, threshold: number): PracticeMailKind {
+  const alert = composeAlert({
+    id: 'flood',
+    kind: 'flood',
+    createdAt: new Date(),
+    details: { threshold },
+  });
+  if (mail.parsed.subject === alert.subject) return 'alert';
+  if (mail.parsed.text?.includes(floodReviewCommand)) return 'digest';
+  return 'booking';
+}
