@@ -1,18 +1,19 @@
 import { expect, test } from '@playwright/test';
 import { site } from '../src/content/site.ts';
+import { formatTime } from '../src/lib/opening-hours.ts';
 import { e2eServiceKey } from './constants.ts';
 import { openView } from './fixtures.ts';
+import { specifiedWords } from './specified-words.ts';
+
+const { agentTool } = site.bookingForm;
 
 test('the booking form is a WebMCP tool: named, described, every field described, required ones marked', async ({
   page,
 }) => {
   await page.goto('/#contact');
   const form = page.locator('form.booking-form');
-  await expect(form).toHaveAttribute('toolname', 'request_hijama_booking');
-  await expect(form).toHaveAttribute(
-    'tooldescription',
-    /request, not a confirmed appointment.*24 hours/,
-  );
+  await expect(form).toHaveAttribute('toolname', agentTool.name);
+  await expect(form).toHaveAttribute('tooldescription', agentTool.description);
   expect(await form.getAttribute('toolautosubmit')).toBeNull(); // the visitor confirms
   const fields = await form.locator('input').evaluateAll((inputs) =>
     inputs.map((input) => ({
@@ -28,9 +29,14 @@ test('the booking form is a WebMCP tool: named, described, every field described
     ['instagram', false],
     ['website', false],
   ]);
-  for (const field of fields.slice(0, 4)) expect(field.description, field.name!).toMatch(/e\.g\. /);
-  // The robots' trap tells assistants to leave it alone.
-  expect(fields[4]!.description).toMatch(/^Never fill this field/);
+  expect(fields.map(({ description }) => description)).toEqual([
+    agentTool.fields.fullName,
+    agentTool.fields.phone,
+    agentTool.fields.email,
+    agentTool.fields.instagram,
+    // The robots' trap tells assistants to leave it alone.
+    site.bookingForm.trap.agentDescription,
+  ]);
 });
 
 test('/llms.txt is served as text, with the name, the hours and the booking link from the content', async ({
@@ -41,9 +47,11 @@ test('/llms.txt is served as text, with the name, the hours and the booking link
   expect(response.headers()['content-type']).toBe('text/plain; charset=utf-8');
   const text = await response.text();
   expect(text.startsWith(`# ${site.practiceName}\n`)).toBe(true);
-  expect(text).toContain('Monday – Friday: 9:00 AM - 8:30 PM');
+  for (const { label, opens, closes } of site.openingHours) {
+    expect(text).toContain(`${label}: ${formatTime(opens)} - ${formatTime(closes)}`);
+  }
   expect(text).toContain(`(${site.url}#contact)`);
-  expect(text).toContain('within 24 hours');
+  expect(text).toContain(site.contactDetails.replyPromise);
 });
 
 test('a booking submitted programmatically, as an assistant would, stores one row and says thank you', async ({
@@ -63,7 +71,7 @@ test('a booking submitted programmatically, as an assistant would, stores one ro
     { fullName: 'Agent Booked', phone: '07700 900123', email, instagram: '' },
   );
 
-  await expect(page.getByRole('dialog', { name: 'Thank You!' })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: specifiedWords.thankYouTitle })).toBeVisible();
   const rows = await (
     await request.get(
       `/rest/v1/bookings?select=full_name,phone,instagram&email=eq.${encodeURIComponent(email)}`,
@@ -85,7 +93,8 @@ test('a programmatic submit with bad values gets the same messages as a person',
     (form.elements.namedItem('email') as HTMLInputElement).value = 'not-an-address';
     form.requestSubmit();
   });
-  await expect(page.getByText('Please enter a valid phone number')).toBeVisible();
-  await expect(page.getByText('Please enter a valid email address')).toBeVisible();
-  await expect(page.getByRole('status')).toHaveText('Please correct the 2 highlighted fields.');
+  // The specification's messages, as written (specified-words.ts).
+  await expect(page.getByText(specifiedWords.fieldMessages.phoneInvalid)).toBeVisible();
+  await expect(page.getByText(specifiedWords.fieldMessages.emailInvalid)).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText(site.bookingForm.fixFieldsAnnouncement(2));
 });

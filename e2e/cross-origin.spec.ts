@@ -5,7 +5,9 @@ import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
+import { site } from '../src/content/site.ts';
 import { untilInteractive } from './fixtures.ts';
+import { specifiedWords } from './specified-words.ts';
 
 const run = promisify(execFile);
 const anonKey = 'cross-origin-anon-key';
@@ -19,7 +21,7 @@ test.describe('built for a separate booking backend', () => {
   test.describe.configure({ mode: 'serial', timeout: 90_000 });
 
   let api: RunningServer;
-  let site: RunningServer;
+  let siteServer: RunningServer;
   let siteDir: string;
 
   test.beforeAll(async () => {
@@ -41,11 +43,11 @@ test.describe('built for a separate booking backend', () => {
     await run(process.execPath, ['--import', 'tsx', 'scripts/prerender.ts', siteDir, ssrDir], {
       env,
     });
-    site = await startBuiltServer({ DIST_DIR: siteDir, SERVICE_ROLE_KEY: serviceKey });
+    siteServer = await startBuiltServer({ DIST_DIR: siteDir, SERVICE_ROLE_KEY: serviceKey });
   });
 
   test.afterAll(async () => {
-    await Promise.all([api?.stop(), site?.stop()]);
+    await Promise.all([api?.stop(), siteServer?.stop()]);
     if (siteDir) await rm(siteDir, { recursive: true, force: true });
   });
 
@@ -56,13 +58,14 @@ test.describe('built for a separate booking backend', () => {
     const email = `cross.${Date.now()}@example.com`;
     const posts: string[] = [];
     page.on('request', (r) => r.method() === 'POST' && posts.push(r.url()));
-    await page.goto(`${site.url}/#contact`);
+    await page.goto(`${siteServer.url}/#contact`);
     await untilInteractive(page);
-    await page.getByLabel('Full Name').fill('Cross Origin');
-    await page.getByLabel('Phone Number').fill('07700 900123');
-    await page.getByLabel('Email Address').fill(email);
-    await page.getByRole('button', { name: 'Book Your Session' }).click();
-    await expect(page.getByRole('dialog', { name: 'Thank You!' })).toBeVisible();
+    const { labels } = site.bookingForm;
+    await page.getByLabel(labels.fullName).fill('Cross Origin');
+    await page.getByLabel(labels.phone).fill('07700 900123');
+    await page.getByLabel(labels.email).fill(email);
+    await page.getByRole('button', { name: specifiedWords.bookButton }).click();
+    await expect(page.getByRole('dialog', { name: specifiedWords.thankYouTitle })).toBeVisible();
 
     expect(posts).toEqual([`${api.url}/rest/v1/bookings`]);
     const read = (origin: string) =>
@@ -75,6 +78,6 @@ test.describe('built for a separate booking backend', () => {
         )
         .then((response) => response.json());
     expect(await read(api.url)).toEqual([{ full_name: 'Cross Origin', email }]);
-    expect(await read(site.url)).toEqual([]);
+    expect(await read(siteServer.url)).toEqual([]);
   });
 });

@@ -1,25 +1,31 @@
 import { expect, test } from '@playwright/test';
-import { site } from '../src/content/site.ts';
+import { site, type Weekday } from '../src/content/site.ts';
 import { formatTime } from '../src/lib/opening-hours.ts';
 import {
   expectViewShown,
   isInteractive,
   isViewPending,
+  literally,
   loadPage,
   untilInteractive,
+  viewHeadings,
   viewPath,
 } from './fixtures.ts';
 import { bootManifestIn } from '../src/boot/protocol.ts';
+import { specifiedWords } from './specified-words.ts';
+
+/** A heading only the home view has: where it shows, home is on screen. */
+const homeOnly = site.home.whatIs.heading;
 
 test.describe('the HTML before any script runs', () => {
   test('holds the home view, its heading and the business as structured data', async ({
     request,
   }) => {
     const html = await (await request.get('/')).text();
-    expect(html).toMatch(/<html lang="en-GB">/);
-    expect(html).toMatch(/<h1[^>]*>Rochester Hijama<\/h1>/);
-    expect(html).toContain('What is Hijama Cupping?');
-    expect(html).toContain('Book Your Session Now');
+    expect(html).toContain(`<html lang="${site.locale}">`);
+    expect(html).toMatch(new RegExp(`<h1[^>]*>${literally(viewHeadings.home).source}</h1>`));
+    expect(html).toContain(homeOnly);
+    expect(html).toContain(specifiedWords.bookNowButton);
 
     const jsonLd = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1];
     expect(jsonLd).toBeDefined();
@@ -30,9 +36,9 @@ test.describe('the HTML before any script runs', () => {
       telephone: site.contactDetails.phone.international,
       email: site.contactDetails.email,
       address: {
-        addressLocality: 'Chatham',
+        addressLocality: site.address.town,
         postalCode: site.address.postcode,
-        addressCountry: 'GB',
+        addressCountry: site.address.countryCode,
       },
     });
     expect(business.openingHoursSpecification).toEqual(
@@ -54,8 +60,8 @@ test.describe('the HTML before any script runs', () => {
     // The main script never arrives: what is on screen is the HTML alone.
     await page.route(/\/assets\/index-[\w-]+\.js$/, (route) => route.abort());
     await page.goto('/#contact');
-    await expect(page.getByRole('heading', { level: 1, name: 'Book Your Session' })).toBeVisible();
-    await expect(page.getByText('What is Hijama Cupping?')).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 1, name: viewHeadings.contact })).toBeVisible();
+    await expect(page.getByText(homeOnly)).toHaveCount(0);
     const form = page.locator('form.booking-form');
     await expect(form).toHaveAttribute('inert', '');
     await expect(page.locator('[toolname], [tooldescription], [toolparamdescription]')).toHaveCount(
@@ -92,16 +98,12 @@ test.describe('the HTML before any script runs', () => {
   }) => {
     // The main script never arrives: what is on screen is the pre-rendered page.
     await page.route(/\/assets\/index-[\w-]+\.js$/, (route) => route.abort());
-    const headings = {
-      benefits: site.benefits.heading,
-      testimonials: site.testimonials.heading,
-      location: site.location.heading,
-    };
-    for (const [view, heading] of Object.entries(headings)) {
+    for (const view of ['benefits', 'testimonials', 'location'] as const) {
+      const heading = viewHeadings[view];
       await loadPage(page, viewPath(view));
       await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
       await expectViewShown(page, view);
-      await expect(page.getByText('What is Hijama Cupping?')).toHaveCount(0);
+      await expect(page.getByText(homeOnly)).toHaveCount(0);
       await expect(isViewPending(page)).toHaveCount(0);
       await expect(isInteractive(page)).toHaveCount(0);
     }
@@ -113,10 +115,10 @@ test.describe('the HTML before any script runs', () => {
     await page.route(/\/assets\/view-[\w-]+\.html$/, (route) => route.abort());
     await page.goto('/#location');
     await expect(
-      page.getByRole('heading', { level: 1, name: site.location.heading }),
+      page.getByRole('heading', { level: 1, name: viewHeadings.location }),
     ).toBeVisible();
     await untilInteractive(page);
-    await expect(page.getByText('What is Hijama Cupping?')).toHaveCount(0);
+    await expect(page.getByText(homeOnly)).toHaveCount(0);
   });
 
   test('the script adopts the pre-rendered page instead of painting it again', async ({ page }) => {
@@ -157,7 +159,9 @@ test.describe('the HTML before any script runs', () => {
     const page = await context.newPage();
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(site.practiceName);
-    await expect(page.getByRole('heading', { name: 'Who Can Benefit?' })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: site.home.whoCanBenefit.heading }),
+    ).toBeVisible();
     await expect(page.locator('.card').last()).toBeVisible();
     await expect(
       page.getByRole('link', { name: site.contactDetails.phone.display }).first(),
@@ -238,21 +242,27 @@ test.describe('headers', () => {
 });
 
 test.describe('open now', () => {
+  /** The hours of a weekday (0 is Sunday), as the content file gives them. */
+  const hoursOn = (weekday: Weekday) =>
+    site.openingHours.find((hours) => hours.days.some((day) => day === weekday))!;
+
   test('says the clinic is open, with its closing time, on a weekday afternoon in London', async ({
     page,
   }) => {
+    // Wednesday 14:00 in London, within the weekday hours.
     await page.clock.setFixedTime(new Date('2026-11-25T14:00:00Z'));
     await page.goto('/#location');
     await expect(page.locator('.opening-status')).toHaveText(
-      `Open now · closes at ${formatTime('20:30')}`,
+      site.openingStatus.open(formatTime(hoursOn(3).closes)),
     );
   });
 
   test('says when it next opens, in the home contact block too', async ({ page }) => {
+    // Saturday 16:00 in London, after Saturday's closing.
     await page.clock.setFixedTime(new Date('2026-11-28T16:00:00Z'));
     await page.goto('/');
     await expect(page.locator('.opening-status')).toHaveText(
-      'Closed now · opens tomorrow at 8:00 AM',
+      site.openingStatus.closed(site.openingStatus.tomorrow, formatTime(hoursOn(0).opens)),
     );
   });
 });

@@ -6,8 +6,23 @@ import {
   viewAttribute,
   viewPendingAttribute,
 } from '../src/boot/protocol.ts';
+import { site } from '../src/content/site.ts';
 
 export const viewNames = ['home', 'benefits', 'testimonials', 'location', 'contact'] as const;
+
+/** The main heading of each view, as the content file words it. */
+export const viewHeadings = {
+  home: site.home.hero.title,
+  benefits: site.benefits.heading,
+  testimonials: site.testimonials.heading,
+  location: site.location.heading,
+  contact: site.contact.heading,
+} as const satisfies Record<(typeof viewNames)[number], string>;
+
+/** A pattern that matches `text` as it is, for copy that holds . ? ( and the like. */
+export function literally(text: string): RegExp {
+  return new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+}
 
 /** The address of a view: its fragment, or none for home. */
 export function viewPath(name: string): string {
@@ -60,11 +75,11 @@ export async function expectViewShown(page: Page, view: string): Promise<void> {
 
 /** The side menu, once open. */
 export function sideMenu(page: Page) {
-  return page.getByRole('dialog', { name: 'Menu' });
+  return page.getByRole('dialog', { name: site.chrome.menuTitle });
 }
 
 export async function openMenu(page: Page) {
-  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('button', { name: site.chrome.openMenu }).click();
   await expect(sideMenu(page)).toBeVisible();
 }
 

@@ -1,7 +1,11 @@
 import { storedValue } from '../core/booking-rules.ts';
 import { expect, test } from '@playwright/test';
+import { site } from '../src/content/site.ts';
 import { e2eServiceKey } from './constants.ts';
-import { openView } from './fixtures.ts';
+import { openView, viewHeadings } from './fixtures.ts';
+import { specifiedWords } from './specified-words.ts';
+
+const fullName = site.bookingForm.labels.fullName;
 
 test('a session is booked from start to finish with the keyboard alone', async ({
   page,
@@ -12,7 +16,7 @@ test('a session is booked from start to finish with the keyboard alone', async (
 
   // Skip link first, then on to the hero's booking button.
   await page.keyboard.press('Tab');
-  await expect(page.getByRole('link', { name: 'Skip to main content' })).toBeFocused();
+  await expect(page.getByRole('link', { name: site.chrome.skipLink })).toBeFocused();
   await page.keyboard.press('Enter');
   const hero = page.locator('.hero a.button-primary');
   for (
@@ -24,14 +28,14 @@ test('a session is booked from start to finish with the keyboard alone', async (
   }
   await expect(hero).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('heading', { level: 1, name: 'Book Your Session' })).toBeFocused();
+  await expect(page.getByRole('heading', { level: 1, name: viewHeadings.contact })).toBeFocused();
 
   // From the heading, Tab reaches the fields in order.
   await page.keyboard.press('Tab');
-  await expect(page.getByLabel('Full Name')).toBeFocused();
+  await expect(page.getByLabel(fullName)).toBeFocused();
   await page.keyboard.press('Enter'); // an empty submit: the messages, focus back on the first field
-  await expect(page.getByText('Full name is required')).toBeVisible();
-  await expect(page.getByLabel('Full Name')).toBeFocused();
+  await expect(page.getByText(specifiedWords.fieldMessages.fullNameRequired)).toBeVisible();
+  await expect(page.getByLabel(fullName)).toBeFocused();
   await page.keyboard.type('Keyboard User');
   await page.keyboard.press('Tab');
   await page.keyboard.type('07700 900123');
@@ -40,15 +44,16 @@ test('a session is booked from start to finish with the keyboard alone', async (
   await page.keyboard.press('Tab');
   await page.keyboard.type('@keys');
   await page.keyboard.press('Tab');
-  await expect(page.getByRole('button', { name: 'Book Your Session' })).toBeFocused();
+  // The button, the modal and its Close button as the specification words them (specified-words.ts).
+  await expect(page.getByRole('button', { name: specifiedWords.bookButton })).toBeFocused();
   await page.keyboard.press('Enter');
 
-  const modal = page.getByRole('dialog', { name: 'Thank You!' });
+  const modal = page.getByRole('dialog', { name: specifiedWords.thankYouTitle });
   await expect(modal).toBeVisible();
-  await expect(modal.getByRole('button', { name: 'Close' })).toBeFocused();
+  await expect(modal.getByRole('button', { name: specifiedWords.closeButton })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(modal).toBeHidden();
-  await expect(page.getByLabel('Full Name')).toBeFocused();
+  await expect(page.getByLabel(fullName)).toBeFocused();
 
   const rows = await (
     await request.get(

@@ -1,42 +1,46 @@
 import { expect, test } from '@playwright/test';
-import { openMenu, openView, sideMenu } from './fixtures.ts';
+import { site, type PageName } from '../src/content/site.ts';
+import { openMenu, openView, sideMenu, viewHeadings } from './fixtures.ts';
+import { specifiedWords } from './specified-words.ts';
 
-const menuEntries = [
-  ['Home', 'Rochester Hijama', ''],
-  ['Benefits', 'Benefits of Hijama', '#benefits'],
-  ['Testimonials', 'Client Testimonials', '#testimonials'],
-  ['Location', 'Visit Us', '#location'],
-  ['Contact', 'Book Your Session', '#contact'],
-] as const;
+/** The menu's entries: the label, the heading of the view it opens, and the fragment. */
+const menuEntries = site.navigation.map(({ id, label }) => ({
+  id,
+  label,
+  heading: viewHeadings[id],
+  hash: id === 'home' ? '' : `#${id}`,
+}));
+
+const menuLabel = (id: PageName) => site.navigation.find((item) => item.id === id)!.label;
 
 test.describe('side menu', () => {
   test('lists the five pages and marks the current one', async ({ page }) => {
     await openView(page, 'benefits');
     await openMenu(page);
     const links = sideMenu(page).getByRole('navigation').getByRole('link');
-    await expect(links).toHaveText(['Home', 'Benefits', 'Testimonials', 'Location', 'Contact']);
-    await expect(sideMenu(page).getByRole('link', { name: 'Benefits' })).toHaveAttribute(
+    await expect(links).toHaveText(menuEntries.map((entry) => entry.label));
+    await expect(sideMenu(page).getByRole('link', { name: menuLabel('benefits') })).toHaveAttribute(
       'aria-current',
       'page',
     );
     await expect(sideMenu(page).locator('[aria-current]')).toHaveCount(1);
     const current = await sideMenu(page)
-      .getByRole('link', { name: 'Benefits' })
+      .getByRole('link', { name: menuLabel('benefits') })
       .evaluate((el) => getComputedStyle(el).backgroundColor);
     const other = await sideMenu(page)
-      .getByRole('link', { name: 'Home' })
+      .getByRole('link', { name: menuLabel('home') })
       .evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(current).not.toBe(other);
   });
 
-  for (const [label, heading, hash] of menuEntries) {
-    test(`choosing ${label} navigates, closes the menu, scrolls to the top and focuses the heading`, async ({
+  for (const { id, label, heading, hash } of menuEntries) {
+    test(`choosing ${id} navigates, closes the menu, scrolls to the top and focuses the heading`, async ({
       page,
     }) => {
-      await openView(page, label === 'Home' ? 'location' : 'home');
+      await openView(page, id === 'home' ? 'location' : 'home');
       await page.evaluate(() => window.scrollTo(0, 400));
       await openMenu(page);
-      await sideMenu(page).getByRole('link', { name: label }).click();
+      await sideMenu(page).getByRole('link', { name: label, exact: true }).click();
       await expect(sideMenu(page)).toBeHidden();
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
       await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
@@ -48,9 +52,9 @@ test.describe('side menu', () => {
   test('closes with its close button and gives focus back to the menu button', async ({ page }) => {
     await openView(page, 'home');
     await openMenu(page);
-    await sideMenu(page).getByRole('button', { name: 'Close menu' }).click();
+    await sideMenu(page).getByRole('button', { name: site.chrome.closeMenu }).click();
     await expect(sideMenu(page)).toBeHidden();
-    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+    await expect(page.getByRole('button', { name: site.chrome.openMenu })).toBeFocused();
   });
 
   test('closes on a click on the backdrop', async ({ page }) => {
@@ -61,18 +65,18 @@ test.describe('side menu', () => {
     await page.waitForTimeout(600);
     await page.mouse.click(100, 400);
     await expect(sideMenu(page)).toBeHidden();
-    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rochester Hijama');
+    await expect(page.getByRole('button', { name: site.chrome.openMenu })).toBeFocused();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.home);
   });
 
   test('closes on Escape', async ({ page }) => {
     await openView(page, 'home');
-    await page.getByRole('button', { name: 'Open menu' }).focus();
+    await page.getByRole('button', { name: site.chrome.openMenu }).focus();
     await page.keyboard.press('Enter');
     await expect(sideMenu(page)).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(sideMenu(page)).toBeHidden();
-    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+    await expect(page.getByRole('button', { name: site.chrome.openMenu })).toBeFocused();
   });
 
   test('keeps keyboard focus inside while open', async ({ page }) => {
@@ -142,7 +146,7 @@ test.describe('top bar', () => {
   test('is on every view', async ({ page }) => {
     for (const view of ['home', 'benefits', 'testimonials', 'location', 'contact', 'nowhere']) {
       await openView(page, view);
-      await expect(page.getByRole('button', { name: 'Open menu' })).toBeVisible();
+      await expect(page.getByRole('button', { name: site.chrome.openMenu })).toBeVisible();
     }
   });
 });
@@ -154,35 +158,42 @@ test.describe('address bar', () => {
     await openView(page, 'home');
     expect(new URL(page.url()).hash).toBe('');
     await openMenu(page);
-    await sideMenu(page).getByRole('link', { name: 'Benefits' }).click();
+    await sideMenu(page)
+      .getByRole('link', { name: menuLabel('benefits') })
+      .click();
     await expect(page).toHaveURL(/\/#benefits$/);
     await openMenu(page);
-    await sideMenu(page).getByRole('link', { name: 'Location' }).click();
+    await sideMenu(page)
+      .getByRole('link', { name: menuLabel('location') })
+      .click();
     await expect(page).toHaveURL(/\/#location$/);
 
     await page.goBack();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Benefits of Hijama');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.benefits);
     await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
     await page.goBack();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rochester Hijama');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.home);
     await page.goForward();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Benefits of Hijama');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.benefits);
   });
 
   test('a link to /#contact opens the booking view', async ({ page }) => {
     await page.goto('/#contact');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Book Your Session');
-    await expect(page.getByLabel('Full Name')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.contact);
+    await expect(page.getByLabel(site.bookingForm.labels.fullName)).toBeVisible();
   });
 
   test('/#home is the home view', async ({ page }) => {
     await page.goto('/#home');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rochester Hijama');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.home);
   });
 
   test('an unknown fragment shows Coming Soon', async ({ page }) => {
     await page.goto('/#prices');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Coming Soon');
+    // The heading the specification names, written out (see specified-words.ts).
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      specifiedWords.comingSoonHeading,
+    );
   });
 
   test('a fragment typed into the address bar switches the view', async ({ page }) => {
@@ -190,7 +201,7 @@ test.describe('address bar', () => {
     await page.evaluate(() => {
       window.location.hash = '#testimonials';
     });
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Client Testimonials');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.testimonials);
   });
 
   test('the skip link moves focus to the main content without changing the page', async ({
@@ -198,7 +209,7 @@ test.describe('address bar', () => {
   }) => {
     await openView(page, 'benefits');
     await page.keyboard.press('Tab');
-    const skip = page.getByRole('link', { name: 'Skip to main content' });
+    const skip = page.getByRole('link', { name: site.chrome.skipLink });
     await expect(skip).toBeFocused();
     await expect(skip).toBeInViewport();
     await page.keyboard.press('Enter');
@@ -219,7 +230,7 @@ test.describe('motion', () => {
       Object.assign(window, { scrollPositions: seen });
       window.addEventListener('scroll', () => seen.push(window.scrollY));
     });
-    await page.locator('a:has-text("Book Your Session Now")').click();
+    await page.getByRole('link', { name: specifiedWords.bookNowButton }).click();
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
     // Mid-animation the page was neither where it was nor at the top yet.
     const positions = await page.evaluate(
@@ -233,7 +244,7 @@ test.describe('motion', () => {
     await page.setViewportSize({ width: 375, height: 700 });
     await openView(page, 'home');
     await page.evaluate(() => window.scrollTo(0, 2500));
-    await page.locator('a:has-text("Book Your Session Now")').click();
+    await page.getByRole('link', { name: specifiedWords.bookNowButton }).click();
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
   });
 

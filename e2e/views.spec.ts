@@ -1,51 +1,55 @@
 import { expect, test } from '@playwright/test';
-import { openView } from './fixtures.ts';
+import { retentionMonths, site } from '../src/content/site.ts';
+import { formatTime } from '../src/lib/opening-hours.ts';
+import { literally, openView, viewHeadings } from './fixtures.ts';
+import { specifiedWords } from './specified-words.ts';
 
 test.describe('home', () => {
   test('shows the hero with the practice name and a booking button', async ({ page }) => {
     await openView(page, 'home');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rochester Hijama');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(site.practiceName);
     await expect(
-      page.locator('.hero').getByRole('link', { name: 'Book Your Session' }),
+      page.locator('.hero').getByRole('link', { name: specifiedWords.bookButton }),
     ).toBeVisible();
   });
 
   test('explains Hijama in three statements', async ({ page }) => {
     await openView(page, 'home');
-    const section = page.getByRole('region', { name: 'What is Hijama Cupping?' });
-    await expect(section.getByRole('heading', { level: 2 })).toHaveText('What is Hijama Cupping?');
-    await expect(section.getByRole('listitem')).toHaveCount(3);
+    const { heading, statements } = site.home.whatIs;
+    const section = page.getByRole('region', { name: heading });
+    await expect(section.getByRole('heading', { level: 2 })).toHaveText(heading);
+    await expect(section.getByRole('listitem')).toContainText([...statements]);
+    expect(statements).toHaveLength(3);
   });
 
   test('lists the six who-can-benefit cards and a Book Your Session Now button', async ({
     page,
   }) => {
     await openView(page, 'home');
-    const section = page.getByRole('region', { name: 'Who Can Benefit?' });
-    await expect(section.getByRole('heading', { level: 3 })).toHaveText([
-      'Athletes',
-      'Office Workers',
-      'Chronic Pain Sufferers',
-      'People with Stress or Anxiety',
-      'Fitness Enthusiasts',
-      'Islamic Tradition',
-    ]);
-    await expect(section.getByRole('link', { name: 'Book Your Session Now' })).toBeVisible();
+    const { heading, cards } = site.home.whoCanBenefit;
+    const section = page.getByRole('region', { name: heading });
+    await expect(section.getByRole('heading', { level: 3 })).toHaveText(
+      cards.map((card) => card.title),
+    );
+    expect(cards).toHaveLength(6);
+    await expect(section.getByRole('link', { name: specifiedWords.bookNowButton })).toBeVisible();
   });
 
   test('gives phone, e-mail and location as links in Get in Touch', async ({ page }) => {
     await openView(page, 'home');
-    const section = page.getByRole('region', { name: 'Get in Touch' });
-    await expect(section.getByRole('link', { name: '07700 900 123' })).toHaveAttribute(
+    const { phone, email, location } = site.contactDetails;
+    const section = page.getByRole('region', { name: site.home.getInTouch.heading });
+    await expect(section.getByRole('link', { name: phone.display })).toHaveAttribute(
       'href',
-      'tel:+447700900123',
+      `tel:${phone.international}`,
     );
-    await expect(
-      section.getByRole('link', { name: 'bookings@rochester-hijama.example' }),
-    ).toHaveAttribute('href', 'mailto:bookings@rochester-hijama.example');
-    await expect(section.getByRole('link', { name: /Rochester, United Kingdom/ })).toHaveAttribute(
+    await expect(section.getByRole('link', { name: email })).toHaveAttribute(
       'href',
-      /maps/,
+      `mailto:${email}`,
+    );
+    await expect(section.getByRole('link', { name: literally(location) })).toHaveAttribute(
+      'href',
+      site.address.directionsUrl,
     );
   });
 });
@@ -55,31 +59,22 @@ test.describe('benefits', () => {
     page,
   }) => {
     await openView(page, 'benefits');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Benefits of Hijama');
-    await expect(
-      page.getByText('Discover the transformative effects of traditional cupping therapy'),
-    ).toBeVisible();
+    const { heading, subtitle, cards: content } = site.benefits;
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+    await expect(page.getByText(subtitle)).toBeVisible();
     const cards = page.locator('.card');
     await expect(cards).toHaveCount(8);
-    await expect(cards.getByRole('heading')).toHaveText([
-      'Relieve Muscle Tension',
-      'Lower Blood Pressure',
-      'Remove Deoxygenated Blood',
-      'Relieve Headaches',
-      'Improve Blood Flow',
-      'Soothe Eczema',
-      'Reduce Inflammation',
-      'Boost Immune System',
-    ]);
+    await expect(cards.getByRole('heading')).toHaveText(content.map((card) => card.title));
+    await expect(cards.locator('p')).toHaveText(content.map((card) => card.description));
     for (const card of await cards.all()) {
       await expect(card.locator('svg')).toHaveCount(1);
-      await expect(card.locator('p')).not.toBeEmpty();
     }
   });
 
   test('says that Hijama complements and does not replace medical care', async ({ page }) => {
     await openView(page, 'benefits');
-    await expect(page.getByText(/does not replace diagnosis or treatment/)).toBeVisible();
+    const notice = page.getByRole('complementary', { name: site.chrome.healthNotice });
+    await expect(notice).toHaveText(site.disclaimer);
   });
 });
 
@@ -88,16 +83,16 @@ test.describe('testimonials', () => {
     page,
   }) => {
     await openView(page, 'testimonials');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Client Testimonials');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(site.testimonials.heading);
     const reviews = page.locator('figure.review');
     await expect(reviews).toHaveCount(8);
     for (const review of await reviews.all()) {
-      await expect(review.getByLabel('Rated 5 out of 5')).toBeVisible();
+      await expect(review.getByLabel(site.testimonials.ratingLabel(5))).toBeVisible();
       await expect(review.locator('.star-filled')).toHaveCount(5);
       expect(await review.locator('blockquote p').count()).toBeGreaterThanOrEqual(2);
       const name = (await review.locator('.review-name').textContent()) ?? '';
       await expect(review.locator('.review-initial')).toHaveText(name.charAt(0));
-      await expect(review.getByText('Verified Client')).toBeVisible();
+      await expect(review.getByText(site.testimonials.verifiedLabel)).toBeVisible();
     }
   });
 
@@ -125,50 +120,49 @@ test.describe('testimonials', () => {
 test.describe('location', () => {
   test('shows the address, the opening hours and how to get here', async ({ page }) => {
     await openView(page, 'location');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Visit Us');
-    const address = page.locator('address');
-    for (const part of [
-      'Health & Beauty',
-      'Health Club',
-      'Road',
-      'Chatham',
-      'Rochester',
-      'ME4',
-      'United Kingdom',
-    ]) {
-      await expect(address).toContainText(part);
-    }
-    await expect(page.locator('.hours-row')).toHaveText([
-      /Monday – Friday\s*9:00 AM - 8:30 PM/,
-      /Saturday\s*8:00 AM - 3:00 PM/,
-      /Sunday\s*8:00 AM - 3:00 PM/,
+    const { location, address } = site;
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(location.heading);
+    await expect(page.locator('address > *')).toHaveText([
+      address.venue,
+      address.building,
+      address.road,
+      address.town,
+      address.city,
+      address.postcode,
+      address.country,
     ]);
-    await expect(page.getByRole('heading', { name: 'Getting Here' })).toBeVisible();
-    await expect(page.locator('.directions li')).toHaveText([
-      '10 minutes drive from Rochester Station',
-      '15 minutes from Chatham Station',
-      'Buses 101, 155 and 190 stop nearby on the main road',
-      'Free parking on premises',
-      'Easy access from the A2 and M2',
-    ]);
-    await expect(page.getByRole('link', { name: /Get directions/ })).toHaveAttribute(
-      'href',
-      /maps.*Chatham/,
+    // Each row: the days, then the times as the specification writes them (9:00 AM - 8:30 PM).
+    await expect(page.locator('.hours-row')).toHaveText(
+      site.openingHours.map(
+        ({ label, opens, closes }) =>
+          new RegExp(
+            `^${literally(label).source}\\s*${formatTime(opens)} - ${formatTime(closes)}$`,
+          ),
+      ),
     );
+    await expect(page.getByRole('heading', { name: location.gettingHereHeading })).toBeVisible();
+    await expect(page.locator('.directions li')).toHaveText(
+      location.gettingHere.map((step) => step.text),
+    );
+    expect(location.gettingHere).toHaveLength(5);
+    await expect(
+      page.getByRole('link', { name: literally(location.directionsLink) }),
+    ).toHaveAttribute('href', address.directionsUrl);
+    expect(new URL(address.directionsUrl).searchParams.get('query')).toContain(address.postcode);
   });
 });
 
 test.describe('contact', () => {
   test('shows the heading, an intro, the form and the contact block', async ({ page }) => {
     await openView(page, 'contact');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Book Your Session');
-    await expect(page.getByText(/within 24 hours/).first()).toBeVisible();
-    const details = page.getByRole('complementary', { name: 'Contact details' });
-    await expect(details.getByRole('link', { name: '07700 900 123' })).toBeVisible();
-    await expect(
-      details.getByRole('link', { name: 'bookings@rochester-hijama.example' }),
-    ).toBeVisible();
-    await expect(details.getByText('Rochester, United Kingdom')).toBeVisible();
+    const { phone, email, location } = site.contactDetails;
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(site.contact.heading);
+    await expect(page.getByText(site.contact.intro)).toBeVisible();
+    await expect(page.locator('form.booking-form')).toBeVisible();
+    const details = page.getByRole('complementary', { name: site.contact.detailsHeading });
+    await expect(details.getByRole('link', { name: phone.display })).toBeVisible();
+    await expect(details.getByRole('link', { name: email })).toBeVisible();
+    await expect(details.getByRole('link', { name: literally(location) })).toBeVisible();
   });
 
   test('says under the form what is kept, why, for how long and how to have it deleted', async ({
@@ -176,18 +170,17 @@ test.describe('contact', () => {
   }) => {
     await openView(page, 'contact');
     const notice = page.locator('form .form-privacy');
-    await expect(notice).toContainText('only to reply to this request');
-    await expect(notice).toContainText('after 12 months');
-    await expect(notice).toContainText(
-      'To see or delete them sooner, e-mail bookings@rochester-hijama.example',
-    );
+    await expect(notice).toHaveText(site.bookingForm.privacy);
+    // The period the purge follows, and the address to ask at.
+    await expect(notice).toContainText(`${retentionMonths} months`);
+    await expect(notice).toContainText(site.contactDetails.email);
   });
 });
 
 test.describe('every view', () => {
   for (const [view, button] of [
     ['home', '.hero a.button-primary'],
-    ['home', 'a:has-text("Book Your Session Now")'],
+    ['home', `a:has-text("${specifiedWords.bookNowButton}")`],
     ['benefits', '.closing-call a'],
     ['testimonials', '.closing-call a'],
     ['location', '.closing-call a'],
@@ -196,8 +189,8 @@ test.describe('every view', () => {
     test(`the booking button of ${view} (${button}) opens the booking view`, async ({ page }) => {
       await openView(page, view);
       await page.locator(button).click();
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Book Your Session');
-      await expect(page.getByLabel('Full Name')).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.contact);
+      await expect(page.getByLabel(site.bookingForm.labels.fullName)).toBeVisible();
       expect(new URL(page.url()).hash).toBe('#contact');
     });
   }
@@ -245,7 +238,10 @@ test.describe('every view', () => {
 
 test('any other page name shows Coming Soon', async ({ page }) => {
   await openView(page, 'pricing');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Coming Soon');
-  await page.getByRole('link', { name: 'Back to the home page' }).click();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rochester Hijama');
+  // The heading the specification names, written out (see specified-words.ts).
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    specifiedWords.comingSoonHeading,
+  );
+  await page.getByRole('link', { name: site.comingSoon.homeLink }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.home);
 });

@@ -52,9 +52,10 @@ test('the booking form becomes a tool once the page has run, described with ever
   // The booking page is pre-rendered: its form is no tool until the script runs.
   await page.goto('/#contact');
   await untilInteractive(page);
-  await expect.poll(() => [...tools.keys()]).toEqual(['request_hijama_booking']);
-  const tool = tools.get('request_hijama_booking')!;
-  expect(tool.description).toBe(site.bookingForm.agentTool.description);
+  const { agentTool } = site.bookingForm;
+  await expect.poll(() => [...tools.keys()]).toEqual([agentTool.name]);
+  const tool = tools.get(agentTool.name)!;
+  expect(tool.description).toBe(agentTool.description);
   const properties = tool.inputSchema?.properties ?? {};
   expect(Object.keys(properties)).toEqual(['fullName', 'phone', 'email', 'instagram', 'website']);
   for (const [name, property] of Object.entries(properties))

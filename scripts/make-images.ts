@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { chromium } from '@playwright/test';
+import { brandColours } from '../core/brand-colours.ts';
 import { site } from '../src/content/site.ts';
 import { chromiumArgs, chromiumPath } from './lib/chromium.ts';
 
@@ -14,9 +15,7 @@ const cup = (stroke: string, accent: string) => `
     <path d="M5 24.5h22" stroke="${accent}"/>
   </g>`;
 
-const teal = '#123c3a';
-const cream = '#f4ead9';
-const gold = '#e6b27a';
+const { teal800: teal, creamOnDark: cream, gold300: gold } = brandColours;
 
 function iconSvg(size: number, padding: number, rounded: boolean): string {
   const radius = rounded ? size * 0.22 : 0;
@@ -36,17 +35,17 @@ const shareCard = async () => `<!doctype html><html><head><style>
   ${await fontFace('Fraunces', 'fraunces/files/fraunces-latin-wght-normal.woff2')}
   ${await fontFace('Inter', 'inter/files/inter-latin-wght-normal.woff2')}
   body{margin:0;width:1200px;height:630px;display:flex;align-items:center;gap:72px;padding:0 96px;box-sizing:border-box;
-    background:radial-gradient(700px 420px at 90% 10%,#dcebe6,transparent 70%),radial-gradient(520px 360px at 0% 100%,#f6e4d8,transparent 70%),#fbf7f0;
+    background:radial-gradient(700px 420px at 90% 10%,${brandColours.teal100},transparent 70%),radial-gradient(520px 360px at 0% 100%,${brandColours.copper100},transparent 70%),${brandColours.sand50};
     font-family:Inter;color:${teal}}
   .mark{width:300px;height:300px;flex:none;border-radius:50%;display:grid;place-items:center;
-    background:radial-gradient(circle at 40% 35%,#28645f,#0f302e);box-shadow:0 30px 60px -30px rgba(18,60,58,.6)}
-  .eyebrow{font-size:26px;font-weight:600;letter-spacing:.14em;text-transform:uppercase;color:#883816}
+    background:radial-gradient(circle at 40% 35%,${brandColours.teal600},${brandColours.teal900});box-shadow:0 30px 60px -30px rgba(18,60,58,.6)}
+  .eyebrow{font-size:26px;font-weight:600;letter-spacing:.14em;text-transform:uppercase;color:${brandColours.copper700}}
   h1{font-family:Fraunces;font-weight:520;font-size:96px;line-height:1;margin:18px 0 24px;letter-spacing:-.02em}
-  p{font-size:30px;line-height:1.4;color:#4a5653;margin:0;max-width:600px}
+  p{font-size:30px;line-height:1.4;color:${brandColours.inkMuted};margin:0;max-width:600px}
 </style></head><body>
   <div class="mark"><svg width="170" height="170" viewBox="0 0 32 32">${cup(cream, gold)}</svg></div>
   <div><div class="eyebrow">${site.address.city}, ${site.address.county}</div><h1>${site.practiceName}</h1>
-  <p>Traditional Hijama cupping therapy. Send a booking request; we reply within 24 hours.</p></div>
+  <p>${site.seo.shareTagline}</p></div>
 </body></html>`;
 
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });

@@ -27,6 +27,7 @@ import {
 } from '../src/boot/protocol.ts';
 import { jsonForScript } from '../src/seo/html.ts';
 import { buildBootScripts } from './lib/boot-scripts.ts';
+import { headersFileName, writeHeadersFile } from '../server/http/headers-file.ts';
 
 type ServerEntry = typeof import('../src/entry-server.tsx');
 
@@ -132,4 +133,8 @@ for (const [name, text] of Object.entries(entry.siteFiles))
   await writeFile(resolve(distDir, name), text);
 await rm(resolve(distDir, '.vite'), { recursive: true, force: true });
 await rm(ssrDir, { recursive: true, force: true });
-console.log(`Pre-rendered ${indexPath} and wrote ${Object.keys(entry.siteFiles).join(', ')}`);
+// Last, once every file of the site is in place: their headers for static hosts.
+await writeHeadersFile(distDir);
+console.log(
+  `Pre-rendered ${indexPath} and wrote ${[...Object.keys(entry.siteFiles), headersFileName].join(', ')}`,
+);

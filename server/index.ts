@@ -14,9 +14,10 @@ import { MigrationError } from './db/migrate.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { DatabaseRoleError, openDatabase, type OpenedDatabase } from './db/open-database.ts';
 import { checkDataDirIsPrivate, DataDirNotPrivateError } from './db/private-data-dir.ts';
+import { ensureStoredServiceKey, storedServiceKeyPath } from './db/stored-service-key.ts';
 import type { NotificationChannel } from './notifications/channels.ts';
 import { runDaily } from './notifications/daily-run.ts';
-import { formatClockTime } from './notifications/daily-summary.ts';
+import { formatClockTime } from './notifications/daily-schedule.ts';
 import { startDailyTimer, type DailyTimer } from './notifications/daily-timer.ts';
 import { createNotificationStates } from './notifications/notification-states.ts';
 import { describeError } from './notifications/notifier.ts';
@@ -56,6 +57,19 @@ async function main() {
     );
   }
 
+  // With the embedded database, `npx hijama` reads through this server, with
+  // the service key: one is made at first start when none is set.
+  let serviceRoleKey = config.serviceRoleKey;
+  if (serviceRoleKey === undefined && !config.databaseUrl) {
+    const stored = ensureStoredServiceKey(config.dataDir);
+    serviceRoleKey = stored.key;
+    if (stored.created) {
+      console.log(
+        `Made a service key for the bookings command (npx hijama) in ${storedServiceKeyPath(config.dataDir)}, readable by this user only; SERVICE_ROLE_KEY in .env replaces it.`,
+      );
+    }
+  }
+
   const bookings = createBookingsRepository(database.db);
   const notifications = notifyConfig
     ? createConfiguredNotifier(database.db, notifyConfig, consoleLog)
@@ -63,7 +77,7 @@ async function main() {
   const app = createApp({
     bookings: notifications ? wakeAfterInserts(bookings, notifications.notifier) : bookings,
     backup: () => readBackup(database.db),
-    keys: { anon: config.anonKey, serviceRole: config.serviceRoleKey },
+    keys: { anon: config.anonKey, serviceRole: serviceRoleKey },
     distDir: config.distDir,
     limits,
     notificationStates: createNotificationStates(database.db),

@@ -1,6 +1,6 @@
 import { collectConfigProblems, ConfigError, loadConfig, type ServerConfig } from './config.ts';
 import { loadLimits, type LimitsConfig } from './limits/limits-config.ts';
-import { loadDailySchedule, type DailySchedule } from './notifications/daily-summary.ts';
+import { loadDailySchedule, type DailySchedule } from './notifications/daily-schedule.ts';
 import { loadNotifyConfig, type NotifyConfig } from './notifications/notify-config.ts';
 import type { Period } from './retention/period.ts';
 import { loadRetention } from './retention/retention.ts';

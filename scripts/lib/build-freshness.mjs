@@ -23,6 +23,9 @@ export const builds = [
       'scripts/prerender.ts',
       'scripts/subset-fonts.mjs',
       'scripts/lib',
+      // dist/_headers: the server's security headers, written by the build.
+      'server/http/security-headers.ts',
+      'server/http/headers-file.ts',
       'package-lock.json',
     ],
   },

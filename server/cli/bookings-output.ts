@@ -2,7 +2,7 @@ import { shortReference } from '../../core/booking-reference.ts';
 import { bookingFieldColumns } from '../../core/booking-rules.ts';
 import type { BookingRow } from '../../core/booking-row.ts';
 import type { AnswerChannel, AnswerMarkedBy } from '../db/booking-answers.ts';
-import { plainText } from '../notifications/booking-notice.ts';
+import { plainText } from '../notifications/email-html.ts';
 import type { NotificationState } from '../notifications/notification-states.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
 import { describeReplyTime } from './reply-deadline.ts';

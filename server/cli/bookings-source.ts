@@ -16,6 +16,7 @@ import {
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import type { Database } from '../db/database.ts';
 import { hasTable } from '../db/migrate.ts';
+import { readStoredServiceKey, storedServiceKeyPath } from '../db/stored-service-key.ts';
 import { openDatabase } from '../db/open-database.ts';
 import { openPostgres } from '../db/postgres.ts';
 import { createNotificationStates } from '../notifications/notification-states.ts';
@@ -293,13 +294,13 @@ function httpSource(config: ServerConfig): BookingsSource {
   const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
   const description = `the server at ${origin}`;
-  const key = config.serviceRoleKey;
+  const key = config.serviceRoleKey ?? storedKey(config.dataDir);
   if (key === undefined) {
     throw new CliError(
       `A server is running on ${config.dataDir} and holds its database, so the requests are read through it, ` +
-        'which needs SERVICE_ROLE_KEY. Set SERVICE_ROLE_KEY (at least 32 characters, e.g. from `openssl rand -hex 32`) ' +
-        'in .env, restart the server so that it knows the key, then run this command again. ' +
-        'Or stop the server: the command then opens the database itself.',
+        `which needs the service key: the server makes one at start in ${storedServiceKeyPath(config.dataDir)} when SERVICE_ROLE_KEY is unset, ` +
+        'and there is none. Restart the server with this version, or set the same SERVICE_ROLE_KEY (at least 32 characters, e.g. from `openssl rand -hex 32`) ' +
+        'for both in .env, then run this command again. Or stop the server: the command then opens the database itself.',
     );
   }
   if (config.port === 0) {
@@ -472,4 +473,16 @@ function httpSource(config: ServerConfig): BookingsSource {
     },
     close: async () => {},
   };
+}
+
+/** The key the server stored in its data folder (stored-service-key.ts). */
+function storedKey(dataDir: string): string | undefined {
+  try {
+    return readStoredServiceKey(dataDir);
+  } catch (error) {
+    throw new CliError(
+      `Cannot read the server's service key in ${storedServiceKeyPath(dataDir)} (${(error as Error).message}): ` +
+        'run this command as the user the server runs as (e.g. sudo -u hijama npx hijama …), or set SERVICE_ROLE_KEY for both.',
+    );
+  }
 }

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,8 +20,14 @@ import {
   type RunningServer,
   type ScratchDatabase,
 } from '../testing/helpers.ts';
-import { startSmtpPeer } from '../testing/notification-peers.ts';
-import { spawnTypeScript } from '../testing/processes.ts';
+import { freePort, startSmtpPeer, waitFor } from '../testing/notification-peers.ts';
+import {
+  listeningUrl,
+  makeServerWorkDir,
+  spawnTypeScript,
+  startServerProcess,
+  type ChildRun,
+} from '../testing/processes.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
 import type { CliIo } from './cli-io.ts';
 import { runHijama } from './hijama-command.ts';
@@ -91,7 +97,7 @@ async function spawnCli(args: string[], env: Record<string, string> = {}): Promi
 /** Rows with chosen ages, inserted directly as the database owner (created_at cannot come through the API). */
 async function seed(db: Database): Promise<BookingRecord[]> {
   const now = new Date();
-  const yearAgo = periodBefore(now, { count: 12, unit: 'm' });
+  const yearAgo = periodBefore(now, { count: 12, unit: 'mo' });
   const rows: Omit<BookingRecord, 'id'>[] = [
     {
       created_at: new Date(now.getTime() - hourMs).toISOString(),
@@ -186,6 +192,13 @@ afterAll(() => {
 
 /** A stored request's notification, waiting: the seeded rows were stored without a notifier. */
 const pending = { state: 'pending', attempts: 0, last_error: null } as const;
+
+/** The subjects of the booking e-mails among `mails`, sorted: not the reminders that come with them. */
+const bookingSubjects = (mails: readonly { parsed: { subject?: string } }[]) =>
+  mails
+    .map((mail) => mail.parsed.subject ?? '')
+    .filter((subject) => subject.startsWith('Booking request from '))
+    .sort();
 
 /** The records as the command lists them, newest first, each with its notification, none answered. */
 function listed(records: BookingRecord[]): BookingRecord[] {
@@ -377,7 +390,7 @@ describe('hijama on the embedded database, no server running', () => {
 
   it('purge without --yes and without a terminal shows what it would delete and deletes nothing', async () => {
     const purgeDir = copyOfTemplate();
-    const run = await runCli(['purge', '--older-than', '12m'], { DATA_DIR: purgeDir });
+    const run = await runCli(['purge', '--older-than', '12mo'], { DATA_DIR: purgeDir });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
       /^2 booking requests older than 12 months \(received before .+\), from PGlite in .+:\n\nRef /,
@@ -387,15 +400,15 @@ describe('hijama on the embedded database, no server running', () => {
     expect(run.stdout).not.toContain('Just Kept');
     expect(run.stderr).toBe(
       '\nNothing deleted: there is no terminal to confirm on, and purge deletes only when confirmed. ' +
-        'Add --yes to delete them: npx hijama purge --older-than 12m --yes\n',
+        'Add --yes to delete them: npx hijama purge --older-than 12mo --yes\n',
     );
-    const dryRun = await runCli(['purge', '--older-than', '12m', '--dry-run'], {
+    const dryRun = await runCli(['purge', '--older-than', '12mo', '--dry-run'], {
       DATA_DIR: purgeDir,
     });
     expect(dryRun.code).toBe(0);
     expect(dryRun.stdout).toMatch(/\nNothing deleted \(--dry-run\)\.\n$/);
     const declined = await runCli(
-      ['purge', '--older-than', '12m'],
+      ['purge', '--older-than', '12mo'],
       { DATA_DIR: purgeDir },
       () => 'no',
     );
@@ -414,7 +427,7 @@ describe('hijama on the embedded database, no server running', () => {
   it('purge deletes when "delete" is typed at the terminal', async () => {
     const purgeDir = copyOfTemplate();
     const run = await runCli(
-      ['purge', '--older-than', '12m'],
+      ['purge', '--older-than', '12mo'],
       { DATA_DIR: purgeDir },
       () => 'delete',
     );
@@ -424,7 +437,7 @@ describe('hijama on the embedded database, no server running', () => {
 
   it('purges exactly the requests older than the limit with --yes, with their notifications', async () => {
     const purgeDir = copyOfTemplate();
-    const run = await runCli(['purge', '--older-than', '12m', '--yes'], { DATA_DIR: purgeDir });
+    const run = await runCli(['purge', '--older-than', '12mo', '--yes'], { DATA_DIR: purgeDir });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
       /\n\nDeleted 2 booking requests older than 12 months \(received before/,
@@ -457,12 +470,14 @@ describe('hijama on the embedded database, no server running', () => {
       expect(first.stderr).toBe('');
       expect(first.code).toBe(0);
       expect(first.stdout).toMatch(/Sent 6 notifications by e-mail to practice@example\.com\.\n$/);
-      expect(peer.mails.map((mail) => mail.parsed.subject).sort()).toEqual(
+      expect(bookingSubjects(peer.mails)).toEqual(
         seeded.map((record) => `Booking request from ${record.full_name}`).sort(),
       );
+      // With them, the reminder of the requests waiting past their time, once.
+      const sentFirst = peer.mails.length;
       const second = await runCli(['notify', '--once'], env);
       expect(second.stdout).toBe('Sent 0 notifications by e-mail to practice@example.com.\n');
-      expect(peer.mails).toHaveLength(6);
+      expect(peer.mails).toHaveLength(sentFirst);
     } finally {
       await peer.close();
     }
@@ -476,20 +491,24 @@ describe('hijama on the embedded database, no server running', () => {
     [['--since', '11/23/2026'], /^--since takes .* not "11\/23\/2026"\.$/],
     [['--limit', '0'], '--limit takes a whole number above 0, or all, not "0".'],
     [['--csv', '--json'], 'Choose one of --csv and --json.'],
-    [['purge'], 'purge needs --older-than, e.g. npx hijama purge --older-than 12m.'],
+    [['purge'], 'purge needs --older-than, e.g. npx hijama purge --older-than 12mo.'],
     [
       ['purge', '--older-than', '12'],
-      '--older-than takes a number followed by d, w, m or y, e.g. 12m, not "12".',
+      '--older-than takes a number followed by d, w, mo or y (days, weeks, calendar months, years), e.g. 12mo, not "12".',
+    ],
+    [
+      ['purge', '--older-than', '12m'],
+      '--older-than "12m" could mean minutes or months: write 12mo for months.',
     ],
     [['purge', '--older-than', '1y', '--yes', '--dry-run'], 'Choose one of --yes and --dry-run.'],
     [['--older-than', '1y'], '--older-than is an option of purge, not of list.'],
     [['--sinse', '7d'], 'list has no option --sinse. Did you mean --since?'],
     [['list', '--jsno'], 'list has no option --jsno. Did you mean --json?'],
     [
-      ['purge', '--older-then', '12m'],
+      ['purge', '--older-then', '12mo'],
       'purge has no option --older-then. Did you mean --older-than?',
     ],
-    [['purge', '--older-than', '12m', '--yse'], 'purge has no option --yse. Did you mean --yes?'],
+    [['purge', '--older-than', '12mo', '--yse'], 'purge has no option --yse. Did you mean --yes?'],
     [['purge', '--dryrun'], 'purge has no option --dryrun. Did you mean --dry-run?'],
     [
       ['list', '--older-then', '3d'],
@@ -734,11 +753,11 @@ describe('hijama when npm kept its flags for itself', () => {
 
   it.each([
     {
-      typed: 'npm run bookings --dry-run -- purge --older-than 12m',
-      args: ['purge', '--older-than', '12m'],
+      typed: 'npm run bookings --dry-run -- purge --older-than 12mo',
+      args: ['purge', '--older-than', '12mo'],
       env: { ...npmRun(), npm_config_dry_run: 'true' },
       kept: '--dry-run',
-      instead: 'npm run bookings -- purge --older-than 12m --dry-run',
+      instead: 'npm run bookings -- purge --older-than 12mo --dry-run',
     },
     {
       typed: 'npm run bookings --json',
@@ -770,11 +789,11 @@ describe('hijama when npm kept its flags for itself', () => {
       instead: 'npm run bookings -- list --since 23/11/2026 --limit 5',
     },
     {
-      typed: 'npm run bookings --older-than 12m -- purge --yes',
-      args: ['12m', 'purge', '--yes'],
+      typed: 'npm run bookings --older-than 12mo -- purge --yes',
+      args: ['12mo', 'purge', '--yes'],
       env: { ...npmRun(), npm_config_older_than: 'true' },
       kept: '--older-than',
-      instead: 'npm run bookings -- purge --yes --older-than 12m',
+      instead: 'npm run bookings -- purge --yes --older-than 12mo',
     },
     {
       typed: 'npm run notify --once',
@@ -787,11 +806,11 @@ describe('hijama when npm kept its flags for itself', () => {
       instead: 'npm run notify -- --once',
     },
     {
-      typed: 'npx --yes hijama purge --older-than 12m',
-      args: ['purge', '--older-than', '12m'],
+      typed: 'npx --yes hijama purge --older-than 12mo',
+      args: ['purge', '--older-than', '12mo'],
       env: { ...npx, npm_config_yes: 'true' },
       kept: '--yes',
-      instead: 'npx hijama purge --older-than 12m --yes',
+      instead: 'npx hijama purge --older-than 12mo --yes',
     },
     {
       typed: 'npx --json hijama list',
@@ -816,7 +835,7 @@ describe('hijama when npm kept its flags for itself', () => {
   );
 
   it('deletes nothing when npm kept --dry-run from a purge', async () => {
-    const run = await runCli(['purge', '--older-than', '12m', '--yes'], {
+    const run = await runCli(['purge', '--older-than', '12mo', '--yes'], {
       DATA_DIR: dataDir,
       ...npmRun(),
       npm_config_dry_run: 'true',
@@ -945,7 +964,7 @@ describe('hijama while a server holds the embedded database', () => {
     const unset = await runCli([], { ...env, SERVICE_ROLE_KEY: '' });
     expect(unset.code).toBe(1);
     expect(unset.stderr).toMatch(
-      /A server is running on .* and holds its database, so the requests are read through it, which needs SERVICE_ROLE_KEY/,
+      /A server is running on .* and holds its database, so the requests are read through it, which needs the service key: the server makes one at start in .*service-role-key when SERVICE_ROLE_KEY is unset, and there is none\./,
     );
 
     const wrong = await runCli([], {
@@ -1009,7 +1028,7 @@ describe('hijama while a server holds the embedded database', () => {
     });
 
     it('is what the purge command uses through the server', async () => {
-      const run = await runCli(['purge', '--older-than', '12m', '--yes'], env);
+      const run = await runCli(['purge', '--older-than', '12mo', '--yes'], env);
       expect(run.stderr).toBe('');
       expect(run.stdout).toMatch(
         /^1 booking request older than 12 months .*, from the server at http:[^\n]*\n\n.*Just Purged.*\n\nDeleted 1 booking request older than 12 months/s,
@@ -1102,10 +1121,10 @@ describe.runIf(testDatabaseUrl)('hijama on PostgreSQL (DATABASE_URL)', () => {
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual(listed(pgSeeded));
 
-    const preview = await runCli(['purge', '--older-than', '12m'], { DATABASE_URL: scratch.url });
+    const preview = await runCli(['purge', '--older-than', '12mo'], { DATABASE_URL: scratch.url });
     expect(preview.code).toBe(1);
     expect((await storedNames(opened.db)).map((row) => row.full_name)).toEqual(expectedOrder);
-    const purge = await runCli(['purge', '--older-than', '12m', '--yes'], {
+    const purge = await runCli(['purge', '--older-than', '12mo', '--yes'], {
       DATABASE_URL: scratch.url,
     });
     expect(purge.stdout).toMatch(/\n\nDeleted 2 booking requests older than 12 months/);
@@ -1124,7 +1143,7 @@ describe.runIf(testDatabaseUrl)('hijama on PostgreSQL (DATABASE_URL)', () => {
       });
       expect(run.code).toBe(0);
       // The two older than a year were purged by the test before.
-      expect(peer.mails).toHaveLength(4);
+      expect(bookingSubjects(peer.mails)).toHaveLength(4);
     } finally {
       await peer.close();
     }
@@ -1160,4 +1179,55 @@ describe.runIf(testDatabaseUrl)('hijama on PostgreSQL (DATABASE_URL)', () => {
       await empty.drop();
     }
   });
+});
+
+describe('hijama beside a server started with no settings', () => {
+  let dir: string;
+  let server: ChildRun | undefined;
+
+  beforeAll(() => {
+    ({ workDir: dir } = makeServerWorkDir('cli-no-settings'));
+  });
+
+  afterAll(() => {
+    server?.child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists the requests through the server with the key the server made for itself', async () => {
+    const port = String(await freePort());
+    const dataDir = path.join(dir, 'data');
+    const settings = { PORT: port, DATA_DIR: dataDir, DIST_DIR: path.join(dir, 'dist') };
+    server = startServerProcess({ cwd: dir, env: settings });
+    const url = await listeningUrl(server);
+    await waitFor(() => server!.stdout().includes('service key'), 'the line about the key');
+    const keyFile = path.join(dataDir, 'service-role-key');
+    expect(server.stdout()).toContain(
+      `Made a service key for the bookings command (npx hijama) in ${keyFile}, readable by this user only`,
+    );
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    const posted = await fetch(`${url}/rest/v1/bookings`, {
+      method: 'POST',
+      headers: { apikey: developmentAnonKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        full_name: 'Amina Khan',
+        phone: '01634 123456',
+        email: 'amina@example.com',
+      }),
+    });
+    expect(posted.status).toBe(201);
+
+    const list = await runCli(['list'], { DATA_DIR: dataDir, PORT: port });
+    expect(list.stderr).toBe(`1 request, from the server at ${url}.\n`);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain('Amina Khan');
+
+    // A restart keeps the key, and says nothing more about it.
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    server = startServerProcess({ cwd: dir, env: settings });
+    await listeningUrl(server);
+    expect((await runCli(['list'], { DATA_DIR: dataDir, PORT: port })).code).toBe(0);
+    expect(server.stdout()).not.toContain('service key');
+  }, 60_000);
 });

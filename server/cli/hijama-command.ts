@@ -10,10 +10,17 @@ import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import { DatabaseUnavailableError } from '../db/database.ts';
 import { DatabaseRoleError } from '../db/open-database.ts';
 import { MigrationError } from '../db/migrate.ts';
-import { plainText } from '../notifications/booking-notice.ts';
+import { plainText } from '../notifications/email-html.ts';
 import { createOutbox } from '../notifications/outbox.ts';
 import { createConfiguredNotifier } from '../notifications/setup.ts';
-import { describePeriod, parsePeriod, parseSince, periodBefore } from '../retention/period.ts';
+import {
+  ambiguousUnit,
+  describePeriod,
+  parsePeriod,
+  parseSince,
+  periodBefore,
+  periodUnitsHint,
+} from '../retention/period.ts';
 import { loadSettings, type Settings } from '../settings.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
 import { backup, restore } from './backup-command.ts';
@@ -34,14 +41,9 @@ import {
 } from './bookings-source.ts';
 import { isLate } from './reply-deadline.ts';
 import { parseRequestReference, type RequestReference } from './request-reference.ts';
-import {
-  flagsKeptByNpm,
-  helpText,
-  parseCommandLine,
-  UsageError,
-  type CommandLine,
-  type Values,
-} from './command-line.ts';
+import { parseCommandLine, UsageError, type CommandLine, type Values } from './command-line.ts';
+import { helpText } from './help-text.ts';
+import { flagsKeptByNpm } from './npm-flags.ts';
 
 /**
  * `npx hijama`: lists, exports and purges booking requests, marks them
@@ -140,13 +142,8 @@ async function run(
 
 function readSince(values: Values, now: Date): Date | undefined {
   if (values.since === undefined) return undefined;
-  const ambiguous = /^(\d{1,5})\s*m$/i.exec(values.since.trim());
-  if (ambiguous) {
-    const count = ambiguous[1]!;
-    throw new UsageError(
-      `--since ${values.since} could mean minutes or months: write ${count}min for minutes or ${count}mo for months.`,
-    );
-  }
+  const ambiguous = ambiguousUnit(values.since, true);
+  if (ambiguous) throw new UsageError(`--since ${ambiguous}`);
   const since = parseSinceArgument(values.since, now);
   if (!since) {
     throw new UsageError(
@@ -157,18 +154,15 @@ function readSince(values: Values, now: Date): Date | undefined {
 }
 
 /**
- * `--since` takes minutes as `min` (`--since 15min`, the last minutes of a
- * flood) and months as `mo` (`6mo`); a bare `m` is refused as ambiguous
- * (readSince); the rest is parseSince's.
+ * `--since` also takes minutes, as `min` (`--since 15min`, the last minutes of
+ * a flood); a bare `m` is refused as ambiguous (readSince); the rest is
+ * parseSince's.
  */
 function parseSinceArgument(text: string, now: Date): Date | undefined {
-  const match = /^(\d{1,5})\s*(min|mo)$/i.exec(text.trim());
+  const match = /^(\d{1,5})\s*min$/i.exec(text.trim());
   if (!match) return parseSince(text, now);
   const count = Number(match[1]);
-  if (count === 0) return undefined;
-  return match[2]!.toLowerCase() === 'mo'
-    ? periodBefore(now, { count, unit: 'm' })
-    : new Date(now.getTime() - count * 60_000);
+  return count === 0 ? undefined : new Date(now.getTime() - count * 60_000);
 }
 
 function readLimit(values: Values): number | undefined {
@@ -344,12 +338,14 @@ interface PurgeRequest {
 function readPurge(values: Values, now: Date): PurgeRequest {
   const olderThan = values['older-than'];
   if (olderThan === undefined) {
-    throw new UsageError('purge needs --older-than, e.g. npx hijama purge --older-than 12m.');
+    throw new UsageError('purge needs --older-than, e.g. npx hijama purge --older-than 12mo.');
   }
+  const ambiguous = ambiguousUnit(olderThan);
+  if (ambiguous) throw new UsageError(`--older-than ${ambiguous}`);
   const period = parsePeriod(olderThan);
   if (!period) {
     throw new UsageError(
-      `--older-than takes a number followed by d, w, m or y, e.g. 12m, not "${olderThan}".`,
+      `--older-than takes a number followed by ${periodUnitsHint}, not "${olderThan}".`,
     );
   }
   if (values.yes && values['dry-run']) throw new UsageError('Choose one of --yes and --dry-run.');

@@ -1,3 +1,4 @@
+import { bookingLimitSettings } from '../limits/limit-settings.ts';
 import type { Queryable } from './database.ts';
 
 /**
@@ -14,12 +15,8 @@ export interface BookingLimits {
   sitePerHour: number;
 }
 
-const columns: Record<keyof BookingLimits, string> = {
-  perClientPerHour: 'per_client_per_hour',
-  perEmailPerHour: 'per_email_per_hour',
-  sitePerHour: 'site_per_hour',
-};
-const names = Object.keys(columns) as (keyof BookingLimits)[];
+const names = Object.keys(bookingLimitSettings) as (keyof BookingLimits)[];
+const column = (name: keyof BookingLimits) => bookingLimitSettings[name].column;
 
 /**
  * Sets the limits given. The others stay as the database has them, or with
@@ -34,8 +31,8 @@ export async function setBookingLimits(
   const given = names.filter((name) => limits[name] !== undefined);
   const others = names.filter((name) => limits[name] === undefined);
   const assignments = [
-    ...given.map((name, index) => `${columns[name]} = $${index + 1}`),
-    ...(unsetToDefault ? others.map((name) => `${columns[name]} = default`) : []),
+    ...given.map((name, index) => `${column(name)} = $${index + 1}`),
+    ...(unsetToDefault ? others.map((name) => `${column(name)} = default`) : []),
   ];
   if (assignments.length === 0) return;
   await db.query(
@@ -45,7 +42,7 @@ export async function setBookingLimits(
 }
 
 export async function readBookingLimits(db: Queryable): Promise<BookingLimits> {
-  const selected = names.map((name) => `${columns[name]} as "${name}"`);
+  const selected = names.map((name) => `${column(name)} as "${name}"`);
   const { rows } = await db.query<BookingLimits>(
     `select ${selected.join(', ')} from app_private.booking_limits where singleton`,
   );

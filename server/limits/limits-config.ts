@@ -1,5 +1,6 @@
 import { ConfigError } from '../config.ts';
 import type { BookingLimits } from '../db/booking-limits.ts';
+import { bookingLimitSettings, serverLimitSettings, type LimitSetting } from './limit-settings.ts';
 import { readTrustProxySetting } from './trusted-proxies.ts';
 
 /** The server's protections against floods; read from the environment. */
@@ -26,18 +27,21 @@ export interface LimitsConfig {
 
 type Env = Record<string, string | undefined>;
 
-export const defaultLimits = { rateLimitPerMinute: 30, maxPendingRequests: 256 };
+/** The server's own limits when their settings are unset. */
+export const defaultLimits = {
+  rateLimitPerMinute: serverLimitSettings.rateLimitPerMinute.default,
+  maxPendingRequests: serverLimitSettings.maxPendingRequests.default,
+};
 
 /**
  * The settings that lift every limit on bookings, for benchmarks and tests
  * that send many from one address within a minute.
  */
-export const everyLimitLifted = {
-  RATE_LIMIT_PER_MINUTE: '0',
-  BOOKING_LIMIT_PER_CLIENT_PER_HOUR: '0',
-  BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '0',
-  BOOKING_LIMIT_SITE_PER_HOUR: '0',
-};
+export const everyLimitLifted: Record<string, string> = Object.fromEntries(
+  [serverLimitSettings.rateLimitPerMinute, ...Object.values(bookingLimitSettings)].map(
+    ({ setting }) => [setting, '0'],
+  ),
+);
 
 /** Settings that no longer exist, and what replaced them. */
 const renamedSettings: Record<string, string> = {
@@ -49,30 +53,29 @@ export function loadLimits(env: Env = process.env): LimitsConfig {
   const problems: string[] = Object.entries(renamedSettings)
     .filter(([name]) => env[name] !== undefined)
     .map(([, explanation]) => explanation);
-  const count = (name: string, { min, max }: { min: number; max: number }) => {
-    const text = env[name]?.trim();
+  /** The setting's whole number; undefined when unset (or refused, with its problem). */
+  const count = ({ setting, min, max }: LimitSetting) => {
+    const text = env[setting]?.trim();
     if (!text) return undefined;
     const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
     if (!(value >= min && value <= max)) {
-      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${text}").`);
+      problems.push(`${setting} must be a whole number from ${min} to ${max} (got "${text}").`);
       return undefined;
     }
     return value;
   };
-  const perClientPerHour = count('BOOKING_LIMIT_PER_CLIENT_PER_HOUR', { min: 0, max: 10_000 });
-  const perEmailPerHour = count('BOOKING_LIMIT_PER_EMAIL_PER_HOUR', { min: 0, max: 10_000 });
-  const sitePerHour = count('BOOKING_LIMIT_SITE_PER_HOUR', { min: 0, max: 1_000_000 });
-  const rateLimitPerMinute = count('RATE_LIMIT_PER_MINUTE', { min: 0, max: 1_000_000 });
-  const maxPendingRequests = count('MAX_PENDING_REQUESTS', { min: 1, max: 100_000 });
+  const bookingLimits: Partial<BookingLimits> = {};
+  for (const [key, limit] of Object.entries(bookingLimitSettings)) {
+    const value = count(limit);
+    if (value !== undefined) bookingLimits[key as keyof BookingLimits] = value;
+  }
+  const rateLimitPerMinute = count(serverLimitSettings.rateLimitPerMinute);
+  const maxPendingRequests = count(serverLimitSettings.maxPendingRequests);
 
   const trustProxy = readTrustProxySetting(env.TRUST_PROXY);
   problems.push(...trustProxy.problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
-  const bookingLimits: Partial<BookingLimits> = {};
-  if (perClientPerHour !== undefined) bookingLimits.perClientPerHour = perClientPerHour;
-  if (perEmailPerHour !== undefined) bookingLimits.perEmailPerHour = perEmailPerHour;
-  if (sitePerHour !== undefined) bookingLimits.sitePerHour = sitePerHour;
   return {
     bookingLimits,
     rateLimitPerMinute: rateLimitPerMinute ?? defaultLimits.rateLimitPerMinute,

@@ -3,12 +3,12 @@ import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
 import {
   composeBookingEmail,
   composeWebhookBody,
-  escapeHtml,
-  instagramUrl,
   replyActions,
   replyBy,
   type BookingNotice,
 } from './booking-notice.ts';
+import { escapeHtml } from './email-html.ts';
+import { instagramUrl } from './reply-links.ts';
 import { site } from '../../src/content/site.ts';
 
 const notice: BookingNotice = {

@@ -1,10 +1,25 @@
 import { answerLink } from '../../core/answer-link.ts';
 import { shortReference } from '../../core/booking-reference.ts';
-import { instagramUserName, normaliseInstagram } from '../../core/booking-rules.ts';
+import { bookingFieldColumns } from '../../core/booking-rules.ts';
 import { site } from '../../src/content/site.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
+import {
+  breakAnywhere,
+  buttonHtml,
+  colours,
+  escapeHtml,
+  fontStack,
+  plainText,
+} from './email-html.ts';
 import { phoneKind, whatsAppChatUrl } from './phone-kind.ts';
-import { mailtoUrl, smsUrl, telUrl } from './reply-links.ts';
+import {
+  instagramMessageUrl,
+  instagramShown,
+  instagramUrl,
+  mailtoUrl,
+  smsUrl,
+  telUrl,
+} from './reply-links.ts';
 
 /**
  * What the practice receives about a new booking request: the e-mail (plain
@@ -43,6 +58,19 @@ export interface BookingNoticeRow {
   answer_token?: string | null;
 }
 
+/**
+ * The select list of a BookingNoticeRow over the `bookings` row `alias`: the
+ * one list of the columns that the notifier, the e-mails, the summaries and
+ * the reminders read, taken from the field table.
+ */
+export function noticeColumnsSql(alias: string): string {
+  return [
+    `${alias}.id::text as booking_id`,
+    `to_json(${alias}.created_at) #>> '{}' as created_at`,
+    ...bookingFieldColumns.map((column) => `${alias}.${column}`),
+  ].join(', ');
+}
+
 export function noticeFromRow(row: BookingNoticeRow): BookingNotice {
   return {
     id: row.booking_id,
@@ -61,58 +89,6 @@ export interface BookingEmail {
   html: string;
   /** The visitor, so that replying to the e-mail answers them; absent when the address is unusual. */
   replyTo?: { name: string; address: string };
-}
-
-// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const controlCharacters = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-
-/** One line of plain text: control characters become spaces. */
-export function plainText(value: string): string {
-  return value.replace(controlCharacters, ' ');
-}
-
-const htmlEntities: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Safe in HTML text and in double- or single-quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return plainText(value).replace(/[&<>"']/g, (character) => htmlEntities[character]!);
-}
-
-/**
- * The user name in the Instagram field, by the rule that stores it
- * (core/booking-rules.ts): rows stored before that rule may still hold `@name`
- * or a profile's address. Undefined when it is not a user name, so that
- * nothing else ever becomes a link.
- */
-export function instagramHandle(stored: string | null): string | undefined {
-  if (stored === null) return undefined;
-  const handle = normaliseInstagram(stored.trim());
-  return instagramUserName.test(handle) ? handle : undefined;
-}
-
-/** The profile's address, `https://instagram.com/<user name>`. */
-export function instagramUrl(stored: string | null): string | undefined {
-  const handle = instagramHandle(stored);
-  return handle === undefined ? undefined : `https://instagram.com/${encodeURIComponent(handle)}`;
-}
-
-/** A chat with the user on Instagram, `https://ig.me/m/<user name>`: the app opens the conversation. */
-export function instagramMessageUrl(stored: string | null): string | undefined {
-  const handle = instagramHandle(stored);
-  return handle === undefined ? undefined : `https://ig.me/m/${encodeURIComponent(handle)}`;
-}
-
-/** The Instagram field as the e-mail shows it: `@user name`, or what was typed when it is none. */
-export function instagramShown(stored: string): string {
-  const handle = instagramHandle(stored);
-  return handle === undefined ? plainText(stored) : `@${handle}`;
 }
 
 /** A conservative address shape for Reply-To: no quotes, commas, brackets or spaces. */
@@ -167,45 +143,6 @@ function action(label: string, href: string | undefined): ReplyAction | undefine
 }
 
 const maxSubjectName = 60;
-
-/** The site's colours (src/styles/base.css), for an e-mail that can take no style sheet. */
-const colours = {
-  page: '#fbf7f0',
-  card: '#ffffff',
-  border: '#eadcc6',
-  ink: '#1c2725',
-  muted: '#4a5653',
-  heading: '#123c3a',
-  onHeading: '#f4ead9',
-  accent: '#a5461f',
-  accentTint: '#f6e4d8',
-  quiet: '#edf5f2',
-  quietBorder: '#28645f',
-} as const;
-
-// A name, address or handle without spaces wraps rather than widening the e-mail past a phone's screen.
-const breakAnywhere = 'overflow-wrap:anywhere;word-break:break-word';
-
-const fontStack = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
-
-/**
- * A button that holds in mail clients: a block link with padding and a line
- * height (12 + 24 + 12 px, plus the border: 52 px, above the 44 px a finger
- * needs), inside a cell that carries the background where padding is ignored.
- */
-function buttonHtml({ label, href }: ReplyAction, primary: boolean): string {
-  const background = primary ? colours.accent : colours.quiet;
-  const text = primary ? '#ffffff' : colours.heading;
-  const border = primary ? colours.accent : colours.quietBorder;
-  return [
-    '<tr><td style="padding:0 0 12px">',
-    '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="border-collapse:separate">',
-    `<tr><td align="center" bgcolor="${background}" style="background-color:${background};border-radius:10px">`,
-    `<a href="${escapeHtml(href)}" style="display:block;min-height:24px;padding:12px 16px;border:2px solid ${border};border-radius:10px;background-color:${background};color:${text};font-family:${fontStack};font-size:17px;font-weight:bold;line-height:24px;text-align:center;text-decoration:none">${escapeHtml(label)}</a>`,
-    '</td></tr></table>',
-    '</td></tr>',
-  ].join('');
-}
 
 /**
  * The link that marks the request answered (core/answer-link.ts), when the

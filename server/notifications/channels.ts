@@ -4,6 +4,7 @@ import type { ChannelName } from './channel-names.ts';
 import type { DailySummaryMessage } from './daily-summary.ts';
 import type { FloodDigestMessage } from './flood-digest.ts';
 import { composeAlert, type AlertMessage, type PracticeAlert } from './practice-alerts.ts';
+import type { ReminderMessage } from './reminder-message.ts';
 
 /** A way of telling the practice about a booking; `send` rejects when it did not get through. */
 export interface NotificationChannel {
@@ -17,6 +18,8 @@ export interface NotificationChannel {
   sendDailySummary(summary: DailySummaryMessage): Promise<void>;
   /** Sends the practice the requests of a flood, together (flood-digest.ts). */
   sendFloodDigest(digest: FloodDigestMessage): Promise<void>;
+  /** Reminds the practice of the requests close to their reply-by time (reminder-message.ts). */
+  sendReminder(reminder: ReminderMessage): Promise<void>;
   /**
    * Checks, without sending anything, that the channel can be used: the SMTP
    * login for e-mail. Rejects with the reason when it cannot.
@@ -35,14 +38,24 @@ export interface EmailSettings {
   from: string;
 }
 
-export function createEmailChannel(settings: EmailSettings): NotificationChannel {
-  const transport = nodemailer.createTransport({
-    url: settings.smtpUrl,
+/** The SMTP connection of SMTP_URL, with timeouts that keep a dead server from holding a send. */
+export function createMailTransport(smtpUrl: string) {
+  return nodemailer.createTransport({
+    url: smtpUrl,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 20_000,
   });
-  const fromDomain = settings.from.slice(settings.from.lastIndexOf('@') + 1).replace(/>$/, '');
+}
+
+/** `<key@domain of the sender>`: a Message-ID the same at every attempt of one message. */
+export function messageIdFor(key: string, from: string): string {
+  const domain = from.slice(from.lastIndexOf('@') + 1).replace(/>$/, '');
+  return `<${key}@${domain || 'localhost'}>`;
+}
+
+export function createEmailChannel(settings: EmailSettings): NotificationChannel {
+  const transport = createMailTransport(settings.smtpUrl);
   /** A message about the practice's own affairs, its id the same at every attempt. */
   const sendToPractice = async (
     { subject, text, html }: AlertMessage & { html?: string },
@@ -54,7 +67,7 @@ export function createEmailChannel(settings: EmailSettings): NotificationChannel
       subject,
       text,
       ...(html === undefined ? {} : { html }),
-      messageId: `<${id}@${fromDomain || 'localhost'}>`,
+      messageId: messageIdFor(id, settings.from),
       signal: AbortSignal.timeout(sendTimeoutMs),
     });
   };
@@ -71,7 +84,7 @@ export function createEmailChannel(settings: EmailSettings): NotificationChannel
         text: email.text,
         html: email.html,
         // The same id for every attempt: a mail client that gets a repeat can tell.
-        messageId: `<booking-${notice.id}@${fromDomain || 'localhost'}>`,
+        messageId: messageIdFor(`booking-${notice.id}`, settings.from),
         headers: { 'X-Booking-Id': notice.id },
         signal: AbortSignal.timeout(sendTimeoutMs),
       });
@@ -79,6 +92,7 @@ export function createEmailChannel(settings: EmailSettings): NotificationChannel
     sendAlert: async (alert) => sendToPractice(composeAlert(alert), `alert-${alert.id}`),
     sendDailySummary: (summary) => sendToPractice(summary, `daily-summary-${summary.day}`),
     sendFloodDigest: (digest) => sendToPractice(digest, `flood-digest-${digest.id}`),
+    sendReminder: (reminder) => sendToPractice(reminder, `reminder-${reminder.id}`),
     async verify() {
       await transport.verify();
     },
@@ -131,6 +145,7 @@ export function createWebhookChannel(url: string): NotificationChannel {
         `daily-summary-${summary.day}`,
       ),
     sendFloodDigest: (digest) => post(digest.webhookBody, `flood-digest-${digest.id}`),
+    sendReminder: (reminder) => post(reminder.webhookBody, `reminder-${reminder.id}`),
     // Nothing to check without sending: a webhook is tried with the first request.
     verify: async () => {},
     close: () => {},

@@ -13,7 +13,9 @@ import { noChannelNote, runDaily, type DailyRunOptions } from './daily-run.ts';
 
 /**
  * The daily run (purge and summary) against a real database and a real SMTP
- * server, at a clock given to it: the days the clocks change included.
+ * server, at a clock given to it: the days the clocks change included. The
+ * answers are stored with the times they were given, so that what waits, and
+ * the week's record, are read at the run's clock, not the database's.
  */
 
 const practice = 'practice@example.com';
@@ -71,7 +73,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
       db: opened.db,
       channels,
       schedule: { at: seven, summary: true },
-      retention: { count: 12, unit: 'm' },
+      retention: { count: 12, unit: 'mo' },
       retryMs: 60_000,
       log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },
       now: () => new Date(now),
@@ -92,6 +94,19 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
       [id, createdAt, fullName, instagram],
     );
     return id;
+  }
+
+  /** Marks `bookingId` answered at `answeredAt`, as the link, the command or the migration records it. */
+  async function storeAnswer(
+    bookingId: string,
+    answeredAt: string,
+    markedBy: 'link' | 'command' | 'migration' = 'link',
+  ) {
+    await opened.db.query(
+      `insert into app_private.booking_answers (booking_id, answered_at, marked_by)
+       values ($1, $2, $3)`,
+      [bookingId, answeredAt, markedBy],
+    );
   }
 
   it('sends "no new requests" at 07:00 BST on the Saturday before the clocks go back, once', async () => {
@@ -130,8 +145,10 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     // 01:30 GMT, the second 01:30 of the night.
     const night = await storeRequest('2026-10-25T01:30:00Z', 'Night <Owl>');
     // Before the window, and past the retention period: neither is listed, the second is deleted.
-    await storeRequest('2026-10-24T06:59:00Z', 'Yesterday Morning');
+    const morning = await storeRequest('2026-10-24T06:59:00Z', 'Yesterday Morning');
     await storeRequest('2025-10-20T12:00:00Z', 'Last Year');
+    // Answered after the clocks went back: 19:30 BST to 01:15 GMT is 6 h 45 min, not 5 h 45 min.
+    await storeAnswer(evening, '2026-10-25T01:15:00Z');
     // One notified, one failing, one pending.
     await opened.db.query(
       `update app_private.booking_notifications set completed_at = now(), attempts = 1 where booking_id = $1`,
@@ -154,28 +171,38 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     expect(peer.mails).toHaveLength(1);
     const mail = peer.mails[0]!;
     expect(mail.parsed.subject).toBe(
-      'Daily summary: 2 new booking requests, 1 notification failing',
+      'Daily summary: 2 waiting (1 late), 2 new booking requests, 1 notification failing',
     );
     const text = mail.parsed.text ?? '';
     expect(text).toContain(
       [
+        '2 requests are waiting for a reply (1 late), oldest first:',
+        `- 1 min late: Yesterday Morning, ref ${shortReference(morning)}, phone 07700 900123 (reply by Sunday 25 October 2026, 06:59 GMT)`,
+        `- 18 h 30 min left: Night <Owl>, ref ${shortReference(night)}, phone 07700 900123 (reply by Monday 26 October 2026, 01:30 GMT)`,
+        'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
+        '',
+        'This week: answered 1 of 2 within 24 hours, median 6 h 45 min.',
+        '',
         '2 booking requests in the 24 hours since Saturday 24 October 2026, 08:00 BST, oldest first:',
         '',
         `1. Amina Khan, ref ${shortReference(evening)}`,
         '   Received Saturday 24 October 2026, 19:30 BST: has waited 12 h 30 min; reply by Sunday 25 October 2026, 18:30 GMT',
         '   Phone 07700 900123, e-mail guest@example.com, Instagram amina.k',
         '   Notified: yes',
+        '   Answered: yes, Sunday 25 October 2026, 01:15 GMT, 6 h 45 min after it arrived',
         '',
         `2. Night <Owl>, ref ${shortReference(night)}`,
         '   Received Sunday 25 October 2026, 01:30 GMT: has waited 5 h 30 min; reply by Monday 26 October 2026, 01:30 GMT',
         '   Phone 07700 900123, e-mail guest@example.com',
         '   Notified: NO, failing after 4 attempts: e-mail to practice@example.com: Invalid login: 535 Authentication failed (EAUTH)',
+        '   Answered: not yet, waiting',
         '',
         'This notification is failing (retried until it gets through):',
         `  Ref ${shortReference(night)}, received Sunday 25 October 2026, 01:30 GMT, 4 attempts: e-mail to practice@example.com: Invalid login: 535 Authentication failed (EAUTH)`,
       ].join('\n'),
     );
-    expect(text).not.toContain('Yesterday Morning');
+    // Waiting, and listed as such, but not among the last 24 hours' requests.
+    expect(text).not.toMatch(/\d\. Yesterday Morning/);
     expect(text).toContain(
       '1 request older than 12 months was deleted, as the privacy notice promises.',
     );
@@ -202,14 +229,102 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     ]);
   });
 
-  it('sends one summary a day when two servers run it at the same moment', async () => {
+  it("lists what waits and the week's record at 07:00 BST on the Sunday the clocks go forward, at the run's clock", async () => {
     const peer = await smtpPeer();
+    // The week before 06:00 UTC on 29 March: from 06:00 UTC on 22 March.
+    const forgotten = await storeRequest('2026-03-20T10:00:00Z', 'Forgotten Before The Week');
+    const quick = await storeRequest('2026-03-23T09:00:00Z', 'Quick Answer');
+    await storeAnswer(quick, '2026-03-23T12:10:00Z');
+    const slow = await storeRequest('2026-03-24T09:00:00Z', 'Slow Answer');
+    await storeAnswer(slow, '2026-03-25T11:00:00Z', 'command');
+    // Its time is unknown: left out of the record.
+    const migrated = await storeRequest('2026-03-25T09:00:00Z', 'Marked By Migration');
+    await storeAnswer(migrated, '2026-03-26T09:00:00Z', 'migration');
+    const missed = await storeRequest('2026-03-27T08:00:00Z', 'Missed Reply');
+    const saturday = await storeRequest('2026-03-28T12:00:00Z', 'Saturday Noon');
+    // Answered after the run's clock: still waiting at 06:00 UTC.
+    const evening = await storeRequest('2026-03-28T20:00:00Z', 'Saturday Evening');
+    await storeAnswer(evening, '2026-03-29T06:30:00Z');
+    // 02:30 BST, just after the clocks went forward, answered half an hour later.
+    const night = await storeRequest('2026-03-29T01:30:00Z', 'Night After The Change');
+    await storeAnswer(night, '2026-03-29T02:00:00Z');
+
+    expect((await run('2026-03-29T06:00:00Z', [emailTo(peer.port)])).outcome).toBe('sent');
+    expect(peer.mails).toHaveLength(1);
+    const mail = peer.mails[0]!;
+    expect(mail.parsed.subject).toBe('Daily summary: 4 waiting (2 late), 3 new booking requests');
+    const text = mail.parsed.text ?? '';
+    const waitingLine = (left: string, name: string, id: string, due: string) =>
+      `- ${left}: ${name}, ref ${shortReference(id)}, phone 07700 900123 (reply by ${due})`;
+    expect(text).toContain(
+      [
+        '4 requests are waiting for a reply (2 late), oldest first:',
+        waitingLine(
+          '7 days 20 h late',
+          'Forgotten Before The Week',
+          forgotten,
+          'Saturday 21 March 2026, 10:00 GMT',
+        ),
+        waitingLine(
+          '22 h 00 min late',
+          'Missed Reply',
+          missed,
+          'Saturday 28 March 2026, 08:00 GMT',
+        ),
+        waitingLine(
+          '6 h 00 min left',
+          'Saturday Noon',
+          saturday,
+          'Sunday 29 March 2026, 13:00 BST',
+        ),
+        waitingLine(
+          '14 h 00 min left',
+          'Saturday Evening',
+          evening,
+          'Sunday 29 March 2026, 21:00 BST',
+        ),
+        'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
+        '',
+        // Quick (3 h 10), slow (26 h, late), missed (never), night (30 min): the median of three answers.
+        'This week: answered 2 of 4 within 24 hours, median 3 h 10 min. 1 request marked answered when answers began to be recorded is not counted: its time is unknown.',
+        '',
+        '3 booking requests in the 24 hours since Saturday 28 March 2026, 06:00 GMT, oldest first:',
+      ].join('\n'),
+    );
+    expect(text).toContain(
+      [
+        `3. Night After The Change, ref ${shortReference(night)}`,
+        '   Received Sunday 29 March 2026, 02:30 BST: has waited 4 h 30 min; reply by Monday 30 March 2026, 02:30 BST',
+        '   Phone 07700 900123, e-mail guest@example.com',
+        '   Notified: not yet, being sent',
+        '   Answered: yes, Sunday 29 March 2026, 03:00 BST, 30 min after it arrived',
+      ].join('\n'),
+    );
+    expect(text.match(/Answered: not yet, waiting/g)).toHaveLength(2);
+  });
+
+  it('sends one summary a day, with what waits, when two servers run it at the same moment', async () => {
+    const peer = await smtpPeer();
+    const waiting = await storeRequest('2026-10-31T10:00:00Z', 'Amina Khan');
+    const answered = await storeRequest('2026-10-30T09:00:00Z', 'Answered Guest');
+    await storeAnswer(answered, '2026-10-30T10:05:00Z');
     const reports = await Promise.all([
       run('2026-11-02T08:00:00Z', [emailTo(peer.port)]),
       run('2026-11-02T08:00:00Z', [emailTo(peer.port)]),
     ]);
     expect(reports.map((report) => report.outcome).sort()).toEqual(['already done', 'sent']);
     expect(peer.mails).toHaveLength(1);
+    const mail = peer.mails[0]!;
+    expect(mail.parsed.subject).toBe('Daily summary: 1 waiting (1 late), no new requests');
+    expect(mail.parsed.text).toContain(
+      [
+        '1 request is waiting for a reply (1 late), oldest first:',
+        `- 22 h 00 min late: Amina Khan, ref ${shortReference(waiting)}, phone 07700 900123 (reply by Sunday 1 November 2026, 10:00 GMT)`,
+        'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
+        '',
+        'This week: answered 1 of 2 within 24 hours, median 1 h 05 min.',
+      ].join('\n'),
+    );
   });
 
   it('tries a summary that no channel took again after the retry delay, and through the webhook alone', async () => {

@@ -3,11 +3,11 @@ import type { Period } from '../retention/period.ts';
 import { purgeOldRequests } from '../retention/retention.ts';
 import type { UkDay } from '../uk-time.ts';
 import type { NotificationChannel } from './channels.ts';
+import { dailyRunDue, type DailySchedule } from './daily-schedule.ts';
 import {
   composeDailySummary,
-  dailyRunDue,
+  recordWindowMs,
   summaryWindowMs,
-  type DailySchedule,
   type RetentionReport,
 } from './daily-summary.ts';
 import { createNotificationStates } from './notification-states.ts';
@@ -101,6 +101,9 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
     at: schedule.at,
     requests: await states.requestsBetween(new Date(now.getTime() - summaryWindowMs), now),
     failing: await states.failing(),
+    // At the run's clock, not the database's now(): what waited, and what was answered, at `now`.
+    waiting: await states.waiting(now),
+    replies: await states.repliesBetween(new Date(now.getTime() - recordWindowMs), now),
     retention,
   });
   const { took, failures } = await sendThroughEvery(channels, (channel) =>

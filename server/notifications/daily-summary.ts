@@ -1,80 +1,22 @@
 import { shortReference } from '../../core/booking-reference.ts';
-import { retentionMonths } from '../../src/content/site.ts';
-import { ConfigError } from '../config.ts';
+import { retentionMonths, site } from '../../src/content/site.ts';
 import { describePeriod, type Period } from '../retention/period.ts';
-import {
-  formatDuration,
-  formatUkTimeLong,
-  nextUkDay,
-  ukClockInstant,
-  ukDayOf,
-  type UkClockTime,
-  type UkDay,
-} from '../uk-time.ts';
-import { plainText, replyBy } from './booking-notice.ts';
-import type { FailingNotification, NotifiedRequest } from './notification-states.ts';
+import { formatDuration, formatUkTimeLong, type UkClockTime, type UkDay } from '../uk-time.ts';
+import { replyBy, type BookingNotice } from './booking-notice.ts';
+import { plainText } from './email-html.ts';
+import { formatClockTime } from './daily-schedule.ts';
+import type { FailingNotification, NotifiedRequest, RequestReply } from './notification-states.ts';
 
 /**
  * The daily summary (the "heartbeat"): once a day at a set UK time, one message
- * to the practice listing the requests of the last 24 hours, how long each has
- * waited, and the notifications that keep failing. It is sent when there is
+ * to the practice listing first every request still waiting for a reply, with
+ * the time left before its reply-by time or how late it is, then the week's
+ * record of replies, then the requests of the last 24 hours, and the
+ * notifications that keep failing. It is sent when there is
  * nothing to report too, so that a morning without it is itself the alarm.
  * When it is due, and what it says, are decided here for the server and the
  * Edge Function alike.
  */
-
-export interface DailySchedule {
-  /** The UK time of the daily run: the summary, and the retention purge. */
-  at: UkClockTime;
-  /** Whether the summary is sent (NOTIFY_DAILY_SUMMARY_AT=off turns it off, not the purge). */
-  summary: boolean;
-}
-
-const defaultDailyTime: UkClockTime = { hour: 7, minute: 0 };
-
-type Env = Record<string, string | undefined>;
-
-/** NOTIFY_DAILY_SUMMARY_AT: `HH:MM` in UK time (07:00 by default), or `off`. */
-export function loadDailySchedule(env: Env = process.env): DailySchedule {
-  const text = env.NOTIFY_DAILY_SUMMARY_AT?.trim();
-  if (!text) return { at: defaultDailyTime, summary: true };
-  if (text.toLowerCase() === 'off') return { at: defaultDailyTime, summary: false };
-  const match = /^(\d{1,2}):(\d{2})$/.exec(text);
-  const hour = Number(match?.[1]);
-  const minute = Number(match?.[2]);
-  if (!match || hour > 23 || minute > 59) {
-    throw new ConfigError([
-      `NOTIFY_DAILY_SUMMARY_AT must be a time of day in UK time, 00:00 to 23:59 (e.g. 07:00), or off (got "${text}").`,
-    ]);
-  }
-  return { at: { hour, minute }, summary: true };
-}
-
-/** "07:00". */
-export function formatClockTime({ hour, minute }: UkClockTime): string {
-  return `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
-}
-
-/**
- * The UK day whose daily run is due at `now`: today, once the UK clock has
- * reached `at`; undefined before. Whether it has already been done that day is
- * the database's to say (daily-run.ts).
- */
-export function dailyRunDue(now: Date, at: UkClockTime): UkDay | undefined {
-  const today = ukDayOf(now);
-  return now.getTime() >= ukClockInstant(today, at).getTime() ? today : undefined;
-}
-
-/**
- * The next instant after `now` at which the UK clock shows `at`: today's if it
- * is still to come, else tomorrow's, so a day with a clock change is 23 or 25
- * hours long.
- */
-export function nextDailyRun(now: Date, at: UkClockTime): Date {
-  const today = ukDayOf(now);
-  const todays = ukClockInstant(today, at);
-  return todays.getTime() > now.getTime() ? todays : ukClockInstant(nextUkDay(today), at);
-}
 
 /** What the retention purge of the daily run did. */
 export type RetentionReport =
@@ -84,6 +26,14 @@ export type RetentionReport =
 
 /** The summary lists the requests of this long before it is composed. */
 export const summaryWindowMs = 24 * 60 * 60 * 1000;
+
+/**
+ * "This week" of the record of replies: the 7 × 24 hours before the summary
+ * (168 hours, whatever the clock changes do to the UK days in between).
+ */
+export const recordWindowMs = 7 * summaryWindowMs;
+
+const replyWithinHours = site.bookingNotice.replyWithinHours;
 
 export interface DailySummaryInput {
   /** The UK day it is for. */
@@ -96,6 +46,14 @@ export interface DailySummaryInput {
   requests: readonly NotifiedRequest[];
   /** Every notification whose last attempt failed. */
   failing: readonly FailingNotification[];
+  /** Every request waiting for a reply at `now`, however old, oldest first. */
+  waiting: readonly BookingNotice[];
+  /**
+   * The requests of the `recordWindowMs` (7 days) before `now`, with their
+   * answers as they stood at `now`: the week's record, and whether each of the
+   * last 24 hours (within the week) was answered.
+   */
+  replies: readonly RequestReply[];
   retention: RetentionReport;
 }
 
@@ -107,6 +65,80 @@ export interface DailySummaryMessage {
   requests: readonly NotifiedRequest[];
   /** How many notifications are failing. */
   failingCount: number;
+  /** How many requests wait for a reply, of every day. */
+  waitingCount: number;
+  /** How many of those are past their reply-by time. */
+  lateCount: number;
+}
+
+/**
+ * The week's record of replies. Only the requests whose outcome is known
+ * count: answered, or past their reply-by time without an answer. One still
+ * within its reply-by time and unanswered may yet be answered in time, so it
+ * is left for a later summary.
+ */
+export interface ReplyRecord {
+  /** Requests whose outcome is known. */
+  decided: number;
+  /** Of those, the ones answered within replyWithinHours of arriving. */
+  answeredInTime: number;
+  /** The median time from arrival to answer over every answered one, late ones included; undefined when none was answered. */
+  medianMs: number | undefined;
+  /**
+   * Answers recorded by the migration that began recording answers
+   * (marked_by 'migration'): their time is unknown, so they are left out of
+   * both the count and the median.
+   */
+  leftOut: number;
+}
+
+/** The middle value, or the mean of the two middle values of an even count; undefined for none. */
+export function medianOf(values: readonly number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The record of `replies` at `now`: answers recorded after `now` are not known yet. */
+export function replyRecordOf(replies: readonly RequestReply[], now: Date): ReplyRecord {
+  const replyWithinMs = replyWithinHours * 3_600_000;
+  const answerTimes: number[] = [];
+  let decided = 0;
+  let answeredInTime = 0;
+  let leftOut = 0;
+  for (const reply of replies) {
+    const answered = reply.answeredAt !== null && reply.answeredAt.getTime() <= now.getTime();
+    if (answered && reply.markedBy === 'migration') {
+      leftOut += 1;
+    } else if (answered) {
+      // An answer recorded before the request's own time (a clock off between
+      // machines) took no time, rather than a negative one.
+      const tookMs = Math.max(0, reply.answeredAt!.getTime() - reply.createdAt.getTime());
+      decided += 1;
+      answerTimes.push(tookMs);
+      if (tookMs <= replyWithinMs) answeredInTime += 1;
+    } else if (replyBy(reply.createdAt).getTime() <= now.getTime()) {
+      decided += 1;
+    }
+  }
+  return { decided, answeredInTime, medianMs: medianOf(answerTimes), leftOut };
+}
+
+/** "This week: answered 9 of 10 within 24 hours, median 3 h 10 min." */
+export function replyRecordLine(record: ReplyRecord): string {
+  const leftOut =
+    record.leftOut === 0
+      ? ''
+      : ` ${plural(record.leftOut, 'request', 'requests')} marked answered when answers began to be recorded ${record.leftOut === 1 ? 'is' : 'are'} not counted: ${record.leftOut === 1 ? 'its' : 'their'} time is unknown.`;
+  if (record.decided === 0) {
+    return `This week: no request has been answered or reached its reply-by time yet.${leftOut}`;
+  }
+  const median =
+    record.medianMs === undefined
+      ? ''
+      : `, median ${formatDuration(new Date(0), new Date(record.medianMs))}`;
+  return `This week: answered ${record.answeredInTime} of ${record.decided} within ${replyWithinHours} hours${median}.${leftOut}`;
 }
 
 function plural(count: number, one: string, many: string): string {
@@ -126,6 +158,34 @@ function notifiedLine({ notification }: NotifiedRequest): string {
   }
 }
 
+/** "3 h 20 min left" before the reply-by time; "1 h 05 min late" from it on. */
+function timeLeft(createdAt: Date, now: Date): { late: boolean; text: string } {
+  const due = replyBy(createdAt);
+  return due.getTime() > now.getTime()
+    ? { late: false, text: `${formatDuration(now, due)} left` }
+    : { late: true, text: `${formatDuration(due, now)} late` };
+}
+
+function waitingLines(waiting: readonly BookingNotice[], now: Date, lateCount: number): string[] {
+  if (waiting.length === 0) return ['No request is waiting for a reply.'];
+  const late = lateCount === 0 ? '' : ` (${lateCount} late)`;
+  return [
+    `${waiting.length === 1 ? '1 request is' : `${waiting.length} requests are`} waiting for a reply${late}, oldest first:`,
+    ...waiting.map((booking) => {
+      const left = timeLeft(booking.createdAt, now);
+      return `- ${left.text}: ${plainText(booking.fullName)}, ref ${shortReference(booking.id)}, phone ${plainText(booking.phone)} (reply by ${formatUkTimeLong(replyBy(booking.createdAt))})`;
+    }),
+    'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
+  ];
+}
+
+function answeredLine(booking: BookingNotice, reply: RequestReply | undefined, now: Date): string {
+  const answeredAt = reply?.answeredAt;
+  if (!answeredAt || answeredAt.getTime() > now.getTime()) return 'Answered: not yet, waiting';
+  if (reply.markedBy === 'migration') return 'Answered: yes';
+  return `Answered: yes, ${formatUkTimeLong(answeredAt)}, ${formatDuration(booking.createdAt, answeredAt)} after it arrived`;
+}
+
 function retentionLine(report: RetentionReport): string {
   switch (report.kind) {
     case 'purged':
@@ -133,7 +193,7 @@ function retentionLine(report: RetentionReport): string {
         ? `Retention: no request older than ${describePeriod(report.period)} to delete.`
         : `Retention: ${plural(report.deleted, 'request', 'requests')} older than ${describePeriod(report.period)} ${report.deleted === 1 ? 'was' : 'were'} deleted, as the privacy notice promises.`;
     case 'off':
-      return `Retention: old requests are not deleted automatically (RETENTION=off), although the privacy notice promises it: delete them with \`npm run bookings -- purge --older-than ${retentionMonths}m\`.`;
+      return `Retention: old requests are not deleted automatically (RETENTION=off), although the privacy notice promises it: delete them with \`npm run bookings -- purge --older-than ${retentionMonths}mo\`.`;
     case 'failed':
       return `Retention: the deletion of old requests failed: ${report.error}. It is tried again tomorrow; the server's log (or the function's) says more.`;
   }
@@ -141,8 +201,14 @@ function retentionLine(report: RetentionReport): string {
 
 /** The summary as plain text, for an e-mail or a webhook. */
 export function composeDailySummary(input: DailySummaryInput): DailySummaryMessage {
-  const { requests, failing, now } = input;
+  const { requests, failing, waiting, now } = input;
   const since = new Date(now.getTime() - summaryWindowMs);
+  const lateCount = waiting.filter((booking) => timeLeft(booking.createdAt, now).late).length;
+  const waitingPart =
+    waiting.length === 0
+      ? ''
+      : `${waiting.length} waiting${lateCount === 0 ? '' : ` (${lateCount} late)`}, `;
+  const replies = new Map(input.replies.map((reply) => [reply.bookingId, reply]));
   const newRequests =
     requests.length === 0
       ? 'no new requests'
@@ -151,7 +217,12 @@ export function composeDailySummary(input: DailySummaryInput): DailySummaryMessa
     failing.length === 0
       ? ''
       : `, ${plural(failing.length, 'notification', 'notifications')} failing`;
-  const lines: string[] = [];
+  const lines: string[] = [
+    ...waitingLines(waiting, now, lateCount),
+    '',
+    replyRecordLine(replyRecordOf(input.replies, now)),
+    '',
+  ];
 
   if (requests.length === 0) {
     lines.push(`No new requests in the 24 hours since ${formatUkTimeLong(since)}.`);
@@ -172,6 +243,7 @@ export function composeDailySummary(input: DailySummaryInput): DailySummaryMessa
         `   Received ${formatUkTimeLong(booking.createdAt)}: has waited ${formatDuration(booking.createdAt, now)}; reply by ${formatUkTimeLong(replyBy(booking.createdAt))}`,
         `   ${contact}`,
         `   ${notifiedLine(request)}`,
+        `   ${answeredLine(booking, replies.get(booking.id), now)}`,
       );
     });
   }
@@ -200,9 +272,12 @@ export function composeDailySummary(input: DailySummaryInput): DailySummaryMessa
 
   return {
     day: input.day,
-    subject: `Daily summary: ${newRequests}${failingPart}`,
+    // What needs doing first: the requests waiting, then what is new.
+    subject: `Daily summary: ${waitingPart}${newRequests}${failingPart}`,
     text: lines.join('\n'),
     requests,
     failingCount: failing.length,
+    waitingCount: waiting.length,
+    lateCount,
   };
 }

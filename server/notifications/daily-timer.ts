@@ -1,5 +1,5 @@
 import type { UkClockTime } from '../uk-time.ts';
-import { nextDailyRun } from './daily-summary.ts';
+import { nextDailyRun } from './daily-schedule.ts';
 
 /**
  * The server's clock for the daily run: calls `run` at start, at the UK time

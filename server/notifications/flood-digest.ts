@@ -3,12 +3,11 @@ import { site } from '../../src/content/site.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
 import {
   composeWebhookBody,
-  escapeHtml,
-  plainText,
   markAnsweredAction,
   replyActions,
   type BookingNotice,
 } from './booking-notice.ts';
+import { escapeHtml, plainText } from './email-html.ts';
 import { telUrl } from './reply-links.ts';
 
 /**

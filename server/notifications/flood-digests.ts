@@ -1,5 +1,10 @@
 import type { Database } from '../db/database.ts';
-import { noticeFromRow, type BookingNotice, type BookingNoticeRow } from './booking-notice.ts';
+import {
+  noticeColumnsSql,
+  noticeFromRow,
+  type BookingNotice,
+  type BookingNoticeRow,
+} from './booking-notice.ts';
 import {
   channelNames,
   sentAtColumn,
@@ -139,8 +144,7 @@ export function createFloodDigests(db: Database): FloodDigests {
         const row = rows[0];
         if (!row) return undefined;
         const requests = await tx.query<BookingNoticeRow>(
-          `select b.id::text as booking_id, to_json(b.created_at) #>> '{}' as created_at,
-                  b.full_name, b.phone, b.email, b.instagram,
+          `select ${noticeColumnsSql('b')},
                   app_private.answer_token(b.id) as answer_token
              from ${digests} d
              join public.bookings b on b.id = any(d.booking_ids)

@@ -1,5 +1,11 @@
+import type { AnswerMarkedBy } from '../db/booking-answers.ts';
 import type { Queryable } from '../db/database.ts';
-import { noticeFromRow, type BookingNotice, type BookingNoticeRow } from './booking-notice.ts';
+import {
+  noticeColumnsSql,
+  noticeFromRow,
+  type BookingNotice,
+  type BookingNoticeRow,
+} from './booking-notice.ts';
 
 /**
  * Whether the practice has been told of each booking request, read from the
@@ -39,6 +45,20 @@ export interface NotifiedRequest {
   notification: NotificationStatus;
 }
 
+/**
+ * A request received in a period and whether it was answered, for the week's
+ * record in the daily summary.
+ */
+export interface RequestReply {
+  bookingId: string;
+  /** When the request arrived. */
+  createdAt: Date;
+  /** When it was marked answered; null while it waits. */
+  answeredAt: Date | null;
+  /** Who marked it; null while it waits. */
+  markedBy: AnswerMarkedBy | null;
+}
+
 export interface NotificationStates {
   /** The state of the notification of each request received at or after `since`, by booking id. */
   receivedSince(since: Date): Promise<Map<string, NotificationStatus>>;
@@ -46,6 +66,17 @@ export interface NotificationStates {
   failing(): Promise<FailingNotification[]>;
   /** The requests that arrived in `[from, to)`, oldest first, with their notifications. */
   requestsBetween(from: Date, to: Date): Promise<NotifiedRequest[]>;
+  /**
+   * Every request waiting for a reply at `now` (no answer recorded by then),
+   * oldest first, however old. Answers recorded after `now` do not count, so
+   * that a run at a given clock reads the answers as they stood then.
+   */
+  waiting(now: Date): Promise<BookingNotice[]>;
+  /**
+   * The requests that arrived in `[from, to)`, oldest first, each with its
+   * answer if one was recorded by `to`.
+   */
+  repliesBetween(from: Date, to: Date): Promise<RequestReply[]>;
 }
 
 /** The state as SQL, over the outbox row `n` (null when there is none). */
@@ -108,8 +139,7 @@ export function createNotificationStates(db: Queryable): NotificationStates {
 
     async requestsBetween(from, to) {
       const { rows } = await db.query<StateRow & BookingNoticeRow>(
-        `select b.id::text as booking_id, to_json(b.created_at) #>> '{}' as created_at,
-                b.full_name, b.phone, b.email, b.instagram,
+        `select ${noticeColumnsSql('b')},
                 ${stateSql} as state, n.attempts, n.last_error
            from public.bookings b
            left join app_private.booking_notifications n on n.booking_id = b.id
@@ -120,6 +150,47 @@ export function createNotificationStates(db: Queryable): NotificationStates {
       return rows.map((row) => ({
         booking: noticeFromRow(row),
         notification: statusOf(row),
+      }));
+    },
+
+    // Both take the clock as a parameter rather than the database's now(),
+    // so that the daily run at a given instant (or a test's faked clock)
+    // reads what was waiting at that instant.
+    async waiting(now) {
+      const { rows } = await db.query<BookingNoticeRow>(
+        `select ${noticeColumnsSql('b')}
+           from public.bookings b
+          where b.created_at < $1
+            and not exists (
+              select 1 from app_private.booking_answers a
+               where a.booking_id = b.id and a.answered_at <= $1)
+          order by b.created_at, b.id`,
+        [now.toISOString()],
+      );
+      return rows.map(noticeFromRow);
+    },
+
+    async repliesBetween(from, to) {
+      const { rows } = await db.query<{
+        booking_id: string;
+        created_at: string;
+        answered_at: string | null;
+        marked_by: AnswerMarkedBy | null;
+      }>(
+        `select b.id::text as booking_id, to_json(b.created_at) #>> '{}' as created_at,
+                to_json(a.answered_at) #>> '{}' as answered_at, a.marked_by
+           from public.bookings b
+           left join app_private.booking_answers a
+             on a.booking_id = b.id and a.answered_at <= $2
+          where b.created_at >= $1 and b.created_at < $2
+          order by b.created_at, b.id`,
+        [from.toISOString(), to.toISOString()],
+      );
+      return rows.map((row) => ({
+        bookingId: row.booking_id,
+        createdAt: new Date(row.created_at),
+        answeredAt: row.answered_at === null ? null : new Date(row.answered_at),
+        markedBy: row.marked_by,
       }));
     },
   };

@@ -23,6 +23,29 @@ export interface NotifierLog {
   error(message: string): void;
 }
 
+/**
+ * Work done at every run after the notifications and the alerts: the
+ * reminders of waiting requests (reminders.ts), the acknowledgements to
+ * visitors (acknowledgements.ts). A task's failure is logged and tried again
+ * at the next run; it never stops the others.
+ */
+export interface NotifierTask {
+  /** For the log: "reminders". */
+  name: string;
+  run(context: NotifierTaskContext): Promise<void>;
+  /** Closes what the task opened (an SMTP connection), when the notifier stops. */
+  close?(): void;
+}
+
+export interface NotifierTaskContext {
+  channels: readonly NotificationChannel[];
+  /** The notifier's clock (the real one, except in tests). */
+  now: Date;
+  /** True once stop() was called: finish the send in progress, start no other. */
+  isStopping(): boolean;
+  log: NotifierLog;
+}
+
 export interface NotifierOptions {
   outbox: Outbox;
   channels: readonly NotificationChannel[];
@@ -44,6 +67,10 @@ export interface NotifierOptions {
    * reported to the practice by an alert (with `alerts`), once each.
    */
   alertAfterMs?: number;
+  /** Done at every run, in this order, after the alerts. */
+  tasks?: readonly NotifierTask[];
+  /** The clock the tasks are given; tests set it. */
+  now?: () => Date;
   log: NotifierLog;
 }
 
@@ -263,6 +290,22 @@ export function createNotifier(options: NotifierOptions): Notifier {
     }
   }
 
+  async function runTasks() {
+    for (const task of options.tasks ?? []) {
+      if (stopping) return;
+      try {
+        await task.run({
+          channels,
+          now: options.now?.() ?? new Date(),
+          isStopping: () => stopping,
+          log,
+        });
+      } catch (error) {
+        log.error(`Notifications: the ${task.name} failed: ${describeError(error)}`);
+      }
+    }
+  }
+
   async function run(claimUntil = Infinity): Promise<RunReport> {
     const report: RunReport = { sent: 0, failed: 0 };
     try {
@@ -281,6 +324,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
       }
       await sendAlerts();
       if (Date.now() < claimUntil) await sendDigest(report);
+      await runTasks();
       lastOutboxError = undefined;
     } catch (error) {
       const message = describeError(error);
@@ -341,6 +385,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
       clearTimeout(timer);
       while (running) await running.catch(() => {});
       for (const channel of channels) channel.close();
+      for (const task of options.tasks ?? []) task.close?.();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { site } from '../../src/content/site.ts';
 import { loadNotifyConfig } from './notify-config.ts';
 
 describe('loadNotifyConfig', () => {
@@ -21,11 +22,48 @@ describe('loadNotifyConfig', () => {
         from: 'one@example.com',
       },
       webhookUrl: 'https://hooks.example.com/booking?token=x',
+      ntfy: undefined,
       pollIntervalMs: 5_000,
       retryBaseMs: 30_000,
       retryMaxMs: 600_000,
       alertAfterMs: 3_600_000,
+      remindBeforeReplyByMs: 4 * 3_600_000,
+      acknowledge: true,
     });
+  });
+
+  describe('NOTIFY_REMINDER_HOURS', () => {
+    const webhook = { NOTIFY_WEBHOOK_URL: 'https://x.example' };
+    const hours = (value: string | undefined) =>
+      loadNotifyConfig({ ...webhook, NOTIFY_REMINDER_HOURS: value })?.remindBeforeReplyByMs;
+
+    it('reminds four hours before the reply-by time by default', () => {
+      expect(hours(undefined)).toBe(4 * 3_600_000);
+      expect(hours(' ')).toBe(4 * 3_600_000);
+    });
+
+    it.each([
+      ['0', 0],
+      ['0.5', 30 * 60_000],
+      ['2.25', 2.25 * 3_600_000],
+      [
+        String(site.bookingNotice.replyWithinHours),
+        site.bookingNotice.replyWithinHours * 3_600_000,
+      ],
+    ])('reads %s hours', (value, ms) => {
+      expect(hours(value)).toBe(ms);
+    });
+
+    it.each([String(site.bookingNotice.replyWithinHours + 1), '4h', '-1', '.5', 'four', '1e1'])(
+      'refuses %s, saying what it expects',
+      (value) => {
+        expect(() => hours(value)).toThrow(
+          new RegExp(
+            `NOTIFY_REMINDER_HOURS must be a number of hours from 0 to ${site.bookingNotice.replyWithinHours}.*got "${value.replace('.', '\\.')}"`,
+          ),
+        );
+      },
+    );
   });
 
   it('counts ntfy alone as a channel, with or without a token', () => {
@@ -123,5 +161,42 @@ describe('loadNotifyConfig', () => {
     ],
   ])('refuses %o with a clear message', (env, message) => {
     expect(() => loadNotifyConfig(env)).toThrow(message);
+  });
+});
+
+describe('NOTIFY_ACKNOWLEDGE', () => {
+  const smtp = { SMTP_URL: 'smtp://smtp.example.com', NOTIFY_TO: 'practice@example.com' };
+
+  it('is on by default when e-mail is configured', () => {
+    expect(loadNotifyConfig(smtp)?.acknowledge).toBe(true);
+  });
+
+  it('is off without e-mail, with only a webhook', () => {
+    expect(
+      loadNotifyConfig({ NOTIFY_WEBHOOK_URL: 'https://hooks.example.com/x' })?.acknowledge,
+    ).toBe(false);
+  });
+
+  it.each(['off', 'OFF', ' off '])('is switched off by "%s"', (value) => {
+    expect(loadNotifyConfig({ ...smtp, NOTIFY_ACKNOWLEDGE: value })?.acknowledge).toBe(false);
+  });
+
+  it('is on when said so with e-mail configured', () => {
+    expect(loadNotifyConfig({ ...smtp, NOTIFY_ACKNOWLEDGE: 'on' })?.acknowledge).toBe(true);
+  });
+
+  it('refuses "on" without SMTP, saying what it needs', () => {
+    expect(() =>
+      loadNotifyConfig({
+        NOTIFY_WEBHOOK_URL: 'https://hooks.example.com/x',
+        NOTIFY_ACKNOWLEDGE: 'on',
+      }),
+    ).toThrow(/NOTIFY_ACKNOWLEDGE=on needs SMTP_URL and NOTIFY_TO/);
+  });
+
+  it('refuses a value other than on or off', () => {
+    expect(() => loadNotifyConfig({ ...smtp, NOTIFY_ACKNOWLEDGE: 'maybe' })).toThrow(
+      /NOTIFY_ACKNOWLEDGE must be on or off: .* \(got "maybe"\)/,
+    );
   });
 });

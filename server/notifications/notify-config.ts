@@ -1,5 +1,6 @@
 import { ConfigError } from '../config.ts';
 import type { EmailSettings } from './channels.ts';
+import { site } from '../../src/content/site.ts';
 import { parseTopicUrl, type NtfySettings } from './ntfy.ts';
 
 /** How the practice is told of new booking requests; read from the environment. */
@@ -21,11 +22,30 @@ export interface NotifyConfig {
    * reported to the practice through every channel, once (NOTIFY_ALERT_AFTER_MINUTES).
    */
   alertAfterMs: number;
+  /**
+   * A request still waiting this long before its reply-by time is reminded,
+   * once, through every channel (NOTIFY_REMINDER_HOURS, 0 to 24 hours: 0 at
+   * the reply-by time itself, 24 as soon as it arrives).
+   */
+  remindBeforeReplyByMs: number;
+  /**
+   * Whether the visitor is e-mailed that the request arrived
+   * (NOTIFY_ACKNOWLEDGE, on by default): only with e-mail configured.
+   */
+  acknowledge: boolean;
 }
 
 type Env = Record<string, string | undefined>;
 
-const defaults = { pollSeconds: 5, retrySeconds: 30, retryMaxSeconds: 600, alertAfterMinutes: 60 };
+const { replyWithinHours } = site.bookingNotice;
+
+const defaults = {
+  pollSeconds: 5,
+  retrySeconds: 30,
+  retryMaxSeconds: 600,
+  alertAfterMinutes: 60,
+  reminderHours: 4,
+};
 
 /** What to set for a channel, for the messages that say none is configured. */
 export const channelSettingsHint =
@@ -122,6 +142,29 @@ export function loadNotifyConfig(env: Env = process.env): NotifyConfig | undefin
     defaults.alertAfterMinutes,
     'minutes',
   );
+  const reminderText = read('NOTIFY_REMINDER_HOURS');
+  let reminderHours = defaults.reminderHours;
+  if (reminderText !== undefined) {
+    const value = /^\d+(\.\d+)?$/.test(reminderText) ? Number(reminderText) : Number.NaN;
+    if (value >= 0 && value <= replyWithinHours) {
+      reminderHours = value;
+    } else {
+      problems.push(
+        `NOTIFY_REMINDER_HOURS must be a number of hours from 0 to ${replyWithinHours}, fractions allowed: how long before a waiting request's reply-by time it is reminded (got "${reminderText}").`,
+      );
+    }
+  }
+  const acknowledgeText = read('NOTIFY_ACKNOWLEDGE')?.toLowerCase();
+  if (acknowledgeText !== undefined && !['on', 'off'].includes(acknowledgeText)) {
+    problems.push(
+      `NOTIFY_ACKNOWLEDGE must be on or off: whether the visitor is e-mailed that the request arrived (got "${read('NOTIFY_ACKNOWLEDGE')}").`,
+    );
+  }
+  if (acknowledgeText === 'on' && smtpUrl === undefined) {
+    problems.push(
+      'NOTIFY_ACKNOWLEDGE=on needs SMTP_URL and NOTIFY_TO: the acknowledgement is an e-mail from the practice.',
+    );
+  }
   if (retryMaxMs < retryBaseMs) {
     problems.push('NOTIFY_RETRY_MAX_SECONDS must not be below NOTIFY_RETRY_SECONDS.');
   }
@@ -137,6 +180,8 @@ export function loadNotifyConfig(env: Env = process.env): NotifyConfig | undefin
     retryBaseMs,
     retryMaxMs,
     alertAfterMs,
+    remindBeforeReplyByMs: reminderHours * 3_600_000,
+    acknowledge: smtpUrl !== undefined && acknowledgeText !== 'off',
   };
 }
 

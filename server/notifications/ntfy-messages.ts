@@ -2,14 +2,16 @@ import { shortReference } from '../../core/booking-reference.ts';
 import { formatUkTimeShort } from '../uk-time.ts';
 import {
   composeBookingEmail,
-  plainText,
+  markAnsweredAction,
   replyActions,
   replyBy,
   type BookingNotice,
 } from './booking-notice.ts';
+import { plainText } from './email-html.ts';
 import type { DailySummaryMessage } from './daily-summary.ts';
 import { floodReviewCommand, type FloodDigestMessage } from './flood-digest.ts';
 import { composeAlert, type PracticeAlert } from './practice-alerts.ts';
+import { reminderLine, type ReminderMessage } from './reminder-message.ts';
 
 /**
  * What the practice's phone shows for each message pushed through ntfy
@@ -58,13 +60,18 @@ const maxMessageBytes = 3_500;
  */
 const pushedReplies = ['https://ig.me/', 'tel:', 'mailto:'] as const;
 
-export function composeBookingPush(notice: BookingNotice): NtfyMessage {
+/** The buttons that answer a request from the phone, the visitor's preferred way first, at most `limit`. */
+function pushedReplyActions(notice: BookingNotice, limit: number): NtfyViewAction[] {
   const answers = replyActions(notice);
-  const actions = pushedReplies
+  return pushedReplies
     .map((scheme) => answers.find((answer) => answer.href.startsWith(scheme)))
     .filter((answer) => answer !== undefined)
-    .slice(0, maxNtfyActions)
+    .slice(0, limit)
     .map(({ label, href }) => viewAction(label, href));
+}
+
+export function composeBookingPush(notice: BookingNotice): NtfyMessage {
+  const actions = pushedReplyActions(notice, maxNtfyActions);
   return {
     title: composeBookingEmail(notice).subject,
     message: [
@@ -90,6 +97,40 @@ export function composeFloodDigestPush(digest: FloodDigestMessage): NtfyMessage 
     priority: 3,
     tags: ['inbox_tray'],
     actions: [],
+  };
+}
+
+/**
+ * A reminder: who waits and when each is due, the first due first. The
+ * buttons are for the first request: with it alone, the ways to answer it and
+ * "Mark as answered"; with others, only "Mark <ref> as answered", since a
+ * "Call" would not say whom it calls.
+ */
+export function composeReminderPush(reminder: ReminderMessage): NtfyMessage {
+  const first = reminder.requests[0];
+  const markAnswered = first === undefined ? undefined : markAnsweredAction(first);
+  const alone = reminder.requests.length === 1;
+  const markAction =
+    markAnswered === undefined || first === undefined
+      ? []
+      : [
+          viewAction(
+            alone ? markAnswered.label : `Mark ${shortReference(first.id)} as answered`,
+            markAnswered.href,
+          ),
+        ];
+  const replies =
+    alone && first !== undefined
+      ? pushedReplyActions(first, maxNtfyActions - markAction.length)
+      : [];
+  return {
+    title: reminder.subject,
+    message: fitMessage(
+      reminder.requests.map((notice) => reminderLine(notice, reminder.composedAt)),
+    ),
+    priority: 4,
+    tags: ['alarm_clock'],
+    actions: [...replies, ...markAction],
   };
 }
 
@@ -121,15 +162,23 @@ export function composeDailySummaryPush(summary: DailySummaryMessage): NtfyMessa
       : [
           `${summary.failingCount} notification${summary.failingCount === 1 ? ' is' : 's are'} failing: docs/notifications.md, \u201cWhen a notification fails\u201d.`,
         ];
+  const waiting =
+    summary.waitingCount === 0
+      ? []
+      : [
+          `${summary.waitingCount} waiting for a reply${summary.lateCount === 0 ? '' : `, ${summary.lateCount} late`}: the e-mail lists them, or npx hijama list --waiting.`,
+        ];
+  const urgent = summary.failingCount > 0 || summary.lateCount > 0;
   return {
     title: summary.subject,
     message: fitMessage([
+      ...waiting,
       ...(lines.length === 0 ? ['No new requests in the last 24 hours.'] : lines),
       ...failing,
       'Every day, with or without requests: a day without it is the alarm.',
     ]),
-    priority: summary.failingCount === 0 ? 3 : 4,
-    tags: [summary.failingCount === 0 ? 'sunrise' : 'warning'],
+    priority: urgent ? 4 : 3,
+    tags: [urgent ? 'warning' : 'sunrise'],
     actions: [],
   };
 }

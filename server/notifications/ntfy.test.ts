@@ -417,12 +417,14 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
     expect(peer.messages).toHaveLength(1);
     const push = peer.messages[0]!;
     expect(push).toMatchObject({
-      title: 'Daily summary: 1 new booking request',
+      title: 'Daily summary: 1 waiting, 1 new booking request',
       priority: 3,
       tags: ['sunrise'],
     });
     expect(push.message).toMatch(
-      new RegExp(`^Amina Khan, ref ${shortReference(sent.id)}: reply by ${ukShort}\n`),
+      new RegExp(
+        `^1 waiting for a reply: the e-mail lists them, or npx hijama list --waiting\\.\nAmina Khan, ref ${shortReference(sent.id)}: reply by ${ukShort}\n`,
+      ),
     );
     expect(push.message).toContain('a day without it is the alarm');
     expect(push.message).not.toContain('amina@example.com');

@@ -4,6 +4,7 @@ import {
   composeBookingPush,
   composeDailySummaryPush,
   composeFloodDigestPush,
+  composeReminderPush,
   type NtfyMessage,
 } from './ntfy-messages.ts';
 
@@ -78,6 +79,7 @@ export function createNtfyChannel(settings: NtfySettings): NotificationChannel {
     sendAlert: (alert) => publish(composeAlertPush(alert)),
     sendDailySummary: (summary) => publish(composeDailySummaryPush(summary)),
     sendFloodDigest: (digest) => publish(composeFloodDigestPush(digest)),
+    sendReminder: (reminder) => publish(composeReminderPush(reminder)),
     // Nothing to check without publishing: a push is tried with the first request.
     verify: async () => {},
     close: () => {},

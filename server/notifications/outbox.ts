@@ -1,5 +1,10 @@
 import type { Database } from '../db/database.ts';
-import { noticeFromRow, type BookingNotice, type BookingNoticeRow } from './booking-notice.ts';
+import {
+  noticeColumnsSql,
+  noticeFromRow,
+  type BookingNotice,
+  type BookingNoticeRow,
+} from './booking-notice.ts';
 import { sentAtColumn, sentChannels, sentFlagsSql, type ChannelName } from './channel-names.ts';
 
 /**
@@ -84,11 +89,9 @@ export function createOutbox(db: Database): Outbox {
              next_attempt_at = now() + make_interval(secs => $2)
          from due, public.bookings as b
          where n.booking_id = due.booking_id and b.id = n.booking_id
-         returning n.booking_id::text as booking_id,
+         returning ${noticeColumnsSql('b')},
                    n.attempts,
                    ${sentFlagsSql('n')},
-                   to_json(b.created_at) #>> '{}' as created_at,
-                   b.full_name, b.phone, b.email, b.instagram,
                    -- The e-mail's "Mark as answered" link; signed here, where the key is.
                    app_private.answer_token(b.id) as answer_token`,
         [claim, leaseMs / 1000],

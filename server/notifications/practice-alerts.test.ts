@@ -11,7 +11,12 @@ import {
 import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
 import { createNotifier, type Notifier } from './notifier.ts';
 import { createOutbox } from './outbox.ts';
-import { allDeliveredNote, createAlertStore } from './practice-alerts.ts';
+import {
+  allDeliveredNote,
+  composeAlert,
+  createAlertStore,
+  recordAcknowledgementRefused,
+} from './practice-alerts.ts';
 
 /**
  * An alert that notifications are failing speaks only of those still failing
@@ -170,5 +175,68 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
     expect(taken.text).toContain(`Ref ${shortReference(failing)}`);
     expect(taken.text).not.toContain(`Ref ${shortReference(delivered)}`);
     expect(await alerts()).toEqual([{ sent: true, last_error: expect.stringMatching(/500/) }]);
+  });
+});
+
+describe("the alert that a visitor's address refused the acknowledgement", () => {
+  const bookingId = '5f0c2a8e-2f4b-4c1d-9e8f-0a1b2c3d4e5f';
+
+  it('names the request and its time, says to phone, and quotes the mail server', () => {
+    const { subject, text } = composeAlert({
+      id: '7',
+      kind: 'acknowledgement_refused',
+      createdAt: new Date('2026-11-24T14:03:00Z'),
+      details: {
+        booking_id: bookingId,
+        received_at: '2026-11-24T14:02:00.000Z',
+        smtp_reply: '550 5.1.1 User unknown',
+      },
+    });
+    expect(subject).toBe(
+      'Phone the visitor of request 5F0C2A8E: their e-mail address refused our confirmation',
+    );
+    expect(text).toContain(
+      "The confirmation to request 5F0C2A8E, received Tuesday 24 November 2026, 14:02 GMT, was refused by the visitor's mail server",
+    );
+    expect(text).toContain('Phone them instead');
+    expect(text).toContain('550 5.1.1 User unknown');
+  });
+
+  describe.each(testEngines('refused-alerts'))('stored on $name', (engine) => {
+    let opened: OpenedDatabase;
+    let cleanUp: () => Promise<void>;
+
+    beforeAll(async () => {
+      ({ opened, cleanUp } = await engine.open());
+    });
+
+    afterAll(async () => {
+      await opened?.close();
+      await cleanUp?.();
+    });
+
+    it('keeps the request and the reply, without the address the visitor typed', async () => {
+      await opened.db.query(
+        `insert into public.bookings (id, full_name, phone, email)
+         values ($1, 'Amina Khan', '07700 900 456', 'Amina@Example.com')`,
+        [bookingId],
+      );
+      await recordAcknowledgementRefused(opened.db, {
+        bookingId,
+        receivedAt: new Date('2026-11-24T14:02:00Z'),
+        smtpReply: '550 5.1.1 <amina@example.com>: Recipient address rejected:\r\n User unknown',
+        refusedAddress: 'Amina@Example.com',
+      });
+      const alert = await createAlertStore(opened.db).claimNext();
+      expect(alert).toMatchObject({
+        kind: 'acknowledgement_refused',
+        details: {
+          booking_id: bookingId,
+          received_at: '2026-11-24T14:02:00.000Z',
+          smtp_reply: "550 5.1.1 <the visitor's address>: Recipient address rejected: User unknown",
+        },
+      });
+      expect(JSON.stringify(composeAlert(alert!))).not.toMatch(/amina@/i);
+    });
   });
 });

@@ -1,4 +1,5 @@
-import type { Database } from '../db/database.ts';
+import { site } from '../../src/content/site.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import { shortReference } from '../../core/booking-reference.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
 import { floodDigestIntervalMs, floodReviewCommand } from './flood-digest.ts';
@@ -12,7 +13,10 @@ import { sentChannels, sentFlagsSql, type ChannelName } from './channel-names.ts
  *   once an hour while they keep coming;
  * - `notification_failing`, left by the notifier when notifications have kept
  *   failing for NOTIFY_ALERT_AFTER_MINUTES (20261125120000_notification_watch.sql),
- *   once for each notification.
+ *   once for each notification;
+ * - `acknowledgement_refused`, left by the acknowledgements task
+ *   (acknowledgements.ts) when the visitor's mail server refused the e-mail
+ *   telling them their request arrived: the practice phones them instead.
  * The notifier sends each alert through every channel; one that any channel
  * takes is sent, so a broken e-mail account is reported by the webhook and a
  * broken webhook by e-mail. A `notification_failing` alert speaks only of the
@@ -20,7 +24,7 @@ import { sentChannels, sentFlagsSql, type ChannelName } from './channel-names.ts
  * broken too) while they got through is not sent at all.
  */
 
-export type PracticeAlertKind = 'flood' | 'notification_failing';
+export type PracticeAlertKind = 'flood' | 'notification_failing' | 'acknowledgement_refused';
 
 /** What the database records with a flood alert. */
 export interface FloodDetails {
@@ -44,6 +48,19 @@ export interface FailingNotificationsDetails {
   notifications: FailingNotificationDetail[];
 }
 
+/**
+ * A visitor's address that refused the acknowledgement: the request's id and
+ * the mail server's reply, with the address itself taken out of it, so that
+ * nothing the visitor typed is repeated (ntfy and webhooks included).
+ */
+export interface AcknowledgementRefusedDetails {
+  booking_id: string;
+  /** When the request arrived, ISO 8601. */
+  received_at: string;
+  /** What the visitor's mail server answered, e.g. `550 5.1.1 User unknown`. */
+  smtp_reply: string;
+}
+
 export type PracticeAlert =
   /** `details` is null for an alert left before the threshold was recorded with it. */
   | { id: string; kind: 'flood'; createdAt: Date; details: FloodDetails | null }
@@ -52,6 +69,12 @@ export type PracticeAlert =
       kind: 'notification_failing';
       createdAt: Date;
       details: FailingNotificationsDetails;
+    }
+  | {
+      id: string;
+      kind: 'acknowledgement_refused';
+      createdAt: Date;
+      details: AcknowledgementRefusedDetails;
     };
 
 export interface AlertMessage {
@@ -118,7 +141,7 @@ export function composeAlert(alert: PracticeAlert): AlertMessage {
       return {
         subject: `${requests} not reached you ${how}`,
         text: [
-          `${count === 1 ? 'This booking request has' : `These ${count} booking requests have`} not reached you ${how} for more than ${describeMinutes(alert.details.after_minutes)}. ${count === 1 ? 'It is' : 'They are'} retried until ${count === 1 ? 'it gets' : 'they get'} through, but a reply was promised within 24 hours:`,
+          `${count === 1 ? 'This booking request has' : `These ${count} booking requests have`} not reached you ${how} for more than ${describeMinutes(alert.details.after_minutes)}. ${count === 1 ? 'It is' : 'They are'} retried until ${count === 1 ? 'it gets' : 'they get'} through, but a reply was promised within ${site.bookingNotice.replyWithinHours} hours:`,
           '',
           ...notifications.flatMap((entry) => [
             `  Ref ${shortReference(entry.booking_id)}, received ${formatUkTimeLong(new Date(entry.received_at))}, ${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}`,
@@ -134,7 +157,58 @@ export function composeAlert(alert: PracticeAlert): AlertMessage {
         ].join('\n'),
       };
     }
+    case 'acknowledgement_refused': {
+      const reference = shortReference(alert.details.booking_id);
+      const received = formatUkTimeLong(new Date(alert.details.received_at));
+      return {
+        subject: `Phone the visitor of request ${reference}: their e-mail address refused our confirmation`,
+        text: [
+          `The confirmation to request ${reference}, received ${received}, was refused by the visitor's mail server: the address may be mistyped, or no longer exist.`,
+          '',
+          `Phone them instead; the booking e-mail with reference ${reference} has the number. A reply by e-mail to that address would most likely be refused too.`,
+          '',
+          'Their mail server answered:',
+          `  ${alert.details.smtp_reply}`,
+          '',
+        ].join('\n'),
+      };
+    }
   }
+}
+
+/** The longest mail server reply kept in an alert. */
+const maxSmtpReplyLength = 300;
+
+/**
+ * Leaves the practice an alert that the acknowledgement of `bookingId` was
+ * refused; `refusedAddress` is taken out of the server's reply, which often
+ * quotes it.
+ */
+export async function recordAcknowledgementRefused(
+  db: Queryable,
+  refusal: { bookingId: string; receivedAt: Date; smtpReply: string; refusedAddress: string },
+): Promise<void> {
+  const reply = refusal.smtpReply
+    .replace(
+      new RegExp(`<?${escapeRegExp(refusal.refusedAddress)}>?`, 'gi'),
+      "<the visitor's address>",
+    )
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, maxSmtpReplyLength);
+  const details: AcknowledgementRefusedDetails = {
+    booking_id: refusal.bookingId,
+    received_at: refusal.receivedAt.toISOString(),
+    smtp_reply: reply,
+  };
+  await db.query(
+    `insert into app_private.booking_alerts (kind, details) values ('acknowledgement_refused', $1::jsonb)`,
+    [JSON.stringify(details)],
+  );
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 export interface AlertStore {
@@ -166,12 +240,26 @@ interface AlertRow {
   id: string;
   kind: PracticeAlertKind;
   created_at: Date | string;
-  details: FailingNotificationsDetails | FloodDetails | string | null;
+  details:
+    FailingNotificationsDetails | FloodDetails | AcknowledgementRefusedDetails | string | null;
 }
 
 function alertOf(row: AlertRow): PracticeAlert {
   const createdAt = new Date(row.created_at);
   const details: unknown = typeof row.details === 'string' ? JSON.parse(row.details) : row.details;
+  if (row.kind === 'acknowledgement_refused') {
+    const refused = details as Partial<AcknowledgementRefusedDetails> | null;
+    return {
+      id: row.id,
+      kind: row.kind,
+      createdAt,
+      details: {
+        booking_id: refused?.booking_id ?? '',
+        received_at: refused?.received_at ?? createdAt.toISOString(),
+        smtp_reply: refused?.smtp_reply ?? 'no reply recorded',
+      },
+    };
+  }
   if (row.kind === 'notification_failing') {
     return {
       id: row.id,

@@ -1,6 +1,8 @@
+import { instagramUserName, normaliseInstagram } from '../../core/booking-rules.ts';
+import { plainText } from './email-html.ts';
 /**
  * The links with which the practitioner answers a visitor from a phone: call,
- * text, WhatsApp and e-mail. Each is built from what the visitor typed, so
+ * text, WhatsApp, e-mail and Instagram. Each is built from what the visitor typed, so
  * nothing but digits (and a leading +) ever reaches a phone link, and an
  * e-mail address, subject and body are percent-encoded.
  */
@@ -63,4 +65,34 @@ function strictEncode(value: string): string {
     /[!'()*]/g,
     (mark) => `%${mark.charCodeAt(0).toString(16).toUpperCase()}`,
   );
+}
+
+/**
+ * The user name in the Instagram field, by the rule that stores it
+ * (core/booking-rules.ts): rows stored before that rule may still hold `@name`
+ * or a profile's address. Undefined when it is not a user name, so that
+ * nothing else ever becomes a link.
+ */
+export function instagramHandle(stored: string | null): string | undefined {
+  if (stored === null) return undefined;
+  const handle = normaliseInstagram(stored.trim());
+  return instagramUserName.test(handle) ? handle : undefined;
+}
+
+/** The profile's address, `https://instagram.com/<user name>`. */
+export function instagramUrl(stored: string | null): string | undefined {
+  const handle = instagramHandle(stored);
+  return handle === undefined ? undefined : `https://instagram.com/${encodeURIComponent(handle)}`;
+}
+
+/** A chat with the user on Instagram, `https://ig.me/m/<user name>`: the app opens the conversation. */
+export function instagramMessageUrl(stored: string | null): string | undefined {
+  const handle = instagramHandle(stored);
+  return handle === undefined ? undefined : `https://ig.me/m/${encodeURIComponent(handle)}`;
+}
+
+/** The Instagram field as the e-mail shows it: `@user name`, or what was typed when it is none. */
+export function instagramShown(stored: string): string {
+  const handle = instagramHandle(stored);
+  return handle === undefined ? plainText(stored) : `@${handle}`;
 }

@@ -1,5 +1,6 @@
 import type { BookingsRepository } from '../db/bookings-repository.ts';
 import type { Database } from '../db/database.ts';
+import { createAcknowledgementTask } from './acknowledgements.ts';
 import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
 import { createFloodDigests } from './flood-digests.ts';
 import { createNotifier, type Notifier, type NotifierLog } from './notifier.ts';
@@ -7,6 +8,7 @@ import { createNtfyChannel } from './ntfy.ts';
 import type { NotifyConfig } from './notify-config.ts';
 import { createOutbox } from './outbox.ts';
 import { createAlertStore } from './practice-alerts.ts';
+import { createReminderTask } from './reminders.ts';
 
 /** The configured channels, e-mail first. */
 export function createChannels(config: NotifyConfig): NotificationChannel[] {
@@ -35,6 +37,23 @@ export function createConfiguredNotifier(
     alerts: createAlertStore(db),
     alertAfterMs: config.alertAfterMs,
     digests: createFloodDigests(db),
+    tasks: [
+      createReminderTask({
+        db,
+        remindBeforeReplyByMs: config.remindBeforeReplyByMs,
+        retryMs: config.retryMaxMs,
+      }),
+      ...(config.email && config.acknowledge
+        ? [
+            createAcknowledgementTask({
+              db,
+              email: config.email,
+              retryBaseMs: config.retryBaseMs,
+              retryMaxMs: config.retryMaxMs,
+            }),
+          ]
+        : []),
+    ],
     log,
   });
   return { notifier, channels };

@@ -115,7 +115,7 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
     });
     try {
       await opened.db.query('delete from public.bookings');
-      const limit = periodBefore(new Date(), { count: 12, unit: 'm' });
+      const limit = periodBefore(new Date(), { count: 12, unit: 'mo' });
       for (const [name, offsetMs] of [
         ['Past The Promise', -3_600_000],
         ['Within The Promise', 3_600_000],

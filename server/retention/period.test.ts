@@ -1,26 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { describePeriod, parsePeriod, parseSince, periodBefore } from './period.ts';
+import { ambiguousUnit, describePeriod, parsePeriod, parseSince, periodBefore } from './period.ts';
 
 describe('parsePeriod', () => {
   it.each([
     ['7d', { count: 7, unit: 'd' }],
     ['2w', { count: 2, unit: 'w' }],
-    ['12m', { count: 12, unit: 'm' }],
+    ['12mo', { count: 12, unit: 'mo' }],
     ['1Y', { count: 1, unit: 'y' }],
     [' 30 d ', { count: 30, unit: 'd' }],
   ])('reads %j', (text, period) => {
     expect(parsePeriod(text)).toEqual(period);
   });
 
-  it.each(['', '0d', '12', 'm', '1.5m', '-1d', '12h', '12 months', '12345d'])(
+  it.each(['', '0d', '12', 'm', '12m', '1.5m', '-1d', '12h', '12 months', '12345d'])(
     'refuses %j',
     (text) => {
       expect(parsePeriod(text)).toBeUndefined();
     },
   );
 
+  it('refuses a bare m as ambiguous, saying what to write', () => {
+    expect(ambiguousUnit('5m')).toBe('"5m" could mean minutes or months: write 5mo for months.');
+    expect(ambiguousUnit(' 5M', true)).toBe(
+      '"5M" could mean minutes or months: write 5min for minutes or 5mo for months.',
+    );
+    expect(ambiguousUnit('5mo')).toBeUndefined();
+    expect(ambiguousUnit('5min')).toBeUndefined();
+  });
+
   it('names the period in words', () => {
-    expect(describePeriod({ count: 12, unit: 'm' })).toBe('12 months');
+    expect(describePeriod({ count: 12, unit: 'mo' })).toBe('12 months');
     expect(describePeriod({ count: 1, unit: 'd' })).toBe('1 day');
   });
 });
@@ -30,9 +39,9 @@ describe('periodBefore', () => {
   it.each([
     ['1d', '2026-03-30T10:15:00.000Z'],
     ['2w', '2026-03-17T10:15:00.000Z'],
-    ['1m', '2026-02-28T10:15:00.000Z'],
-    ['12m', '2025-03-31T10:15:00.000Z'],
-    ['13m', '2025-02-28T10:15:00.000Z'],
+    ['1mo', '2026-02-28T10:15:00.000Z'],
+    ['12mo', '2025-03-31T10:15:00.000Z'],
+    ['13mo', '2025-02-28T10:15:00.000Z'],
     ['2y', '2024-03-31T10:15:00.000Z'],
   ])('%s before %s is %s', (text, expected) => {
     expect(periodBefore(now, parsePeriod(text)!).toISOString()).toBe(expected);
@@ -40,7 +49,7 @@ describe('periodBefore', () => {
 
   it('counts calendar months into a leap February', () => {
     expect(
-      periodBefore(new Date('2028-03-30T00:00:00Z'), { count: 1, unit: 'm' }).toISOString(),
+      periodBefore(new Date('2028-03-30T00:00:00Z'), { count: 1, unit: 'mo' }).toISOString(),
     ).toBe('2028-02-29T00:00:00.000Z');
   });
 });

@@ -1,15 +1,19 @@
 import { ukClockInstant } from '../uk-time.ts';
 
 /**
- * Periods such as `7d`, `2w`, `12m` or `1y` (days, weeks, calendar months,
+ * Periods such as `7d`, `2w`, `12mo` or `1y` (days, weeks, calendar months,
  * years), used by `--since`, `--older-than` and RETENTION, and the instants
- * they name. Months and years are calendar ones counted in UTC: `12m` on
+ * they name. Months and years are calendar ones counted in UTC: `12mo` on
  * 22 November 2026 at 10:00 UTC reaches back to 22 November 2025 at 10:00 UTC;
- * a day that the earlier month lacks becomes its last day (31 March minus 1m
- * is 28 or 29 February).
+ * a day that the earlier month lacks becomes its last day (31 March minus 1mo
+ * is 28 or 29 February). A bare `m` is refused everywhere: `--since 5m` could
+ * mean minutes as well as months.
  */
 
-export type PeriodUnit = 'd' | 'w' | 'm' | 'y';
+export type PeriodUnit = 'd' | 'w' | 'mo' | 'y';
+
+/** The units, as the messages that refuse a period list them. */
+export const periodUnitsHint = 'd, w, mo or y (days, weeks, calendar months, years), e.g. 12mo';
 
 export interface Period {
   count: number;
@@ -19,17 +23,32 @@ export interface Period {
 const unitNames: Record<PeriodUnit, [string, string]> = {
   d: ['day', 'days'],
   w: ['week', 'weeks'],
-  m: ['month', 'months'],
+  mo: ['month', 'months'],
   y: ['year', 'years'],
 };
 
-/** `12m` → 12 months; undefined when the text is not a period. */
+/** `12mo` → 12 months; undefined when the text is not a period. */
 export function parsePeriod(text: string): Period | undefined {
-  const match = /^(\d{1,4})\s*([dwmy])$/i.exec(text.trim());
+  const match = /^(\d{1,4})\s*(d|w|mo|y)$/i.exec(text.trim());
   if (!match) return undefined;
   const count = Number(match[1]);
   if (count === 0) return undefined;
   return { count, unit: match[2]!.toLowerCase() as PeriodUnit };
+}
+
+/**
+ * Why `text` is refused as ambiguous (`5m`: minutes or months?), with what to
+ * write instead: `5mo`, or `5min` where minutes are taken (`takesMinutes`);
+ * undefined when it is not ambiguous.
+ */
+export function ambiguousUnit(text: string, takesMinutes = false): string | undefined {
+  const match = /^(\d{1,5})\s*m$/i.exec(text.trim());
+  if (!match) return undefined;
+  const count = match[1]!;
+  const instead = takesMinutes
+    ? `write ${count}min for minutes or ${count}mo for months`
+    : `write ${count}mo for months`;
+  return `"${text.trim()}" could mean minutes or months: ${instead}.`;
 }
 
 /** "12 months", "1 day". */
@@ -46,7 +65,7 @@ export function periodBefore(now: Date, { count, unit }: Period): Date {
       return new Date(now.getTime() - count * dayMs);
     case 'w':
       return new Date(now.getTime() - count * 7 * dayMs);
-    case 'm':
+    case 'mo':
       return monthsBefore(now, count);
     case 'y':
       return monthsBefore(now, count * 12);

@@ -12,20 +12,23 @@ import {
 
 describe('loadRetention', () => {
   it('keeps the privacy notice’s promise when RETENTION is unset or empty', () => {
-    expect(promisedRetention).toEqual({ count: retentionMonths, unit: 'm' });
+    expect(promisedRetention).toEqual({ count: retentionMonths, unit: 'mo' });
     expect(loadRetention({})).toEqual(promisedRetention);
     expect(loadRetention({ RETENTION: ' ' })).toEqual(promisedRetention);
   });
 
   it('reads a period, and off', () => {
-    expect(loadRetention({ RETENTION: '6m' })).toEqual({ count: 6, unit: 'm' });
+    expect(loadRetention({ RETENTION: '6mo' })).toEqual({ count: 6, unit: 'mo' });
     expect(loadRetention({ RETENTION: 'off' })).toBeUndefined();
     expect(loadRetention({ RETENTION: 'OFF' })).toBeUndefined();
   });
 
   it('refuses anything else with a clear message', () => {
     expect(() => loadRetention({ RETENTION: '1 year' })).toThrow(
-      /RETENTION must be a number followed by d, w, m or y .*, or off \(got "1 year"\)/,
+      /RETENTION must be a number followed by d, w, mo or y .*, or off \(got "1 year"\)/,
+    );
+    expect(() => loadRetention({ RETENTION: '6m' })).toThrow(
+      'RETENTION: "6m" could mean minutes or months: write 6mo for months',
     );
   });
 });
@@ -42,7 +45,7 @@ describe('retentionWarning', () => {
       /^Warning: RETENTION is off, .* the privacy notice .* deleted after 12 months\. Remove RETENTION=off/,
     );
     expect(retentionWarning({ count: 2, unit: 'y' })).toMatch(
-      /^Warning: RETENTION=2y keeps booking requests for 2 years, longer than the 12 months .* Set RETENTION=12m/,
+      /^Warning: RETENTION=2y keeps booking requests for 2 years, longer than the 12 months .* Set RETENTION=12mo/,
     );
   });
 });

@@ -2,7 +2,14 @@ import { retentionMonths } from '../../src/content/site.ts';
 import { ConfigError } from '../config.ts';
 import { createOwnerBookingsRepository } from '../db/bookings-repository.ts';
 import type { Database } from '../db/database.ts';
-import { describePeriod, parsePeriod, periodBefore, type Period } from './period.ts';
+import {
+  ambiguousUnit,
+  describePeriod,
+  parsePeriod,
+  periodBefore,
+  periodUnitsHint,
+  type Period,
+} from './period.ts';
 
 /**
  * Deletion of booking requests older than the privacy notice promises
@@ -13,7 +20,7 @@ import { describePeriod, parsePeriod, periodBefore, type Period } from './period
  */
 
 /** What the privacy notice under the form promises. */
-export const promisedRetention: Period = { count: retentionMonths, unit: 'm' };
+export const promisedRetention: Period = { count: retentionMonths, unit: 'mo' };
 
 type Env = Record<string, string | undefined>;
 
@@ -22,10 +29,12 @@ export function loadRetention(env: Env = process.env): Period | undefined {
   const text = env.RETENTION?.trim();
   if (!text) return promisedRetention;
   if (text.toLowerCase() === 'off') return undefined;
+  const ambiguous = ambiguousUnit(text);
+  if (ambiguous) throw new ConfigError([`RETENTION: ${ambiguous}`]);
   const period = parsePeriod(text);
   if (!period) {
     throw new ConfigError([
-      `RETENTION must be a number followed by d, w, m or y (days, weeks, months, years), e.g. 12m, or off (got "${text}").`,
+      `RETENTION must be a number followed by ${periodUnitsHint}, or off (got "${text}").`,
     ]);
   }
   return period;
@@ -38,11 +47,11 @@ export function retentionWarning(
 ): string | undefined {
   const promised = describePeriod(promisedRetention);
   if (period === undefined) {
-    return `Warning: RETENTION is off, so booking requests are kept until deleted by hand, but the privacy notice under the form says they are deleted after ${promised}. Remove RETENTION=off (the server then deletes them daily), or delete them yourself regularly with \`npm run bookings -- purge --older-than ${retentionMonths}m\`.`;
+    return `Warning: RETENTION is off, so booking requests are kept until deleted by hand, but the privacy notice under the form says they are deleted after ${promised}. Remove RETENTION=off (the server then deletes them daily), or delete them yourself regularly with \`npm run bookings -- purge --older-than ${retentionMonths}mo\`.`;
   }
   // Longer than promised: the cutoff lies before the promised one.
   if (periodBefore(now, period).getTime() < periodBefore(now, promisedRetention).getTime()) {
-    return `Warning: RETENTION=${period.count}${period.unit} keeps booking requests for ${describePeriod(period)}, longer than the ${promised} the privacy notice under the form promises. Set RETENTION=${retentionMonths}m, or change retentionMonths in src/content/site.ts (the notice) and rebuild.`;
+    return `Warning: RETENTION=${period.count}${period.unit} keeps booking requests for ${describePeriod(period)}, longer than the ${promised} the privacy notice under the form promises. Set RETENTION=${retentionMonths}mo, or change retentionMonths in src/content/site.ts (the notice) and rebuild.`;
   }
   return undefined;
 }

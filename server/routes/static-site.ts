@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { isViewFile } from '../../src/boot/protocol.ts';
 import { fileNotFound, siteMethodNotAllowed, type SiteError } from '../http/api-errors.ts';
+import { contentSecurityPolicyFor, securityHeaders } from '../http/security-headers.ts';
 
 /**
  * The built site (Vite's `dist/`). The site has no URL routes, so a path that
@@ -68,37 +69,6 @@ const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 type Encoding = 'br' | 'gzip';
-
-/**
- * Sent with every file: no sniffing, no framing, no referrer leaks, no powerful
- * features. The policy names only features Chromium knows (it warns in the
- * console of every page about any other, e.g. `bluetooth`).
- */
-const securityHeaders: Record<string, string> = {
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'strict-origin-when-cross-origin',
-  'Permissions-Policy':
-    'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), interest-cohort=()',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-};
-
-/** Forbids framing; a policy in a <meta> tag cannot say so, only a header can. */
-const frameAncestors = "frame-ancestors 'none'";
-
-/**
- * The page's Content-Security-Policy as the build wrote it into its <meta> tag
- * (with the hashes of its inline scripts), repeated as a header with
- * frame-ancestors. Files other than pages may load nothing at all.
- */
-export function contentSecurityPolicyFor(extension: string, content: string | undefined): string {
-  if (extension !== '.html' || content === undefined)
-    return `default-src 'none'; ${frameAncestors}`;
-  const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/i.exec(content);
-  // A page without a policy of its own (a pre-rendered view, fetched by the
-  // page's script rather than opened) loads nothing either.
-  return meta?.[1] ? `${meta[1]}; ${frameAncestors}` : `default-src 'none'; ${frameAncestors}`;
-}
 
 export function createStaticSite(distDir: string) {
   const root = path.resolve(distDir);

@@ -26,16 +26,20 @@ export interface SmtpPeer {
 /**
  * An SMTP server on 127.0.0.1; with `auth`, only that user may send, else
  * anyone, logged in or not. Without `tls` it speaks plain SMTP; with it, TLS
- * from the first byte (implicit TLS, `smtps://`, as on port 465).
+ * from the first byte (implicit TLS, `smtps://`, as on port 465). The
+ * addresses of `rejectRecipients` are refused at RCPT TO with 550, as a mail
+ * server refuses a mailbox that does not exist.
  */
 export async function startSmtpPeer(
   options: {
     port?: number;
     auth?: { user: string; pass: string };
     tls?: { key: string; cert: string };
+    rejectRecipients?: readonly string[];
   } = {},
 ): Promise<SmtpPeer> {
   const mails: ReceivedMail[] = [];
+  const rejected = new Set(options.rejectRecipients?.map((address) => address.toLowerCase()));
   const server = new SMTPServer({
     ...(options.tls
       ? { secure: true, key: options.tls.key, cert: options.tls.cert }
@@ -53,6 +57,14 @@ export async function startSmtpPeer(
       } else {
         callback(new Error('Invalid username or password'));
       }
+    },
+    onRcptTo(address, _session, callback) {
+      if (!rejected.has(address.address.toLowerCase())) return callback();
+      const refusal = new Error(
+        `5.1.1 <${address.address}>: Recipient address rejected: User unknown`,
+      ) as Error & { responseCode: number };
+      refusal.responseCode = 550;
+      callback(refusal);
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];

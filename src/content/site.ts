@@ -92,6 +92,9 @@ const email = 'bookings@rochester-hijama.example';
  */
 export const retentionMonths = 12;
 
+/** The promise the site makes: a reply to every booking request within this many hours. */
+const replyWithinHours = 24;
+
 const address = {
   /** PLACEHOLDER venue, club, road and postcode: replace with the real address. */
   venue: 'The Treatment Rooms, Health & Beauty Suite',
@@ -114,8 +117,7 @@ export const site = {
   /** What search engines and link previews show. */
   seo: {
     title: `${practiceName} · Hijama cupping therapy in Rochester, Kent`,
-    description:
-      'Traditional Hijama (wet cupping) in a private, hygienic treatment room in Chatham, Rochester. Send a booking request and we reply within 24 hours.',
+    description: `Traditional Hijama (wet cupping) in a private, hygienic treatment room in Chatham, Rochester. Send a booking request and we reply within ${replyWithinHours} hours.`,
     /** The picture shown when the site is shared; 1200 × 630 PNG in public/. */
     shareImage: {
       src: '/og-image.png',
@@ -123,6 +125,8 @@ export const site = {
       height: 630,
       alt: `${practiceName}: traditional cupping therapy in Rochester, Kent`,
     } satisfies ImageSlot,
+    /** The line under the name on the sharing picture (scripts/make-images.ts draws it). */
+    shareTagline: `Traditional Hijama cupping therapy. Send a booking request; we reply within ${replyWithinHours} hours.`,
     themeColor: '#123c3a',
     backgroundColor: '#fbf7f0',
   },
@@ -136,7 +140,7 @@ export const site = {
     email,
     /** The short location line of the contact blocks. */
     location: 'Rochester, United Kingdom',
-    replyPromise: 'We reply within 24 hours by e-mail or Instagram message.',
+    replyPromise: `We reply within ${replyWithinHours} hours by e-mail or Instagram message.`,
   },
 
   address: {
@@ -199,7 +203,7 @@ export const site = {
       eyebrow: 'Traditional cupping therapy · Rochester, Kent',
       title: practiceName,
       lead: 'Calm, clean and unhurried Hijama with a trained practitioner, in a private treatment room in Chatham. Sterile single-use cups, time to talk, and aftercare you can follow.',
-      reassurance: 'Send a request in a minute. We reply within 24 hours.',
+      reassurance: `Send a request in a minute. We reply within ${replyWithinHours} hours.`,
       /** Optional photograph beside the hero text; leave null to show the drawn motif. */
       image: null as ImageSlot | null,
     },
@@ -322,6 +326,8 @@ export const site = {
     heading: 'Client Testimonials',
     intro: 'Kind words from people who have visited us.',
     verifiedLabel: 'Verified Client',
+    /** What a screen reader says for a review's stars. */
+    ratingLabel: (rating: number): string => `Rated ${rating} out of 5`,
     /** SAMPLE reviews showing the layout: replace with real reviews given with the client's consent. */
     reviews: [
       {
@@ -394,8 +400,7 @@ export const site = {
 
   contact: {
     heading: 'Book Your Session',
-    intro:
-      'Send us a request and we will get back to you within 24 hours by e-mail or Instagram message to agree a time. A request is not yet a confirmed appointment.',
+    intro: `Send us a request and we will get back to you within ${replyWithinHours} hours by e-mail or Instagram message to agree a time. A request is not yet a confirmed appointment.`,
     detailsHeading: 'Contact details',
   },
 
@@ -422,7 +427,7 @@ export const site = {
         : `Please correct the ${count} highlighted fields.`,
     failure: 'There was an error submitting your request. Please try again.',
     /** When too many requests came in a short time (from this visitor, or from robots). */
-    throttled: `Too many requests have come from your connection in a short time. Please try again later, or call us on ${phone.display}. Every request that reached us gets a reply within 24 hours.`,
+    throttled: `Too many requests have come from your connection in a short time. Please try again later, or call us on ${phone.display}. Every request that reached us gets a reply within ${replyWithinHours} hours.`,
     /** The hidden field that only robots fill (a honeypot); people never see it. */
     trap: {
       label: 'Website',
@@ -439,7 +444,7 @@ export const site = {
      */
     agentTool: {
       name: 'request_hijama_booking',
-      description: `Sends a booking request for a Hijama (cupping therapy) session at ${practiceName} in Chatham, Rochester, UK. It is a request, not a confirmed appointment: the practice replies within 24 hours by e-mail or Instagram message to agree a time. The visitor reviews the filled form and sends it.`,
+      description: `Sends a booking request for a Hijama (cupping therapy) session at ${practiceName} in Chatham, Rochester, UK. It is a request, not a confirmed appointment: the practice replies within ${replyWithinHours} hours by e-mail or Instagram message to agree a time. The visitor reviews the filled form and sends it.`,
       fields: {
         fullName: 'The full name of the person who wants the session, e.g. Aisha Khan.',
         phone:
@@ -449,7 +454,7 @@ export const site = {
           'Only if the visitor would like a reply by Instagram message: their username, e.g. @aisha.k.',
       },
       replies: {
-        sent: 'The booking request was sent. The practice will reply within 24 hours by e-mail or Instagram message to agree a time.',
+        sent: `The booking request was sent. The practice will reply within ${replyWithinHours} hours by e-mail or Instagram message to agree a time.`,
         refused: (problems: string) =>
           `The booking request was not sent. Please correct: ${problems}.`,
         failed:
@@ -461,7 +466,7 @@ export const site = {
       paragraphs: [
         'Your booking request has been submitted.',
         'Please keep an eye on your e-mail and your Instagram direct messages.',
-        'We will reach out within 24 hours to confirm your session.',
+        `We will reach out within ${replyWithinHours} hours to confirm your session.`,
       ],
     },
   },
@@ -507,7 +512,7 @@ export const site = {
    */
   bookingNotice: {
     /** A request's reply-by time is when it arrived plus these hours: the promise made above. */
-    replyWithinHours: 24,
+    replyWithinHours,
     /** The draft behind the e-mail's "Reply by e-mail" button; the practitioner edits it before sending. */
     replyDraft: {
       subject: (reference: string): string =>
@@ -522,6 +527,36 @@ export const site = {
           practiceName,
         ].join('\n'),
     },
+  },
+
+  /**
+   * The e-mail that tells a visitor their booking request arrived
+   * (NOTIFY_ACKNOWLEDGE; server/notifications/acknowledgement-email.ts). It is
+   * sent from the practice's address; of what the visitor typed, it repeats
+   * only the first name, so that a stranger's address typed into the form
+   * receives nothing of the sender's.
+   */
+  acknowledgement: {
+    subject: (reference: string): string => `We have your booking request (ref. ${reference})`,
+    /** The HTML part's heading. */
+    heading: 'We have your request',
+    /** The line an inbox shows beside the subject. */
+    preview: `We reply within ${replyWithinHours} hours.`,
+    greeting: (firstName: string): string => `Hello ${firstName},`,
+    /** When the first name cannot be shown as a plain name (it holds digits, dots, symbols). */
+    greetingWithoutName: 'Hello,',
+    received: `Thank you: ${practiceName} has your booking request.`,
+    /** The short reference, as the practice's e-mail shows it. */
+    reference: (reference: string): string => `Its reference is ${reference}.`,
+    /** Above the reference in the HTML part's box. */
+    referenceLabel: 'Your reference',
+    /** When the request arrived, in UK time: "Request sent Tuesday 24 November 2026, 14:02 GMT." */
+    sentAt: (time: string): string => `Request sent ${time}.`,
+    reply: `We reply within ${replyWithinHours} hours, by e-mail or Instagram message, to arrange your session.`,
+    phone: `If you would rather talk, call or text us on ${phone.display}.`,
+    notYou:
+      'If you did not send this request, you can ignore this e-mail: nothing has been booked, and we will not write again unless you reply.',
+    signOff: ['Kind regards,', practiceName] as const,
   },
 
   disclaimer:

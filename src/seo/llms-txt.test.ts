@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { site, type SiteContent } from '../content/site.ts';
+import { formatTime } from '../lib/opening-hours.ts';
 import { llmsTxt } from './llms-txt.ts';
 
 describe('llmsTxt', () => {
@@ -12,13 +13,25 @@ describe('llmsTxt', () => {
 
   it('takes the name, address, hours, booking link, reply promise and disclaimer from the content', () => {
     const text = llmsTxt(site);
-    expect(text).toContain('- Monday – Friday: 9:00 AM - 8:30 PM');
-    expect(text).toContain('- Saturday: 8:00 AM - 3:00 PM');
+    for (const { label, opens, closes } of site.openingHours) {
+      expect(text).toContain(`- ${label}: ${formatTime(opens)} - ${formatTime(closes)}`);
+    }
     expect(text).toContain(site.address.postcode);
-    expect(text).toContain('within 24 hours');
+    expect(text).toContain(site.contactDetails.replyPromise);
     expect(text).toContain(site.disclaimer);
-    expect(text).toContain('Full Name (required)');
-    expect(text).toContain('Instagram Username (optional)');
+  });
+
+  it('lists the fields the form asks for, each once, saying whether it is required', () => {
+    const fields = llmsTxt(site)
+      .split('\n')
+      .filter((line) => /^ {2}- .+ \((required|optional)\)$/.test(line));
+    expect(fields).toEqual([
+      `  - ${site.bookingForm.labels.fullName} (required)`,
+      `  - ${site.bookingForm.labels.phone} (required)`,
+      `  - ${site.bookingForm.labels.email} (required)`,
+      // The label's own "(Optional)" is not said twice.
+      expect.stringMatching(/^ {2}- [^()]+ \(optional\)$/),
+    ]);
   });
 
   it('follows a change of the content', () => {
@@ -31,7 +44,7 @@ describe('llmsTxt', () => {
     const text = llmsTxt(changed);
     expect(text.startsWith('# Medway Cupping Studio')).toBe(true);
     expect(text).toContain('- Thursday: 10:00 AM - 6:15 PM');
-    expect(text).not.toContain('Monday – Friday');
+    for (const { label } of site.openingHours) expect(text).not.toContain(`- ${label}:`);
     expect(text).toContain('(https://cupping.example/#contact)');
   });
 });

@@ -13,7 +13,7 @@ function paragraphsOf(content: string): string[] {
 
 function Stars({ rating }: { rating: number }) {
   return (
-    <div className="stars" role="img" aria-label={`Rated ${rating} out of 5`}>
+    <div className="stars" role="img" aria-label={site.testimonials.ratingLabel(rating)}>
       {Array.from({ length: 5 }, (_, index) => (
         <Star
           key={index}

@@ -1,4 +1,15 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import {
+  bodyNotJson,
+  databaseUnavailable,
+  done,
+  failed,
+  methodNotAllowed,
+  misconfigured,
+  secretNotSet,
+  unauthorized,
+  unknownTask,
+} from './answers.ts';
 import { collectConfigProblems } from '../../../server/config.ts';
 import { DatabaseUnavailableError, type Database } from '../../../server/db/database.ts';
 import { openPostgres } from '../../../server/db/postgres.ts';
@@ -12,7 +23,7 @@ import { runDaily, type DailyRunReport } from '../../../server/notifications/dai
 import {
   loadDailySchedule,
   type DailySchedule,
-} from '../../../server/notifications/daily-summary.ts';
+} from '../../../server/notifications/daily-schedule.ts';
 import { createOutbox, type Outbox } from '../../../server/notifications/outbox.ts';
 import { createChannels, createConfiguredNotifier } from '../../../server/notifications/setup.ts';
 import type { Period } from '../../../server/retention/period.ts';
@@ -78,38 +89,38 @@ export function createNotifyHandler(
 
   return async (request) => {
     if (request.method !== 'POST') {
-      return json(405, { error: 'Use POST.' }, { Allow: 'POST' });
+      return methodNotAllowed();
     }
     if (!secret) {
-      return json(500, { error: 'NOTIFY_FUNCTION_SECRET is not set.' });
+      return secretNotSet();
     }
     if (!hasBearer(request, secret)) {
-      return json(401, { error: 'Unauthorized.' }, { 'WWW-Authenticate': 'Bearer' });
+      return unauthorized();
     }
     if (problems.length > 0 || !config || !databaseUrl || !schedule) {
-      return json(500, { error: problems.join(' ') });
+      return misconfigured(problems.join(' '));
     }
     let task: unknown;
     try {
       const body = await request.text();
       task = body.trim() === '' ? undefined : (JSON.parse(body) as { task?: unknown } | null)?.task;
     } catch {
-      return json(400, { error: 'The body must be JSON: {} or {"task": "heartbeat"}.' });
+      return bodyNotJson();
     }
     if (task !== undefined && task !== 'heartbeat') {
-      return json(400, {
-        error: `Unknown task ${JSON.stringify(task)}: send {} to send the notifications, or {"task": "heartbeat"} for the daily run.`,
-      });
+      return unknownTask(task);
     }
     try {
       if (task === 'heartbeat') {
-        return json(200, await heartbeat(databaseUrl, config, schedule, retention, log));
+        return done(await heartbeat(databaseUrl, config, schedule, retention, log));
       }
-      return json(200, await sendDue(databaseUrl, config, log));
+      return done(await sendDue(databaseUrl, config, log));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log.error(`Notifications: ${message}`);
-      return json(error instanceof DatabaseUnavailableError ? 503 : 500, { error: message });
+      return error instanceof DatabaseUnavailableError
+        ? databaseUnavailable(message)
+        : failed(message);
     }
   };
 }
@@ -185,11 +196,4 @@ function hasBearer(request: Request, secret: string): boolean {
 
 function sha256(text: string): Uint8Array {
   return createHash('sha256').update(text).digest();
-}
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json', ...headers },
-  });
 }
