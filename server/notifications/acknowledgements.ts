@@ -167,6 +167,14 @@ export function createAcknowledgementTask(options: AcknowledgementTaskOptions): 
 
   return {
     name: 'acknowledgements',
+    async releaseAllClaims() {
+      const { rows } = await db.query(
+        `update app_private.booking_acknowledgements set claimed_by = null, next_attempt_at = now()
+          where claimed_by is not null and state = 'sending'
+          returning 1`,
+      );
+      return rows.length;
+    },
     async run({ now, isStopping, log }) {
       // The run's clock, moving on from the notifier's as the sends take time.
       const startedAt = performance.now();

@@ -33,6 +33,12 @@ export interface NotifierTask {
   /** For the log: "reminders". */
   name: string;
   run(context: NotifierTaskContext): Promise<void>;
+  /**
+   * Gives back, at once, what a previous process left claimed when it was
+   * killed; only for a notifier that no other can share (`exclusive`).
+   * Answers how many it gave back.
+   */
+  releaseAllClaims?(): Promise<number>;
   /** Closes what the task opened (an SMTP connection), when the notifier stops. */
   close?(): void;
 }
@@ -116,8 +122,9 @@ export function createNotifier(options: NotifierOptions): Notifier {
 
   async function releaseStaleClaims() {
     if (claimsReleased) return;
-    const released =
+    let released =
       (await outbox.releaseAllClaims()) + ((await options.digests?.releaseAllClaims()) ?? 0);
+    for (const task of options.tasks ?? []) released += (await task.releaseAllClaims?.()) ?? 0;
     claimsReleased = true;
     if (released > 0) {
       log.info(`Notifications: ${released} interrupted by the previous stop will be sent again.`);

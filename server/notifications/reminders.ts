@@ -84,6 +84,14 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
 
   return {
     name: 'reminders',
+    async releaseAllClaims() {
+      const { rows } = await db.query(
+        `update app_private.booking_reminders set claimed_by = null, next_attempt_at = now()
+          where claimed_by is not null and reminded_at is null
+          returning 1`,
+      );
+      return rows.length;
+    },
     async run({ channels, now, isStopping, log }) {
       if (channels.length === 0) return;
       // As the notifier's own claims: longer than the slowest send through every channel.
