@@ -11,6 +11,8 @@ import { escapeHtml } from './email-html.ts';
 import { instagramUrl } from './reply-links.ts';
 import { site } from '../../src/content/site.ts';
 
+const { replyWithinHours } = site.bookingNotice;
+
 const notice: BookingNotice = {
   id: '5f0c2a8e-2f4b-4d0e-9a47-0a1b2c3d4e5f',
   createdAt: new Date('2026-07-01T13:05:00Z'),
@@ -91,7 +93,7 @@ describe('composeBookingEmail', () => {
         'Instagram:  @amina.k (https://instagram.com/amina.k)',
         'Received:   Wednesday 1 July 2026, 14:05 BST',
         '',
-        'The site promises a reply within 24 hours, by e-mail or Instagram message.',
+        `The site promises a reply within ${replyWithinHours} hours, by e-mail or Instagram message.`,
         'Booking id: 5f0c2a8e-2f4b-4d0e-9a47-0a1b2c3d4e5f',
         '',
       ].join('\n'),

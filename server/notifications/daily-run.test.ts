@@ -1,3 +1,4 @@
+import { site } from '../../src/content/site.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { shortReference } from '../../core/booking-reference.ts';
 import type { OpenedDatabase } from '../db/open-database.ts';
@@ -10,6 +11,8 @@ import {
 } from '../testing/notification-peers.ts';
 import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
 import { noChannelNote, runDaily, type DailyRunOptions } from './daily-run.ts';
+
+const { replyWithinHours } = site.bookingNotice;
 
 /**
  * The daily run (purge and summary) against a real database and a real SMTP
@@ -181,7 +184,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
         `- 18 h 30 min left: Night <Owl>, ref ${shortReference(night)}, phone 07700 900123 (reply by Monday 26 October 2026, 01:30 GMT)`,
         'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
         '',
-        'This week: answered 1 of 2 within 24 hours, median 6 h 45 min.',
+        `This week: answered 1 of 2 within ${replyWithinHours} hours, median 6 h 45 min.`,
         '',
         '2 booking requests in the 24 hours since Saturday 24 October 2026, 08:00 BST, oldest first:',
         '',
@@ -286,7 +289,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
         'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
         '',
         // Quick (3 h 10), slow (26 h, late), missed (never), night (30 min): the median of three answers.
-        'This week: answered 2 of 4 within 24 hours, median 3 h 10 min. 1 request marked answered when answers began to be recorded is not counted: its time is unknown.',
+        `This week: answered 2 of 4 within ${replyWithinHours} hours, median 3 h 10 min. 1 request marked answered when answers began to be recorded is not counted: its time is unknown.`,
         '',
         '3 booking requests in the 24 hours since Saturday 28 March 2026, 06:00 GMT, oldest first:',
       ].join('\n'),
@@ -322,7 +325,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
         `- 22 h 00 min late: Amina Khan, ref ${shortReference(waiting)}, phone 07700 900123 (reply by Sunday 1 November 2026, 10:00 GMT)`,
         'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
         '',
-        'This week: answered 1 of 2 within 24 hours, median 1 h 05 min.',
+        `This week: answered 1 of 2 within ${replyWithinHours} hours, median 1 h 05 min.`,
       ].join('\n'),
     );
   });

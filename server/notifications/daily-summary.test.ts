@@ -1,3 +1,4 @@
+import { site } from '../../src/content/site.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { shortReference } from '../../core/booking-reference.ts';
 import type { BookingNotice } from './booking-notice.ts';
@@ -11,6 +12,8 @@ import {
 } from './daily-summary.ts';
 import { startDailyTimer } from './daily-timer.ts';
 import type { RequestReply } from './notification-states.ts';
+
+const { replyWithinHours } = site.bookingNotice;
 
 // The clocks change at 01:00 UTC: forward on 29 March 2026, back on 25 October 2026.
 const seven = { hour: 7, minute: 0 };
@@ -178,7 +181,7 @@ describe('composeDailySummary', () => {
         'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
         '',
         // The late one counts; the other may yet be answered in time.
-        'This week: answered 1 of 2 within 24 hours, median 2 h 10 min.',
+        `This week: answered 1 of 2 within ${replyWithinHours} hours, median 2 h 10 min.`,
         '',
         '2 booking requests in the 24 hours since Saturday 24 October 2026, 08:00 BST, oldest first:',
         '',
@@ -249,7 +252,7 @@ describe("the week's record of replies", () => {
       leftOut: 0,
     });
     expect(replyRecordLine(record)).toBe(
-      'This week: answered 2 of 4 within 24 hours, median 3 h 10 min.',
+      `This week: answered 2 of 4 within ${replyWithinHours} hours, median 3 h 10 min.`,
     );
   });
 
@@ -260,7 +263,7 @@ describe("the week's record of replies", () => {
     );
     expect(record.medianMs).toBe(3 * hour);
     expect(replyRecordLine(record)).toBe(
-      'This week: answered 4 of 4 within 24 hours, median 3 h 00 min.',
+      `This week: answered 4 of 4 within ${replyWithinHours} hours, median 3 h 00 min.`,
     );
   });
 
@@ -282,7 +285,9 @@ describe("the week's record of replies", () => {
       [replyOf(now, 25 * hour, null), replyOf(now, 6 * 24 * hour, null)],
       now,
     );
-    expect(replyRecordLine(lateOnly)).toBe('This week: answered 0 of 2 within 24 hours.');
+    expect(replyRecordLine(lateOnly)).toBe(
+      `This week: answered 0 of 2 within ${replyWithinHours} hours.`,
+    );
   });
 
   it('leaves out the answers the migration recorded, whose time is unknown', () => {
@@ -296,7 +301,7 @@ describe("the week's record of replies", () => {
     );
     expect(record).toEqual({ decided: 1, answeredInTime: 1, medianMs: 2 * hour, leftOut: 2 });
     expect(replyRecordLine(record)).toBe(
-      'This week: answered 1 of 1 within 24 hours, median 2 h 00 min. 2 requests marked answered when answers began to be recorded are not counted: their time is unknown.',
+      `This week: answered 1 of 1 within ${replyWithinHours} hours, median 2 h 00 min. 2 requests marked answered when answers began to be recorded are not counted: their time is unknown.`,
     );
     expect(
       replyRecordLine(replyRecordOf([replyOf(now, 3 * 24 * hour, hour, 'migration')], now)),
