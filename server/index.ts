@@ -22,7 +22,8 @@ import { startDailyTimer, type DailyTimer } from './notifications/daily-timer.ts
 import { createNotificationStates } from './notifications/notification-states.ts';
 import { describeError } from './notifications/notifier.ts';
 import { channelSettingsHint, type NotifyConfig } from './notifications/notify-config.ts';
-import { consoleLog, createConfiguredNotifier, wakeAfterInserts } from './notifications/setup.ts';
+import { consoleLog, createConfiguredNotifier } from './notifications/setup.ts';
+import { wakeAfterInserts } from './notifications/wake-after-inserts.ts';
 import { describeSmtpFailure, describeSmtpSuccess } from './notifications/smtp-check.ts';
 import { describePeriod } from './retention/period.ts';
 import { purgeOldRequests, retentionWarning } from './retention/retention.ts';

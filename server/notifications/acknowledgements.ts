@@ -43,7 +43,7 @@ const maxAgeMs = 3_600_000;
 const maxPerRun = 20;
 
 /** A claim outlives the slowest send, so that no other notifier takes it over mid-send. */
-const leaseMs = sendTimeoutMs + 3 * 60_000;
+const leaseMs = sendTimeoutMs + 60_000;
 
 /** The longest last_error kept (the table's check constraint). */
 const maxErrorLength = 1000;

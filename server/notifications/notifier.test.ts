@@ -24,7 +24,7 @@ import { createFloodDigests } from './flood-digests.ts';
 import { createAlertStore } from './practice-alerts.ts';
 import { createNotifier, retryDelayMs, type Notifier } from './notifier.ts';
 import { createOutbox } from './outbox.ts';
-import { wakeAfterInserts } from './setup.ts';
+import { wakeAfterInserts } from './wake-after-inserts.ts';
 
 /** The notifier against a real SMTP server and a real webhook receiver, in this process. */
 

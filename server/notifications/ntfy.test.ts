@@ -22,7 +22,7 @@ import { createNotifier, type Notifier } from './notifier.ts';
 import { createNtfyChannel, parseTopicUrl } from './ntfy.ts';
 import { createOutbox } from './outbox.ts';
 import { createAlertStore } from './practice-alerts.ts';
-import { wakeAfterInserts } from './setup.ts';
+import { wakeAfterInserts } from './wake-after-inserts.ts';
 
 /**
  * The ntfy push channel against a real HTTP peer that speaks ntfy's publish

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../core/api-defaults.ts';
+import { shortReference } from '../../core/booking-reference.ts';
 import { serverEngines } from '../testing/helpers.ts';
 import {
   freePort,
@@ -89,9 +90,20 @@ describe.each(engines)('a server killed before sending a notification, on $name'
     });
     expect(posted.status).toBe(201);
 
-    // The SMTP server is unreachable: the first attempt fails and is recorded…
-    await waitFor(() => /failed \(attempt 1\)/.test(first.stderr()), 'the first attempt');
-    // …and the process dies before its next attempt, a second later.
+    // The SMTP server is unreachable: the first attempts fail and are recorded,
+    // the notification's and then the visitor's acknowledgement's…
+    await waitFor(
+      () => first.stderr().includes(`Notification of booking ${id} failed (attempt 1)`),
+      'the first attempt',
+    );
+    await waitFor(
+      () =>
+        first
+          .stderr()
+          .includes(`acknowledgement of request ${shortReference(id)} failed (attempt 1)`),
+      "the acknowledgement's first attempt",
+    );
+    // …and the process dies before their next attempts, a second later.
     first.child.kill('SIGKILL');
     await first.exited;
 

@@ -1,4 +1,3 @@
-import type { BookingsRepository } from '../db/bookings-repository.ts';
 import type { Database } from '../db/database.ts';
 import { createAcknowledgementTask } from './acknowledgements.ts';
 import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
@@ -63,21 +62,3 @@ export const consoleLog: NotifierLog = {
   info: (message) => console.log(message),
   error: (message) => console.error(message),
 };
-
-/** The repository, waking the notifier as soon as a booking is stored. */
-export function wakeAfterInserts(
-  bookings: BookingsRepository,
-  notifier: Pick<Notifier, 'wake'>,
-): BookingsRepository {
-  return {
-    ...bookings,
-    insertAsAnon: async (rows, request) => {
-      await bookings.insertAsAnon(rows, request);
-      notifier.wake();
-    },
-    insertAsService: async (rows) => {
-      await bookings.insertAsService(rows);
-      notifier.wake();
-    },
-  };
-}
