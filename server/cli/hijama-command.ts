@@ -39,7 +39,7 @@ import {
   requireTable,
   type BookingsSource,
 } from './bookings-source.ts';
-import { isLate } from './reply-deadline.ts';
+import { isLate } from '../notifications/booking-notice.ts';
 import { parseRequestReference, type RequestReference } from './request-reference.ts';
 import { parseCommandLine, UsageError, type CommandLine, type Values } from './command-line.ts';
 import { helpText } from './help-text.ts';

@@ -14,11 +14,6 @@ const minuteMs = 60_000;
 const hourMs = 60 * minuteMs;
 const dayMs = 24 * hourMs;
 
-/** Whether a request received at `receivedAt`, still waiting at `now`, is past its reply time. */
-export function isLate(receivedAt: Date, now: Date): boolean {
-  return now.getTime() >= replyBy(receivedAt).getTime();
-}
-
 /** "5h 12min left" before the reply is due, "LATE by 2h 3min" after. */
 export function describeReplyTime(receivedAt: Date, now: Date): string {
   const remaining = replyBy(receivedAt).getTime() - now.getTime();

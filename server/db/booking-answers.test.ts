@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../testing/helpers.ts';
+import { answerTokenFor, storeWaitingRequest } from '../testing/answer-fixtures.ts';
+import { useTestDatabase } from '../testing/test-database.ts';
 import { answerChannels, createBookingAnswers, type BookingAnswers } from './booking-answers.ts';
 import type { DatabaseError } from './database.ts';
-import type { OpenedDatabase } from './open-database.ts';
 
 /**
  * The answers of booking requests in the database itself: what `anon` may do
@@ -11,40 +12,20 @@ import type { OpenedDatabase } from './open-database.ts';
  */
 
 describe.each(testEngines('answers'))('booking answers on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
+  const database = useTestDatabase(engine);
   let answers: BookingAnswers;
 
-  beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
-    answers = createBookingAnswers(opened.db);
+  beforeAll(() => {
+    answers = createBookingAnswers(database.db);
   });
 
-  afterAll(async () => {
-    await opened?.close();
-    await cleanUp?.();
-  });
+  const storedRequest = () => storeWaitingRequest(database.db);
 
-  async function storedRequest(): Promise<string> {
-    const id = crypto.randomUUID();
-    await opened.db.query(
-      `insert into public.bookings (id, full_name, phone, email) values ($1, 'Amina Khan', '01634 123456', 'amina@example.com')`,
-      [id],
-    );
-    return id;
-  }
-
-  async function tokenFor(id: string, validFor = '30 days'): Promise<string> {
-    const { rows } = await opened.db.query<{ token: string }>(
-      'select app_private.answer_token($1::uuid, $2::interval) as token',
-      [id, validFor],
-    );
-    return rows[0]!.token;
-  }
+  const tokenFor = (id: string, validFor?: string) => answerTokenFor(database.db, id, validFor);
 
   /** `sql` run as anon, in a transaction of its own; resolves with the rows or rejects with the database's error. */
   const asAnon = (sql: string, params: unknown[] = []) =>
-    opened.db.transaction(async (tx) => {
+    database.db.transaction(async (tx) => {
       await tx.query('set local role anon');
       return (await tx.query(sql, params)).rows;
     });
@@ -66,7 +47,7 @@ describe.each(testEngines('answers'))('booking answers on $name', (engine) => {
     const mark = JSON.parse((first as { mark: string }).mark) as { reference: string };
     expect(mark.reference).toBe(id.replaceAll('-', '').slice(0, 8).toUpperCase());
     expect(second).toEqual(first);
-    const { rows } = await opened.db.query(
+    const { rows } = await database.db.query(
       'select marked_by from app_private.booking_answers where booking_id = $1',
       [id],
     );
@@ -80,7 +61,7 @@ describe.each(testEngines('answers'))('booking answers on $name', (engine) => {
     const call = (t: string) => asAnon('select public.mark_booking_answered($1)', [t]);
     expect((await refusal(call(forged))).code).toBe('PT403');
     expect((await refusal(call(await tokenFor(id, '-1 second')))).code).toBe('PT410');
-    await opened.db.query('delete from public.bookings where id = $1', [id]);
+    await database.db.query('delete from public.bookings where id = $1', [id]);
     expect((await refusal(call(token))).code).toBe('PT404');
   });
 
@@ -97,7 +78,7 @@ describe.each(testEngines('answers'))('booking answers on $name', (engine) => {
     expect(signing.code).toBe('42501');
     // Refused by the grants themselves too, not only by the schema's: as on a
     // Supabase project where anon may use app_private.
-    const { rows } = await opened.db.query(
+    const { rows } = await database.db.query(
       `select has_table_privilege('anon', 'app_private.booking_answers', 'select') as answers,
               has_table_privilege('anon', 'app_private.answer_link_key', 'select') as key,
               has_function_privilege('anon', 'app_private.answer_token(uuid, interval)', 'execute') as signing,
@@ -112,7 +93,7 @@ describe.each(testEngines('answers'))('booking answers on $name', (engine) => {
       answers.markByToken('anon', await tokenFor(id), { readOnly: true }),
     );
     expect(refused.code).toBe('25006');
-    const { rows } = await opened.db.query(
+    const { rows } = await database.db.query(
       'select 1 from app_private.booking_answers where booking_id = $1',
       [id],
     );
@@ -139,7 +120,7 @@ describe.each(testEngines('answers'))('booking answers on $name', (engine) => {
   it('knows the channels the table allows, no more and no fewer', async () => {
     const id = await storedRequest();
     for (const channel of answerChannels) {
-      await opened.db.transaction(async (tx) => {
+      await database.db.transaction(async (tx) => {
         await tx.query(
           'insert into app_private.booking_answers (booking_id, channel) values ($1, $2)',
           [id, channel],
@@ -148,7 +129,7 @@ describe.each(testEngines('answers'))('booking answers on $name', (engine) => {
       });
     }
     const refused = await refusal(
-      opened.db.query(
+      database.db.query(
         `insert into app_private.booking_answers (booking_id, channel) values ($1, 'telegram')`,
         [id],
       ),

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testEngines } from '../testing/helpers.ts';
-import type { OpenedDatabase } from './open-database.ts';
+import { useTestDatabase } from '../testing/test-database.ts';
 
 /**
  * The database's side of reminders and acknowledgements
@@ -12,23 +12,13 @@ import type { OpenedDatabase } from './open-database.ts';
 const hour = 3_600_000;
 
 describe.each(testEngines('claims'))('reminder and acknowledgement claims on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
+  const database = useTestDatabase(engine);
   // A fixed clock for the claims, far from the real one.
   const start = new Date('2026-03-28T12:00:00Z');
 
-  beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
-  });
-
-  afterAll(async () => {
-    await opened?.close();
-    await cleanUp?.();
-  });
-
   async function storedRequest(createdAt: Date, email = 'amina@example.com') {
     const id = crypto.randomUUID();
-    await opened.db.query(
+    await database.db.query(
       `insert into public.bookings (id, created_at, full_name, phone, email)
        values ($1, $2, 'Amina Khan', '01634 123456', $3)`,
       [id, createdAt.toISOString(), email],
@@ -37,7 +27,7 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
   }
 
   const claimReminders = async (at: Date, claim = crypto.randomUUID()) => {
-    const { rows } = await opened.db.query<{ booking_id: string }>(
+    const { rows } = await database.db.query<{ booking_id: string }>(
       `select booking_id::text from app_private.claim_due_reminders($1, interval '5 minutes', interval '20 hours', 200, $2)`,
       [claim, at.toISOString()],
     );
@@ -48,7 +38,7 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
     const due = await storedRequest(new Date(start.getTime() - 21 * hour));
     const notYet = await storedRequest(new Date(start.getTime() - 19 * hour));
     const answered = await storedRequest(new Date(start.getTime() - 22 * hour));
-    await opened.db.query(
+    await database.db.query(
       'insert into app_private.booking_answers (booking_id, answered_at, marked_by) values ($1, $2, $3)',
       [answered, new Date(start.getTime() - hour).toISOString(), 'command'],
     );
@@ -61,7 +51,7 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
     expect(await claimReminders(start)).not.toContain(due);
     // The lease ended without the reminder being sent: it is claimed again.
     expect(await claimReminders(new Date(start.getTime() + 6 * 60_000))).toContain(due);
-    await opened.db.query(
+    await database.db.query(
       'update app_private.booking_reminders set reminded_at = $2 where booking_id = $1',
       [due, start.toISOString()],
     );
@@ -69,7 +59,7 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
   });
 
   const claimAcknowledgement = async (at: Date) => {
-    const { rows } = await opened.db.query<{ booking_id: string }>(
+    const { rows } = await database.db.query<{ booking_id: string }>(
       `select booking_id::text from app_private.claim_acknowledgement(
          $1, interval '5 minutes', interval '1 hour', interval '24 hours', $2)`,
       [crypto.randomUUID(), at.toISOString()],
@@ -78,7 +68,7 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
   };
 
   const markSent = (id: string, at: Date) =>
-    opened.db.query(
+    database.db.query(
       `update app_private.booking_acknowledgements
           set state = 'sent', sent_at = $2, claimed_by = null where booking_id = $1`,
       [id, at.toISOString()],
@@ -96,7 +86,7 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
     const third = await storedRequest(new Date(at.getTime() + 60_000), 'repeat@example.com');
     expect(await claimAcknowledgement(new Date(at.getTime() + 2 * 60_000))).toBeUndefined();
 
-    const { rows } = await opened.db.query<{ booking_id: string; state: string }>(
+    const { rows } = await database.db.query<{ booking_id: string; state: string }>(
       `select booking_id::text, state from app_private.booking_acknowledgements
         where booking_id = any($1::uuid[]) order by booking_id`,
       [[first, second, third]],
@@ -107,7 +97,7 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
       [third]: 'limited',
     });
     // The address is not stored, only its keyed hash.
-    const { rows: stored } = await opened.db.query<{ holds: boolean }>(
+    const { rows: stored } = await database.db.query<{ holds: boolean }>(
       `select bool_or(position('repeat' in encode(address_key, 'escape')) > 0) as holds
          from app_private.booking_acknowledgements`,
     );
@@ -122,12 +112,12 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
   it('acknowledges none of the requests of a flood, whatever their addresses', async () => {
     const at = new Date();
     const flooded = await storedRequest(new Date(at.getTime() - 60_000), 'random.1@example.com');
-    await opened.db.query(
+    await database.db.query(
       'update app_private.booking_notifications set digest = true where booking_id = $1',
       [flooded],
     );
     expect(await claimAcknowledgement(at)).toBeUndefined();
-    const { rows } = await opened.db.query(
+    const { rows } = await database.db.query(
       'select 1 from app_private.booking_acknowledgements where booking_id = $1',
       [flooded],
     );
@@ -139,7 +129,7 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
     const id = await storedRequest(new Date(at.getTime() - 30 * 60_000), 'late@example.com');
     expect(await claimAcknowledgement(at)).toBe(id);
     expect(await claimAcknowledgement(new Date(at.getTime() + hour))).toBeUndefined();
-    const { rows } = await opened.db.query<{ state: string }>(
+    const { rows } = await database.db.query<{ state: string }>(
       'select state from app_private.booking_acknowledgements where booking_id = $1',
       [id],
     );

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OpenedDatabase } from '../db/open-database.ts';
+import { describe, expect, it } from 'vitest';
 import { testEngines } from '../testing/helpers.ts';
+import { useTestDatabase } from '../testing/test-database.ts';
 import { bookingLimitSettings, serverLimitSettings } from './limit-settings.ts';
 
 /**
@@ -29,25 +29,15 @@ describe('the limits table', () => {
 });
 
 describe.each(testEngines('limit-defaults', {}))('the limits table on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
-  });
-
-  afterAll(async () => {
-    await opened?.close();
-    await cleanUp?.();
-  });
+  const database = useTestDatabase(engine);
 
   it("is the database's: each column's default, and the row as the migrations leave it", async () => {
-    const { rows } = await opened.db.query<{ column_name: string; column_default: string }>(
+    const { rows } = await database.db.query<{ column_name: string; column_default: string }>(
       `select column_name, column_default from information_schema.columns
         where table_schema = 'app_private' and table_name = 'booking_limits'`,
     );
     const defaults = Object.fromEntries(rows.map((row) => [row.column_name, row.column_default]));
-    const { rows: limits } = await opened.db.query<Record<string, number>>(
+    const { rows: limits } = await database.db.query<Record<string, number>>(
       'select * from app_private.booking_limits where singleton',
     );
     for (const { column, default: value } of Object.values(bookingLimitSettings)) {

@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shortReference } from '../../core/booking-reference.ts';
 import { site } from '../../src/content/site.ts';
-import type { OpenedDatabase } from '../db/open-database.ts';
 import { testEngines } from '../testing/helpers.ts';
+import { useTestDatabase } from '../testing/test-database.ts';
 import {
   freePort,
   sleep,
@@ -25,24 +25,14 @@ const practiceInbox = 'practice@rochester-hijama.example';
 const practiceSender = 'bookings@rochester-hijama.example';
 
 describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
+  const database = useTestDatabase(engine);
   const notifiers: Notifier[] = [];
   const closers: (() => Promise<void>)[] = [];
   const errors: string[] = [];
 
-  beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
-  });
-
-  afterAll(async () => {
-    await opened?.close();
-    await cleanUp?.();
-  });
-
   beforeEach(async () => {
-    await opened.db.query('delete from public.bookings');
-    await opened.db.query('delete from app_private.booking_alerts');
+    await database.db.query('delete from public.bookings');
+    await database.db.query('delete from app_private.booking_alerts');
     errors.length = 0;
   });
 
@@ -67,7 +57,7 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
       NOTIFY_RETRY_MAX_SECONDS: '0.001',
       ...env,
     })!;
-    const { notifier } = createConfiguredNotifier(opened.db, config, {
+    const { notifier } = createConfiguredNotifier(database.db, config, {
       info: () => {},
       error: (message) => errors.push(message),
     });
@@ -77,7 +67,7 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
 
   async function store(email: string, fullName = 'Amina Khan') {
     const id = crypto.randomUUID();
-    await opened.db.query(
+    await database.db.query(
       `insert into public.bookings (id, full_name, phone, email, instagram)
        values ($1, $2, '07700 900 456', $3, 'amina.k')`,
       [id, fullName, email],
@@ -91,7 +81,7 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
     peer.mails.filter((mail) => mail.to.includes(practiceInbox));
 
   async function states() {
-    const { rows } = await opened.db.query<{ booking_id: string; state: string }>(
+    const { rows } = await database.db.query<{ booking_id: string; state: string }>(
       `select booking_id::text, state from app_private.booking_acknowledgements`,
     );
     return Object.fromEntries(rows.map((row) => [row.booking_id, row.state]));
@@ -153,7 +143,7 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
 
     await notifier.runOnce();
     expect(await states()).toEqual({ [id]: 'refused' });
-    const { rows } = await opened.db.query<{ details: unknown }>(
+    const { rows } = await database.db.query<{ details: unknown }>(
       `select details from app_private.booking_alerts where kind = 'acknowledgement_refused'`,
     );
     expect(rows).toHaveLength(1);
@@ -188,7 +178,7 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
     const notifier = notifierOn(port);
 
     await notifier.runOnce();
-    const { rows } = await opened.db.query<{
+    const { rows } = await database.db.query<{
       state: string;
       attempts: number;
       last_error: string | null;

@@ -100,6 +100,11 @@ export function replyBy(createdAt: Date): Date {
   return new Date(createdAt.getTime() + site.bookingNotice.replyWithinHours * 3_600_000);
 }
 
+/** Whether a request received at `createdAt`, still waiting at `now`, is past its reply-by time. */
+export function isLate(createdAt: Date, now: Date): boolean {
+  return now.getTime() >= replyBy(createdAt).getTime();
+}
+
 /** One way to answer the visitor: a button in the HTML part, a labelled line in the plain text. */
 export interface ReplyAction {
   label: string;

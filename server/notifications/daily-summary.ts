@@ -2,8 +2,8 @@ import { shortReference } from '../../core/booking-reference.ts';
 import { retentionMonths, site } from '../../src/content/site.ts';
 import { describePeriod, type Period } from '../retention/period.ts';
 import { formatDuration, formatUkTimeLong, type UkClockTime, type UkDay } from '../uk-time.ts';
-import { replyBy, type BookingNotice } from './booking-notice.ts';
-import { plainText } from './email-html.ts';
+import { isLate, replyBy, type BookingNotice } from './booking-notice.ts';
+import { plainText, plural } from './email-html.ts';
 import { formatClockTime } from './daily-schedule.ts';
 import type { FailingNotification, NotifiedRequest, RequestReply } from './notification-states.ts';
 
@@ -141,10 +141,6 @@ export function replyRecordLine(record: ReplyRecord): string {
   return `This week: answered ${record.answeredInTime} of ${record.decided} within ${replyWithinHours} hours${median}.${leftOut}`;
 }
 
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
-
 function notifiedLine({ notification }: NotifiedRequest): string {
   switch (notification.state) {
     case 'sent':
@@ -159,11 +155,11 @@ function notifiedLine({ notification }: NotifiedRequest): string {
 }
 
 /** "3 h 20 min left" before the reply-by time; "1 h 05 min late" from it on. */
-function timeLeft(createdAt: Date, now: Date): { late: boolean; text: string } {
+function timeLeft(createdAt: Date, now: Date): string {
   const due = replyBy(createdAt);
-  return due.getTime() > now.getTime()
-    ? { late: false, text: `${formatDuration(now, due)} left` }
-    : { late: true, text: `${formatDuration(due, now)} late` };
+  return isLate(createdAt, now)
+    ? `${formatDuration(due, now)} late`
+    : `${formatDuration(now, due)} left`;
 }
 
 function waitingLines(waiting: readonly BookingNotice[], now: Date, lateCount: number): string[] {
@@ -172,8 +168,7 @@ function waitingLines(waiting: readonly BookingNotice[], now: Date, lateCount: n
   return [
     `${waiting.length === 1 ? '1 request is' : `${waiting.length} requests are`} waiting for a reply${late}, oldest first:`,
     ...waiting.map((booking) => {
-      const left = timeLeft(booking.createdAt, now);
-      return `- ${left.text}: ${plainText(booking.fullName)}, ref ${shortReference(booking.id)}, phone ${plainText(booking.phone)} (reply by ${formatUkTimeLong(replyBy(booking.createdAt))})`;
+      return `- ${timeLeft(booking.createdAt, now)}: ${plainText(booking.fullName)}, ref ${shortReference(booking.id)}, phone ${plainText(booking.phone)} (reply by ${formatUkTimeLong(replyBy(booking.createdAt))})`;
     }),
     'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
   ];
@@ -203,7 +198,7 @@ function retentionLine(report: RetentionReport): string {
 export function composeDailySummary(input: DailySummaryInput): DailySummaryMessage {
   const { requests, failing, waiting, now } = input;
   const since = new Date(now.getTime() - summaryWindowMs);
-  const lateCount = waiting.filter((booking) => timeLeft(booking.createdAt, now).late).length;
+  const lateCount = waiting.filter((booking) => isLate(booking.createdAt, now)).length;
   const waitingPart =
     waiting.length === 0
       ? ''

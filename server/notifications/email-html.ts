@@ -15,6 +15,11 @@ export function plainText(value: string): string {
   return value.replace(controlCharacters, ' ');
 }
 
+/** "1 request", "3 requests". */
+export function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
 const htmlEntities: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',

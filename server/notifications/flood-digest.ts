@@ -7,7 +7,7 @@ import {
   replyActions,
   type BookingNotice,
 } from './booking-notice.ts';
-import { escapeHtml, plainText } from './email-html.ts';
+import { escapeHtml, plainText, plural } from './email-html.ts';
 import { telUrl } from './reply-links.ts';
 
 /**
@@ -49,10 +49,6 @@ export interface FloodDigestMessage {
   html: string;
   /** The webhook's JSON body. */
   webhookBody: unknown;
-}
-
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
 }
 
 /** "the last 15 minutes", "the last minute", "the last 3 hours": from the oldest request to `now`. */

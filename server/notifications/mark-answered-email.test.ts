@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseAnswerFragment } from '../../core/answer-link.ts';
 import { site } from '../../src/content/site.ts';
 import { DatabaseError } from '../db/database.ts';
-import type { OpenedDatabase } from '../db/open-database.ts';
 import { testEngines } from '../testing/helpers.ts';
+import { useTestDatabase } from '../testing/test-database.ts';
 import { startSmtpPeer, type SmtpPeer } from '../testing/notification-peers.ts';
 import { createEmailChannel } from './channels.ts';
 import { createNotifier, type Notifier } from './notifier.ts';
@@ -17,25 +17,15 @@ import { createOutbox } from './outbox.ts';
  */
 
 describe.each(testEngines('answer-link'))('the "Mark as answered" link on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
+  const database = useTestDatabase(engine);
   let peer: SmtpPeer;
   let notifier: Notifier;
 
-  beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
-  });
-
-  afterAll(async () => {
-    await opened?.close();
-    await cleanUp?.();
-  });
-
   beforeEach(async () => {
-    await opened.db.query('delete from public.bookings');
+    await database.db.query('delete from public.bookings');
     peer = await startSmtpPeer();
     notifier = createNotifier({
-      outbox: createOutbox(opened.db),
+      outbox: createOutbox(database.db),
       channels: [
         createEmailChannel({
           smtpUrl: `smtp://127.0.0.1:${peer.port}`,
@@ -58,7 +48,7 @@ describe.each(testEngines('answer-link'))('the "Mark as answered" link on $name'
 
   /** Calls the function as the answer page does: as anon, through the API's role. */
   async function markAsAnon(token: string) {
-    return opened.db.transaction(async (tx) => {
+    return database.db.transaction(async (tx) => {
       await tx.query('set local role anon');
       const { rows } = await tx.query<{ answer: { reference: string } }>(
         'select public.mark_booking_answered($1) as answer',
@@ -70,7 +60,7 @@ describe.each(testEngines('answer-link'))('the "Mark as answered" link on $name'
 
   it('e-mails a link to the site whose token marks that request answered, as anon', async () => {
     const id = crypto.randomUUID();
-    await opened.db.query(
+    await database.db.query(
       `insert into public.bookings (id, full_name, phone, email, instagram)
        values ($1, 'Amina Khan', '07700 900123', 'amina@example.com', null)`,
       [id],
@@ -92,7 +82,7 @@ describe.each(testEngines('answer-link'))('the "Mark as answered" link on $name'
 
     const reference = id.replaceAll('-', '').slice(0, 8).toUpperCase();
     expect(await markAsAnon(parsed.token)).toMatchObject({ reference });
-    const { rows } = await opened.db.query<{ marked_by: string }>(
+    const { rows } = await database.db.query<{ marked_by: string }>(
       'select marked_by from app_private.booking_answers where booking_id = $1',
       [id],
     );
@@ -101,7 +91,7 @@ describe.each(testEngines('answer-link'))('the "Mark as answered" link on $name'
 
   it('has a token no other request accepts: one changed character is refused', async () => {
     const id = crypto.randomUUID();
-    await opened.db.query(
+    await database.db.query(
       `insert into public.bookings (id, full_name, phone, email)
        values ($1, 'Jo Smith', '01634 123456', 'jo@example.com')`,
       [id],

@@ -1,30 +1,23 @@
-import { encodeBookingProof } from '../../core/booking-proof.ts';
-import { tmpdir } from 'node:os';
 import { solveChallenge } from 'altcha-lib/v1';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../core/api-defaults.ts';
-import { createApp } from '../app.ts';
-import { createBookingsRepository } from '../db/bookings-repository.ts';
-import type { OpenedDatabase } from '../db/open-database.ts';
-import { serve, testEngines, type RunningServer } from '../testing/helpers.ts';
+import { parseAnswerFragment } from '../../core/answer-link.ts';
+import { encodeBookingProof } from '../../core/booking-proof.ts';
+import { createBookingChallengeIssuer } from '../db/booking-challenge.ts';
+import { setBookingLimits } from '../db/booking-limits.ts';
+import { testEngines } from '../testing/helpers.ts';
 import {
   freePort,
   sleep,
   startSilentServer,
-  startSmtpPeer,
   startWebhookReceiver,
   waitFor,
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
-import { createBookingChallengeIssuer } from '../db/booking-challenge.ts';
-import { setBookingLimits } from '../db/booking-limits.ts';
-import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
-import { parseAnswerFragment } from '../../core/answer-link.ts';
-import { createFloodDigests } from './flood-digests.ts';
-import { createAlertStore } from './practice-alerts.ts';
-import { createNotifier, retryDelayMs, type Notifier } from './notifier.ts';
+import { useNotifierHarness } from '../testing/notifier-harness.ts';
+import { createEmailChannel, createWebhookChannel } from './channels.ts';
 import { createOutbox } from './outbox.ts';
-import { wakeAfterInserts } from './wake-after-inserts.ts';
+import { retryDelayMs } from './notifier.ts';
 
 /** The notifier against a real SMTP server and a real webhook receiver, in this process. */
 
@@ -47,71 +40,8 @@ describe('retryDelayMs', () => {
 });
 
 describe.each(engines)('the notifier on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
-  let server: RunningServer;
-  const notifiers: Notifier[] = [];
-  const closers: (() => Promise<void>)[] = [];
-  const errors: string[] = [];
-  const infos: string[] = [];
-
-  beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
-    const bookings = createBookingsRepository(opened.db);
-    // Every notifier of the test is woken after an insert, as the server wakes its own.
-    const app = createApp({
-      bookings: wakeAfterInserts(bookings, { wake: () => notifiers.forEach((n) => n.wake()) }),
-      keys: { anon: developmentAnonKey, serviceRole: undefined },
-      distDir: tmpdir(),
-    });
-    server = await serve(app);
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await opened?.close();
-    await cleanUp?.();
-  });
-
-  beforeEach(async () => {
-    await opened.db.query('delete from public.bookings');
-    await opened.db.query('delete from app_private.booking_alerts');
-    await opened.db.query('delete from app_private.flood_digests');
-    errors.length = 0;
-    infos.length = 0;
-  });
-
-  afterEach(async () => {
-    for (const notifier of notifiers.splice(0)) await notifier.stop();
-    for (const close of closers.splice(0)) await close();
-  });
-
-  function startNotifier(
-    channels: NotificationChannel[],
-    options: { start?: boolean; retryMs?: number; alertAfterMs?: number } = {},
-  ) {
-    const notifier = createNotifier({
-      outbox: createOutbox(opened.db),
-      channels,
-      pollIntervalMs: 100,
-      retryBaseMs: options.retryMs ?? 200,
-      retryMaxMs: options.retryMs ?? 400,
-      exclusive: false,
-      alerts: createAlertStore(opened.db),
-      alertAfterMs: options.alertAfterMs,
-      digests: createFloodDigests(opened.db),
-      log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },
-    });
-    notifiers.push(notifier);
-    if (options.start !== false) notifier.start();
-    return notifier;
-  }
-
-  async function smtpPeer(options: Parameters<typeof startSmtpPeer>[0] = {}): Promise<SmtpPeer> {
-    const peer = await startSmtpPeer(options);
-    closers.push(peer.close);
-    return peer;
-  }
+  const harness = useNotifierHarness(engine, ['booking_alerts', 'flood_digests']);
+  const { errors, infos, startNotifier, smtpPeer } = harness;
 
   function emailTo(port: number, credentials = '') {
     return createEmailChannel({
@@ -140,7 +70,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
       ? { 'X-Booking-Proof': await solveProof() }
       : {};
     const started = Date.now();
-    const response = await fetch(`${server.baseUrl}/rest/v1/bookings`, {
+    const response = await fetch(`${harness.baseUrl}/rest/v1/bookings`, {
       method: 'POST',
       headers: { ...anonHeaders, ...proofHeader },
       body: JSON.stringify(body),
@@ -150,7 +80,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
 
   /** A challenge of the database solved with ALTCHA's solver, as the browser solves it: the X-Booking-Proof header. */
   async function solveProof(): Promise<string> {
-    const challenge = await createBookingChallengeIssuer(opened.db)('anon');
+    const challenge = await createBookingChallengeIssuer(harness.db)('anon');
     const solution = await solveChallenge(
       challenge.challenge,
       challenge.salt,
@@ -161,7 +91,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
   }
 
   async function outboxRows() {
-    const { rows } = await opened.db.query<{
+    const { rows } = await harness.db.query<{
       booking_id: string;
       attempts: number;
       email_sent: boolean;
@@ -208,7 +138,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
     ]);
     expect(mail.parsed.messageId).toBe(`<booking-${sent.id}@rochester-hijama.example>`);
 
-    const { rows } = await opened.db.query<{ created_at: Date }>(
+    const { rows } = await harness.db.query<{ created_at: Date }>(
       'select created_at from public.bookings where id = $1',
       [sent.id],
     );
@@ -290,7 +220,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
 
   it('never holds up the booking API while the SMTP server hangs', async () => {
     const silent = await startSilentServer();
-    closers.push(silent.close);
+    harness.afterTest(silent.close);
     startNotifier([emailTo(silent.port)]);
     expect((await post(booking())).status).toBe(201);
     // The notifier is now waiting for a greeting that never comes.
@@ -306,7 +236,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
   it('posts the booking as JSON to the webhook, retrying it without sending the e-mail again', async () => {
     const peer = await smtpPeer();
     const hook = await startWebhookReceiver([500, 503]);
-    closers.push(hook.close);
+    harness.afterTest(hook.close);
     startNotifier([emailTo(peer.port), createWebhookChannel(hook.url)]);
     const sent = booking({
       full_name: "Zoë O'Neil",
@@ -356,7 +286,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
   it('finds bookings stored without the server (as on hosted Supabase) by polling', async () => {
     const peer = await smtpPeer();
     startNotifier([emailTo(peer.port)]);
-    await opened.db.transaction(async (tx) => {
+    await harness.db.transaction(async (tx) => {
       await tx.query('set local role anon');
       await tx.query(
         `insert into public.bookings (full_name, phone, email) values ('Direct Guest', '01634 123456', 'direct@example.com')`,
@@ -386,13 +316,13 @@ describe.each(engines)('the notifier on $name', (engine) => {
     const threshold = 3;
 
     beforeEach(async () => {
-      await setBookingLimits(opened.db, { sitePerHour: threshold });
+      await setBookingLimits(harness.db, { sitePerHour: threshold });
       // The easiest proof of work the database allows, so that the test solves forty quickly.
-      await opened.db.query('update app_private.booking_limits set proof_max_number = 1000');
+      await harness.db.query('update app_private.booking_limits set proof_max_number = 1000');
     });
 
     afterEach(async () => {
-      await setBookingLimits(opened.db, { sitePerHour: 0 });
+      await setBookingLimits(harness.db, { sitePerHour: 0 });
     });
 
     /** The requests of a flood: `count` guests, each sent with a proof of work. */
@@ -409,7 +339,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
 
     /** Makes every flood digest older by `minutes`, as if it had been sent that long ago. */
     async function ageDigests(minutes: number) {
-      await opened.db.query(
+      await harness.db.query(
         `update app_private.flood_digests set created_at = created_at - make_interval(mins => $1)`,
         [minutes],
       );
@@ -421,7 +351,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
     it('e-mails the requests above the threshold in one digest, with the flood alert, and the others one by one', async () => {
       const peer = await smtpPeer();
       const hook = await startWebhookReceiver();
-      closers.push(hook.close);
+      harness.afterTest(hook.close);
       const notifier = startNotifier([emailTo(peer.port), createWebhookChannel(hook.url)], {
         start: false,
       });
@@ -585,7 +515,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
   it('claims nothing more once the time given to a run is over, and counts what is left', async () => {
     const peer = await smtpPeer();
     const notifier = startNotifier([emailTo(peer.port)], { start: false });
-    const outbox = createOutbox(opened.db);
+    const outbox = createOutbox(harness.db);
     expect((await post([booking(), booking({ full_name: 'Other Guest' })])).status).toBe(201);
     expect(await outbox.countPending()).toBe(2);
     expect(await notifier.runOnce({ claimForMs: 0 })).toEqual({ sent: 0, failed: 0 });
@@ -604,14 +534,14 @@ describe.each(engines)('the notifier on $name', (engine) => {
   });
   /** Makes every stored request older by `minutes`, as if it had arrived that long ago. */
   async function age(minutes: number) {
-    await opened.db.query(
+    await harness.db.query(
       `update public.bookings set created_at = created_at - make_interval(mins => $1)`,
       [minutes],
     );
   }
 
   async function failingAlerts() {
-    const { rows } = await opened.db.query<{ sent: boolean; details: unknown }>(
+    const { rows } = await harness.db.query<{ sent: boolean; details: unknown }>(
       `select sent_at is not null as sent, details from app_private.booking_alerts
         where kind = 'notification_failing' order by id`,
     );
@@ -621,7 +551,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
   it('reports a notification still failing after an hour through the webhook, once, when the e-mail login is refused', async () => {
     const peer = await smtpPeer({ auth: { user: 'clinic', pass: 's3cret' } });
     const hook = await startWebhookReceiver();
-    closers.push(hook.close);
+    harness.afterTest(hook.close);
     const notifier = startNotifier(
       [emailTo(peer.port, 'clinic:wrong@'), createWebhookChannel(hook.url)],
       { start: false, retryMs: 1, alertAfterMs: 60 * 60_000 },
@@ -670,7 +600,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
   it('reports a failing webhook by e-mail', async () => {
     const peer = await smtpPeer();
     const hook = await startWebhookReceiver(Array.from({ length: 20 }, () => 500));
-    closers.push(hook.close);
+    harness.afterTest(hook.close);
     const notifier = startNotifier([emailTo(peer.port), createWebhookChannel(hook.url)], {
       start: false,
       retryMs: 1,

@@ -47,6 +47,8 @@ export interface NotifierTaskContext {
   channels: readonly NotificationChannel[];
   /** The notifier's clock (the real one, except in tests). */
   now: Date;
+  /** How long a claim of this run holds: longer than a send through every channel. */
+  leaseMs: number;
   /** True once stop() was called: finish the send in progress, start no other. */
   isStopping(): boolean;
   log: NotifierLog;
@@ -304,6 +306,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
         await task.run({
           channels,
           now: options.now?.() ?? new Date(),
+          leaseMs,
           isStopping: () => stopping,
           log,
         });

@@ -1,28 +1,18 @@
-import { tmpdir } from 'node:os';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../core/api-defaults.ts';
 import { shortReference } from '../../core/booking-reference.ts';
-import { createApp } from '../app.ts';
-import { createBookingsRepository } from '../db/bookings-repository.ts';
-import type { OpenedDatabase } from '../db/open-database.ts';
-import { serve, testEngines, type RunningServer } from '../testing/helpers.ts';
+import { testEngines } from '../testing/helpers.ts';
 import {
   freePort,
   sleep,
   startNtfyPeer,
-  startSmtpPeer,
   waitFor,
   type NtfyPeer,
-  type SmtpPeer,
 } from '../testing/notification-peers.ts';
-import { createEmailChannel, type NotificationChannel } from './channels.ts';
+import { useNotifierHarness } from '../testing/notifier-harness.ts';
+import { createEmailChannel } from './channels.ts';
 import { runDaily } from './daily-run.ts';
-import { createFloodDigests } from './flood-digests.ts';
-import { createNotifier, type Notifier } from './notifier.ts';
 import { createNtfyChannel, parseTopicUrl } from './ntfy.ts';
-import { createOutbox } from './outbox.ts';
-import { createAlertStore } from './practice-alerts.ts';
-import { wakeAfterInserts } from './wake-after-inserts.ts';
 
 /**
  * The ntfy push channel against a real HTTP peer that speaks ntfy's publish
@@ -108,78 +98,8 @@ describe('the ntfy peer', () => {
 });
 
 describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
-  let server: RunningServer;
-  const notifiers: Notifier[] = [];
-  const closers: (() => Promise<void>)[] = [];
-  const errors: string[] = [];
-  const infos: string[] = [];
-
-  beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
-    const bookings = createBookingsRepository(opened.db);
-    // Every notifier of the test is woken after an insert, as the server wakes its own.
-    const app = createApp({
-      bookings: wakeAfterInserts(bookings, { wake: () => notifiers.forEach((n) => n.wake()) }),
-      keys: { anon: developmentAnonKey, serviceRole: undefined },
-      distDir: tmpdir(),
-    });
-    server = await serve(app);
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await opened?.close();
-    await cleanUp?.();
-  });
-
-  beforeEach(async () => {
-    await opened.db.query('delete from public.bookings');
-    await opened.db.query('delete from app_private.booking_alerts');
-    await opened.db.query('delete from app_private.flood_digests');
-    await opened.db.query('delete from app_private.daily_runs');
-    errors.length = 0;
-    infos.length = 0;
-  });
-
-  afterEach(async () => {
-    for (const notifier of notifiers.splice(0)) await notifier.stop();
-    for (const close of closers.splice(0)) await close();
-  });
-
-  function startNotifier(
-    channels: NotificationChannel[],
-    options: { start?: boolean; retryMs?: number; alertAfterMs?: number } = {},
-  ) {
-    const notifier = createNotifier({
-      outbox: createOutbox(opened.db),
-      channels,
-      pollIntervalMs: 100,
-      retryBaseMs: options.retryMs ?? 200,
-      retryMaxMs: options.retryMs ?? 400,
-      exclusive: false,
-      alerts: createAlertStore(opened.db),
-      alertAfterMs: options.alertAfterMs,
-      digests: createFloodDigests(opened.db),
-      log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },
-    });
-    notifiers.push(notifier);
-    if (options.start !== false) notifier.start();
-    return notifier;
-  }
-
-  async function ntfyPeer(options: Parameters<typeof startNtfyPeer>[0] = {}): Promise<NtfyPeer> {
-    const peer = await startNtfyPeer(options);
-    closers.push(peer.close);
-    return peer;
-  }
-
-  async function smtpPeer(options: Parameters<typeof startSmtpPeer>[0] = {}): Promise<SmtpPeer> {
-    const peer = await startSmtpPeer(options);
-    closers.push(peer.close);
-    return peer;
-  }
+  const harness = useNotifierHarness(engine, ['booking_alerts', 'flood_digests', 'daily_runs']);
+  const { errors, infos, startNotifier, smtpPeer, ntfyPeer } = harness;
 
   const pushTo = (peer: NtfyPeer, withToken: string | undefined = undefined) =>
     createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: withToken });
@@ -193,7 +113,7 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
 
   /** Posts one booking as the form does; resolves when the API has answered. */
   async function post(body: Record<string, unknown>): Promise<{ status: number; at: number }> {
-    const response = await fetch(`${server.baseUrl}/rest/v1/bookings`, {
+    const response = await fetch(`${harness.baseUrl}/rest/v1/bookings`, {
       method: 'POST',
       headers: anonHeaders,
       body: JSON.stringify(body),
@@ -212,7 +132,7 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
   });
 
   async function outboxRows() {
-    const { rows } = await opened.db.query<{
+    const { rows } = await harness.db.query<{
       attempts: number;
       email_sent: boolean;
       ntfy_sent: boolean;
@@ -356,7 +276,7 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
     const sent = booking();
     expect((await post(sent)).status).toBe(201);
     await notifier.runOnce();
-    await opened.db.query(
+    await harness.db.query(
       `update public.bookings set created_at = created_at - interval '61 minutes'`,
     );
     await notifier.runOnce();
@@ -384,8 +304,8 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
     );
     for (const row of flooded) expect((await post(row)).status).toBe(201);
     // As the database marks the requests above the site's hourly threshold, with its alert.
-    await opened.db.query(`update app_private.booking_notifications set digest = true`);
-    await opened.db.query(
+    await harness.db.query(`update app_private.booking_notifications set digest = true`);
+    await harness.db.query(
       `insert into app_private.booking_alerts (kind, details) values ('flood', '{"threshold": 20}')`,
     );
 
@@ -406,7 +326,7 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
     const sent = booking();
     expect((await post(sent)).status).toBe(201);
     const report = await runDaily({
-      db: opened.db,
+      db: harness.db,
       channels: [pushTo(peer)],
       schedule: { at: { hour: 0, minute: 0 }, summary: true },
       retention: undefined,

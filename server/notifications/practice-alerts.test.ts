@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { shortReference } from '../../core/booking-reference.ts';
 import type { OpenedDatabase } from '../db/open-database.ts';
 import { testEngines } from '../testing/helpers.ts';
+import { useTestDatabase } from '../testing/test-database.ts';
 import {
   sleep,
   startSmtpPeer,
@@ -28,24 +29,14 @@ const practice = 'practice@example.com';
 const alertAfterMs = 60_000;
 
 describe.each(testEngines('alerts'))('alerts of failing notifications on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
+  const database = useTestDatabase(engine);
   const notifiers: Notifier[] = [];
   const closers: (() => Promise<void>)[] = [];
   const infos: string[] = [];
 
-  beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
-  });
-
-  afterAll(async () => {
-    await opened?.close();
-    await cleanUp?.();
-  });
-
   beforeEach(async () => {
-    await opened.db.query('delete from public.bookings');
-    await opened.db.query('delete from app_private.booking_alerts');
+    await database.db.query('delete from public.bookings');
+    await database.db.query('delete from app_private.booking_alerts');
     infos.length = 0;
   });
 
@@ -57,13 +48,13 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
   /** A notifier as the server runs one, with NOTIFY_ALERT_AFTER_MINUTES=1 and a retry delay of 1 ms. */
   function notifierWith(channels: NotificationChannel[]) {
     const notifier = createNotifier({
-      outbox: createOutbox(opened.db),
+      outbox: createOutbox(database.db),
       channels,
       pollIntervalMs: 60_000,
       retryBaseMs: 1,
       retryMaxMs: 1,
       exclusive: false,
-      alerts: createAlertStore(opened.db),
+      alerts: createAlertStore(database.db),
       alertAfterMs,
       log: { info: (message) => infos.push(message), error: () => {} },
     });
@@ -87,7 +78,7 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
 
   async function store(fullName: string) {
     const id = crypto.randomUUID();
-    await opened.db.query(
+    await database.db.query(
       `insert into public.bookings (id, full_name, phone, email)
        values ($1, $2, '01634 123456', 'guest@example.com')`,
       [id, fullName],
@@ -97,14 +88,14 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
 
   /** Makes every request older, as if the minutes had passed. */
   async function age(minutes: number) {
-    await opened.db.query(
+    await database.db.query(
       `update public.bookings set created_at = created_at - make_interval(mins => $1)`,
       [minutes],
     );
   }
 
   async function alerts() {
-    const { rows } = await opened.db.query<{ sent: boolean; last_error: string | null }>(
+    const { rows } = await database.db.query<{ sent: boolean; last_error: string | null }>(
       `select sent_at is not null as sent, last_error from app_private.booking_alerts
         where kind = 'notification_failing' order by id`,
     );
@@ -155,7 +146,7 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
     expect(await alerts()).toEqual([{ sent: false, last_error: expect.stringMatching(/500/) }]);
 
     // Another notifier got the first through meanwhile.
-    await opened.db.query(
+    await database.db.query(
       `update app_private.booking_notifications set completed_at = now() where booking_id = $1`,
       [delivered],
     );

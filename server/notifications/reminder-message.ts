@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { shortReference } from '../../core/booking-reference.ts';
 import { site } from '../../src/content/site.ts';
 import {
@@ -21,6 +22,7 @@ import {
   escapeHtml,
   fontStack,
   plainText,
+  plural,
 } from './email-html.ts';
 import { telUrl } from './reply-links.ts';
 
@@ -87,18 +89,12 @@ export function describeTimeLeft(due: Date, now: Date): string {
   return `${formatDuration(now, due)} left`;
 }
 
-/** FNV-1a, 64 bits, in hex: short, and the same for the same ids everywhere (Node and Deno). */
+/** 16 hex digits of a hash of the ids: short, and the same for the same requests at every attempt. */
 function stableId(ids: readonly string[]): string {
-  let hash = 0xcbf29ce484222325n;
-  for (const character of [...ids].sort().join(',')) {
-    hash ^= BigInt(character.charCodeAt(0));
-    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
-  }
-  return hash.toString(16).padStart(16, '0');
-}
-
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
+  return createHash('sha256')
+    .update([...ids].sort().join(','))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** The subject: how many wait, and when the first is due or how late it is. */

@@ -11,6 +11,7 @@ import {
   testEngines,
   type ScratchDatabase,
 } from '../testing/helpers.ts';
+import { useTestDatabase } from '../testing/test-database.ts';
 import {
   freePort,
   startNtfyPeer,
@@ -138,28 +139,18 @@ function useHarness(getDb: () => Database): Harness {
 }
 
 describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
-  });
-
-  afterAll(async () => {
-    await opened?.close();
-    await cleanUp?.();
-  });
+  const database = useTestDatabase(engine);
 
   beforeEach(async () => {
-    await opened.db.query('delete from public.bookings');
+    await database.db.query('delete from public.bookings');
   });
 
-  const harness = useHarness(() => opened.db);
+  const harness = useHarness(() => database.db);
 
   it('reminds once, four hours before the reply-by time, across the spring clock change', async () => {
     // The clocks go forward on 29 March 2026 at 01:00 UTC (01:00 GMT becomes 02:00 BST).
-    const beforeChange = await storeRequest(opened.db, at('2026-03-28T00:30:00Z'), 'Amina Khan');
-    const afterChange = await storeRequest(opened.db, at('2026-03-28T01:30:00Z'), 'Yusuf Ali');
+    const beforeChange = await storeRequest(database.db, at('2026-03-28T00:30:00Z'), 'Amina Khan');
+    const afterChange = await storeRequest(database.db, at('2026-03-28T01:30:00Z'), 'Yusuf Ali');
     const clock = { now: at('2026-03-28T20:29:00Z') };
     const notifier = harness.notifier(clock);
 
@@ -212,8 +203,8 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
 
   it('reminds at NOTIFY_REMINDER_HOURS=0.5 across the autumn clock change, grouped when due together', async () => {
     // The clocks go back on 25 October 2026 at 01:00 UTC (02:00 BST becomes 01:00 GMT).
-    const beforeChange = await storeRequest(opened.db, at('2026-10-24T00:50:00Z'), 'Amina Khan');
-    const afterChange = await storeRequest(opened.db, at('2026-10-24T01:10:00Z'), 'Yusuf Ali');
+    const beforeChange = await storeRequest(database.db, at('2026-10-24T00:50:00Z'), 'Amina Khan');
+    const afterChange = await storeRequest(database.db, at('2026-10-24T01:10:00Z'), 'Yusuf Ali');
     const clock = { now: at('2026-10-25T00:19:00Z') };
     const notifier = harness.notifier(clock, { remindHours: 0.5 });
 
@@ -238,8 +229,8 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
     );
 
     // Two due at the same run come in one reminder, the first due first.
-    const first = await storeRequest(opened.db, at('2026-10-24T10:00:00Z'), 'Zoë First');
-    const second = await storeRequest(opened.db, at('2026-10-24T10:05:00Z'), 'Łucja Second');
+    const first = await storeRequest(database.db, at('2026-10-24T10:00:00Z'), 'Zoë First');
+    const second = await storeRequest(database.db, at('2026-10-24T10:05:00Z'), 'Łucja Second');
     clock.now = at('2026-10-25T10:20:00Z');
     await notifier.runOnce();
     const grouped = reminderMails(harness.smtp).at(-1)!;
@@ -258,7 +249,7 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
 
   it('reminds at once with NOTIFY_REMINDER_HOURS=24', async () => {
     const arrived = at('2026-07-01T13:05:00Z');
-    const id = await storeRequest(opened.db, arrived);
+    const id = await storeRequest(database.db, arrived);
     const clock = { now: arrived };
     await harness.notifier(clock, { remindHours: 24 }).runOnce();
     expect(reminderMails(harness.smtp).map((mail) => mail.parsed.subject)).toEqual([
@@ -269,7 +260,7 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
 
   it('reminds at the reply-by time itself with NOTIFY_REMINDER_HOURS=0', async () => {
     const arrived = at('2026-07-01T13:05:00Z');
-    await storeRequest(opened.db, arrived);
+    await storeRequest(database.db, arrived);
     const clock = { now: plus(arrived, replyWithinMs - minute) };
     const notifier = harness.notifier(clock, { remindHours: 0 });
     await notifier.runOnce();
@@ -284,8 +275,8 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
   });
 
   it('never reminds of an answered request', async () => {
-    const answered = await storeRequest(opened.db, at('2026-07-01T09:00:00Z'));
-    await opened.db.query(
+    const answered = await storeRequest(database.db, at('2026-07-01T09:00:00Z'));
+    await database.db.query(
       `insert into app_private.booking_answers (booking_id, answered_at, marked_by)
        values ($1, $2, 'command')`,
       [answered, '2026-07-01T10:00:00Z'],
@@ -301,7 +292,7 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
   });
 
   it('gives a reminder that no channel took back, and sends it later', async () => {
-    const id = await storeRequest(opened.db, at('2026-07-01T09:00:00Z'));
+    const id = await storeRequest(database.db, at('2026-07-01T09:00:00Z'));
     const downPort = await freePort();
     const failingPush = await startNtfyPeer({ statuses: [503] });
     const clock = { now: at('2026-07-02T05:00:00Z') };
@@ -311,7 +302,7 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
     try {
       await notifier.runOnce();
       expect(failingPush.messages).toHaveLength(0);
-      const { rows } = await opened.db.query<{
+      const { rows } = await database.db.query<{
         reminded_at: string | null;
         claimed_by: string | null;
         next_attempt_at: string;

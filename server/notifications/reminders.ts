@@ -1,7 +1,6 @@
 import { site } from '../../src/content/site.ts';
 import type { Database } from '../db/database.ts';
 import { noticeColumnsSql, noticeFromRow, type BookingNoticeRow } from './booking-notice.ts';
-import { sendTimeoutMs } from './channels.ts';
 import { sendThroughEvery, type NotifierTask } from './notifier.ts';
 import { composeReminder, describeReminderSize } from './reminder-message.ts';
 
@@ -92,10 +91,8 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
       );
       return rows.length;
     },
-    async run({ channels, now, isStopping, log }) {
+    async run({ channels, now, leaseMs, isStopping, log }) {
       if (channels.length === 0) return;
-      // As the notifier's own claims: longer than the slowest send through every channel.
-      const leaseMs = channels.length * sendTimeoutMs + 60_000;
       while (!isStopping()) {
         const claim = crypto.randomUUID();
         const requests = await claimDue(claim, leaseMs, now);

@@ -8,6 +8,7 @@ import { createBookingAnswers } from '../db/booking-answers.ts';
 import { createBookingsRepository } from '../db/bookings-repository.ts';
 import type { OpenedDatabase } from '../db/open-database.ts';
 import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
+import { answerTokenFor, storeWaitingRequest } from '../testing/answer-fixtures.ts';
 
 /** `POST /rest/v1/rpc/mark_booking_answered` over real HTTP, as the answer page calls it. */
 
@@ -45,24 +46,9 @@ describe.each(testEngines('mark-answered'))('rpc/mark_booking_answered on $name'
     await cleanUp?.();
   });
 
-  /** A stored request's id, inserted as the owner. */
-  async function storedRequest(): Promise<string> {
-    const id = crypto.randomUUID();
-    await opened.db.query(
-      `insert into public.bookings (id, full_name, phone, email) values ($1, 'Amina Khan', '01634 123456', 'amina@example.com')`,
-      [id],
-    );
-    return id;
-  }
+  const storedRequest = () => storeWaitingRequest(opened.db);
 
-  /** The token of the request's link, as the notifier makes it (as the owner). */
-  async function tokenFor(id: string, validFor = '30 days'): Promise<string> {
-    const { rows } = await opened.db.query<{ token: string }>(
-      'select app_private.answer_token($1::uuid, $2::interval) as token',
-      [id, validFor],
-    );
-    return rows[0]!.token;
-  }
+  const tokenFor = (id: string, validFor?: string) => answerTokenFor(opened.db, id, validFor);
 
   async function answerRows(id: string) {
     const { rows } = await opened.db.query<{ marked_by: string; channel: string | null }>(

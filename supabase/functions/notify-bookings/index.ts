@@ -5,8 +5,9 @@ import { createNotifyHandler } from './handler.ts';
  * The Supabase Edge Function that sends the booking notifications of a hosted
  * project (docs/notifications.md). Settings come from the function's secrets:
  * SUPABASE_DB_URL (set by Supabase), SMTP_URL, NOTIFY_TO, NOTIFY_FROM,
- * NOTIFY_WEBHOOK_URL, NOTIFY_NTFY_URL, NOTIFY_NTFY_TOKEN and
- * NOTIFY_FUNCTION_SECRET. Locally, from the project root:
+ * NOTIFY_WEBHOOK_URL, NOTIFY_NTFY_URL, NOTIFY_NTFY_TOKEN, NOTIFY_REMINDER_HOURS,
+ * NOTIFY_ACKNOWLEDGE and NOTIFY_FUNCTION_SECRET (docs/configuration.md).
+ * Locally, from the project root:
  *
  *   node_modules/.bin/deno run --allow-all supabase/functions/notify-bookings/index.ts
  *

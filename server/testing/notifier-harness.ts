@@ -1,0 +1,127 @@
+import { tmpdir } from 'node:os';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { developmentAnonKey } from '../../core/api-defaults.ts';
+import { createApp } from '../app.ts';
+import { createBookingsRepository } from '../db/bookings-repository.ts';
+import type { Database } from '../db/database.ts';
+import type { NotificationChannel } from '../notifications/channels.ts';
+import { createFloodDigests } from '../notifications/flood-digests.ts';
+import { createNotifier, type Notifier } from '../notifications/notifier.ts';
+import { createOutbox } from '../notifications/outbox.ts';
+import { createAlertStore } from '../notifications/practice-alerts.ts';
+import { wakeAfterInserts } from '../notifications/wake-after-inserts.ts';
+import { serve, type RunningServer, type TestEngine } from './helpers.ts';
+import { useTestDatabase } from './test-database.ts';
+import {
+  startNtfyPeer,
+  startSmtpPeer,
+  type NtfyPeer,
+  type SmtpPeer,
+} from './notification-peers.ts';
+
+/**
+ * What the notifier's tests run on, for one describe block: a migrated
+ * database of `engine`, the booking API in front of it (a stored booking wakes
+ * every notifier of the test, as the server wakes its own), notifiers that
+ * log into `errors` and `infos`, and peers closed after each test. Before each
+ * test the bookings and `tablesToEmpty` (of app_private) are emptied.
+ */
+
+export interface NotifierHarness {
+  /** The database, once the block's tests run. */
+  readonly db: Database;
+  /** The booking API's address. */
+  readonly baseUrl: string;
+  readonly errors: string[];
+  readonly infos: string[];
+  startNotifier(
+    channels: NotificationChannel[],
+    options?: { start?: boolean; retryMs?: number; alertAfterMs?: number },
+  ): Notifier;
+  smtpPeer(options?: Parameters<typeof startSmtpPeer>[0]): Promise<SmtpPeer>;
+  ntfyPeer(options?: Parameters<typeof startNtfyPeer>[0]): Promise<NtfyPeer>;
+  /** Runs `close` after the current test. */
+  afterTest(close: () => Promise<void>): void;
+}
+
+export function useNotifierHarness(
+  engine: TestEngine,
+  tablesToEmpty: readonly string[],
+): NotifierHarness {
+  const database = useTestDatabase(engine);
+  let server: RunningServer | undefined;
+  const notifiers: Notifier[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  const errors: string[] = [];
+  const infos: string[] = [];
+  const db = () => database.db;
+
+  // After the database's own beforeAll, which useTestDatabase registered first.
+  beforeAll(async () => {
+    const bookings = createBookingsRepository(db());
+    const app = createApp({
+      bookings: wakeAfterInserts(bookings, { wake: () => notifiers.forEach((n) => n.wake()) }),
+      keys: { anon: developmentAnonKey, serviceRole: undefined },
+      distDir: tmpdir(),
+    });
+    server = await serve(app);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  beforeEach(async () => {
+    await db().query('delete from public.bookings');
+    for (const table of tablesToEmpty) await db().query(`delete from app_private.${table}`);
+    errors.length = 0;
+    infos.length = 0;
+  });
+
+  afterEach(async () => {
+    for (const notifier of notifiers.splice(0)) await notifier.stop();
+    for (const close of closers.splice(0)) await close();
+  });
+
+  return {
+    get db() {
+      return db();
+    },
+    get baseUrl() {
+      if (!server) throw new Error('The API is started before the block’s tests.');
+      return server.baseUrl;
+    },
+    errors,
+    infos,
+    startNotifier(channels, options = {}) {
+      const notifier = createNotifier({
+        outbox: createOutbox(db()),
+        channels,
+        pollIntervalMs: 100,
+        retryBaseMs: options.retryMs ?? 200,
+        retryMaxMs: options.retryMs ?? 400,
+        exclusive: false,
+        alerts: createAlertStore(db()),
+        alertAfterMs: options.alertAfterMs,
+        digests: createFloodDigests(db()),
+        log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },
+      });
+      notifiers.push(notifier);
+      if (options.start !== false) notifier.start();
+      return notifier;
+    },
+    async smtpPeer(options = {}) {
+      const peer = await startSmtpPeer(options);
+      closers.push(peer.close);
+      return peer;
+    },
+    async ntfyPeer(options = {}) {
+      const peer = await startNtfyPeer(options);
+      closers.push(peer.close);
+      return peer;
+    },
+    afterTest(close) {
+      closers.push(close);
+    },
+  };
+}
