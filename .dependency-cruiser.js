@@ -1,6 +1,8 @@
 /**
  * Which part of the project may import which, checked by `npm run lint`
- * (dependency-cruiser). Imports flow one way: core/ under everything; in the
+ * (dependency-cruiser). Imports flow one way: the shared core
+ * (supabase/functions/_shared/core/) under everything; supabase/ on its own,
+ * since Supabase deploys the function from that folder alone; in the
  * browser, shared code (components, navigation, lib, content, seo) under the
  * features (views, booking), and those under the shell (app), which only the
  * entry points import. Type-only imports count: they tie files together too.
@@ -9,12 +11,14 @@
  */
 
 /**
- * The files of src/ the server loads: the site's copy (the notification e-mail
- * quotes the practice name and the reply draft, kept in one file for the
- * practitioner to edit) and the page's DOM contract (the static site knows the
- * pre-rendered view files from it).
+ * The files of src/ the server loads: the site's copy (the server's tests read
+ * the page's words from it) and the page's DOM contract (the static site knows
+ * the pre-rendered view files from it).
  */
 const srcLoadedByServer = '^src/(content/site|boot/protocol)\\.ts$';
+
+const sharedCore = '^supabase/functions/_shared/core/';
+const sharedContent = '^supabase/functions/_shared/content/';
 
 export default {
   forbidden: [
@@ -29,20 +33,50 @@ export default {
       name: 'core-imports-only-core',
       severity: 'error',
       comment:
-        'core/ is shared by the browser and the server: no package, no node:*, nothing of src/ or server/.',
-      from: { path: '^core/', pathNot: '\\.test\\.ts$' },
-      to: { pathNot: '^core/' },
+        'The shared core runs in the browser, on Node and on Deno: no package, no node:*, nothing of src/ or server/.',
+      from: { path: sharedCore, pathNot: '\\.test\\.ts$' },
+      to: { pathNot: sharedCore },
     },
     {
       name: 'core-tests-import-only-core-and-vitest',
       severity: 'error',
-      from: { path: '^core/.+\\.test\\.ts$' },
-      to: { pathNot: '^(core/|node_modules/vitest/)' },
+      from: { path: `${sharedCore}.+\\.test\\.ts$` },
+      to: { pathNot: `(${sharedCore}|^node_modules/vitest/)` },
+    },
+    {
+      name: 'content-imports-only-content',
+      severity: 'error',
+      comment:
+        "The practice's facts and the visitor's e-mail words: plain data, read by the page too.",
+      from: { path: sharedContent },
+      to: { pathNot: sharedContent },
+    },
+    {
+      name: 'supabase-is-self-contained',
+      severity: 'error',
+      comment:
+        'Supabase deploys the function from supabase/ alone (supabase functions deploy --use-api ' +
+        'takes nothing outside it): the function and what it imports use node:*, the packages ' +
+        "of the function's deno.json and supabase/ itself. Only tests may reach the server's test harness.",
+      from: { path: '^supabase/', pathNot: '\\.test\\.ts$' },
+      to: {
+        pathNot: '^(supabase/|node_modules/(pg|nodemailer|@types/(pg|nodemailer|node))/)',
+        dependencyTypesNot: ['core'],
+      },
+    },
+    {
+      name: 'src-imports-only-shared-core-and-content',
+      severity: 'error',
+      comment:
+        'The browser needs the rules and the practice facts, never the notifications or the database.',
+      from: { path: '^src/' },
+      to: { path: '^supabase/', pathNot: `(${sharedCore}|${sharedContent})` },
     },
     {
       name: 'src-does-not-import-server',
       severity: 'error',
-      comment: 'The browser talks to the server over HTTP only; what both need lives in core/.',
+      comment:
+        'The browser talks to the server over HTTP only; what both need lives in supabase/functions/_shared/core/.',
       from: { path: '^src/' },
       to: { path: '^server/' },
     },
@@ -58,7 +92,7 @@ export default {
       severity: 'error',
       comment: 'The server loads them as they are: plain data and names that run anywhere.',
       from: { path: srcLoadedByServer },
-      to: {},
+      to: { pathNot: sharedContent },
     },
     {
       name: 'boot-scripts-import-only-boot',

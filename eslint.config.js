@@ -54,10 +54,10 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
-    // core/ is shared by the browser and the server: it must stay pure. What it
+    // The shared core is used by the browser, the server and the Edge Function: it must stay pure. What it
     // may import is checked by dependency-cruiser (.dependency-cruiser.js);
     // the globals of a browser or of Node are refused here.
-    files: ['core/**/*.ts'],
+    files: ['supabase/functions/_shared/core/**/*.ts'],
     languageOptions: { globals: {} },
     rules: {
       'no-restricted-globals': ['error', 'window', 'document', 'process', 'fetch', 'localStorage'],

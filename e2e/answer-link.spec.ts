@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { developmentAnonKey } from '../core/api-defaults.ts';
-import { answerLink } from '../core/answer-link.ts';
-import { shortReference } from '../core/booking-reference.ts';
+import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
+import { answerLink } from '../supabase/functions/_shared/core/answer-link.ts';
+import { shortReference } from '../supabase/functions/_shared/core/booking-reference.ts';
 import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
 import {
   createScratchDatabase,

@@ -1,7 +1,8 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
-import { developmentAnonKey } from '../core/api-defaults.ts';
-import { messageFor, storedValue } from '../core/booking-rules.ts';
+import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
+import { messageFor, storedValue } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { site } from '../src/content/site.ts';
+import { practice } from '../supabase/functions/_shared/content/practice.ts';
 import { e2eServiceKey } from './constants.ts';
 import { literally, openView } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
@@ -73,7 +74,7 @@ test('a visitor books a session: thank-you modal, cleared form, and the row stor
   await expect(modal).toBeVisible();
   await expect(modal.locator('.modal-body p')).toHaveText([...site.bookingForm.success.paragraphs]);
   // The specification's promise: the practice reaches out within so many hours.
-  await expect(modal).toContainText(`${site.bookingNotice.replyWithinHours} hours`);
+  await expect(modal).toContainText(`${practice.replyWithinHours} hours`);
   for (const label of Object.values(labels)) {
     await expect(page.getByLabel(label)).toHaveValue('');
   }

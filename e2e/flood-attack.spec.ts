@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { bookingFields } from '../core/booking-rules.ts';
+import { bookingFields } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
 import { practiceMailKind, sendFloodRequest } from '../server/testing/flood.ts';
 import { startSmtpPeer, type SmtpPeer } from '../server/testing/notification-peers.ts';

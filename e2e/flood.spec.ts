@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { developmentAnonKey } from '../core/api-defaults.ts';
-import { bookingFields } from '../core/booking-rules.ts';
+import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
+import { bookingFields } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
 import { site } from '../src/content/site.ts';
 import { e2eServiceKey } from './constants.ts';

@@ -1,4 +1,4 @@
-import { storedValue } from '../core/booking-rules.ts';
+import { storedValue } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { expect, test } from '@playwright/test';
 import { site } from '../src/content/site.ts';
 import { e2eServiceKey } from './constants.ts';

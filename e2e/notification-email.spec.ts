@@ -4,7 +4,7 @@ import {
   markAnsweredAction,
   replyActions,
   type BookingNotice,
-} from '../server/notifications/booking-notice.ts';
+} from '../supabase/functions/_shared/notifications/booking-notice.ts';
 import { site } from '../src/content/site.ts';
 import { accessibilityViolations } from './fixtures.ts';
 

@@ -4,7 +4,7 @@
  * field messages (section 5) and the failure message (section 8).
  *
  * They are written out here rather than read from src/content/site.ts or
- * core/booking-rules.ts, so that an edit there that departs from the
+ * supabase/functions/_shared/core/booking-rules.ts, so that an edit there that departs from the
  * specification fails a test. Every other word of copy the tests read from
  * `site`: changing it changes no behaviour, and breaks no test.
  */

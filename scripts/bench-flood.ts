@@ -26,10 +26,10 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { chromium, type Page } from '@playwright/test';
-import { developmentAnonKey } from '../core/api-defaults.ts';
-import { encodeBookingProof } from '../core/booking-proof.ts';
+import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
+import { encodeBookingProof } from '../supabase/functions/_shared/core/booking-proof.ts';
 import { solveBookingChallenge, type BookingChallenge } from '../server/testing/booking-proof.ts';
-import { floodDigestIntervalMs } from '../server/notifications/flood-digest.ts';
+import { floodDigestIntervalMs } from '../supabase/functions/_shared/notifications/flood-digest.ts';
 import { practiceMailKind, sendFloodRequest } from '../server/testing/flood.ts';
 import { startSmtpPeer } from '../server/testing/notification-peers.ts';
 import { chromiumArgs, chromiumPath } from './lib/chromium.ts';

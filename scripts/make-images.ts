@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { chromium } from '@playwright/test';
-import { brandColours } from '../core/brand-colours.ts';
+import { brandColours } from '../supabase/functions/_shared/core/brand-colours.ts';
 import { site } from '../src/content/site.ts';
 import { chromiumArgs, chromiumPath } from './lib/chromium.ts';
 

@@ -1,5 +1,5 @@
 // Cuts the two web fonts down to what the site uses: printable ASCII, common
-// typographic punctuation and every other character of the content file, and
+// typographic punctuation and every other character of the content files, and
 // the weights the style sheets ask for (Fraunces at one weight). That takes
 // them from about 85 KB to 34 KB, and the first screen needs both: the smaller
 // they are, the sooner its text swaps to them. A character added to the
@@ -13,7 +13,9 @@ import subsetFont from 'subset-font';
 
 const printableAscii = Array.from({ length: 95 }, (_, i) => String.fromCharCode(0x20 + i)).join('');
 const typography = '\u00a0‘’“”–—…•·×£€©®™';
-const content = await readFile('src/content/site.ts', 'utf8');
+// The page's words and the practice's facts (name, address, phone) it shows.
+const contentFiles = ['src/content/site.ts', 'supabase/functions/_shared/content/practice.ts'];
+const content = (await Promise.all(contentFiles.map((file) => readFile(file, 'utf8')))).join('');
 const text = [...new Set([...printableAscii, ...typography, ...content])]
   .filter((character) => character >= ' ')
   .sort()

@@ -1,6 +1,6 @@
 /**
  * Prints the letters and combining marks of this Node's Unicode as ranges of
- * code points: the text of core/letters-and-marks.ts, and the same ranges as
+ * code points: the text of supabase/functions/_shared/core/letters-and-marks.ts, and the same ranges as
  * the SQL bracket expressions of a migration (as in
  * supabase/migrations/20261126000100_full_name_letters.sql). Run it when a new
  * Unicode version should count: paste both, in core and in a new migration
@@ -8,7 +8,10 @@
  * checks that they agree, code point by code point.
  * Usage: npx tsx scripts/unicode-name-ranges.ts
  */
-import { formatRanges, type CodePointRange } from '../core/letters-and-marks.ts';
+import {
+  formatRanges,
+  type CodePointRange,
+} from '../supabase/functions/_shared/core/letters-and-marks.ts';
 
 /** The ranges of code points (surrogates left out) that `pattern` matches alone. */
 function rangesOf(pattern: RegExp): CodePointRange[] {

@@ -1,23 +1,29 @@
-import { storedValue } from '../core/booking-rules.ts';
+import { storedValue } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../core/api-defaults.ts';
+import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
 import {
   bookingFieldRules,
   bookingFields,
   hiddenCharacterRanges,
   messageFor,
-} from '../core/booking-rules.ts';
+} from '../supabase/functions/_shared/core/booking-rules.ts';
 import { createApp } from './app.ts';
-import { createBookingsRepository, type BookingsRepository } from './db/bookings-repository.ts';
-import { DatabaseError, DatabaseUnavailableError } from './db/database.ts';
+import {
+  createBookingsRepository,
+  type BookingsRepository,
+} from '../supabase/functions/_shared/db/bookings-repository.ts';
+import {
+  DatabaseError,
+  DatabaseUnavailableError,
+} from '../supabase/functions/_shared/db/database.ts';
 import { findMigrationsDir, migrate } from './db/migrate.ts';
 import type { OpenedDatabase } from './db/open-database.ts';
-import { openPostgres } from './db/postgres.ts';
+import { openPostgres } from '../supabase/functions/_shared/db/postgres.ts';
 import { serve, testEngines, type RunningServer } from './testing/helpers.ts';
 
 const anonKey = developmentAnonKey;

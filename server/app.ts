@@ -1,8 +1,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Backup } from './db/backup.ts';
-import type { BookingAnswers } from './db/booking-answers.ts';
+import type { BookingAnswers } from '../supabase/functions/_shared/db/booking-answers.ts';
 import type { IssueBookingChallenge } from './db/booking-challenge.ts';
-import type { BookingsRepository } from './db/bookings-repository.ts';
+import type { BookingsRepository } from '../supabase/functions/_shared/db/bookings-repository.ts';
 import type { ApiKeys } from './http/api-keys.ts';
 import {
   ApiError,
@@ -12,7 +12,7 @@ import {
   tooManyRequests,
   tooManyRequestsAtOnce,
 } from './http/api-errors.ts';
-import type { NotificationStates } from './notifications/notification-states.ts';
+import type { NotificationStates } from '../supabase/functions/_shared/notifications/notification-states.ts';
 import { apiCorsHeaders } from './http/cors.ts';
 import { readBody } from './http/read-body.ts';
 import { sendApiError } from './http/send-json.ts';

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../core/api-defaults.ts';
+import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
 import { createApp } from './app.ts';
-import { createBookingsRepository } from './db/bookings-repository.ts';
+import { createBookingsRepository } from '../supabase/functions/_shared/db/bookings-repository.ts';
 import type { OpenedDatabase } from './db/open-database.ts';
 import { serve, testEngines, type RunningServer } from './testing/helpers.ts';
 

@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../core/api-defaults.ts';
+import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
 import { lockFileName } from './db/data-dir-lock.ts';
 import { openPglite } from './db/pglite.ts';
 import { waitFor } from './testing/notification-peers.ts';

@@ -3,30 +3,39 @@ import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app.ts';
-import { ConfigError } from './config.ts';
+import { ConfigError } from '../supabase/functions/_shared/config.ts';
 import { readBackup } from './db/backup.ts';
-import { createBookingAnswers } from './db/booking-answers.ts';
+import { createBookingAnswers } from '../supabase/functions/_shared/db/booking-answers.ts';
 import { createBookingChallengeIssuer } from './db/booking-challenge.ts';
-import { createBookingsRepository } from './db/bookings-repository.ts';
+import { createBookingsRepository } from '../supabase/functions/_shared/db/bookings-repository.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
-import { DatabaseUnavailableError } from './db/database.ts';
+import { DatabaseUnavailableError } from '../supabase/functions/_shared/db/database.ts';
 import { MigrationError } from './db/migrate.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { DatabaseRoleError, openDatabase, type OpenedDatabase } from './db/open-database.ts';
 import { checkDataDirIsPrivate, DataDirNotPrivateError } from './db/private-data-dir.ts';
 import { ensureStoredServiceKey, storedServiceKeyPath } from './db/stored-service-key.ts';
-import type { NotificationChannel } from './notifications/channels.ts';
-import { runDaily } from './notifications/daily-run.ts';
-import { formatClockTime } from './notifications/daily-schedule.ts';
+import type { NotificationChannel } from '../supabase/functions/_shared/notifications/channels.ts';
+import { runDaily } from '../supabase/functions/_shared/notifications/daily-run.ts';
+import { formatClockTime } from '../supabase/functions/_shared/notifications/daily-schedule.ts';
 import { startDailyTimer, type DailyTimer } from './notifications/daily-timer.ts';
-import { createNotificationStates } from './notifications/notification-states.ts';
-import { describeError } from './notifications/notifier.ts';
-import { channelSettingsHint, type NotifyConfig } from './notifications/notify-config.ts';
-import { consoleLog, createConfiguredNotifier } from './notifications/setup.ts';
+import { createNotificationStates } from '../supabase/functions/_shared/notifications/notification-states.ts';
+import { describeError } from '../supabase/functions/_shared/notifications/notifier.ts';
+import {
+  channelSettingsHint,
+  type NotifyConfig,
+} from '../supabase/functions/_shared/notifications/notify-config.ts';
+import {
+  consoleLog,
+  createConfiguredNotifier,
+} from '../supabase/functions/_shared/notifications/setup.ts';
 import { wakeAfterInserts } from './notifications/wake-after-inserts.ts';
 import { describeSmtpFailure, describeSmtpSuccess } from './notifications/smtp-check.ts';
-import { describePeriod } from './retention/period.ts';
-import { purgeOldRequests, retentionWarning } from './retention/retention.ts';
+import { describePeriod } from '../supabase/functions/_shared/retention/period.ts';
+import {
+  purgeOldRequests,
+  retentionWarning,
+} from '../supabase/functions/_shared/retention/retention.ts';
 import { loadSettings } from './settings.ts';
 
 /** How long a stop waits for requests in flight before closing their connections. */

@@ -1,9 +1,20 @@
-import { collectConfigProblems, ConfigError, loadConfig, type ServerConfig } from './config.ts';
+import {
+  collectConfigProblems,
+  ConfigError,
+  loadConfig,
+  type ServerConfig,
+} from '../supabase/functions/_shared/config.ts';
 import { loadLimits, type LimitsConfig } from './limits/limits-config.ts';
-import { loadDailySchedule, type DailySchedule } from './notifications/daily-schedule.ts';
-import { loadNotifyConfig, type NotifyConfig } from './notifications/notify-config.ts';
-import type { Period } from './retention/period.ts';
-import { loadRetention } from './retention/retention.ts';
+import {
+  loadDailySchedule,
+  type DailySchedule,
+} from '../supabase/functions/_shared/notifications/daily-schedule.ts';
+import {
+  loadNotifyConfig,
+  type NotifyConfig,
+} from '../supabase/functions/_shared/notifications/notify-config.ts';
+import type { Period } from '../supabase/functions/_shared/retention/period.ts';
+import { loadRetention } from '../supabase/functions/_shared/retention/retention.ts';
 
 /** Everything read from the environment, by the server and by `npm run bookings`. */
 export interface Settings {

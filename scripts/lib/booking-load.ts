@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
-import { developmentAnonKey } from '../../core/api-defaults.ts';
+import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 
 /**
  * Load on `POST /rest/v1/bookings` as browsers send it, for the API benchmark

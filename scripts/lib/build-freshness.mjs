@@ -15,7 +15,8 @@ export const builds = [
     stamp: 'dist/index.html',
     sources: [
       'src',
-      'core',
+      'supabase/functions/_shared/core',
+      'supabase/functions/_shared/content',
       'public',
       'index.html',
       'vite.config.ts',
@@ -35,7 +36,7 @@ export const builds = [
     stamp: 'dist-server/server/index.js',
     sources: [
       'server',
-      'core',
+      'supabase/functions/_shared',
       'src/content',
       'src/boot',
       'tsconfig.json',

@@ -21,7 +21,7 @@ describe('the builds npm start makes before serving', () => {
     write('src/app/app.tsx', 1_000);
     write('src/content/site.ts', 1_000);
     write('server/index.ts', 1_000);
-    write('core/booking-rules.ts', 1_000);
+    write('supabase/functions/_shared/core/booking-rules.ts', 1_000);
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -44,7 +44,7 @@ describe('the builds npm start makes before serving', () => {
     write('server/app.ts', 3_000);
     expect(staleNames()).toEqual(['site', 'server']);
     for (const build of builds) write(build.stamp, 4_000);
-    write('core/booking-rules.ts', 5_000);
+    write('supabase/functions/_shared/core/booking-rules.ts', 5_000);
     expect(staleNames()).toEqual(['site', 'server']);
   });
 

@@ -21,7 +21,7 @@ import {
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import { openDatabase } from '../db/open-database.ts';
 import type { Settings } from '../settings.ts';
-import { formatUkTimeLong } from '../uk-time.ts';
+import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
 import { CliError, openBookingsSource } from './bookings-source.ts';
 import type { CliIo } from './cli-io.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bookingFieldColumns } from '../../core/booking-rules.ts';
+import { bookingFieldColumns } from '../../supabase/functions/_shared/core/booking-rules.ts';
 import {
   csvCell,
   formatCsv,

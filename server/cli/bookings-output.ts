@@ -1,10 +1,13 @@
-import { shortReference } from '../../core/booking-reference.ts';
-import { bookingFieldColumns } from '../../core/booking-rules.ts';
-import type { BookingRow } from '../../core/booking-row.ts';
-import type { AnswerChannel, AnswerMarkedBy } from '../db/booking-answers.ts';
-import { plainText } from '../notifications/email-html.ts';
-import type { NotificationState } from '../notifications/notification-states.ts';
-import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
+import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
+import { bookingFieldColumns } from '../../supabase/functions/_shared/core/booking-rules.ts';
+import type { BookingRow } from '../../supabase/functions/_shared/core/booking-row.ts';
+import type {
+  AnswerChannel,
+  AnswerMarkedBy,
+} from '../../supabase/functions/_shared/db/booking-answers.ts';
+import { plainText } from '../../supabase/functions/_shared/notifications/email-html.ts';
+import type { NotificationState } from '../../supabase/functions/_shared/notifications/notification-states.ts';
+import { formatUkTimeLong, formatUkTimeShort } from '../../supabase/functions/_shared/uk-time.ts';
 import { describeReplyTime } from './reply-deadline.ts';
 
 /** Whether the practice was told of a request (notification-states.ts), as the command prints it. */
@@ -15,7 +18,7 @@ export interface NotificationRecord {
   last_error: string | null;
 }
 
-/** When the practice answered a request (server/db/booking-answers.ts), as the command prints it. */
+/** When the practice answered a request (supabase/functions/_shared/db/booking-answers.ts), as the command prints it. */
 export interface AnswerRecord {
   /** ISO 8601, UTC. */
   answered_at: string;

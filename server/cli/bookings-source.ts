@@ -1,26 +1,30 @@
-import { backupPath, bookingsTable, maxRowsPerRead } from '../../core/api-defaults.ts';
+import {
+  backupPath,
+  bookingsTable,
+  maxRowsPerRead,
+} from '../../supabase/functions/_shared/core/api-defaults.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ServerConfig } from '../config.ts';
+import type { ServerConfig } from '../../supabase/functions/_shared/config.ts';
 import { parseBackup, readBackup, type Backup } from '../db/backup.ts';
 import {
   createBookingAnswers,
   type AnswerChannel,
   type BookingAnswer,
-} from '../db/booking-answers.ts';
+} from '../../supabase/functions/_shared/db/booking-answers.ts';
 import {
   bookingTableColumns,
   createOwnerBookingsRepository,
   type BookingFilter,
-} from '../db/bookings-repository.ts';
+} from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
-import type { Database } from '../db/database.ts';
+import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { hasTable } from '../db/migrate.ts';
 import { readStoredServiceKey, storedServiceKeyPath } from '../db/stored-service-key.ts';
 import { openDatabase } from '../db/open-database.ts';
-import { openPostgres } from '../db/postgres.ts';
-import { createNotificationStates } from '../notifications/notification-states.ts';
-import { createOutbox } from '../notifications/outbox.ts';
+import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
+import { createNotificationStates } from '../../supabase/functions/_shared/notifications/notification-states.ts';
+import { createOutbox } from '../../supabase/functions/_shared/notifications/outbox.ts';
 import type {
   AnswerRecord,
   BookingRecord,

@@ -1,4 +1,4 @@
-import { answerChannels } from '../db/booking-answers.ts';
+import { answerChannels } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import { replyWithinHours } from './reply-deadline.ts';
 
 /**

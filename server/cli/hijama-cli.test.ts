@@ -3,16 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../../core/api-defaults.ts';
-import { shortReference } from '../../core/booking-reference.ts';
+import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
+import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { createApp } from '../app.ts';
-import { createBookingAnswers } from '../db/booking-answers.ts';
-import { createBookingsRepository } from '../db/bookings-repository.ts';
+import { createBookingAnswers } from '../../supabase/functions/_shared/db/booking-answers.ts';
+import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import { lockFileName } from '../db/data-dir-lock.ts';
-import type { Database } from '../db/database.ts';
+import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
-import { createNotificationStates } from '../notifications/notification-states.ts';
-import { periodBefore } from '../retention/period.ts';
+import { createNotificationStates } from '../../supabase/functions/_shared/notifications/notification-states.ts';
+import { periodBefore } from '../../supabase/functions/_shared/retention/period.ts';
 import {
   createScratchDatabase,
   serve,
@@ -28,7 +28,7 @@ import {
   startServerProcess,
   type ChildRun,
 } from '../testing/processes.ts';
-import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
+import { formatUkTimeLong, formatUkTimeShort } from '../../supabase/functions/_shared/uk-time.ts';
 import type { CliIo } from './cli-io.ts';
 import { runHijama } from './hijama-command.ts';
 import { csvCell, type BookingRecord } from './bookings-output.ts';

@@ -1,18 +1,22 @@
-import { channelSettingsHint } from '../notifications/notify-config.ts';
+import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
-import { ConfigError } from '../config.ts';
-import { shortReference } from '../../core/booking-reference.ts';
+import { ConfigError } from '../../supabase/functions/_shared/config.ts';
+import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { BackupFileError, RestoreRefusedError } from '../db/backup.ts';
-import { answerChannels, isAnswerChannel, type AnswerChannel } from '../db/booking-answers.ts';
+import {
+  answerChannels,
+  isAnswerChannel,
+  type AnswerChannel,
+} from '../../supabase/functions/_shared/db/booking-answers.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
-import { DatabaseUnavailableError } from '../db/database.ts';
+import { DatabaseUnavailableError } from '../../supabase/functions/_shared/db/database.ts';
 import { DatabaseRoleError } from '../db/open-database.ts';
 import { MigrationError } from '../db/migrate.ts';
-import { plainText } from '../notifications/email-html.ts';
-import { createOutbox } from '../notifications/outbox.ts';
-import { createConfiguredNotifier } from '../notifications/setup.ts';
+import { plainText } from '../../supabase/functions/_shared/notifications/email-html.ts';
+import { createOutbox } from '../../supabase/functions/_shared/notifications/outbox.ts';
+import { createConfiguredNotifier } from '../../supabase/functions/_shared/notifications/setup.ts';
 import {
   ambiguousUnit,
   describePeriod,
@@ -20,9 +24,9 @@ import {
   parseSince,
   periodBefore,
   periodUnitsHint,
-} from '../retention/period.ts';
+} from '../../supabase/functions/_shared/retention/period.ts';
 import { loadSettings, type Settings } from '../settings.ts';
-import { formatUkTimeLong } from '../uk-time.ts';
+import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
 import { backup, restore } from './backup-command.ts';
 import type { CliIo } from './cli-io.ts';
 import {
@@ -39,7 +43,7 @@ import {
   requireTable,
   type BookingsSource,
 } from './bookings-source.ts';
-import { isLate } from '../notifications/booking-notice.ts';
+import { isLate } from '../../supabase/functions/_shared/notifications/booking-notice.ts';
 import { parseRequestReference, type RequestReference } from './request-reference.ts';
 import { parseCommandLine, UsageError, type CommandLine, type Values } from './command-line.ts';
 import { helpText } from './help-text.ts';

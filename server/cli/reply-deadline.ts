@@ -1,14 +1,14 @@
-import { site } from '../../src/content/site.ts';
-import { replyBy } from '../notifications/booking-notice.ts';
+import { practice } from '../../supabase/functions/_shared/content/practice.ts';
+import { replyBy } from '../../supabase/functions/_shared/notifications/booking-notice.ts';
 
 /**
  * The promise the site makes to every visitor, kept by the practice: a reply
- * within `replyWithinHours` of the request's arrival (src/content/site.ts).
+ * within `replyWithinHours` of the request's arrival (supabase/functions/_shared/content/practice.ts).
  * Pure: the time left before replyBy (the e-mail's "Reply by"), or how late,
  * in the compact form of a column of `npx hijama list`.
  */
 
-export const replyWithinHours = site.bookingNotice.replyWithinHours;
+export const replyWithinHours = practice.replyWithinHours;
 
 const minuteMs = 60_000;
 const hourMs = 60 * minuteMs;

@@ -1,6 +1,6 @@
 /**
  * The request `npx hijama answer` is told to mark: its short reference (the
- * 8 hex digits of core/booking-reference.ts, any case, as the e-mail and
+ * 8 hex digits of supabase/functions/_shared/core/booking-reference.ts, any case, as the e-mail and
  * `list` show it) or its full id. Either is a range of ids, since ids sort by
  * their hex digits: a short reference may match several requests.
  */

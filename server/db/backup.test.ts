@@ -14,11 +14,11 @@ import {
   type Backup,
 } from './backup.ts';
 import { readBookingLimits } from './booking-limits.ts';
-import { createBookingsRepository } from './bookings-repository.ts';
-import type { Database } from './database.ts';
+import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
+import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { appliedMigrations, findMigrationsDir, listMigrations, migrate } from './migrate.ts';
 import { openPglite } from './pglite.ts';
-import { openPostgres } from './postgres.ts';
+import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 
 /**
  * A backup read from one engine and restored into an empty one of either kind:

@@ -1,4 +1,4 @@
-import type { Database, Queryable } from './database.ts';
+import type { Database, Queryable } from '../../supabase/functions/_shared/db/database.ts';
 import {
   appliedMigrations,
   findMigrationsDir,

@@ -1,6 +1,9 @@
-import type { BookingChallenge } from '../../core/booking-proof.ts';
-import { callApiFunction, type ApiFunctionRole } from './api-function.ts';
-import type { Database } from './database.ts';
+import type { BookingChallenge } from '../../supabase/functions/_shared/core/booking-proof.ts';
+import {
+  callApiFunction,
+  type ApiFunctionRole,
+} from '../../supabase/functions/_shared/db/api-function.ts';
+import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 
 /**
  * The proof-of-work challenges a browser solves while the site is flooded

@@ -1,5 +1,5 @@
 import { bookingLimitSettings } from '../limits/limit-settings.ts';
-import type { Queryable } from './database.ts';
+import type { Queryable } from '../../supabase/functions/_shared/db/database.ts';
 
 /**
  * The database's own limits on booking requests from the public (the migration

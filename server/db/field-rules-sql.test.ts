@@ -11,11 +11,14 @@ import {
   validateBooking,
   type BookingField,
   type BookingForm,
-} from '../../core/booking-rules.ts';
-import { fakeNames, realNames } from '../../core/full-name-examples.ts';
-import { hasLetter, longestMarkRun } from '../../core/letters-and-marks.ts';
+} from '../../supabase/functions/_shared/core/booking-rules.ts';
+import { fakeNames, realNames } from '../../supabase/functions/_shared/core/full-name-examples.ts';
+import {
+  hasLetter,
+  longestMarkRun,
+} from '../../supabase/functions/_shared/core/letters-and-marks.ts';
 import { testEngines } from '../testing/helpers.ts';
-import { DatabaseError } from './database.ts';
+import { DatabaseError } from '../../supabase/functions/_shared/db/database.ts';
 import type { OpenedDatabase } from './open-database.ts';
 
 /**

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Database, Queryable } from './database.ts';
+import type { Database, Queryable } from '../../supabase/functions/_shared/db/database.ts';
 
 /**
  * Applies supabase/migrations/*.sql in name order, each once, each in its own

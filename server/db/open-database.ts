@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { setBookingLimits, type BookingLimits } from './booking-limits.ts';
-import { DatabaseError, type Database } from './database.ts';
+import { DatabaseError, type Database } from '../../supabase/functions/_shared/db/database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { migrate, type MigrationReport } from './migrate.ts';
 import { openPglite } from './pglite.ts';
-import { openPostgres } from './postgres.ts';
+import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 import { makeContentsPrivate } from './private-data-dir.ts';
 
 export interface OpenedDatabase {

@@ -5,7 +5,7 @@ import {
   translateDriverError,
   type Database,
   type Queryable,
-} from './database.ts';
+} from '../../supabase/functions/_shared/db/database.ts';
 
 /**
  * PostgreSQL's page cache inside PGlite. The default, 128 MB (the

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { site } from '../../src/content/site.ts';
+import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 
 /**
- * The promise of a reply within `replyWithinHours` (src/content/site.ts) is
+ * The promise of a reply within `replyWithinHours` (_shared/content/practice.ts) is
  * repeated in SQL where the database speaks to a visitor or counts a reply-by
  * time: every "N hours" there must be that number.
  */
@@ -11,7 +11,7 @@ import { site } from '../../src/content/site.ts';
 const migrations = new URL('../../supabase/migrations/', import.meta.url);
 
 describe('the reply promise in SQL', () => {
-  it('is the number of hours of src/content/site.ts wherever a migration states it', () => {
+  it("is the number of hours of the practice's facts wherever a migration states it", () => {
     const stated: string[] = [];
     for (const file of readdirSync(migrations).filter((name) => name.endsWith('.sql'))) {
       const sql = readFileSync(new URL(file, migrations), 'utf8');
@@ -19,7 +19,7 @@ describe('the reply promise in SQL', () => {
     }
     expect(stated.length).toBeGreaterThan(0);
     for (const statement of stated) {
-      expect(statement).toMatch(new RegExp(`: ${site.bookingNotice.replyWithinHours} hours$`));
+      expect(statement).toMatch(new RegExp(`: ${practice.replyWithinHours} hours$`));
     }
   });
 });

@@ -6,11 +6,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runHijama } from '../cli/hijama-command.ts';
 import { createScratchDatabase, testDatabaseUrl } from '../testing/helpers.ts';
 import { readBookingLimits } from './booking-limits.ts';
-import { createBookingsRepository } from './bookings-repository.ts';
-import type { Database } from './database.ts';
+import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
+import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { findMigrationsDir, migrate } from './migrate.ts';
 import { openPglite } from './pglite.ts';
-import { openPostgres } from './postgres.ts';
+import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 
 /**
  * A database made by the previous release's migrations, with rows its rules

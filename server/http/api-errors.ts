@@ -1,4 +1,4 @@
-import type { DatabaseError } from '../db/database.ts';
+import type { DatabaseError } from '../../supabase/functions/_shared/db/database.ts';
 
 /**
  * Every error the server answers, in one place: each refusal is a named

@@ -1,19 +1,19 @@
-import { encodeBookingProof } from '../../core/booking-proof.ts';
+import { encodeBookingProof } from '../../supabase/functions/_shared/core/booking-proof.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../../core/api-defaults.ts';
+import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import { createApp, type ApiLimits } from '../app.ts';
 import { readBookingLimits, setBookingLimits, type BookingLimits } from '../db/booking-limits.ts';
 import {
   createBookingsRepository,
   databaseRequestHeaders,
   type BookingsRepository,
-} from '../db/bookings-repository.ts';
-import { DatabaseError } from '../db/database.ts';
+} from '../../supabase/functions/_shared/db/bookings-repository.ts';
+import { DatabaseError } from '../../supabase/functions/_shared/db/database.ts';
 import type { OpenedDatabase } from '../db/open-database.ts';
 import { tooManyRequestsAnswer } from '../http/api-errors.ts';
 import {

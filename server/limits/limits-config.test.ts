@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../../supabase/functions/_shared/config.ts';
 import { defaultLimits, loadLimits } from './limits-config.ts';
 
 describe('the limits read from the environment', () => {

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../../supabase/functions/_shared/config.ts';
 import type { BookingLimits } from '../db/booking-limits.ts';
 import { bookingLimitSettings, serverLimitSettings, type LimitSetting } from './limit-settings.ts';
 import { readTrustProxySetting } from './trusted-proxies.ts';

@@ -4,9 +4,9 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../../core/api-defaults.ts';
+import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import { createApp, type ApiLimits } from '../app.ts';
-import { createBookingsRepository } from '../db/bookings-repository.ts';
+import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { OpenedDatabase } from '../db/open-database.ts';
 import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
 

@@ -1,5 +1,5 @@
-import type { UkClockTime } from '../uk-time.ts';
-import { nextDailyRun } from './daily-schedule.ts';
+import type { UkClockTime } from '../../supabase/functions/_shared/uk-time.ts';
+import { nextDailyRun } from '../../supabase/functions/_shared/notifications/daily-schedule.ts';
 
 /**
  * The server's clock for the daily run: calls `run` at start, at the UK time

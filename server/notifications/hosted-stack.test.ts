@@ -5,9 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BookingInsert } from '../db/bookings-repository.ts';
-import type { Database } from '../db/database.ts';
-import { openPostgres } from '../db/postgres.ts';
+import type { BookingInsert } from '../../supabase/functions/_shared/db/bookings-repository.ts';
+import type { Database } from '../../supabase/functions/_shared/db/database.ts';
+import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 import {
   startNtfyPeer,
   startSmtpPeer,
@@ -25,7 +25,7 @@ import {
   storeVaultSecret,
   type SupabaseStack,
 } from '../testing/supabase-stack.ts';
-import { site } from '../../src/content/site.ts';
+import * as visitorEmails from '../../supabase/functions/_shared/content/visitor-emails.ts';
 
 /**
  * The hosted path end to end, on the parts of a hosted Supabase project that
@@ -190,7 +190,9 @@ describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
         waitForMail((mail) => mail.to.includes(sent.email!), "the visitor's acknowledgement"),
       );
       expect(acknowledgement.to).toEqual([sent.email]);
-      expect(acknowledgement.parsed.subject).toBe(site.acknowledgement.subject(reference(sent.id)));
+      expect(acknowledgement.parsed.subject).toBe(
+        visitorEmails.acknowledgement.subject(reference(sent.id)),
+      );
       expect(acknowledgement.parsed.from?.address).toBe(practiceFrom);
       expect(acknowledgement.from).toBe(notice.from);
 

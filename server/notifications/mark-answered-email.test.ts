@@ -1,13 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseAnswerFragment } from '../../core/answer-link.ts';
-import { site } from '../../src/content/site.ts';
-import { DatabaseError } from '../db/database.ts';
+import { parseAnswerFragment } from '../../supabase/functions/_shared/core/answer-link.ts';
+import { practice } from '../../supabase/functions/_shared/content/practice.ts';
+import { DatabaseError } from '../../supabase/functions/_shared/db/database.ts';
 import { testEngines } from '../testing/helpers.ts';
 import { useTestDatabase } from '../testing/test-database.ts';
 import { startSmtpPeer, type SmtpPeer } from '../testing/notification-peers.ts';
-import { createEmailChannel } from './channels.ts';
-import { createNotifier, type Notifier } from './notifier.ts';
-import { createOutbox } from './outbox.ts';
+import { createEmailChannel } from '../../supabase/functions/_shared/notifications/channels.ts';
+import {
+  createNotifier,
+  type Notifier,
+} from '../../supabase/functions/_shared/notifications/notifier.ts';
+import { createOutbox } from '../../supabase/functions/_shared/notifications/outbox.ts';
 
 /**
  * The "Mark as answered" link of the booking e-mail, end to end: the e-mail a
@@ -72,7 +75,7 @@ describe.each(testEngines('answer-link'))('the "Mark as answered" link on $name'
     const line = /^Mark as answered: (\S+)$/m.exec(text)?.[1];
     expect(line).toBeDefined();
     const link = new URL(line!);
-    expect(`${link.origin}${link.pathname}`).toBe(site.url);
+    expect(`${link.origin}${link.pathname}`).toBe(practice.url);
     const parsed = parseAnswerFragment(link.hash.slice(1))!;
     expect(parsed.bookingId).toBe(id);
     expect(parsed.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 3_600_000);

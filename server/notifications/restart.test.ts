@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../../core/api-defaults.ts';
-import { shortReference } from '../../core/booking-reference.ts';
+import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
+import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { serverEngines } from '../testing/helpers.ts';
 import {
   freePort,

@@ -10,7 +10,7 @@ import {
   startSmtpPeer,
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
-import { createEmailChannel } from './channels.ts';
+import { createEmailChannel } from '../../supabase/functions/_shared/notifications/channels.ts';
 import { describeSmtpFailure, describeSmtpSuccess } from './smtp-check.ts';
 
 /** The start-up check of the e-mail account against real SMTP servers, and what it says. */

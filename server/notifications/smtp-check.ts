@@ -1,4 +1,4 @@
-import { describeError } from './notifier.ts';
+import { describeError } from '../../supabase/functions/_shared/notifications/notifier.ts';
 
 /**
  * The start-up check of the e-mail account (nodemailer's `verify`: connect,

@@ -1,8 +1,8 @@
-import { channelSettingsHint } from './notify-config.ts';
+import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/open-database.ts';
-import { periodBefore } from '../retention/period.ts';
+import { periodBefore } from '../../supabase/functions/_shared/retention/period.ts';
 import { serverEngines } from '../testing/helpers.ts';
 import { startSmtpPeer, waitFor, type SmtpPeer } from '../testing/notification-peers.ts';
 import {

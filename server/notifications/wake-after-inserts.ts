@@ -1,5 +1,5 @@
-import type { BookingsRepository } from '../db/bookings-repository.ts';
-import type { Notifier } from './notifier.ts';
+import type { BookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
+import type { Notifier } from '../../supabase/functions/_shared/notifications/notifier.ts';
 
 /**
  * The project's server wakes its notifier as soon as it stores a booking, so

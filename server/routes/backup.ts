@@ -8,7 +8,7 @@ import {
 import { sendJson } from '../http/send-json.ts';
 
 /**
- * `GET /rest/v1/rpc/backup` (core/api-defaults.ts, backupPath), on the
+ * `GET /rest/v1/rpc/backup` (supabase/functions/_shared/core/api-defaults.ts, backupPath), on the
  * project's own server only: a consistent backup of every table, for the
  * service key. It is how `hijama backup` reads the embedded database while the
  * server holds it (one process at a time may open it).

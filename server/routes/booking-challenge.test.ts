@@ -1,4 +1,4 @@
-import { encodeBookingProof } from '../../core/booking-proof.ts';
+import { encodeBookingProof } from '../../supabase/functions/_shared/core/booking-proof.ts';
 import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { createBookingChallengeIssuer, type BookingChallenge } from '../db/booking-challenge.ts';
-import { createBookingsRepository } from '../db/bookings-repository.ts';
+import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { OpenedDatabase } from '../db/open-database.ts';
 import { solveBookingChallenge } from '../testing/booking-proof.ts';
 import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';

@@ -6,9 +6,16 @@ import {
   validateBooking,
   type BookingFieldColumn,
   type RuleFailure,
-} from '../../core/booking-rules.ts';
-import { bookingColumns, isUuid, toBookingRow } from '../../core/booking-row.ts';
-import { bookingTableColumns, type BookingInsert } from '../db/bookings-repository.ts';
+} from '../../supabase/functions/_shared/core/booking-rules.ts';
+import {
+  bookingColumns,
+  isUuid,
+  toBookingRow,
+} from '../../supabase/functions/_shared/core/booking-row.ts';
+import {
+  bookingTableColumns,
+  type BookingInsert,
+} from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import {
   checkViolation,
   columnNotFound,

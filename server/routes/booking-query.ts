@@ -5,8 +5,8 @@ import {
   type BookingSelection,
   type BookingTableColumn,
   type ComparisonOperator,
-} from '../db/bookings-repository.ts';
-import { maxRowsPerRead } from '../../core/api-defaults.ts';
+} from '../../supabase/functions/_shared/db/bookings-repository.ts';
+import { maxRowsPerRead } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import {
   columnDoesNotExist,
   invalidCount,

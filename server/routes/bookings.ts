@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { databaseRequestHeaders, type BookingsRepository } from '../db/bookings-repository.ts';
+import {
+  databaseRequestHeaders,
+  type BookingsRepository,
+} from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import { readBody } from '../http/read-body.ts';
 import {
   contentTypeNotAcceptable,

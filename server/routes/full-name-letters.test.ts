@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../../core/api-defaults.ts';
-import { messageFor } from '../../core/booking-rules.ts';
-import { fakeNames, realNames } from '../../core/full-name-examples.ts';
+import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
+import { messageFor } from '../../supabase/functions/_shared/core/booking-rules.ts';
+import { fakeNames, realNames } from '../../supabase/functions/_shared/core/full-name-examples.ts';
 import { createApp } from '../app.ts';
-import { createBookingsRepository } from '../db/bookings-repository.ts';
+import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { OpenedDatabase } from '../db/open-database.ts';
 import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
 

@@ -1,4 +1,4 @@
-import type { BookingAnswers } from '../db/booking-answers.ts';
+import type { BookingAnswers } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import { functionNotFound } from '../http/api-errors.ts';
 import { sendJson } from '../http/send-json.ts';
 import type { RpcRequest } from './notification-rpc.ts';

@@ -13,8 +13,8 @@ import {
   isAnswerChannel,
   type BookingAnswer,
   type BookingAnswers,
-} from '../db/booking-answers.ts';
-import type { NotificationStates } from '../notifications/notification-states.ts';
+} from '../../supabase/functions/_shared/db/booking-answers.ts';
+import type { NotificationStates } from '../../supabase/functions/_shared/notifications/notification-states.ts';
 import { readJsonArguments } from './rpc-arguments.ts';
 
 /**

@@ -1,10 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { backupPath, bookingsTable } from '../../core/api-defaults.ts';
+import { backupPath, bookingsTable } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import type { Backup } from '../db/backup.ts';
-import type { BookingAnswers } from '../db/booking-answers.ts';
+import type { BookingAnswers } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import type { IssueBookingChallenge } from '../db/booking-challenge.ts';
-import type { BookingsRepository } from '../db/bookings-repository.ts';
-import { DatabaseError, DatabaseUnavailableError } from '../db/database.ts';
+import type { BookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
+import {
+  DatabaseError,
+  DatabaseUnavailableError,
+} from '../../supabase/functions/_shared/db/database.ts';
 import { authenticate, type ApiKeys } from '../http/api-keys.ts';
 import { apiCorsHeaders, preflightHeaders } from '../http/cors.ts';
 import {
@@ -21,7 +24,7 @@ import {
 } from '../http/api-errors.ts';
 import { ClientGoneError } from '../http/read-body.ts';
 import { sendApiError } from '../http/send-json.ts';
-import type { NotificationStates } from '../notifications/notification-states.ts';
+import type { NotificationStates } from '../../supabase/functions/_shared/notifications/notification-states.ts';
 import { sendBackup } from './backup.ts';
 import { bookingChallengeRpcName, callBookingChallenge } from './booking-challenge.ts';
 import { allowedMethods, deleteBookings, insertBookings, readBookings } from './bookings.ts';

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../../supabase/functions/_shared/db/database.ts';
 
 /** A waiting request, inserted as the tables' owner; its id. */
 export async function storeWaitingRequest(db: Queryable): Promise<string> {

@@ -1,12 +1,12 @@
 import { createHash, createHmac } from 'node:crypto';
-import type { BookingChallenge } from '../../core/booking-proof.ts';
+import type { BookingChallenge } from '../../supabase/functions/_shared/core/booking-proof.ts';
 
 export type { BookingChallenge };
 
 /**
  * A flooder's side of the proof of work (ALTCHA v1, checked by
  * app_private.accept_booking_proof): solving a challenge with Node's native
- * SHA-256, far faster than a browser (core/booking-proof.ts writes the header).
+ * SHA-256, far faster than a browser (supabase/functions/_shared/core/booking-proof.ts writes the header).
  * For tests and benchmarks only.
  */
 

@@ -1,12 +1,12 @@
-import { developmentAnonKey } from '../../core/api-defaults.ts';
+import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import {
   bookingChallengeFunction,
   bookingProofHeader,
   encodeBookingProof,
   isBookingChallenge,
-} from '../../core/booking-proof.ts';
-import { floodReviewCommand } from '../notifications/flood-digest.ts';
-import { composeAlert } from '../notifications/practice-alerts.ts';
+} from '../../supabase/functions/_shared/core/booking-proof.ts';
+import { floodReviewCommand } from '../../supabase/functions/_shared/notifications/flood-digest.ts';
+import { composeAlert } from '../../supabase/functions/_shared/notifications/practice-alerts.ts';
 import { solveBookingChallenge } from './booking-proof.ts';
 import type { ReceivedMail } from './notification-peers.ts';
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { developmentAnonKey } from '../../core/api-defaults.ts';
+import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import type { BookingLimits } from '../db/booking-limits.ts';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
 import { createHttpServer } from '../http/http-server.ts';

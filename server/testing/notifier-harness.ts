@@ -1,14 +1,17 @@
 import { tmpdir } from 'node:os';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { developmentAnonKey } from '../../core/api-defaults.ts';
+import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import { createApp } from '../app.ts';
-import { createBookingsRepository } from '../db/bookings-repository.ts';
-import type { Database } from '../db/database.ts';
-import type { NotificationChannel } from '../notifications/channels.ts';
-import { createFloodDigests } from '../notifications/flood-digests.ts';
-import { createNotifier, type Notifier } from '../notifications/notifier.ts';
-import { createOutbox } from '../notifications/outbox.ts';
-import { createAlertStore } from '../notifications/practice-alerts.ts';
+import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
+import type { Database } from '../../supabase/functions/_shared/db/database.ts';
+import type { NotificationChannel } from '../../supabase/functions/_shared/notifications/channels.ts';
+import { createFloodDigests } from '../../supabase/functions/_shared/notifications/flood-digests.ts';
+import {
+  createNotifier,
+  type Notifier,
+} from '../../supabase/functions/_shared/notifications/notifier.ts';
+import { createOutbox } from '../../supabase/functions/_shared/notifications/outbox.ts';
+import { createAlertStore } from '../../supabase/functions/_shared/notifications/practice-alerts.ts';
 import { wakeAfterInserts } from '../notifications/wake-after-inserts.ts';
 import { serve, type RunningServer, type TestEngine } from './helpers.ts';
 import { useTestDatabase } from './test-database.ts';

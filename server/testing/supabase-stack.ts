@@ -4,8 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { BookingInsert } from '../db/bookings-repository.ts';
-import type { Database } from '../db/database.ts';
+import type { BookingInsert } from '../../supabase/functions/_shared/db/bookings-repository.ts';
+import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { listMigrations } from '../db/migrate.ts';
 import { freePort } from './notification-peers.ts';
 import { listeningUrl, spawnChild, type ChildRun } from './processes.ts';
@@ -96,7 +96,8 @@ export async function startEdgeFunction(options: {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const run = spawnChild(deno, ['run', '--allow-all', options.entry], {
-      cwd: options.root,
+      // In the function's folder, whose deno.json names its packages.
+      cwd: path.dirname(options.entry),
       env: { ...options.env, PORT: String(port) },
     });
     const stop = async () => {

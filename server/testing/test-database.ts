@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import type { Database } from '../db/database.ts';
+import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import type { OpenedDatabase } from '../db/open-database.ts';
 import type { TestEngine } from './helpers.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerLink } from '../../core/answer-link.ts';
+import { answerLink } from '../../supabase/functions/_shared/core/answer-link.ts';
 import { pageNameFromHash, viewOfPageName } from '../boot/protocol.ts';
 import { isPageName, urlFor, viewFor } from './page-name.ts';
 

@@ -1,4 +1,4 @@
-import { answerLinkPrefix } from '../../core/answer-link.ts';
+import { answerLinkPrefix } from '../../supabase/functions/_shared/core/answer-link.ts';
 import { pageNames, type PageName } from '../content/site.ts';
 
 /**

@@ -1,5 +1,5 @@
-import { bookingsTable } from '../../core/api-defaults.ts';
-import type { BookingRow } from '../../core/booking-row.ts';
+import { bookingsTable } from '../../supabase/functions/_shared/core/api-defaults.ts';
+import type { BookingRow } from '../../supabase/functions/_shared/core/booking-row.ts';
 import { restEndpoint } from '../lib/rest-endpoint.ts';
 import {
   bookingChallengeFunction,

@@ -13,8 +13,8 @@ import {
   isRequired,
   messageFor,
   type BookingField,
-} from '../../core/booking-rules.ts';
-import { toBookingRow } from '../../core/booking-row.ts';
+} from '../../supabase/functions/_shared/core/booking-rules.ts';
+import { toBookingRow } from '../../supabase/functions/_shared/core/booking-row.ts';
 import { site } from '../content/site.ts';
 import { Modal } from '../components/modal.tsx';
 import { useHydrated } from '../lib/use-hydrated.ts';

@@ -4,7 +4,7 @@
  * 20261126000000_booking_flood.sql): above the site's hourly threshold an
  * insert is answered 428 (PT428) until it carries, in a header, the solution
  * of a challenge the API issued. The challenge's shape and the header are in
- * core/booking-proof.ts; here, the browser's pure part. Solving is in
+ * supabase/functions/_shared/core/booking-proof.ts; here, the browser's pure part. Solving is in
  * proof-of-work-solver.ts, loaded only when a proof is asked for.
  */
 
@@ -14,7 +14,7 @@ export {
   encodeBookingProof,
   isBookingChallenge,
   type BookingChallenge,
-} from '../../core/booking-proof.ts';
+} from '../../supabase/functions/_shared/core/booking-proof.ts';
 
 /** How long solving may take before the visitor is told the request failed. */
 export const proofSolveTimeoutMs = 20_000;

@@ -5,7 +5,7 @@ import {
   type BookingFailures,
   type BookingField,
   type BookingForm,
-} from '../../core/booking-rules.ts';
+} from '../../supabase/functions/_shared/core/booking-rules.ts';
 
 /** Where a booking request stands (specification, section 4). */
 export type SubmissionStatus = 'idle' | 'submitting' | 'success' | 'error';

@@ -120,7 +120,7 @@ export function pageNameFromHash(hash: string): string {
 
 /**
  * The view a page name belongs to, for finding its code: a name may carry an
- * argument after '=' (the answer link's `answer=<token>`, core/answer-link.ts),
+ * argument after '=' (the answer link's `answer=<token>`, supabase/functions/_shared/core/answer-link.ts),
  * which no view's code depends on.
  */
 export function viewOfPageName(pageName: string): string {

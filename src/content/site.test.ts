@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { pageNames, site } from './site.ts';
+import { practice } from '../../supabase/functions/_shared/content/practice.ts';
+import * as visitorEmails from '../../supabase/functions/_shared/content/visitor-emails.ts';
 
 describe('site content', () => {
   // The counts are the specification's; the words are the practitioner's to change.
@@ -57,8 +60,41 @@ describe('site content', () => {
   });
 
   it('states the reply promise in the contact details', () => {
-    expect(site.contactDetails.replyPromise).toContain(
-      `${site.bookingNotice.replyWithinHours} hours`,
+    expect(site.contactDetails.replyPromise).toContain(`${practice.replyWithinHours} hours`);
+  });
+});
+
+/** Every string a value holds, calling its functions with a placeholder argument. */
+function stringsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'function')
+    return stringsOf((value as (...args: string[]) => unknown)('X', 'X'));
+  if (value && typeof value === 'object') return Object.values(value).flatMap(stringsOf);
+  return [];
+}
+
+describe('the reply promise', () => {
+  const sources = {
+    'src/content/site.ts': readFileSync(new URL('./site.ts', import.meta.url), 'utf8'),
+    'visitor-emails.ts': readFileSync(
+      new URL('../../supabase/functions/_shared/content/visitor-emails.ts', import.meta.url),
+      'utf8',
+    ),
+  };
+
+  it.each(Object.entries(sources))(
+    'is stated in %s only through replyWithinHours, never as a number typed out',
+    (_, source) => {
+      const code = source.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+      expect(code.match(/\b\d+[\s-]*(?:hours?|hrs?|h)\b/gi) ?? []).toEqual([]);
+    },
+  );
+
+  it('gives every sentence that states a number of hours the promise of practice.ts', () => {
+    const stated = [...stringsOf(site), ...stringsOf(visitorEmails)].flatMap((text) =>
+      [...text.matchAll(/(\d+) hours/g)].map((match) => Number(match[1])),
     );
+    expect(stated.length).toBeGreaterThan(5);
+    expect(new Set(stated)).toEqual(new Set([practice.replyWithinHours]));
   });
 });

@@ -2,12 +2,14 @@
  * Every word, number and contact detail of the site, in one place, so the
  * practitioner can change the text without touching a component.
  *
- * PLACEHOLDERS: the phone number, e-mail address, street address and postcode
- * below are examples (the phone number is from Ofcom's range reserved for
- * fiction; the e-mail uses the reserved `.example` domain). The eight reviews are
- * SAMPLE reviews written to show the layout. Replace all of them with the
- * practice's real details and real, consented client reviews before going live.
+ * The practice's own facts (name, url, phone, e-mail, address, the reply
+ * promise, how long requests are kept) come from
+ * supabase/functions/_shared/content/practice.ts, which the e-mails share:
+ * replace its PLACEHOLDERS there. The eight reviews below are SAMPLE reviews
+ * written to show the layout. Replace them with real, consented client reviews
+ * before going live.
  */
+import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 
 /** The views of the page, in menu order. Any other page name shows 'Coming Soon'. */
 export const pageNames = ['home', 'benefits', 'testimonials', 'location', 'contact'] as const;
@@ -74,45 +76,18 @@ export interface OpeningHours {
   closes: string;
 }
 
-const practiceName = 'Rochester Hijama';
-
-const phone = {
-  /** PLACEHOLDER: replace with the practice's number. */
-  display: '07700 900 123',
-  /** The same number in international form, for tel: links. */
-  international: '+447700900123',
-};
-
-/** PLACEHOLDER: replace with the practice's e-mail address. */
-const email = 'bookings@rochester-hijama.example';
+const { name: practiceName, phone, email, replyWithinHours, address } = practice;
 
 /**
- * How long booking requests are kept, as the privacy notice says: the server and
- * the Edge Function delete older ones daily unless RETENTION says otherwise.
+ * How long booking requests are kept, as the privacy notice under the form
+ * says (supabase/functions/_shared/content/practice.ts).
  */
-export const retentionMonths = 12;
-
-/** The promise the site makes: a reply to every booking request within this many hours. */
-const replyWithinHours = 24;
-
-const address = {
-  /** PLACEHOLDER venue, club, road and postcode: replace with the real address. */
-  venue: 'The Treatment Rooms, Health & Beauty Suite',
-  building: 'Inside Medway Health Club',
-  road: '1 Example Road',
-  town: 'Chatham',
-  city: 'Rochester',
-  county: 'Kent',
-  postcode: 'ME4 0XX',
-  country: 'United Kingdom',
-  /** ISO 3166 code of the country, for search engines. */
-  countryCode: 'GB',
-} as const;
+export const retentionMonths = practice.retentionMonths;
 
 export const site = {
   practiceName,
-  /** PLACEHOLDER: the address the site is published at, with a trailing slash (canonical link, sitemap, sharing). */
-  url: 'https://www.rochester-hijama.example/',
+  /** The address the site is published at (canonical link, sitemap, sharing). */
+  url: practice.url,
 
   /** What search engines and link previews show. */
   seo: {
@@ -405,7 +380,7 @@ export const site = {
   },
 
   bookingForm: {
-    /** Labels of the fields, in the order of core/booking-rules.ts. */
+    /** Labels of the fields, in the order of supabase/functions/_shared/core/booking-rules.ts. */
     labels: {
       fullName: 'Full Name',
       phone: 'Phone Number',
@@ -504,59 +479,6 @@ export const site = {
       `This link has expired. Run: npx hijama answer ${reference}`,
     notStored: 'This request is no longer stored (it was deleted): there is nothing to mark.',
     failed: 'The connection failed. Check it and try again.',
-  },
-
-  /**
-   * The e-mail the practice receives for each booking request (composed by the
-   * server, server/notifications/booking-notice.ts).
-   */
-  bookingNotice: {
-    /** A request's reply-by time is when it arrived plus these hours: the promise made above. */
-    replyWithinHours,
-    /** The draft behind the e-mail's "Reply by e-mail" button; the practitioner edits it before sending. */
-    replyDraft: {
-      subject: (reference: string): string =>
-        `Your booking request at ${practiceName} (ref. ${reference})`,
-      body: (name: string, reference: string): string =>
-        [
-          `Hello ${name},`,
-          '',
-          `Thank you for your booking request at ${practiceName} (ref. ${reference}). Which day and time would suit you for your session?`,
-          '',
-          'Kind regards,',
-          practiceName,
-        ].join('\n'),
-    },
-  },
-
-  /**
-   * The e-mail that tells a visitor their booking request arrived
-   * (NOTIFY_ACKNOWLEDGE; server/notifications/acknowledgement-email.ts). It is
-   * sent from the practice's address; of what the visitor typed, it repeats
-   * only the first name, so that a stranger's address typed into the form
-   * receives nothing of the sender's.
-   */
-  acknowledgement: {
-    subject: (reference: string): string => `We have your booking request (ref. ${reference})`,
-    /** The HTML part's heading. */
-    heading: 'We have your request',
-    /** The line an inbox shows beside the subject. */
-    preview: `We reply within ${replyWithinHours} hours.`,
-    greeting: (firstName: string): string => `Hello ${firstName},`,
-    /** When the first name cannot be shown as a plain name (it holds digits, dots, symbols). */
-    greetingWithoutName: 'Hello,',
-    received: `Thank you: ${practiceName} has your booking request.`,
-    /** The short reference, as the practice's e-mail shows it. */
-    reference: (reference: string): string => `Its reference is ${reference}.`,
-    /** Above the reference in the HTML part's box. */
-    referenceLabel: 'Your reference',
-    /** When the request arrived, in UK time: "Request sent Tuesday 24 November 2026, 14:02 GMT." */
-    sentAt: (time: string): string => `Request sent ${time}.`,
-    reply: `We reply within ${replyWithinHours} hours, by e-mail or Instagram message, to arrange your session.`,
-    phone: `If you would rather talk, call or text us on ${phone.display}.`,
-    notYou:
-      'If you did not send this request, you can ignore this e-mail: nothing has been booked, and we will not write again unless you reply.',
-    signOff: ['Kind regards,', practiceName] as const,
   },
 
   disclaimer:

@@ -1,4 +1,4 @@
-import { developmentAnonKey } from '../../core/api-defaults.ts';
+import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 
 /** The REST interface the page talks to: its base URL and the public anon key. */
 export interface RestEndpoint {

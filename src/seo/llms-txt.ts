@@ -1,4 +1,4 @@
-import { bookingFields, isRequired } from '../../core/booking-rules.ts';
+import { bookingFields, isRequired } from '../../supabase/functions/_shared/core/booking-rules.ts';
 import type { SiteContent } from '../content/site.ts';
 import { formatTime } from '../lib/opening-hours.ts';
 import { absoluteUrl } from './html.ts';

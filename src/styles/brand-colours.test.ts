@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { brandColours, customPropertyName, type BrandColour } from '../../core/brand-colours.ts';
+import {
+  brandColours,
+  customPropertyName,
+  type BrandColour,
+} from '../../supabase/functions/_shared/core/brand-colours.ts';
 import { site } from '../content/site.ts';
 
 /** base.css and the content file cannot import the palette: they are held to it here. */

@@ -1,7 +1,7 @@
 import { CircleAlert, CircleCheck, MailCheck } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { parseAnswerFragment } from '../../core/answer-link.ts';
-import { shortReference } from '../../core/booking-reference.ts';
+import { parseAnswerFragment } from '../../supabase/functions/_shared/core/answer-link.ts';
+import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { formatAnsweredAt, type AnswerOutcome } from '../answer/answer-outcome.ts';
 import { markAnswered } from '../answer/mark-answered.ts';
 import { ViewHeading } from '../components/view-heading.tsx';

@@ -2,7 +2,7 @@
 --
 -- The one schema of the project: applied as it is by the project's own server
 -- (on PGlite or PostgreSQL) and by `supabase db push` on hosted Supabase.
--- The check constraints repeat the limits of core/booking-rules.ts so that a
+-- The check constraints repeat the limits of supabase/functions/_shared/core/booking-rules.ts so that a
 -- direct insert through the public key cannot store what the form would refuse.
 
 -- Supabase's API roles. Hosted Supabase already has them; elsewhere they are

@@ -1,4 +1,4 @@
--- The field rules of core/booking-rules.ts, in the database, so that a direct
+-- The field rules of supabase/functions/_shared/core/booking-rules.ts, in the database, so that a direct
 -- insert through hosted Supabase is held to exactly what the form and the
 -- server accept (server/db/field-rules-sql.test.ts compares the two):
 --
@@ -27,7 +27,7 @@ as $$
 $$;
 
 comment on function app_private.trim_booking_text(text) is
-  'Trims the white space that JavaScript''s trim removes (core/booking-rules.ts, trimmedSpace).';
+  'Trims the white space that JavaScript''s trim removes (supabase/functions/_shared/core/booking-rules.ts, trimmedSpace).';
 
 create or replace function app_private.has_hidden_character(value text)
 returns boolean
@@ -41,7 +41,7 @@ as $$
 $$;
 
 comment on function app_private.has_hidden_character(text) is
-  'Whether a text holds a character no person types (core/booking-rules.ts, hiddenCharacterRanges).';
+  'Whether a text holds a character no person types (supabase/functions/_shared/core/booking-rules.ts, hiddenCharacterRanges).';
 
 -- The check constraints call them as the inserting role.
 revoke all on function app_private.trim_booking_text(text) from public;

@@ -1,5 +1,5 @@
 -- The full name needs a letter, and no more than 4 combining marks in a row
--- (core/booking-rules.ts, fullName: needsLetter and maxMarksInARow), so that a
+-- (supabase/functions/_shared/core/booking-rules.ts, fullName: needsLetter and maxMarksInARow), so that a
 -- name cannot be made of characters that show nothing (two U+3164 HANGUL
 -- FILLER, U+2800 BRAILLE PATTERN BLANK, a combining grapheme joiner) or of
 -- marks stacked into a tower over the text. Real names use at most 2 in a row
@@ -7,7 +7,7 @@
 --
 -- PostgreSQL's regular expressions have no \p{L}, and [[:alpha:]] follows the
 -- database's locale (under C, ASCII alone): the letters and marks are spelled
--- out as ranges of code points, the same as core/letters-and-marks.ts (printed
+-- out as ranges of code points, the same as supabase/functions/_shared/core/letters-and-marks.ts (printed
 -- together by scripts/unicode-name-ranges.ts, Unicode 17.0), so that PGlite,
 -- PostgreSQL and Supabase, under any locale, judge as the form and the server
 -- do; server/db/field-rules-sql.test.ts compares them code point by code point.
@@ -129,7 +129,7 @@ as $$
 $$;
 
 comment on function app_private.has_letter(text) is
-  'Whether a text holds a letter of any script, the blank Hangul fillers aside (core/letters-and-marks.ts, letterRanges).';
+  'Whether a text holds a letter of any script, the blank Hangul fillers aside (supabase/functions/_shared/core/letters-and-marks.ts, letterRanges).';
 
 create or replace function app_private.has_more_marks_in_a_row(value text, most integer)
 returns boolean
@@ -193,7 +193,7 @@ as $$
 $$;
 
 comment on function app_private.has_more_marks_in_a_row(text, integer) is
-  'Whether more than `most` combining marks follow one another in a text (core/letters-and-marks.ts, combiningMarkRanges).';
+  'Whether more than `most` combining marks follow one another in a text (supabase/functions/_shared/core/letters-and-marks.ts, combiningMarkRanges).';
 
 -- The check constraint calls them as the inserting role.
 revoke all on function app_private.has_letter(text) from public;

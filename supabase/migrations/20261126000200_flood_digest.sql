@@ -2,7 +2,7 @@
 --
 -- Requests that arrive above the site's hourly threshold are marked
 -- booking_notifications.digest (20261126000000_booking_flood.sql). They are
--- never e-mailed one by one: the notifier (server/notifications/flood-digests.ts)
+-- never e-mailed one by one: the notifier (supabase/functions/_shared/notifications/flood-digests.ts)
 -- gathers every one waiting into a flood digest, at most one every 15 minutes,
 -- and sends it through every channel. Each digest is a row here, so that
 -- several notifiers (two servers on one database, overlapping calls of the

@@ -1,10 +1,10 @@
 -- A third channel, ntfy push, recorded on its own like the e-mail and the webhook.
 --
 -- A push to the practice's phone through ntfy (NOTIFY_NTFY_URL,
--- server/notifications/ntfy.ts) does not depend on the e-mail account: when
+-- supabase/functions/_shared/notifications/ntfy.ts) does not depend on the e-mail account: when
 -- the SMTP login breaks, the push still arrives, and the other way round. Each
 -- channel's success is a column of its own, so that a retry sends only what
--- did not get through (server/notifications/channel-names.ts names them).
+-- did not get through (supabase/functions/_shared/notifications/channel-names.ts names them).
 -- A request notified before this column existed counts as sent: completed_at
 -- is what says so, not the channels' columns.
 

@@ -6,7 +6,7 @@
 -- is reduced to its user name, one leading `@` is dropped, and a user name
 -- (letters, digits, `.` and `_`, at most 30) is lowered, Instagram's names
 -- being case-insensitive. Anything else is kept as typed. This is
--- core/booking-rules.ts's `normaliseInstagram`, which the form and the server
+-- supabase/functions/_shared/core/booking-rules.ts's `normaliseInstagram`, which the form and the server
 -- apply; the trigger applies it to every insert, hosted Supabase's included,
 -- before the checks (so the length limit counts the user name, not the
 -- address). server/db/field-rules-sql.test.ts compares the two. Rows stored
@@ -41,7 +41,7 @@ as $$
 $$;
 
 comment on function app_private.instagram_handle(text) is
-  'The Instagram field as stored: a profile address reduced to its user name, no leading @, a user name in lowercase (core/booking-rules.ts, normaliseInstagram).';
+  'The Instagram field as stored: a profile address reduced to its user name, no leading @, a user name in lowercase (supabase/functions/_shared/core/booking-rules.ts, normaliseInstagram).';
 
 revoke all on function app_private.instagram_handle(text) from public, anon, authenticated, service_role;
 

@@ -10,24 +10,21 @@ import {
   unauthorized,
   unknownTask,
 } from './answers.ts';
-import { collectConfigProblems } from '../../../server/config.ts';
-import { DatabaseUnavailableError, type Database } from '../../../server/db/database.ts';
-import { openPostgres } from '../../../server/db/postgres.ts';
-import type { NotifierLog } from '../../../server/notifications/notifier.ts';
+import { collectConfigProblems } from '../_shared/config.ts';
+import { DatabaseUnavailableError, type Database } from '../_shared/db/database.ts';
+import { openPostgres } from '../_shared/db/postgres.ts';
+import type { NotifierLog } from '../_shared/notifications/notifier.ts';
 import {
   channelSettingsHint,
   loadNotifyConfig,
   type NotifyConfig,
-} from '../../../server/notifications/notify-config.ts';
-import { runDaily, type DailyRunReport } from '../../../server/notifications/daily-run.ts';
-import {
-  loadDailySchedule,
-  type DailySchedule,
-} from '../../../server/notifications/daily-schedule.ts';
-import { createOutbox, type Outbox } from '../../../server/notifications/outbox.ts';
-import { createChannels, createConfiguredNotifier } from '../../../server/notifications/setup.ts';
-import type { Period } from '../../../server/retention/period.ts';
-import { loadRetention } from '../../../server/retention/retention.ts';
+} from '../_shared/notifications/notify-config.ts';
+import { runDaily, type DailyRunReport } from '../_shared/notifications/daily-run.ts';
+import { loadDailySchedule, type DailySchedule } from '../_shared/notifications/daily-schedule.ts';
+import { createOutbox, type Outbox } from '../_shared/notifications/outbox.ts';
+import { createChannels, createConfiguredNotifier } from '../_shared/notifications/setup.ts';
+import type { Period } from '../_shared/retention/period.ts';
+import { loadRetention } from '../_shared/retention/retention.ts';
 
 /**
  * The notify-bookings Edge Function's requests: `POST` with

@@ -1,4 +1,4 @@
-import { consoleLog } from '../../../server/notifications/setup.ts';
+import { consoleLog } from '../_shared/notifications/setup.ts';
 import { createNotifyHandler } from './handler.ts';
 
 /**
@@ -7,19 +7,32 @@ import { createNotifyHandler } from './handler.ts';
  * SUPABASE_DB_URL (set by Supabase), SMTP_URL, NOTIFY_TO, NOTIFY_FROM,
  * NOTIFY_WEBHOOK_URL, NOTIFY_NTFY_URL, NOTIFY_NTFY_TOKEN, NOTIFY_REMINDER_HOURS,
  * NOTIFY_ACKNOWLEDGE and NOTIFY_FUNCTION_SECRET (docs/configuration.md).
- * Locally, from the project root:
+ *
+ * Everything it imports is under supabase/functions/ (the shared code in
+ * _shared/), so that Supabase can deploy it from this folder alone. Run
+ * locally, from the project root:
  *
  *   node_modules/.bin/deno run --allow-all supabase/functions/notify-bookings/index.ts
  *
- * serves it on PORT (8000 by default).
+ * it serves on 127.0.0.1, port PORT (8000 by default).
  */
 
-const port = Number(Deno.env.get('PORT') || 8000);
+const handler = createNotifyHandler(Deno.env.toObject(), consoleLog);
 
-Deno.serve(
-  {
-    port,
-    onListen: ({ hostname, port }) => console.log(`Listening on http://${hostname}:${port}/`),
-  },
-  createNotifyHandler(Deno.env.toObject(), consoleLog),
-);
+// Supabase's edge runtime defines EdgeRuntime and routes the function's
+// requests to the handler itself. Anywhere else the function listens on this
+// machine only: the database that calls it is local too.
+const onSupabase = 'EdgeRuntime' in globalThis;
+
+if (onSupabase) {
+  Deno.serve(handler);
+} else {
+  Deno.serve(
+    {
+      hostname: '127.0.0.1',
+      port: Number(Deno.env.get('PORT') || 8000),
+      onListen: ({ hostname, port }) => console.log(`Listening on http://${hostname}:${port}/`),
+    },
+    handler,
+  );
+}

@@ -1,0 +1,249 @@
+import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createScratchDatabase,
+  noBookingLimits,
+  testDatabaseUrl,
+  withClient,
+  type ScratchDatabase,
+} from '../../../../server/testing/helpers.ts';
+import { setBookingLimits } from '../../../../server/db/booking-limits.ts';
+import { findMigrationsDir, migrate } from '../../../../server/db/migrate.ts';
+import { DatabaseRoleError, openDatabase } from '../../../../server/db/open-database.ts';
+import { openPostgres } from './postgres.ts';
+import { startTcpProxy } from '../../../../server/testing/tcp-proxy.ts';
+import { DatabaseError, DatabaseUnavailableError } from './database.ts';
+
+/** Real PostgreSQL only: set TEST_DATABASE_URL (a user that may create databases and roles). */
+describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
+  const adminUrl = testDatabaseUrl ?? '';
+  let scratch: ScratchDatabase;
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(adminUrl);
+    const db = await openPostgres(scratch.url);
+    try {
+      await migrate(db);
+      // The schema's rules, not the limits on visitors (server/limits/abuse-limits.test.ts).
+      await setBookingLimits(db, noBookingLimits);
+    } finally {
+      await db.close();
+    }
+  });
+
+  afterAll(async () => {
+    await scratch?.drop();
+  });
+
+  /** Runs `sql` as `role` inside a transaction that is always rolled back. */
+  async function asRole(role: string, sql: string, params: unknown[] = []) {
+    return withClient(scratch.url, async (client) => {
+      await client.query('begin');
+      try {
+        await client.query(`set local role ${role}`);
+        return await client.query(sql, params);
+      } finally {
+        await client.query('rollback');
+      }
+    });
+  }
+
+  it("runs visitors' statements as anon, also behind a pooler that drops the startup option setting the role", async () => {
+    const direct = new URL(scratch.url);
+    // A relay that removes `options` from PostgreSQL's startup message, as a
+    // connection pooler may do without a word.
+    const pooler = await startTcpProxy(
+      { host: direct.hostname, port: Number(direct.port || 5432) },
+      withoutStartupOption('options'),
+    );
+    const behindPooler = new URL(scratch.url);
+    behindPooler.host = `127.0.0.1:${pooler.port}`;
+    try {
+      for (const url of [scratch.url, behindPooler.toString()]) {
+        const db = await openPostgres(url);
+        try {
+          // anon may insert, never read: reading proves which role ran the statement.
+          const refused = await db
+            .queryAsAnon('select count(*) from public.bookings', [])
+            .catch((error: unknown) => error);
+          expect(refused).toBeInstanceOf(DatabaseError);
+          expect((refused as DatabaseError).code).toBe('42501');
+          await db.queryAsAnon(insert, [crypto.randomUUID()]);
+        } finally {
+          await db.close();
+        }
+      }
+    } finally {
+      await pooler.close();
+      await withClient(scratch.url, (client) => client.query('delete from public.bookings'));
+    }
+  });
+
+  it('gives up on a database that stops answering without closing the connection, and recovers', async () => {
+    const direct = new URL(scratch.url);
+    const relay = await startTcpProxy({
+      host: direct.hostname,
+      port: Number(direct.port || 5432),
+    });
+    const throughRelay = new URL(scratch.url);
+    throughRelay.host = `127.0.0.1:${relay.port}`;
+    const db = await openPostgres(throughRelay.toString(), { queryTimeoutMs: 1_000 });
+    try {
+      await db.queryAsAnon(insert, [crypto.randomUUID()]);
+      // A network partition: nothing arrives, nothing closes.
+      relay.freeze();
+      const started = Date.now();
+      const failure = await db
+        .queryAsAnon(insert, [crypto.randomUUID()])
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(DatabaseUnavailableError);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      relay.up();
+      await db.queryAsAnon(insert, [crypto.randomUUID()]);
+    } finally {
+      await db.close();
+      await relay.close();
+      await withClient(scratch.url, (client) => client.query('delete from public.bookings'));
+    }
+  });
+
+  const insert = `insert into public.bookings (id, full_name, phone, email, instagram) values ($1, 'Amina Khan', '01634 123456', 'amina@example.com', null)`;
+
+  it("has Supabase's API roles", async () => {
+    const roles = await withClient(scratch.url, (client) =>
+      client.query<{ rolname: string; rolbypassrls: boolean }>(
+        `select rolname, rolbypassrls from pg_roles where rolname in ('anon', 'authenticated', 'service_role') order by rolname`,
+      ),
+    );
+    expect(roles.rows).toEqual([
+      { rolname: 'anon', rolbypassrls: false },
+      { rolname: 'authenticated', rolbypassrls: false },
+      { rolname: 'service_role', rolbypassrls: true },
+    ]);
+  });
+
+  it('lets anon insert a booking', async () => {
+    const result = await asRole('anon', insert, [crypto.randomUUID()]);
+    expect(result.rowCount).toBe(1);
+  });
+
+  it.each([
+    ['select', 'select * from public.bookings'],
+    ['select one column', 'select id from public.bookings'],
+    ['update', `update public.bookings set full_name = 'Changed'`],
+    ['delete', 'delete from public.bookings'],
+    ['insert returning the row', `${insert} returning *`],
+    ['insert or ignore', `${insert} on conflict (id) do nothing`],
+    [
+      'insert with its own created_at',
+      `insert into public.bookings (full_name, phone, email, created_at) values ('A', '01634 123456', 'a@b.co', now())`,
+    ],
+  ])('refuses anon %s', async (_case, sql) => {
+    const params = sql.includes('$1') ? [crypto.randomUUID()] : [];
+    await expect(asRole('anon', sql, params)).rejects.toMatchObject({ code: '42501' });
+  });
+
+  it('refuses every operation to authenticated, which the site never uses', async () => {
+    await expect(asRole('authenticated', insert, [crypto.randomUUID()])).rejects.toMatchObject({
+      code: '42501',
+    });
+    await expect(asRole('authenticated', 'select * from public.bookings')).rejects.toMatchObject({
+      code: '42501',
+    });
+  });
+
+  it('refuses rows that break the form rules even when inserted directly', async () => {
+    const rows = [
+      ['Am\u200bina', '01634 123456', 'a@b.co'],
+      ['Amina', '----------', 'a@b.co'],
+      ['Amina', 'abc1234567', 'a@b.co'],
+      ['Amina', '12345', 'a@b.co'],
+      ['Amina', '01634 123456', 'foo@bar'],
+      ['x'.repeat(101), '01634 123456', 'a@b.co'],
+    ];
+    for (const [fullName, phone, email] of rows) {
+      await expect(
+        asRole(
+          'anon',
+          'insert into public.bookings (full_name, phone, email) values ($1, $2, $3)',
+          [fullName, phone, email],
+        ),
+      ).rejects.toMatchObject({ code: '23514' });
+    }
+  });
+
+  it('lets service_role read what anon inserted', async () => {
+    const id = crypto.randomUUID();
+    const rows = await withClient(scratch.url, async (client) => {
+      await client.query('begin');
+      try {
+        await client.query('set local role anon');
+        await client.query(insert, [id]);
+        await client.query('set local role service_role');
+        return (
+          await client.query('select id::text, instagram from public.bookings where id = $1', [id])
+        ).rows;
+      } finally {
+        await client.query('rollback');
+      }
+    });
+    expect(rows).toEqual([{ id, instagram: null }]);
+  });
+
+  it('applies each migration once when two servers start together', async () => {
+    const fresh = await createScratchDatabase(adminUrl);
+    const [first, second] = await Promise.all([openPostgres(fresh.url), openPostgres(fresh.url)]);
+    try {
+      const reports = await Promise.all([migrate(first), migrate(second)]);
+      // Each file once, by either server: which one applies which depends on timing.
+      const files = readdirSync(findMigrationsDir()).filter((name) => name.endsWith('.sql'));
+      expect(files.length).toBeGreaterThan(3);
+      expect(reports.flatMap((report) => report.applied).sort()).toEqual(files.sort());
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+      await fresh.drop();
+    }
+  });
+
+  it('refuses to start as a user that cannot switch to anon and service_role, naming the grant to run', async () => {
+    const user = `hijama_plain_${randomBytes(4).toString('hex')}`;
+    await withClient(adminUrl, (client) => client.query(`create role ${user} login`));
+    const owned = await createScratchDatabase(adminUrl, user);
+    try {
+      const url = new URL(owned.url);
+      url.username = user;
+      url.password = '';
+      const attempt = openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+      await expect(attempt).rejects.toBeInstanceOf(DatabaseRoleError);
+      await expect(attempt).rejects.toThrow(`grant anon, service_role to "${user}"`);
+    } finally {
+      await owned.drop();
+      await withClient(adminUrl, (client) =>
+        client.query(`drop role if exists ${pg.escapeIdentifier(user)}`),
+      );
+    }
+  });
+});
+
+/** Rewrites a PostgreSQL startup message without the parameter `name`; other chunks pass as they are. */
+function withoutStartupOption(name: string) {
+  return (chunk: Buffer): Buffer => {
+    const protocol3 = 196_608;
+    if (chunk.length < 8 || chunk.readInt32BE(4) !== protocol3) return chunk;
+    const fields = chunk
+      .subarray(8, chunk.readInt32BE(0) - 1)
+      .toString('utf8')
+      .split('\0');
+    const kept: string[] = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      if (fields[i] !== name) kept.push(fields[i]!, fields[i + 1]!);
+    }
+    const body = Buffer.from(`${kept.join('\0')}\0\0`, 'utf8');
+    const header = Buffer.alloc(8);
+    header.writeInt32BE(8 + body.length, 0);
+    header.writeInt32BE(protocol3, 4);
+    return Buffer.concat([header, body, chunk.subarray(chunk.readInt32BE(0))]);
+  };
+}

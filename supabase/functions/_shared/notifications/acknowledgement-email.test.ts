@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { practice } from '../content/practice.ts';
+import * as visitorEmails from '../content/visitor-emails.ts';
+import { composeAcknowledgement, firstNameOf } from './acknowledgement-email.ts';
+
+/**
+ * The visitor's acknowledgement repeats nothing they typed but a plain first
+ * name: the form accepts any address, so the e-mail must carry nothing of the
+ * sender's to a stranger.
+ */
+
+const bookingId = '5f0c2a8e-2f4b-4c1d-9e8f-0a1b2c3d4e5f';
+const createdAt = new Date('2026-11-24T14:02:00Z');
+
+const compose = (fullName: string) => composeAcknowledgement({ bookingId, fullName, createdAt });
+
+describe('composeAcknowledgement', () => {
+  it('greets by the first name only, escaped, and shows none of the rest of the name', () => {
+    const email = compose('Amina <b>Khan</b>');
+    expect(email.text).toContain(visitorEmails.acknowledgement.greeting('Amina'));
+    expect(email.html).toContain(visitorEmails.acknowledgement.greeting('Amina'));
+    for (const part of [email.subject, email.text, email.html]) {
+      expect(part).not.toContain('Khan');
+      expect(part).not.toContain('<b>');
+    }
+  });
+
+  it('greets without a name when the first word is markup, and repeats none of it', () => {
+    const email = compose('<img src=x onerror=alert(1)> Khan');
+    expect(email.html).not.toContain('<img');
+    expect(email.html).not.toContain('&lt;img');
+    expect(email.text).not.toContain('img');
+    expect(email.text.startsWith(`${visitorEmails.acknowledgement.greetingWithoutName}\n`)).toBe(
+      true,
+    );
+  });
+
+  it('escapes the first name in HTML', () => {
+    const email = compose("O'Neil Khan");
+    expect(email.html).toContain(visitorEmails.acknowledgement.greeting('O&#39;Neil'));
+    expect(email.text).toContain(visitorEmails.acknowledgement.greeting("O'Neil"));
+  });
+
+  it('gives the short reference in the subject, the text and the HTML', () => {
+    const email = compose('Amina Khan');
+    expect(email.subject).toBe(visitorEmails.acknowledgement.subject('5F0C2A8E'));
+    expect(email.text).toContain(visitorEmails.acknowledgement.reference('5F0C2A8E'));
+    expect(email.html).toContain('5F0C2A8E');
+  });
+
+  it("promises the reply within the site's hours and gives the practice's phone, as a link in HTML", () => {
+    const email = compose('Amina Khan');
+    const hours = `within ${practice.replyWithinHours} hours`;
+    const { display, international } = practice.phone;
+    expect(email.text).toContain(hours);
+    expect(email.html).toContain(hours);
+    expect(email.text).toContain(display);
+    expect(email.html).toContain(`href="tel:${international}"`);
+    expect(email.text).toContain(visitorEmails.acknowledgement.reply);
+  });
+
+  it('says when the request was sent, in UK time', () => {
+    const email = compose('Amina Khan');
+    const sentAt = visitorEmails.acknowledgement.sentAt('Tuesday 24 November 2026, 14:02 GMT');
+    expect(email.text).toContain(sentAt);
+    expect(email.html).toContain(sentAt);
+  });
+
+  it('is a whole HTML document in British English with a plain-text twin', () => {
+    const email = compose('Amina Khan');
+    expect(email.html).toMatch(/^<!doctype html>\n<html lang="en-GB">/);
+    expect(email.html).toContain(`<h1 `);
+    expect(email.text).not.toMatch(/<[a-z]/i);
+    expect(email.text.endsWith(`${visitorEmails.acknowledgement.signOff.join('\n')}\n`)).toBe(true);
+  });
+});
+
+describe('firstNameOf', () => {
+  it.each([
+    ['Amina Khan', 'Amina'],
+    ['  Jean-Luc Picard ', 'Jean-Luc'],
+    ["O'Neil", "O'Neil"],
+    ['Zoë Smith', 'Zoë'],
+    ['محمد علي', 'محمد'],
+    ['Nguyễn Văn An', 'Nguyễn'],
+  ])('takes "%s" as %s', (fullName, first) => {
+    expect(firstNameOf(fullName)).toBe(first);
+  });
+
+  it.each([
+    ['www.example.com Khan'],
+    ['https://spam.example/win Khan'],
+    ['Win£100 now'],
+    ['A'.repeat(31)],
+    ['<b>Amina</b>'],
+    ['   '],
+  ])('repeats no first name from "%s"', (fullName) => {
+    expect(firstNameOf(fullName)).toBeUndefined();
+  });
+});

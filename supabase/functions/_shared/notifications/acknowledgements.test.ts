@@ -1,0 +1,221 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { shortReference } from '../core/booking-reference.ts';
+import { practice } from '../content/practice.ts';
+import * as visitorEmails from '../content/visitor-emails.ts';
+import { testEngines } from '../../../../server/testing/helpers.ts';
+import { useTestDatabase } from '../../../../server/testing/test-database.ts';
+import {
+  freePort,
+  sleep,
+  startSmtpPeer,
+  type ReceivedMail,
+  type SmtpPeer,
+} from '../../../../server/testing/notification-peers.ts';
+import type { Notifier } from './notifier.ts';
+import { loadNotifyConfig } from './notify-config.ts';
+import { createConfiguredNotifier } from './setup.ts';
+
+/**
+ * The acknowledgement to the visitor (NOTIFY_ACKNOWLEDGE), sent by the
+ * notifier as the server and the Edge Function build it, against a real
+ * database and a real SMTP server: one to an address in 24 hours, from the
+ * practice, and a refused address reported to the practice.
+ */
+
+const practiceInbox = 'practice@rochester-hijama.example';
+const practiceSender = 'bookings@rochester-hijama.example';
+
+describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (engine) => {
+  const database = useTestDatabase(engine);
+  const notifiers: Notifier[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  const errors: string[] = [];
+
+  beforeEach(async () => {
+    await database.db.query('delete from public.bookings');
+    await database.db.query('delete from app_private.booking_alerts');
+    errors.length = 0;
+  });
+
+  afterEach(async () => {
+    for (const notifier of notifiers.splice(0)) await notifier.stop();
+    for (const close of closers.splice(0)) await close();
+  });
+
+  async function smtpPeer(options: Parameters<typeof startSmtpPeer>[0] = {}): Promise<SmtpPeer> {
+    const peer = await startSmtpPeer(options);
+    closers.push(peer.close);
+    return peer;
+  }
+
+  /** The notifier of the server's settings, sending through the SMTP server on `port`, retrying after 1 ms. */
+  function notifierOn(port: number, env: Record<string, string> = {}) {
+    const config = loadNotifyConfig({
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      NOTIFY_TO: practiceInbox,
+      NOTIFY_FROM: `${practice.name} <${practiceSender}>`,
+      NOTIFY_RETRY_SECONDS: '0.001',
+      NOTIFY_RETRY_MAX_SECONDS: '0.001',
+      ...env,
+    })!;
+    const { notifier } = createConfiguredNotifier(database.db, config, {
+      info: () => {},
+      error: (message) => errors.push(message),
+    });
+    notifiers.push(notifier);
+    return notifier;
+  }
+
+  async function store(email: string, fullName = 'Amina Khan') {
+    const id = crypto.randomUUID();
+    await database.db.query(
+      `insert into public.bookings (id, full_name, phone, email, instagram)
+       values ($1, $2, '07700 900 456', $3, 'amina.k')`,
+      [id, fullName, email],
+    );
+    return id;
+  }
+
+  const toVisitors = (peer: SmtpPeer) =>
+    peer.mails.filter((mail) => !mail.to.includes(practiceInbox));
+  const toPractice = (peer: SmtpPeer) =>
+    peer.mails.filter((mail) => mail.to.includes(practiceInbox));
+
+  async function states() {
+    const { rows } = await database.db.query<{ booking_id: string; state: string }>(
+      `select booking_id::text, state from app_private.booking_acknowledgements`,
+    );
+    return Object.fromEntries(rows.map((row) => [row.booking_id, row.state]));
+  }
+
+  it('sends one acknowledgement to an address however many requests name it within 24 hours', async () => {
+    const peer = await smtpPeer();
+    const first = await store('amina@example.com');
+    const second = await store('Amina@Example.com');
+    const third = await store('amina@example.com');
+    const other = await store('yusuf@example.com', 'Yusuf Ali');
+    const notifier = notifierOn(peer.port);
+
+    await notifier.runOnce();
+    await notifier.runOnce();
+
+    const sent = toVisitors(peer);
+    expect(sent.map((mail) => mail.to)).toEqual([['amina@example.com'], ['yusuf@example.com']]);
+    expect(sent.map((mail) => mail.parsed.subject)).toEqual([
+      visitorEmails.acknowledgement.subject(shortReference(first)),
+      visitorEmails.acknowledgement.subject(shortReference(other)),
+    ]);
+    expect(await states()).toEqual({
+      [first]: 'sent',
+      [second]: 'limited',
+      [third]: 'limited',
+      [other]: 'sent',
+    });
+    // The practice hears of every request.
+    expect(toPractice(peer)).toHaveLength(4);
+  });
+
+  it("is sent from the practice's address, answered to its inbox, with its bounces to the practice", async () => {
+    const peer = await smtpPeer();
+    const id = await store('amina@example.com');
+    await notifierOn(peer.port).runOnce();
+
+    const [mail] = toVisitors(peer) as [ReceivedMail];
+    // The envelope sender, where a later bounce goes.
+    expect(mail.from).toBe(practiceSender);
+    expect(mail.parsed.from).toEqual({ name: practice.name, address: practiceSender });
+    expect(mail.parsed.replyTo).toEqual([{ name: '', address: practiceInbox }]);
+    expect(mail.parsed.messageId).toBe(`<acknowledgement-${id}@rochester-hijama.example>`);
+    expect(mail.parsed.text).toContain(visitorEmails.acknowledgement.greeting('Amina'));
+    expect(mail.parsed.html).toContain(visitorEmails.acknowledgement.greeting('Amina'));
+    // Nothing else the visitor typed.
+    for (const body of [mail.parsed.text!, mail.parsed.html!]) {
+      for (const typed of ['Khan', '900 456', '900456', 'amina.k', 'amina@example.com']) {
+        expect(body).not.toContain(typed);
+      }
+    }
+  });
+
+  it('marks a refused address and tells the practice to phone instead', async () => {
+    const peer = await smtpPeer({ rejectRecipients: ['nobody@example.com'] });
+    // Typed with capitals: the server compares addresses without them.
+    const id = await store('Nobody@Example.com');
+    const notifier = notifierOn(peer.port);
+
+    await notifier.runOnce();
+    expect(await states()).toEqual({ [id]: 'refused' });
+    const { rows } = await database.db.query<{ details: unknown }>(
+      `select details from app_private.booking_alerts where kind = 'acknowledgement_refused'`,
+    );
+    expect(rows).toHaveLength(1);
+    const details = JSON.stringify(rows[0]!.details);
+    expect(details).toContain(id);
+    expect(details).toContain('550');
+    expect(details).not.toMatch(/nobody@example\.com/i);
+
+    // The alert goes out at the next run, as every alert.
+    await notifier.runOnce();
+    const alert = toPractice(peer).find((mail) => mail.parsed.subject?.startsWith('Phone'));
+    expect(alert?.parsed.subject).toBe(
+      `Phone the visitor of request ${shortReference(id)}: their e-mail address refused our confirmation`,
+    );
+    expect(alert?.parsed.text).toContain(
+      "550 5.1.1 <the visitor's address>: Recipient address rejected: User unknown",
+    );
+    expect(alert?.parsed.text).not.toMatch(/nobody@example\.com/i);
+    expect(toVisitors(peer)).toEqual([]);
+
+    // Never tried again.
+    await notifier.runOnce();
+    expect(await states()).toEqual({ [id]: 'refused' });
+    expect(
+      toPractice(peer).filter((mail) => mail.parsed.subject?.startsWith('Phone')),
+    ).toHaveLength(1);
+  });
+
+  it('tries again when the SMTP server was down, and sends once', async () => {
+    const port = await freePort();
+    const id = await store('amina@example.com');
+    const notifier = notifierOn(port);
+
+    await notifier.runOnce();
+    const { rows } = await database.db.query<{
+      state: string;
+      attempts: number;
+      last_error: string | null;
+      claimed_by: string | null;
+    }>(
+      `select state, attempts, last_error, claimed_by from app_private.booking_acknowledgements where booking_id = $1`,
+      [id],
+    );
+    expect(rows).toEqual([
+      {
+        state: 'sending',
+        attempts: 1,
+        last_error: expect.stringMatching(/ECONNREFUSED/),
+        claimed_by: null,
+      },
+    ]);
+    expect(errors.some((message) => message.startsWith('The acknowledgement of request'))).toBe(
+      true,
+    );
+
+    const peer = await smtpPeer({ port });
+    await sleep(5);
+    await notifier.runOnce();
+    await sleep(5);
+    await notifier.runOnce();
+    expect(toVisitors(peer).map((mail) => mail.to)).toEqual([['amina@example.com']]);
+    expect(await states()).toEqual({ [id]: 'sent' });
+  });
+
+  it('sends none with NOTIFY_ACKNOWLEDGE=off', async () => {
+    const peer = await smtpPeer();
+    await store('amina@example.com');
+    await notifierOn(peer.port, { NOTIFY_ACKNOWLEDGE: 'off' }).runOnce();
+
+    expect(toPractice(peer)).toHaveLength(1);
+    expect(toVisitors(peer)).toEqual([]);
+    expect(await states()).toEqual({});
+  });
+});

@@ -1,0 +1,218 @@
+import { shortReference } from '../core/booking-reference.ts';
+import { practice } from '../content/practice.ts';
+import type { Database } from '../db/database.ts';
+import { composeAcknowledgement } from './acknowledgement-email.ts';
+import {
+  createMailTransport,
+  messageIdFor,
+  sendTimeoutMs,
+  type EmailSettings,
+} from './channels.ts';
+import { describeError, retryDelayMs, type NotifierTask } from './notifier.ts';
+import { recordAcknowledgementRefused } from './practice-alerts.ts';
+
+/**
+ * The e-mails that tell visitors their request arrived (NOTIFY_ACKNOWLEDGE). The database decides which request is
+ * acknowledged and keeps an address to one acknowledgement in
+ * `replyWithinHours`, however many requests name it and however many notifiers
+ * run (app_private.claim_acknowledgement,
+ * 20261128000000_reminders_and_acknowledgements.sql); this task sends each
+ * one it is given and records the outcome:
+ * - sent: the SMTP server took it;
+ * - refused: the server refused the visitor's address for good (5xx to
+ *   RCPT TO), so the practice is alerted to phone instead;
+ * - anything else (the server down, a 4xx, a login refused): tried again
+ *   after the notifier's backoff, until the request is an hour old.
+ *
+ * The envelope sender is the practice's own address, so a bounce that comes
+ * later, from the visitor's mail server, also reaches the practice.
+ */
+
+export interface AcknowledgementTaskOptions {
+  db: Database;
+  email: EmailSettings;
+  /** The notifier's backoff (NOTIFY_RETRY_SECONDS, NOTIFY_RETRY_MAX_SECONDS). */
+  retryBaseMs: number;
+  retryMaxMs: number;
+}
+
+/** A late "we have your request" helps no one: older requests get none. */
+const maxAgeMs = 3_600_000;
+
+/** The most acknowledgements sent in one run of the notifier; the rest wait for the next. */
+const maxPerRun = 20;
+
+/** A claim outlives the slowest send, so that no other notifier takes it over mid-send. */
+const leaseMs = sendTimeoutMs + 60_000;
+
+/** The longest last_error kept (the table's check constraint). */
+const maxErrorLength = 1000;
+
+interface ClaimedAcknowledgement {
+  booking_id: string;
+  created_at: string;
+  full_name: string;
+  email: string;
+  attempts: number;
+}
+
+/**
+ * The SMTP server's reply when it refused `address` for good at RCPT TO (a
+ * 5xx), else undefined: every other failure may pass.
+ */
+export function permanentRefusalOf(error: unknown, address: string): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { responseCode, command, rejected, response } = error as {
+    responseCode?: unknown;
+    command?: unknown;
+    rejected?: unknown;
+    response?: unknown;
+  };
+  const refusedForGood = typeof responseCode === 'number' && responseCode >= 500;
+  const visitorRejected =
+    Array.isArray(rejected) &&
+    rejected.some((entry) => String(entry).toLowerCase() === address.toLowerCase());
+  if (!refusedForGood || command !== 'RCPT TO' || !visitorRejected) return undefined;
+  return typeof response === 'string' ? response : `${responseCode} (no text)`;
+}
+
+export function createAcknowledgementTask(options: AcknowledgementTaskOptions): NotifierTask {
+  const { db, email } = options;
+  const transport = createMailTransport(email.smtpUrl);
+  const perAddressWithinMs = practice.replyWithinHours * 3_600_000;
+  // Replies go to the practice's inbox, whoever the sending account is.
+  const replyTo = email.to.join(', ');
+
+  async function claimNext(claim: string, asOf: Date) {
+    const { rows } = await db.query<ClaimedAcknowledgement>(
+      `select booking_id::text as booking_id,
+              to_json(created_at) #>> '{}' as created_at,
+              full_name, email, attempts
+         from app_private.claim_acknowledgement(
+                $1, make_interval(secs => $2), make_interval(secs => $3),
+                make_interval(secs => $4), $5)`,
+      [claim, leaseMs / 1000, maxAgeMs / 1000, perAddressWithinMs / 1000, asOf.toISOString()],
+    );
+    return rows[0];
+  }
+
+  async function send(request: ClaimedAcknowledgement) {
+    const message = composeAcknowledgement({
+      bookingId: request.booking_id,
+      fullName: request.full_name,
+      createdAt: new Date(request.created_at),
+    });
+    await transport.sendMail({
+      from: email.from,
+      to: request.email,
+      replyTo,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+      // The same id at every attempt: a mail client that gets a repeat can tell.
+      messageId: messageIdFor(`acknowledgement-${request.booking_id}`, email.from),
+      headers: {
+        // RFC 3834: no out-of-office answer to an automatic message; a person may still reply.
+        'Auto-Submitted': 'auto-generated',
+      },
+      signal: AbortSignal.timeout(sendTimeoutMs),
+    });
+  }
+
+  /** Whether the claim still held: false when another notifier took the row over. */
+  async function markSent(request: ClaimedAcknowledgement, claim: string, at: Date) {
+    const { rows } = await db.query(
+      `update app_private.booking_acknowledgements
+          set state = 'sent', sent_at = $3, claimed_by = null, last_error = null
+        where booking_id = $1 and claimed_by = $2
+        returning booking_id`,
+      [request.booking_id, claim, at.toISOString()],
+    );
+    return rows.length > 0;
+  }
+
+  async function markRefused(request: ClaimedAcknowledgement, claim: string, reply: string) {
+    await db.transaction(async (tx) => {
+      const { rows } = await tx.query(
+        `update app_private.booking_acknowledgements
+            set state = 'refused', claimed_by = null, last_error = left($3, ${maxErrorLength})
+          where booking_id = $1 and claimed_by = $2
+          returning booking_id`,
+        [request.booking_id, claim, reply],
+      );
+      // Another notifier has it now: the alert is its to leave.
+      if (rows.length === 0) return;
+      await recordAcknowledgementRefused(tx, {
+        bookingId: request.booking_id,
+        receivedAt: new Date(request.created_at),
+        smtpReply: reply,
+        refusedAddress: request.email,
+      });
+    });
+  }
+
+  async function retryLater(
+    request: ClaimedAcknowledgement,
+    claim: string,
+    retryAt: Date,
+    error: string,
+  ) {
+    await db.query(
+      `update app_private.booking_acknowledgements
+          set claimed_by = null, next_attempt_at = $3, last_error = left($4, ${maxErrorLength})
+        where booking_id = $1 and claimed_by = $2`,
+      [request.booking_id, claim, retryAt.toISOString(), error],
+    );
+  }
+
+  return {
+    name: 'acknowledgements',
+    async releaseAllClaims() {
+      const { rows } = await db.query(
+        `update app_private.booking_acknowledgements set claimed_by = null, next_attempt_at = now()
+          where claimed_by is not null and state = 'sending'
+          returning 1`,
+      );
+      return rows.length;
+    },
+    async run({ now, isStopping, log }) {
+      // The run's clock, moving on from the notifier's as the sends take time.
+      const startedAt = performance.now();
+      const clock = () => new Date(now.getTime() + (performance.now() - startedAt));
+      for (let count = 0; count < maxPerRun && !isStopping(); count += 1) {
+        const claim = crypto.randomUUID();
+        const request = await claimNext(claim, clock());
+        if (!request) return;
+        const reference = shortReference(request.booking_id);
+        try {
+          await send(request);
+        } catch (error) {
+          const refusal = permanentRefusalOf(error, request.email);
+          if (refusal !== undefined) {
+            await markRefused(request, claim, refusal);
+            log.error(
+              `The acknowledgement of request ${reference} was refused by the visitor's mail server (${refusal}); telling the practice to phone instead.`,
+            );
+            continue;
+          }
+          const reason = describeError(error);
+          const delayMs = retryDelayMs(request.attempts, options.retryBaseMs, options.retryMaxMs);
+          await retryLater(request, claim, new Date(clock().getTime() + delayMs), reason);
+          log.error(
+            `The acknowledgement of request ${reference} failed (attempt ${request.attempts}): ${reason}. Next attempt in ${Math.round(delayMs / 1000)} s.`,
+          );
+          // Most likely the SMTP server's failure, not this visitor's: the others wait for the next run.
+          return;
+        }
+        if (await markSent(request, claim, clock())) {
+          log.info(`Told the visitor of request ${reference} that it arrived.`);
+        } else {
+          log.error(
+            `The acknowledgement of request ${reference} was sent, but its claim had expired; it may be sent twice.`,
+          );
+        }
+      }
+    },
+    close: () => transport.close(),
+  };
+}

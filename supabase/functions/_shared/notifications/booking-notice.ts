@@ -1,0 +1,290 @@
+import { answerLink } from '../core/answer-link.ts';
+import { shortReference } from '../core/booking-reference.ts';
+import { bookingFieldColumns } from '../core/booking-rules.ts';
+import { practice } from '../content/practice.ts';
+import * as visitorEmails from '../content/visitor-emails.ts';
+import { formatUkTimeLong } from '../uk-time.ts';
+import {
+  breakAnywhere,
+  buttonHtml,
+  colours,
+  escapeHtml,
+  fontStack,
+  plainText,
+} from './email-html.ts';
+import { phoneKind, whatsAppChatUrl } from './phone-kind.ts';
+import {
+  instagramMessageUrl,
+  instagramShown,
+  instagramUrl,
+  mailtoUrl,
+  smsUrl,
+  telUrl,
+} from './reply-links.ts';
+
+/**
+ * What the practice receives about a new booking request: the e-mail (plain
+ * text and HTML) and the webhook's JSON. Every value comes from a visitor, so
+ * it is treated as text everywhere: HTML-escaped in the HTML part, control
+ * characters (line breaks included) replaced in the plain text and the subject,
+ * and percent-encoded inside links.
+ */
+
+/** A stored booking request, as the notifier reads it. */
+export interface BookingNotice {
+  id: string;
+  createdAt: Date;
+  fullName: string;
+  phone: string;
+  email: string;
+  /** The handle as stored: a user name since 20261127000200_instagram_handle.sql, as typed before; null when left empty. */
+  instagram: string | null;
+  /**
+   * The signed token of the link that marks the request answered
+   * (20261127000000_booking_answers.sql), made when the notification is
+   * claimed; absent where nothing made one (a digest, a summary).
+   */
+  answerToken?: string;
+}
+
+/** A booking's columns as the notifier's queries select them. */
+export interface BookingNoticeRow {
+  booking_id: string;
+  created_at: string;
+  full_name: string;
+  phone: string;
+  email: string;
+  instagram: string | null;
+  /** app_private.answer_token(b.id), where the query selects it. */
+  answer_token?: string | null;
+}
+
+/**
+ * The select list of a BookingNoticeRow over the `bookings` row `alias`: the
+ * one list of the columns that the notifier, the e-mails, the summaries and
+ * the reminders read, taken from the field table.
+ */
+export function noticeColumnsSql(alias: string): string {
+  return [
+    `${alias}.id::text as booking_id`,
+    `to_json(${alias}.created_at) #>> '{}' as created_at`,
+    ...bookingFieldColumns.map((column) => `${alias}.${column}`),
+  ].join(', ');
+}
+
+export function noticeFromRow(row: BookingNoticeRow): BookingNotice {
+  return {
+    id: row.booking_id,
+    createdAt: new Date(row.created_at),
+    fullName: row.full_name,
+    phone: row.phone,
+    email: row.email,
+    instagram: row.instagram,
+    ...(row.answer_token ? { answerToken: row.answer_token } : {}),
+  };
+}
+
+export interface BookingEmail {
+  subject: string;
+  text: string;
+  html: string;
+  /** The visitor, so that replying to the e-mail answers them; absent when the address is unusual. */
+  replyTo?: { name: string; address: string };
+}
+
+/** A conservative address shape for Reply-To: no quotes, commas, brackets or spaces. */
+const plainAddress =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+
+/** When the site's promise runs out: the request's arrival plus the promised hours (elapsed time, across clock changes). */
+export function replyBy(createdAt: Date): Date {
+  return new Date(createdAt.getTime() + practice.replyWithinHours * 3_600_000);
+}
+
+/** Whether a request received at `createdAt`, still waiting at `now`, is past its reply-by time. */
+export function isLate(createdAt: Date, now: Date): boolean {
+  return now.getTime() >= replyBy(createdAt).getTime();
+}
+
+/** One way to answer the visitor: a button in the HTML part, a labelled line in the plain text. */
+export interface ReplyAction {
+  label: string;
+  href: string;
+}
+
+/**
+ * The ways to answer a request, the visitor's preferred one first: Instagram
+ * when they gave a handle (the form offers that field for a reply by Instagram
+ * message), else e-mail. A text message only to a UK mobile, a WhatsApp chat
+ * only to a UK mobile or a number outside the UK (phone-kind.ts says why).
+ */
+export function replyActions(notice: BookingNotice): ReplyAction[] {
+  const reference = shortReference(notice.id);
+  const draft = visitorEmails.replyDraft;
+  const name = plainText(notice.fullName);
+  const actions: (ReplyAction | undefined)[] = [
+    {
+      label: 'Reply by e-mail',
+      href: mailtoUrl(notice.email, {
+        subject: draft.subject(reference),
+        body: draft.body(name, reference),
+      }),
+    },
+    action('Call', telUrl(notice.phone)),
+    action('WhatsApp', whatsAppChatUrl(notice.phone)),
+    action(
+      'Text message (SMS)',
+      phoneKind(notice.phone) === 'uk mobile' ? smsUrl(notice.phone) : undefined,
+    ),
+  ];
+  actions.unshift(
+    action('Message on Instagram', instagramMessageUrl(notice.instagram)),
+    action('Open Instagram profile', instagramUrl(notice.instagram)),
+  );
+  return actions.filter((entry) => entry !== undefined);
+}
+
+function action(label: string, href: string | undefined): ReplyAction | undefined {
+  return href === undefined ? undefined : { label, href };
+}
+
+const maxSubjectName = 60;
+
+/**
+ * The link that marks the request answered (supabase/functions/_shared/core/answer-link.ts), when the
+ * notifier's query gave the request's token.
+ */
+export function markAnsweredAction(notice: BookingNotice): ReplyAction | undefined {
+  return notice.answerToken
+    ? { label: 'Mark as answered', href: answerLink(practice.url, notice.answerToken) }
+    : undefined;
+}
+
+export function composeBookingEmail(notice: BookingNotice): BookingEmail {
+  const received = formatUkTimeLong(notice.createdAt);
+  const deadline = formatUkTimeLong(replyBy(notice.createdAt));
+  const reference = shortReference(notice.id);
+  const instagramLink = instagramUrl(notice.instagram);
+  const actions = replyActions(notice);
+  const markAnswered = markAnsweredAction(notice);
+  const afterAnswering = 'Once you have answered:';
+  const name = plainText(notice.fullName);
+  const shortName = name.length > maxSubjectName ? `${name.slice(0, maxSubjectName - 1)}…` : name;
+  const promise = `The site promises a reply within ${practice.replyWithinHours} hours, by e-mail or Instagram message.`;
+  const preference =
+    notice.instagram === null
+      ? undefined
+      : `prefers a reply by Instagram message (${instagramShown(notice.instagram)}).`;
+
+  const instagramText =
+    notice.instagram === null
+      ? '(not given)'
+      : `${instagramShown(notice.instagram)}${instagramLink ? ` (${instagramLink})` : ''}`;
+  const text = [
+    `New booking request from ${name}`,
+    '',
+    `Reply by:   ${deadline}`,
+    `Reference:  ${reference}`,
+    ...(preference ? ['', `${name} ${preference}`] : []),
+    '',
+    'Answer in one tap:',
+    ...actions.map(({ label, href }) => `${label}: ${href}`),
+    ...(markAnswered ? ['', afterAnswering, `${markAnswered.label}: ${markAnswered.href}`] : []),
+    '',
+    `Name:       ${name}`,
+    `Phone:      ${plainText(notice.phone)}`,
+    `E-mail:     ${plainText(notice.email)}`,
+    `Instagram:  ${instagramText}`,
+    `Received:   ${received}`,
+    '',
+    promise,
+    `Booking id: ${notice.id}`,
+    '',
+  ].join('\n');
+
+  const link = (href: string | undefined, label: string) =>
+    href === undefined
+      ? escapeHtml(label)
+      : `<a href="${escapeHtml(href)}">${escapeHtml(label)}</a>`;
+  const instagramHtml =
+    notice.instagram === null
+      ? '<em>not given</em>'
+      : link(instagramLink, instagramShown(notice.instagram));
+  const row = (label: string, valueHtml: string) =>
+    `<tr><th align="left" valign="top" style="padding:6px 16px 6px 0;color:${colours.muted};font-weight:normal;white-space:nowrap">${label}</th><td style="padding:6px 0">${valueHtml}</td></tr>`;
+  const html = [
+    '<!doctype html>',
+    '<html lang="en-GB"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light"><meta name="supported-color-schemes" content="light">',
+    '<title>New booking request</title></head>',
+    `<body style="margin:0;padding:0;background-color:${colours.page};color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
+    // The line an inbox shows beside the subject.
+    `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">Reply by ${escapeHtml(deadline)} · ref. ${escapeHtml(reference)}</div>`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.page}" style="background-color:${colours.page}">`,
+    // The text style again on a cell: some mail clients drop the body's.
+    `<tr><td align="center" style="padding:16px 12px;color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.card}" style="max-width:560px;background-color:${colours.card};border:1px solid ${colours.border};border-collapse:separate;border-radius:12px">`,
+    `<tr><td bgcolor="${colours.heading}" style="padding:16px 20px;background-color:${colours.heading};border-radius:11px 11px 0 0;color:${colours.onHeading};${breakAnywhere}">`,
+    `<p style="margin:0;font-size:14px;line-height:20px;color:${colours.onHeading}">${escapeHtml(practice.name)} · New booking request</p>`,
+    `<h1 style="margin:4px 0 0;font-family:Georgia,'Times New Roman',serif;font-size:26px;font-weight:normal;line-height:32px;color:#ffffff">${escapeHtml(notice.fullName)}</h1>`,
+    '</td></tr>',
+    `<tr><td style="padding:20px;${breakAnywhere}">`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 16px"><tr><td bgcolor="${colours.accentTint}" style="padding:12px 16px;background-color:${colours.accentTint};border-left:4px solid ${colours.accent};border-radius:0 8px 8px 0">`,
+    `<p style="margin:0;font-size:14px;line-height:20px;color:${colours.muted}">Reply by</p>`,
+    `<p style="margin:0;font-size:18px;font-weight:bold;line-height:26px">${escapeHtml(deadline)}</p>`,
+    `<p style="margin:8px 0 0;font-size:14px;line-height:20px;color:${colours.muted}">Reference <strong style="color:${colours.ink};letter-spacing:1px">${escapeHtml(reference)}</strong></p>`,
+    '</td></tr></table>',
+    ...(preference
+      ? [
+          `<p style="margin:0 0 16px;font-size:16px;line-height:24px"><strong>${escapeHtml(notice.fullName)}</strong> ${escapeHtml(preference)}</p>`,
+        ]
+      : []),
+    '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">',
+    ...actions.map((entry, index) => buttonHtml(entry, index === 0)),
+    '</table>',
+    ...(markAnswered
+      ? [
+          `<p style="margin:8px 0 8px;font-size:14px;line-height:20px;color:${colours.muted}">${escapeHtml(afterAnswering)}</p>`,
+          '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">',
+          buttonHtml(markAnswered, false),
+          '</table>',
+        ]
+      : []),
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 0;border-top:1px solid ${colours.border};border-collapse:collapse;font-size:16px;line-height:24px">`,
+    row('Name', escapeHtml(notice.fullName)),
+    row('Phone', link(telUrl(notice.phone), notice.phone)),
+    row('E-mail', link(mailtoUrl(notice.email), notice.email)),
+    row('Instagram', instagramHtml),
+    row('Received', escapeHtml(received)),
+    '</table>',
+    `<p style="margin:16px 0 0;font-size:14px;line-height:20px;color:${colours.muted}">${escapeHtml(promise)}<br>Booking id: ${escapeHtml(notice.id)}</p>`,
+    '</td></tr></table>',
+    '</td></tr></table>',
+    '</body></html>',
+    '',
+  ].join('\n');
+
+  const email: BookingEmail = { subject: `Booking request from ${shortName}`, text, html };
+  if (plainAddress.test(notice.email)) {
+    email.replyTo = { name, address: notice.email };
+  }
+  return email;
+}
+
+/** The JSON body of the webhook: the same for every attempt, so a receiver can recognise a repeat by its id. */
+export function composeWebhookBody(notice: BookingNotice) {
+  return {
+    type: 'booking.created',
+    booking: {
+      id: notice.id,
+      created_at: notice.createdAt.toISOString(),
+      received_uk: formatUkTimeLong(notice.createdAt),
+      full_name: notice.fullName,
+      phone: notice.phone,
+      email: notice.email,
+      instagram: notice.instagram,
+      instagram_url: instagramUrl(notice.instagram) ?? null,
+    },
+  };
+}

@@ -1,0 +1,405 @@
+import { practice } from '../content/practice.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { shortReference } from '../core/booking-reference.ts';
+import type { OpenedDatabase } from '../../../../server/db/open-database.ts';
+import { testEngines } from '../../../../server/testing/helpers.ts';
+import {
+  freePort,
+  startSmtpPeer,
+  startWebhookReceiver,
+  type SmtpPeer,
+} from '../../../../server/testing/notification-peers.ts';
+import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
+import { noChannelNote, runDaily, type DailyRunOptions } from './daily-run.ts';
+
+const { replyWithinHours } = practice;
+
+/**
+ * The daily run (purge and summary) against a real database and a real SMTP
+ * server, at a clock given to it: the days the clocks change included. The
+ * answers are stored with the times they were given, so that what waits, and
+ * the week's record, are read at the run's clock, not the database's.
+ */
+
+const practiceInbox = 'practice@example.com';
+const seven = { hour: 7, minute: 0 };
+
+describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
+  let opened: OpenedDatabase;
+  let cleanUp: () => Promise<void>;
+  const closers: (() => Promise<void>)[] = [];
+  const infos: string[] = [];
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    ({ opened, cleanUp } = await engine.open());
+  });
+
+  afterAll(async () => {
+    await opened?.close();
+    await cleanUp?.();
+  });
+
+  beforeEach(async () => {
+    await opened.db.query('delete from public.bookings');
+    await opened.db.query('delete from app_private.daily_runs');
+    infos.length = 0;
+    errors.length = 0;
+  });
+
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+
+  async function smtpPeer(): Promise<SmtpPeer> {
+    const peer = await startSmtpPeer();
+    closers.push(peer.close);
+    return peer;
+  }
+
+  function emailTo(port: number): NotificationChannel {
+    const channel = createEmailChannel({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      to: [practiceInbox],
+      from: 'Rochester Hijama <bookings@rochester-hijama.example>',
+    });
+    closers.push(async () => channel.close());
+    return channel;
+  }
+
+  function run(
+    now: string,
+    channels: NotificationChannel[],
+    options: Partial<DailyRunOptions> = {},
+  ) {
+    return runDaily({
+      db: opened.db,
+      channels,
+      schedule: { at: seven, summary: true },
+      retention: { count: 12, unit: 'mo' },
+      retryMs: 60_000,
+      log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },
+      now: () => new Date(now),
+      ...options,
+    });
+  }
+
+  /** A request received at `createdAt`, stored as the database owner (created_at cannot come through the API). */
+  async function storeRequest(
+    createdAt: string,
+    fullName: string,
+    instagram: string | null = null,
+  ) {
+    const id = crypto.randomUUID();
+    await opened.db.query(
+      `insert into public.bookings (id, created_at, full_name, phone, email, instagram)
+       values ($1, $2, $3, '07700 900123', 'guest@example.com', $4)`,
+      [id, createdAt, fullName, instagram],
+    );
+    return id;
+  }
+
+  /** Marks `bookingId` answered at `answeredAt`, as the link, the command or the migration records it. */
+  async function storeAnswer(
+    bookingId: string,
+    answeredAt: string,
+    markedBy: 'link' | 'command' | 'migration' = 'link',
+  ) {
+    await opened.db.query(
+      `insert into app_private.booking_answers (booking_id, answered_at, marked_by)
+       values ($1, $2, $3)`,
+      [bookingId, answeredAt, markedBy],
+    );
+  }
+
+  it('sends "no new requests" at 07:00 BST on the Saturday before the clocks go back, once', async () => {
+    const peer = await smtpPeer();
+    const channels = [emailTo(peer.port)];
+    // 06:59 BST: not yet.
+    expect(await run('2026-10-24T05:59:00Z', channels)).toEqual({ outcome: 'not due' });
+    expect(peer.mails).toHaveLength(0);
+
+    expect(await run('2026-10-24T06:00:00Z', channels)).toEqual({
+      outcome: 'sent',
+      day: '2026-10-24',
+      purged: 0,
+    });
+    expect(await run('2026-10-24T06:05:00Z', channels)).toEqual({
+      outcome: 'already done',
+      day: '2026-10-24',
+    });
+    expect(peer.mails).toHaveLength(1);
+    const mail = peer.mails[0]!;
+    expect(mail.to).toEqual([practiceInbox]);
+    expect(mail.parsed.subject).toBe('Daily summary: no new requests');
+    expect(mail.parsed.messageId).toBe('<daily-summary-2026-10-24@rochester-hijama.example>');
+    expect(mail.parsed.text).toContain(
+      'No new requests in the 24 hours since Friday 23 October 2026, 07:00 BST.',
+    );
+    expect(infos).toContain(
+      'Sent the daily summary of 2026-10-24 by e-mail to practice@example.com.',
+    );
+  });
+
+  it('lists the requests of the last 24 hours with how long each has waited, at 07:00 GMT on the Sunday the clocks go back', async () => {
+    const peer = await smtpPeer();
+    const channels = [emailTo(peer.port)];
+    const evening = await storeRequest('2026-10-24T18:30:00Z', 'Amina Khan', '@amina.k');
+    // 01:30 GMT, the second 01:30 of the night.
+    const night = await storeRequest('2026-10-25T01:30:00Z', 'Night <Owl>');
+    // Before the window, and past the retention period: neither is listed, the second is deleted.
+    const morning = await storeRequest('2026-10-24T06:59:00Z', 'Yesterday Morning');
+    await storeRequest('2025-10-20T12:00:00Z', 'Last Year');
+    // Answered after the clocks went back: 19:30 BST to 01:15 GMT is 6 h 45 min, not 5 h 45 min.
+    await storeAnswer(evening, '2026-10-25T01:15:00Z');
+    // One notified, one failing, one pending.
+    await opened.db.query(
+      `update app_private.booking_notifications set completed_at = now(), attempts = 1 where booking_id = $1`,
+      [evening],
+    );
+    await opened.db.query(
+      `update app_private.booking_notifications
+          set attempts = 4, last_error = 'e-mail to practice@example.com: Invalid login: 535 Authentication failed (EAUTH)'
+        where booking_id = $1`,
+      [night],
+    );
+
+    // 06:30 UTC is 06:30 GMT that day: not due yet, though it would be in BST.
+    expect((await run('2026-10-25T06:30:00Z', channels)).outcome).toBe('not due');
+    expect(await run('2026-10-25T07:00:00Z', channels)).toEqual({
+      outcome: 'sent',
+      day: '2026-10-25',
+      purged: 1,
+    });
+    expect(peer.mails).toHaveLength(1);
+    const mail = peer.mails[0]!;
+    expect(mail.parsed.subject).toBe(
+      'Daily summary: 2 waiting (1 late), 2 new booking requests, 1 notification failing',
+    );
+    const text = mail.parsed.text ?? '';
+    expect(text).toContain(
+      [
+        '2 requests are waiting for a reply (1 late), oldest first:',
+        `- 1 min late: Yesterday Morning, ref ${shortReference(morning)}, phone 07700 900123 (reply by Sunday 25 October 2026, 06:59 GMT)`,
+        `- 18 h 30 min left: Night <Owl>, ref ${shortReference(night)}, phone 07700 900123 (reply by Monday 26 October 2026, 01:30 GMT)`,
+        'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
+        '',
+        `This week: answered 1 of 2 within ${replyWithinHours} hours, median 6 h 45 min.`,
+        '',
+        '2 booking requests in the 24 hours since Saturday 24 October 2026, 08:00 BST, oldest first:',
+        '',
+        `1. Amina Khan, ref ${shortReference(evening)}`,
+        '   Received Saturday 24 October 2026, 19:30 BST: has waited 12 h 30 min; reply by Sunday 25 October 2026, 18:30 GMT',
+        '   Phone 07700 900123, e-mail guest@example.com, Instagram amina.k',
+        '   Notified: yes',
+        '   Answered: yes, Sunday 25 October 2026, 01:15 GMT, 6 h 45 min after it arrived',
+        '',
+        `2. Night <Owl>, ref ${shortReference(night)}`,
+        '   Received Sunday 25 October 2026, 01:30 GMT: has waited 5 h 30 min; reply by Monday 26 October 2026, 01:30 GMT',
+        '   Phone 07700 900123, e-mail guest@example.com',
+        '   Notified: NO, failing after 4 attempts: e-mail to practice@example.com: Invalid login: 535 Authentication failed (EAUTH)',
+        '   Answered: not yet, waiting',
+        '',
+        'This notification is failing (retried until it gets through):',
+        `  Ref ${shortReference(night)}, received Sunday 25 October 2026, 01:30 GMT, 4 attempts: e-mail to practice@example.com: Invalid login: 535 Authentication failed (EAUTH)`,
+      ].join('\n'),
+    );
+    // Waiting, and listed as such, but not among the last 24 hours' requests.
+    expect(text).not.toMatch(/\d\. Yesterday Morning/);
+    expect(text).toContain(
+      '1 request older than 12 months was deleted, as the privacy notice promises.',
+    );
+    const { rows } = await opened.db.query<{ full_name: string }>(
+      'select full_name from public.bookings order by created_at',
+    );
+    expect(rows.map((row) => row.full_name)).toEqual([
+      'Yesterday Morning',
+      'Amina Khan',
+      'Night <Owl>',
+    ]);
+  });
+
+  it('is due at 07:00 BST on the last Sunday of March, an hour earlier in UTC than the day before', async () => {
+    const peer = await smtpPeer();
+    const channels = [emailTo(peer.port)];
+    expect((await run('2026-03-28T06:30:00Z', channels)).outcome).toBe('not due');
+    expect((await run('2026-03-28T07:00:00Z', channels)).outcome).toBe('sent');
+    expect((await run('2026-03-29T05:59:00Z', channels)).outcome).toBe('not due');
+    expect((await run('2026-03-29T06:00:00Z', channels)).outcome).toBe('sent');
+    expect(peer.mails.map((mail) => mail.parsed.messageId)).toEqual([
+      '<daily-summary-2026-03-28@rochester-hijama.example>',
+      '<daily-summary-2026-03-29@rochester-hijama.example>',
+    ]);
+  });
+
+  it("lists what waits and the week's record at 07:00 BST on the Sunday the clocks go forward, at the run's clock", async () => {
+    const peer = await smtpPeer();
+    // The week before 06:00 UTC on 29 March: from 06:00 UTC on 22 March.
+    const forgotten = await storeRequest('2026-03-20T10:00:00Z', 'Forgotten Before The Week');
+    const quick = await storeRequest('2026-03-23T09:00:00Z', 'Quick Answer');
+    await storeAnswer(quick, '2026-03-23T12:10:00Z');
+    const slow = await storeRequest('2026-03-24T09:00:00Z', 'Slow Answer');
+    await storeAnswer(slow, '2026-03-25T11:00:00Z', 'command');
+    // Its time is unknown: left out of the record.
+    const migrated = await storeRequest('2026-03-25T09:00:00Z', 'Marked By Migration');
+    await storeAnswer(migrated, '2026-03-26T09:00:00Z', 'migration');
+    const missed = await storeRequest('2026-03-27T08:00:00Z', 'Missed Reply');
+    const saturday = await storeRequest('2026-03-28T12:00:00Z', 'Saturday Noon');
+    // Answered after the run's clock: still waiting at 06:00 UTC.
+    const evening = await storeRequest('2026-03-28T20:00:00Z', 'Saturday Evening');
+    await storeAnswer(evening, '2026-03-29T06:30:00Z');
+    // 02:30 BST, just after the clocks went forward, answered half an hour later.
+    const night = await storeRequest('2026-03-29T01:30:00Z', 'Night After The Change');
+    await storeAnswer(night, '2026-03-29T02:00:00Z');
+
+    expect((await run('2026-03-29T06:00:00Z', [emailTo(peer.port)])).outcome).toBe('sent');
+    expect(peer.mails).toHaveLength(1);
+    const mail = peer.mails[0]!;
+    expect(mail.parsed.subject).toBe('Daily summary: 4 waiting (2 late), 3 new booking requests');
+    const text = mail.parsed.text ?? '';
+    const waitingLine = (left: string, name: string, id: string, due: string) =>
+      `- ${left}: ${name}, ref ${shortReference(id)}, phone 07700 900123 (reply by ${due})`;
+    expect(text).toContain(
+      [
+        '4 requests are waiting for a reply (2 late), oldest first:',
+        waitingLine(
+          '7 days 20 h late',
+          'Forgotten Before The Week',
+          forgotten,
+          'Saturday 21 March 2026, 10:00 GMT',
+        ),
+        waitingLine(
+          '22 h 00 min late',
+          'Missed Reply',
+          missed,
+          'Saturday 28 March 2026, 08:00 GMT',
+        ),
+        waitingLine(
+          '6 h 00 min left',
+          'Saturday Noon',
+          saturday,
+          'Sunday 29 March 2026, 13:00 BST',
+        ),
+        waitingLine(
+          '14 h 00 min left',
+          'Saturday Evening',
+          evening,
+          'Sunday 29 March 2026, 21:00 BST',
+        ),
+        'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
+        '',
+        // Quick (3 h 10), slow (26 h, late), missed (never), night (30 min): the median of three answers.
+        `This week: answered 2 of 4 within ${replyWithinHours} hours, median 3 h 10 min. 1 request marked answered when answers began to be recorded is not counted: its time is unknown.`,
+        '',
+        '3 booking requests in the 24 hours since Saturday 28 March 2026, 06:00 GMT, oldest first:',
+      ].join('\n'),
+    );
+    expect(text).toContain(
+      [
+        `3. Night After The Change, ref ${shortReference(night)}`,
+        '   Received Sunday 29 March 2026, 02:30 BST: has waited 4 h 30 min; reply by Monday 30 March 2026, 02:30 BST',
+        '   Phone 07700 900123, e-mail guest@example.com',
+        '   Notified: not yet, being sent',
+        '   Answered: yes, Sunday 29 March 2026, 03:00 BST, 30 min after it arrived',
+      ].join('\n'),
+    );
+    expect(text.match(/Answered: not yet, waiting/g)).toHaveLength(2);
+  });
+
+  it('sends one summary a day, with what waits, when two servers run it at the same moment', async () => {
+    const peer = await smtpPeer();
+    const waiting = await storeRequest('2026-10-31T10:00:00Z', 'Amina Khan');
+    const answered = await storeRequest('2026-10-30T09:00:00Z', 'Answered Guest');
+    await storeAnswer(answered, '2026-10-30T10:05:00Z');
+    const reports = await Promise.all([
+      run('2026-11-02T08:00:00Z', [emailTo(peer.port)]),
+      run('2026-11-02T08:00:00Z', [emailTo(peer.port)]),
+    ]);
+    expect(reports.map((report) => report.outcome).sort()).toEqual(['already done', 'sent']);
+    expect(peer.mails).toHaveLength(1);
+    const mail = peer.mails[0]!;
+    expect(mail.parsed.subject).toBe('Daily summary: 1 waiting (1 late), no new requests');
+    expect(mail.parsed.text).toContain(
+      [
+        '1 request is waiting for a reply (1 late), oldest first:',
+        `- 22 h 00 min late: Amina Khan, ref ${shortReference(waiting)}, phone 07700 900123 (reply by Sunday 1 November 2026, 10:00 GMT)`,
+        'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
+        '',
+        `This week: answered 1 of 2 within ${replyWithinHours} hours, median 1 h 05 min.`,
+      ].join('\n'),
+    );
+  });
+
+  it('tries a summary that no channel took again after the retry delay, and through the webhook alone', async () => {
+    const down = await freePort();
+    const failed = await run('2026-11-03T07:00:00Z', [emailTo(down)], { retryMs: 200 });
+    expect(failed).toMatchObject({ outcome: 'failed', day: '2026-11-03' });
+    expect(failed.error).toMatch(/ECONNREFUSED/);
+    expect(errors[0]).toMatch(
+      /^The daily summary of 2026-11-03 could not be sent: .*It is tried again later\.$/,
+    );
+    // Within the delay, nobody takes the day.
+    expect((await run('2026-11-03T07:01:00Z', [emailTo(down)])).outcome).toBe('already done');
+
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const hook = await startWebhookReceiver();
+    closers.push(hook.close);
+    const sent = await run('2026-11-03T07:10:00Z', [emailTo(down), createWebhookChannel(hook.url)]);
+    expect(sent.outcome).toBe('sent');
+    expect(hook.requests).toHaveLength(1);
+    expect(hook.requests[0]!.headers['idempotency-key']).toBe('daily-summary-2026-11-03');
+    expect(JSON.parse(hook.requests[0]!.body)).toEqual({
+      type: 'practice.daily_summary',
+      summary: {
+        day: '2026-11-03',
+        subject: 'Daily summary: no new requests',
+        text: expect.stringContaining('No new requests in the 24 hours since'),
+      },
+    });
+  });
+
+  it('still purges, once a day, with the summary off', async () => {
+    await storeRequest('2025-10-20T12:00:00Z', 'Last Year');
+    const peer = await smtpPeer();
+    const off = { schedule: { at: seven, summary: false } };
+    expect(await run('2026-11-05T07:00:00Z', [emailTo(peer.port)], off)).toEqual({
+      outcome: 'done',
+      day: '2026-11-05',
+      purged: 1,
+    });
+    await storeRequest('2025-10-21T12:00:00Z', 'Also Last Year');
+    expect((await run('2026-11-05T08:00:00Z', [emailTo(peer.port)], off)).outcome).toBe(
+      'already done',
+    );
+    expect(peer.mails).toHaveLength(0);
+  });
+
+  it("purges without a channel but leaves the day's summary to a later run that has one", async () => {
+    await storeRequest('2025-10-20T12:00:00Z', 'Last Year');
+    expect(await run('2026-11-04T07:00:00Z', [])).toEqual({
+      outcome: 'done',
+      day: '2026-11-04',
+      purged: 1,
+    });
+    const { rows } = await opened.db.query(
+      `select done_at is null as open, next_attempt_at <= now() as due, last_error
+         from app_private.daily_runs where day = '2026-11-04'`,
+    );
+    expect(rows).toEqual([{ open: true, due: true, last_error: noChannelNote }]);
+    // Run again without a channel: it purges again, and still leaves the summary.
+    expect((await run('2026-11-04T07:30:00Z', [])).outcome).toBe('done');
+
+    // Started later that day with SMTP: the summary goes out, once.
+    const peer = await smtpPeer();
+    expect(await run('2026-11-04T09:00:00Z', [emailTo(peer.port)])).toEqual({
+      outcome: 'sent',
+      day: '2026-11-04',
+      purged: 0,
+    });
+    expect(peer.mails.map((mail) => mail.parsed.messageId)).toEqual([
+      '<daily-summary-2026-11-04@rochester-hijama.example>',
+    ]);
+    expect((await run('2026-11-04T10:00:00Z', [emailTo(peer.port)])).outcome).toBe('already done');
+    expect(peer.mails).toHaveLength(1);
+  });
+});

@@ -1,0 +1,368 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { shortReference } from '../core/booking-reference.ts';
+import type { BookingNotice } from './booking-notice.ts';
+import { dailyRunDue, loadDailySchedule, nextDailyRun } from './daily-schedule.ts';
+import {
+  composeDailySummary,
+  medianOf,
+  replyRecordLine,
+  replyRecordOf,
+  type DailySummaryInput,
+} from './daily-summary.ts';
+import { startDailyTimer } from '../../../../server/notifications/daily-timer.ts';
+import type { RequestReply } from './notification-states.ts';
+import { practice } from '../content/practice.ts';
+
+const { replyWithinHours } = practice;
+
+// The clocks change at 01:00 UTC: forward on 29 March 2026, back on 25 October 2026.
+const seven = { hour: 7, minute: 0 };
+
+describe('loadDailySchedule', () => {
+  it('sends the summary at 07:00 UK time unless told otherwise', () => {
+    expect(loadDailySchedule({})).toEqual({ at: seven, summary: true });
+    expect(loadDailySchedule({ NOTIFY_DAILY_SUMMARY_AT: '6:45' })).toEqual({
+      at: { hour: 6, minute: 45 },
+      summary: true,
+    });
+    // Off stops the summary; the run (the purge) keeps its time.
+    expect(loadDailySchedule({ NOTIFY_DAILY_SUMMARY_AT: 'off' })).toEqual({
+      at: seven,
+      summary: false,
+    });
+  });
+
+  it.each(['7', '24:00', '07:60', '7am', '07:00:00'])('refuses %j with a clear message', (text) => {
+    expect(() => loadDailySchedule({ NOTIFY_DAILY_SUMMARY_AT: text })).toThrow(
+      `NOTIFY_DAILY_SUMMARY_AT must be a time of day in UK time, 00:00 to 23:59 (e.g. 07:00), or off (got "${text}").`,
+    );
+  });
+});
+
+describe('when the daily run is due, in UK time', () => {
+  it.each([
+    // The Saturday before the clocks go back: 07:00 BST is 06:00 UTC.
+    ['2026-10-24T05:59:59Z', undefined],
+    ['2026-10-24T06:00:00Z', '2026-10-24'],
+    // The Sunday they go back: 07:00 GMT is 07:00 UTC; at 06:00 UTC it is 06:00 GMT.
+    ['2026-10-25T06:00:00Z', undefined],
+    ['2026-10-25T06:59:59Z', undefined],
+    ['2026-10-25T07:00:00Z', '2026-10-25'],
+    // The Saturday before they go forward: 07:00 GMT.
+    ['2026-03-28T06:30:00Z', undefined],
+    ['2026-03-28T07:00:00Z', '2026-03-28'],
+    // The Sunday they go forward: 07:00 BST is 06:00 UTC.
+    ['2026-03-29T05:59:59Z', undefined],
+    ['2026-03-29T06:00:00Z', '2026-03-29'],
+    // Late in the UK evening, past midnight UTC in summer: still the same UK day.
+    ['2026-07-01T22:30:00Z', '2026-07-01'],
+    ['2026-07-01T23:30:00Z', undefined],
+  ])('at %s: %s', (now, day) => {
+    expect(dailyRunDue(new Date(now), seven)).toBe(day);
+  });
+
+  it.each([
+    // Across the October change the wait is 25 hours, across March's 23.
+    ['2026-10-24T06:00:00Z', '2026-10-25T07:00:00.000Z'],
+    ['2026-10-25T03:00:00Z', '2026-10-25T07:00:00.000Z'],
+    ['2026-10-25T07:00:00Z', '2026-10-26T07:00:00.000Z'],
+    ['2026-03-28T07:00:00Z', '2026-03-29T06:00:00.000Z'],
+    ['2026-03-29T00:30:00Z', '2026-03-29T06:00:00.000Z'],
+    ['2026-03-29T06:00:00Z', '2026-03-30T06:00:00.000Z'],
+  ])('after %s the next run is at %s', (now, next) => {
+    expect(nextDailyRun(new Date(now), seven).toISOString()).toBe(next);
+  });
+});
+
+const minute = 60_000;
+const hour = 60 * minute;
+
+function notice(id: string, createdAt: string, fullName: string): BookingNotice {
+  return {
+    id,
+    createdAt: new Date(createdAt),
+    fullName,
+    phone: '07700 900123',
+    email: 'guest@example.com',
+    instagram: null,
+  };
+}
+
+/** A request received `ageMs` before `now`, answered `tookMs` after it arrived (null: waiting). */
+function replyOf(
+  now: Date,
+  ageMs: number,
+  tookMs: number | null,
+  markedBy: RequestReply['markedBy'] = 'link',
+): RequestReply {
+  const createdAt = new Date(now.getTime() - ageMs);
+  return {
+    bookingId: crypto.randomUUID(),
+    createdAt,
+    answeredAt: tookMs === null ? null : new Date(createdAt.getTime() + tookMs),
+    markedBy: tookMs === null ? null : markedBy,
+  };
+}
+
+function summaryAt(now: string, input: Partial<DailySummaryInput> = {}) {
+  return composeDailySummary({
+    day: now.slice(0, 10),
+    now: new Date(now),
+    at: seven,
+    requests: [],
+    failing: [],
+    waiting: [],
+    replies: [],
+    retention: { kind: 'purged', period: { count: 12, unit: 'mo' }, deleted: 0 },
+    ...input,
+  });
+}
+
+describe('composeDailySummary', () => {
+  it('says "No new requests" when there were none, so that its absence is the alarm', () => {
+    const summary = summaryAt('2026-10-25T07:00:00Z');
+    expect(summary.subject).toBe('Daily summary: no new requests');
+    expect(summary).toMatchObject({ waitingCount: 0, lateCount: 0, failingCount: 0 });
+    expect(summary.text.startsWith('No request is waiting for a reply.\n')).toBe(true);
+    expect(summary.text).toContain(
+      'This week: no request has been answered or reached its reply-by time yet.',
+    );
+    expect(summary.text).toContain(
+      'No new requests in the 24 hours since Saturday 24 October 2026, 08:00 BST.\n',
+    );
+    expect(summary.text).toContain('No notification is failing.');
+    expect(summary.text).toContain(
+      'This summary comes every day at 07:00 UK time, with or without requests.',
+    );
+  });
+
+  it('lists every waiting request first, oldest first, with the time left or how late it is, and leads the subject with them', () => {
+    // 07:00 GMT on the Sunday the clocks go back: a reply-by time is 24 real hours after arrival.
+    const now = '2026-10-25T07:00:00Z';
+    const late = notice(
+      'a1b2c3d4-0000-4000-8000-000000000001',
+      '2026-10-24T05:55:00Z',
+      'Old <Friend>',
+    );
+    const soon = notice(
+      'e5f60718-0000-4000-8000-000000000002',
+      '2026-10-24T10:20:00Z',
+      'Amina Khan',
+    );
+    const answered = notice(
+      '0a0b0c0d-0000-4000-8000-000000000003',
+      '2026-10-25T01:30:00Z',
+      'Night Owl',
+    );
+    const summary = summaryAt(now, {
+      waiting: [late, soon],
+      requests: [soon, answered].map((booking) => ({
+        booking,
+        notification: { state: 'sent', attempts: 1, lastError: null },
+      })),
+      replies: [
+        { bookingId: late.id, createdAt: late.createdAt, answeredAt: null, markedBy: null },
+        { bookingId: soon.id, createdAt: soon.createdAt, answeredAt: null, markedBy: null },
+        {
+          bookingId: answered.id,
+          createdAt: answered.createdAt,
+          answeredAt: new Date('2026-10-25T03:40:00Z'),
+          markedBy: 'link',
+        },
+      ],
+    });
+    expect(summary.subject).toBe('Daily summary: 2 waiting (1 late), 2 new booking requests');
+    expect(summary).toMatchObject({ waitingCount: 2, lateCount: 1 });
+    expect(summary.text).toContain(
+      [
+        '2 requests are waiting for a reply (1 late), oldest first:',
+        `- 1 h 05 min late: Old <Friend>, ref ${shortReference(late.id)}, phone 07700 900123 (reply by Sunday 25 October 2026, 05:55 GMT)`,
+        `- 3 h 20 min left: Amina Khan, ref ${shortReference(soon.id)}, phone 07700 900123 (reply by Sunday 25 October 2026, 10:20 GMT)`,
+        'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
+        '',
+        // The late one counts; the other may yet be answered in time.
+        `This week: answered 1 of 2 within ${replyWithinHours} hours, median 2 h 10 min.`,
+        '',
+        '2 booking requests in the 24 hours since Saturday 24 October 2026, 08:00 BST, oldest first:',
+        '',
+        `1. Amina Khan, ref ${shortReference(soon.id)}`,
+      ].join('\n'),
+    );
+    expect(summary.text).toContain(
+      [
+        '   Notified: yes',
+        '   Answered: not yet, waiting',
+        '',
+        `2. Night Owl, ref ${shortReference(answered.id)}`,
+      ].join('\n'),
+    );
+    expect(summary.text).toContain(
+      'Answered: yes, Sunday 25 October 2026, 03:40 GMT, 2 h 10 min after it arrived',
+    );
+  });
+
+  it('says one request is waiting, not late, at its reply-by time less a minute; late at it', () => {
+    const waiting = [
+      notice('a1b2c3d4-0000-4000-8000-000000000001', '2026-03-28T06:01:00Z', 'Amina Khan'),
+    ];
+    // 24 hours after 06:01 GMT on Saturday is 07:01 BST on Sunday.
+    const before = summaryAt('2026-03-29T06:00:00Z', { waiting });
+    expect(before.subject).toBe('Daily summary: 1 waiting, no new requests');
+    expect(before.text).toContain(
+      '1 request is waiting for a reply, oldest first:\n- 1 min left: Amina Khan',
+    );
+    expect(before.text).toContain('(reply by Sunday 29 March 2026, 07:01 BST)');
+    const at = summaryAt('2026-03-29T06:01:00Z', { waiting });
+    expect(at.subject).toBe('Daily summary: 1 waiting (1 late), no new requests');
+    expect(at.text).toContain('- 0 min late: Amina Khan');
+  });
+});
+
+describe("the week's record of replies", () => {
+  const now = new Date('2026-11-02T07:00:00Z');
+
+  it.each([
+    [[], undefined],
+    [[5], 5],
+    [[3, 1, 2], 2],
+    [[4, 1, 3, 2], 2.5],
+    [[10, 10, 1, 1], 5.5],
+  ])('the median of %j is %s', (values, median) => {
+    expect(medianOf(values)).toBe(median);
+  });
+
+  it('counts answered ones within the promise, with the median over an odd number of answers', () => {
+    const record = replyRecordOf(
+      [
+        replyOf(now, 6 * 24 * hour, 1 * hour),
+        replyOf(now, 5 * 24 * hour, 3 * hour + 10 * minute),
+        // Answered late: counted, not within; its time is in the median.
+        replyOf(now, 4 * 24 * hour, 30 * hour),
+        // Never answered and past its reply-by time.
+        replyOf(now, 3 * 24 * hour, null),
+        // Waiting, still within its time: not known yet.
+        replyOf(now, 2 * hour, null),
+      ],
+      now,
+    );
+    expect(record).toEqual({
+      decided: 4,
+      answeredInTime: 2,
+      medianMs: 3 * hour + 10 * minute,
+      leftOut: 0,
+    });
+    expect(replyRecordLine(record)).toBe(
+      `This week: answered 2 of 4 within ${replyWithinHours} hours, median 3 h 10 min.`,
+    );
+  });
+
+  it('takes the mean of the two middle answers for an even number', () => {
+    const record = replyRecordOf(
+      [1, 2, 4, 5].map((hours) => replyOf(now, 2 * 24 * hour, hours * hour)),
+      now,
+    );
+    expect(record.medianMs).toBe(3 * hour);
+    expect(replyRecordLine(record)).toBe(
+      `This week: answered 4 of 4 within ${replyWithinHours} hours, median 3 h 00 min.`,
+    );
+  });
+
+  it('counts an answer at exactly 24 hours as within, a minute later as not', () => {
+    const record = replyRecordOf(
+      [replyOf(now, 3 * 24 * hour, 24 * hour), replyOf(now, 3 * 24 * hour, 24 * hour + minute)],
+      now,
+    );
+    expect(record).toMatchObject({ decided: 2, answeredInTime: 1 });
+  });
+
+  it('says so when nothing was answered', () => {
+    const none = replyRecordOf([replyOf(now, 2 * hour, null)], now);
+    expect(none).toEqual({ decided: 0, answeredInTime: 0, medianMs: undefined, leftOut: 0 });
+    expect(replyRecordLine(none)).toBe(
+      'This week: no request has been answered or reached its reply-by time yet.',
+    );
+    const lateOnly = replyRecordOf(
+      [replyOf(now, 25 * hour, null), replyOf(now, 6 * 24 * hour, null)],
+      now,
+    );
+    expect(replyRecordLine(lateOnly)).toBe(
+      `This week: answered 0 of 2 within ${replyWithinHours} hours.`,
+    );
+  });
+
+  it('leaves out the answers the migration recorded, whose time is unknown', () => {
+    const record = replyRecordOf(
+      [
+        replyOf(now, 6 * 24 * hour, 24 * hour, 'migration'),
+        replyOf(now, 5 * 24 * hour, 24 * hour, 'migration'),
+        replyOf(now, 2 * 24 * hour, 2 * hour, 'command'),
+      ],
+      now,
+    );
+    expect(record).toEqual({ decided: 1, answeredInTime: 1, medianMs: 2 * hour, leftOut: 2 });
+    expect(replyRecordLine(record)).toBe(
+      `This week: answered 1 of 1 within ${replyWithinHours} hours, median 2 h 00 min. 2 requests marked answered when answers began to be recorded are not counted: their time is unknown.`,
+    );
+    expect(
+      replyRecordLine(replyRecordOf([replyOf(now, 3 * 24 * hour, hour, 'migration')], now)),
+    ).toBe(
+      'This week: no request has been answered or reached its reply-by time yet. 1 request marked answered when answers began to be recorded is not counted: its time is unknown.',
+    );
+  });
+
+  it('does not know of an answer recorded after the summary is composed', () => {
+    const later = replyOf(now, 2 * hour, 3 * hour);
+    expect(replyRecordOf([later], now).decided).toBe(0);
+    expect(replyRecordOf([later], new Date(now.getTime() + hour)).decided).toBe(1);
+  });
+});
+
+describe('startDailyTimer', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /**
+   * The timer with a run that does each UK day's work once, as the database
+   * makes it (daily-run.ts): the first instant of each day's run.
+   */
+  async function firstRunOfEachDay(start: string, hours: number) {
+    vi.setSystemTime(new Date(start));
+    const firstRuns = new Map<string, string>();
+    const runs: number[] = [];
+    const timer = startDailyTimer({
+      at: seven,
+      run: async () => {
+        const now = new Date();
+        runs.push(now.getTime());
+        const day = dailyRunDue(now, seven);
+        if (day && !firstRuns.has(day)) firstRuns.set(day, now.toISOString());
+      },
+    });
+    await vi.advanceTimersByTimeAsync(hours * 60 * 60 * 1000);
+    await timer.stop();
+    const gaps = runs.slice(1).map((run, index) => run - runs[index]!);
+    return { firstRuns: Object.fromEntries(firstRuns), longestGap: Math.max(...gaps) };
+  }
+
+  it('runs at 07:00 UK time each day across the October change, and at least hourly', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { firstRuns, longestGap } = await firstRunOfEachDay('2026-10-24T04:30:00Z', 51);
+    expect(firstRuns).toEqual({
+      '2026-10-24': '2026-10-24T06:00:00.000Z',
+      '2026-10-25': '2026-10-25T07:00:00.000Z',
+      '2026-10-26': '2026-10-26T07:00:00.000Z',
+    });
+    expect(longestGap).toBeLessThanOrEqual(60 * 60 * 1000);
+  });
+
+  it('runs at start when the day’s time has passed, then at 07:00 BST after the March change', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { firstRuns } = await firstRunOfEachDay('2026-03-28T12:17:00Z', 45);
+    expect(firstRuns).toEqual({
+      '2026-03-28': '2026-03-28T12:17:00.000Z',
+      '2026-03-29': '2026-03-29T06:00:00.000Z',
+      '2026-03-30': '2026-03-30T06:00:00.000Z',
+    });
+  });
+});

@@ -1,0 +1,278 @@
+import { shortReference } from '../core/booking-reference.ts';
+import { practice } from '../content/practice.ts';
+import { describePeriod, type Period } from '../retention/period.ts';
+import { formatDuration, formatUkTimeLong, type UkClockTime, type UkDay } from '../uk-time.ts';
+import { isLate, replyBy, type BookingNotice } from './booking-notice.ts';
+import { plainText, plural } from './email-html.ts';
+import { formatClockTime } from './daily-schedule.ts';
+import type { FailingNotification, NotifiedRequest, RequestReply } from './notification-states.ts';
+
+/**
+ * The daily summary (the "heartbeat"): once a day at a set UK time, one message
+ * to the practice listing first every request still waiting for a reply, with
+ * the time left before its reply-by time or how late it is, then the week's
+ * record of replies, then the requests of the last 24 hours, and the
+ * notifications that keep failing. It is sent when there is
+ * nothing to report too, so that a morning without it is itself the alarm.
+ * When it is due, and what it says, are decided here for the server and the
+ * Edge Function alike.
+ */
+
+/** What the retention purge of the daily run did. */
+export type RetentionReport =
+  | { kind: 'purged'; period: Period; deleted: number }
+  | { kind: 'off' }
+  | { kind: 'failed'; error: string };
+
+/** The summary lists the requests of this long before it is composed. */
+export const summaryWindowMs = 24 * 60 * 60 * 1000;
+
+/**
+ * "This week" of the record of replies: the 7 × 24 hours before the summary
+ * (168 hours, whatever the clock changes do to the UK days in between).
+ */
+export const recordWindowMs = 7 * summaryWindowMs;
+
+const replyWithinHours = practice.replyWithinHours;
+
+export interface DailySummaryInput {
+  /** The UK day it is for. */
+  day: UkDay;
+  /** When it is composed. */
+  now: Date;
+  /** The time it is sent every day. */
+  at: UkClockTime;
+  /** The requests of the `summaryWindowMs` (24 hours) before `now`, oldest first. */
+  requests: readonly NotifiedRequest[];
+  /** Every notification whose last attempt failed. */
+  failing: readonly FailingNotification[];
+  /** Every request waiting for a reply at `now`, however old, oldest first. */
+  waiting: readonly BookingNotice[];
+  /**
+   * The requests of the `recordWindowMs` (7 days) before `now`, with their
+   * answers as they stood at `now`: the week's record, and whether each of the
+   * last 24 hours (within the week) was answered.
+   */
+  replies: readonly RequestReply[];
+  retention: RetentionReport;
+}
+
+export interface DailySummaryMessage {
+  day: UkDay;
+  subject: string;
+  text: string;
+  /** The requests it lists, for a channel that says less than the text (a push). */
+  requests: readonly NotifiedRequest[];
+  /** How many notifications are failing. */
+  failingCount: number;
+  /** How many requests wait for a reply, of every day. */
+  waitingCount: number;
+  /** How many of those are past their reply-by time. */
+  lateCount: number;
+}
+
+/**
+ * The week's record of replies. Only the requests whose outcome is known
+ * count: answered, or past their reply-by time without an answer. One still
+ * within its reply-by time and unanswered may yet be answered in time, so it
+ * is left for a later summary.
+ */
+export interface ReplyRecord {
+  /** Requests whose outcome is known. */
+  decided: number;
+  /** Of those, the ones answered within replyWithinHours of arriving. */
+  answeredInTime: number;
+  /** The median time from arrival to answer over every answered one, late ones included; undefined when none was answered. */
+  medianMs: number | undefined;
+  /**
+   * Answers recorded by the migration that began recording answers
+   * (marked_by 'migration'): their time is unknown, so they are left out of
+   * both the count and the median.
+   */
+  leftOut: number;
+}
+
+/** The middle value, or the mean of the two middle values of an even count; undefined for none. */
+export function medianOf(values: readonly number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The record of `replies` at `now`: answers recorded after `now` are not known yet. */
+export function replyRecordOf(replies: readonly RequestReply[], now: Date): ReplyRecord {
+  const replyWithinMs = replyWithinHours * 3_600_000;
+  const answerTimes: number[] = [];
+  let decided = 0;
+  let answeredInTime = 0;
+  let leftOut = 0;
+  for (const reply of replies) {
+    const answered = reply.answeredAt !== null && reply.answeredAt.getTime() <= now.getTime();
+    if (answered && reply.markedBy === 'migration') {
+      leftOut += 1;
+    } else if (answered) {
+      // An answer recorded before the request's own time (a clock off between
+      // machines) took no time, rather than a negative one.
+      const tookMs = Math.max(0, reply.answeredAt!.getTime() - reply.createdAt.getTime());
+      decided += 1;
+      answerTimes.push(tookMs);
+      if (tookMs <= replyWithinMs) answeredInTime += 1;
+    } else if (replyBy(reply.createdAt).getTime() <= now.getTime()) {
+      decided += 1;
+    }
+  }
+  return { decided, answeredInTime, medianMs: medianOf(answerTimes), leftOut };
+}
+
+/** "This week: answered 9 of 10 within 24 hours, median 3 h 10 min." */
+export function replyRecordLine(record: ReplyRecord): string {
+  const leftOut =
+    record.leftOut === 0
+      ? ''
+      : ` ${plural(record.leftOut, 'request', 'requests')} marked answered when answers began to be recorded ${record.leftOut === 1 ? 'is' : 'are'} not counted: ${record.leftOut === 1 ? 'its' : 'their'} time is unknown.`;
+  if (record.decided === 0) {
+    return `This week: no request has been answered or reached its reply-by time yet.${leftOut}`;
+  }
+  const median =
+    record.medianMs === undefined
+      ? ''
+      : `, median ${formatDuration(new Date(0), new Date(record.medianMs))}`;
+  return `This week: answered ${record.answeredInTime} of ${record.decided} within ${replyWithinHours} hours${median}.${leftOut}`;
+}
+
+function notifiedLine({ notification }: NotifiedRequest): string {
+  switch (notification.state) {
+    case 'sent':
+      return 'Notified: yes';
+    case 'pending':
+      return 'Notified: not yet, being sent';
+    case 'failing':
+      return `Notified: NO, failing after ${plural(notification.attempts, 'attempt', 'attempts')}: ${notification.lastError ?? ''}`;
+    case 'none':
+      return 'Notified: no (stored before notifications were set up)';
+  }
+}
+
+/** "3 h 20 min left" before the reply-by time; "1 h 05 min late" from it on. */
+function timeLeft(createdAt: Date, now: Date): string {
+  const due = replyBy(createdAt);
+  return isLate(createdAt, now)
+    ? `${formatDuration(due, now)} late`
+    : `${formatDuration(now, due)} left`;
+}
+
+function waitingLines(waiting: readonly BookingNotice[], now: Date, lateCount: number): string[] {
+  if (waiting.length === 0) return ['No request is waiting for a reply.'];
+  const late = lateCount === 0 ? '' : ` (${lateCount} late)`;
+  return [
+    `${waiting.length === 1 ? '1 request is' : `${waiting.length} requests are`} waiting for a reply${late}, oldest first:`,
+    ...waiting.map((booking) => {
+      return `- ${timeLeft(booking.createdAt, now)}: ${plainText(booking.fullName)}, ref ${shortReference(booking.id)}, phone ${plainText(booking.phone)} (reply by ${formatUkTimeLong(replyBy(booking.createdAt))})`;
+    }),
+    'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
+  ];
+}
+
+function answeredLine(booking: BookingNotice, reply: RequestReply | undefined, now: Date): string {
+  const answeredAt = reply?.answeredAt;
+  if (!answeredAt || answeredAt.getTime() > now.getTime()) return 'Answered: not yet, waiting';
+  if (reply.markedBy === 'migration') return 'Answered: yes';
+  return `Answered: yes, ${formatUkTimeLong(answeredAt)}, ${formatDuration(booking.createdAt, answeredAt)} after it arrived`;
+}
+
+function retentionLine(report: RetentionReport): string {
+  switch (report.kind) {
+    case 'purged':
+      return report.deleted === 0
+        ? `Retention: no request older than ${describePeriod(report.period)} to delete.`
+        : `Retention: ${plural(report.deleted, 'request', 'requests')} older than ${describePeriod(report.period)} ${report.deleted === 1 ? 'was' : 'were'} deleted, as the privacy notice promises.`;
+    case 'off':
+      return `Retention: old requests are not deleted automatically (RETENTION=off), although the privacy notice promises it: delete them with \`npm run bookings -- purge --older-than ${practice.retentionMonths}mo\`.`;
+    case 'failed':
+      return `Retention: the deletion of old requests failed: ${report.error}. It is tried again tomorrow; the server's log (or the function's) says more.`;
+  }
+}
+
+/** The summary as plain text, for an e-mail or a webhook. */
+export function composeDailySummary(input: DailySummaryInput): DailySummaryMessage {
+  const { requests, failing, waiting, now } = input;
+  const since = new Date(now.getTime() - summaryWindowMs);
+  const lateCount = waiting.filter((booking) => isLate(booking.createdAt, now)).length;
+  const waitingPart =
+    waiting.length === 0
+      ? ''
+      : `${waiting.length} waiting${lateCount === 0 ? '' : ` (${lateCount} late)`}, `;
+  const replies = new Map(input.replies.map((reply) => [reply.bookingId, reply]));
+  const newRequests =
+    requests.length === 0
+      ? 'no new requests'
+      : plural(requests.length, 'new booking request', 'new booking requests');
+  const failingPart =
+    failing.length === 0
+      ? ''
+      : `, ${plural(failing.length, 'notification', 'notifications')} failing`;
+  const lines: string[] = [
+    ...waitingLines(waiting, now, lateCount),
+    '',
+    replyRecordLine(replyRecordOf(input.replies, now)),
+    '',
+  ];
+
+  if (requests.length === 0) {
+    lines.push(`No new requests in the 24 hours since ${formatUkTimeLong(since)}.`);
+  } else {
+    lines.push(
+      `${plural(requests.length, 'booking request', 'booking requests')} in the 24 hours since ${formatUkTimeLong(since)}, oldest first:`,
+    );
+    requests.forEach((request, index) => {
+      const { booking } = request;
+      const contact = [
+        `Phone ${plainText(booking.phone)}`,
+        `e-mail ${plainText(booking.email)}`,
+        ...(booking.instagram ? [`Instagram ${plainText(booking.instagram)}`] : []),
+      ].join(', ');
+      lines.push(
+        '',
+        `${index + 1}. ${plainText(booking.fullName)}, ref ${shortReference(booking.id)}`,
+        `   Received ${formatUkTimeLong(booking.createdAt)}: has waited ${formatDuration(booking.createdAt, now)}; reply by ${formatUkTimeLong(replyBy(booking.createdAt))}`,
+        `   ${contact}`,
+        `   ${notifiedLine(request)}`,
+        `   ${answeredLine(booking, replies.get(booking.id), now)}`,
+      );
+    });
+  }
+
+  lines.push('');
+  if (failing.length === 0) {
+    lines.push('No notification is failing.');
+  } else {
+    lines.push(
+      `${failing.length === 1 ? 'This notification is' : `These ${failing.length} notifications are`} failing (retried until ${failing.length === 1 ? 'it gets' : 'they get'} through):`,
+      ...failing.map(
+        (entry) =>
+          `  Ref ${shortReference(entry.bookingId)}, received ${formatUkTimeLong(entry.createdAt)}, ${plural(entry.attempts, 'attempt', 'attempts')}: ${entry.lastError}`,
+      ),
+      'What to check: docs/notifications.md, \u201cWhen a notification fails\u201d.',
+    );
+  }
+
+  lines.push(
+    '',
+    retentionLine(input.retention),
+    '',
+    `This summary comes every day at ${formatClockTime(input.at)} UK time, with or without requests. If one day it does not come, notifications may have stopped: check that the server is running (on hosted Supabase, the notify-bookings function's logs), and run \`npm run bookings\`.`,
+    '',
+  );
+
+  return {
+    day: input.day,
+    // What needs doing first: the requests waiting, then what is new.
+    subject: `Daily summary: ${waitingPart}${newRequests}${failingPart}`,
+    text: lines.join('\n'),
+    requests,
+    failingCount: failing.length,
+    waitingCount: waiting.length,
+    lateCount,
+  };
+}

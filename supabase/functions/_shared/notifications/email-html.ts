@@ -1,0 +1,77 @@
+import { brandColours } from '../core/brand-colours.ts';
+
+/**
+ * What every e-mail to the practice or the visitor is made of: text made safe
+ * for a line or for HTML, the site's colours (supabase/functions/_shared/core/brand-colours.ts) for mail
+ * clients that take no style sheet, and the button that holds in them.
+ */
+
+// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const controlCharacters = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/** One line of plain text: control characters become spaces. */
+export function plainText(value: string): string {
+  return value.replace(controlCharacters, ' ');
+}
+
+/** "1 request", "3 requests". */
+export function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+const htmlEntities: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Safe in HTML text and in double- or single-quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return plainText(value).replace(/[&<>"']/g, (character) => htmlEntities[character]!);
+}
+
+/** The site's colours (src/styles/base.css), for an e-mail that can take no style sheet. */
+export const colours = {
+  page: brandColours.sand50,
+  card: '#ffffff',
+  border: brandColours.sand200,
+  ink: brandColours.ink,
+  muted: brandColours.inkMuted,
+  heading: brandColours.teal800,
+  onHeading: brandColours.creamOnDark,
+  accent: brandColours.copper600,
+  accentTint: brandColours.copper100,
+  quiet: brandColours.teal50,
+  quietBorder: brandColours.teal600,
+} as const;
+
+// A name, address or handle without spaces wraps rather than widening the e-mail past a phone's screen.
+export const breakAnywhere = 'overflow-wrap:anywhere;word-break:break-word';
+
+export const fontStack =
+  "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
+
+/**
+ * A button that holds in mail clients: a block link with padding and a line
+ * height (12 + 24 + 12 px, plus the border: 52 px, above the 44 px a finger
+ * needs), inside a cell that carries the background where padding is ignored.
+ */
+export function buttonHtml(
+  { label, href }: { label: string; href: string },
+  primary: boolean,
+): string {
+  const background = primary ? colours.accent : colours.quiet;
+  const text = primary ? '#ffffff' : colours.heading;
+  const border = primary ? colours.accent : colours.quietBorder;
+  return [
+    '<tr><td style="padding:0 0 12px">',
+    '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="border-collapse:separate">',
+    `<tr><td align="center" bgcolor="${background}" style="background-color:${background};border-radius:10px">`,
+    `<a href="${escapeHtml(href)}" style="display:block;min-height:24px;padding:12px 16px;border:2px solid ${border};border-radius:10px;background-color:${background};color:${text};font-family:${fontStack};font-size:17px;font-weight:bold;line-height:24px;text-align:center;text-decoration:none">${escapeHtml(label)}</a>`,
+    '</td></tr></table>',
+    '</td></tr>',
+  ].join('');
+}

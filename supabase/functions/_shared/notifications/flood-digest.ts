@@ -1,0 +1,174 @@
+import { shortReference } from '../core/booking-reference.ts';
+import { practice } from '../content/practice.ts';
+import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
+import {
+  composeWebhookBody,
+  markAnsweredAction,
+  replyActions,
+  type BookingNotice,
+} from './booking-notice.ts';
+import { escapeHtml, plainText, plural } from './email-html.ts';
+import { telUrl } from './reply-links.ts';
+
+/**
+ * The flood digest: the booking requests that arrived above the site's hourly
+ * threshold (a flood, 20261126000000_booking_flood.sql), sent to the practice
+ * together, at most once every `floodDigestIntervalMs`, instead of one e-mail
+ * each. What it says is decided here for the server and the Edge Function
+ * alike; flood-digests.ts keeps the digests in the database.
+ */
+
+/** At most one digest in this long, however many requests wait. */
+export const floodDigestIntervalMs = 15 * 60_000;
+
+/** The command that lists the requests of a flood, quoted by the digest and the flood alert. */
+export const floodReviewCommand = 'npx hijama list --since 1h';
+
+/**
+ * The most requests a digest lists one by one: a flood of thousands would make
+ * an e-mail too large to open on a phone. The rest are counted, and the
+ * command lists them all.
+ */
+export const floodDigestListLimit = 200;
+
+export interface FloodDigestInput {
+  /** The digest's number, which makes its Message-ID and Idempotency-Key. */
+  id: string;
+  /** When it was opened. */
+  createdAt: Date;
+  /** The requests it carries, oldest first. */
+  requests: readonly BookingNotice[];
+  /** The site's hourly threshold (booking_limits.site_per_hour) when the digest was opened. */
+  threshold: number;
+}
+
+export interface FloodDigestMessage {
+  id: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The webhook's JSON body. */
+  webhookBody: unknown;
+}
+
+/** "the last 15 minutes", "the last minute", "the last 3 hours": from the oldest request to `now`. */
+function describeSpan(oldest: Date, now: Date): string {
+  const minutes = Math.max(1, Math.ceil((now.getTime() - oldest.getTime()) / 60_000));
+  if (minutes === 1) return 'the last minute';
+  if (minutes < 120) return `the last ${minutes} minutes`;
+  const hours = Math.ceil(minutes / 60);
+  if (hours < 48) return `the last ${hours} hours`;
+  return `the last ${Math.ceil(hours / 24)} days`;
+}
+
+/** "Amina Khan, ref 5F0C2A8E, received Wed 25 Nov 2026 14:05". */
+function requestLine(notice: BookingNotice): string {
+  return `${plainText(notice.fullName)}, ref ${shortReference(notice.id)}, received ${formatUkTimeShort(notice.createdAt)}`;
+}
+
+function contactLine(notice: BookingNotice): string {
+  const tel = telUrl(notice.phone);
+  return [
+    `Phone ${plainText(notice.phone)}${tel ? ` (${tel})` : ''}`,
+    `e-mail ${plainText(notice.email)}`,
+    ...(notice.instagram === null ? [] : [`Instagram ${plainText(notice.instagram)}`]),
+  ].join(', ');
+}
+
+export function composeFloodDigest(input: FloodDigestInput): FloodDigestMessage {
+  const { requests, createdAt } = input;
+  const count = requests.length;
+  const span = describeSpan(requests[0]?.createdAt ?? createdAt, createdAt);
+  const requestWords = plural(count, 'more booking request', 'more booking requests');
+  const subject = `${requestWords} in ${span}`;
+  const listed = requests.slice(0, floodDigestListLimit);
+  const unlisted = count - listed.length;
+  const threshold =
+    input.threshold > 0
+      ? `the ${input.threshold} an hour that are e-mailed one by one`
+      : 'those e-mailed one by one';
+  const intervalMinutes = floodDigestIntervalMs / 60_000;
+  const intro = [
+    `${requestWords[0]!.toUpperCase()}${requestWords.slice(1)} arrived in ${span}, above ${threshold}. It looks like a flood, most likely a robot: each new request must now carry a proof of work, which visitors' browsers compute by themselves, so real visitors can still book.`,
+    `So that your inbox is not flooded, these requests come together, at most one e-mail every ${intervalMinutes} minutes, instead of one e-mail each. Each is listed with its name and reference; any of them may be a real visitor, who was promised a reply within ${practice.replyWithinHours} hours.`,
+  ];
+  const review = `Review them, with everything each visitor typed: ${floodReviewCommand}`;
+  const more = `…and ${plural(unlisted, 'more request', 'more requests')}, not listed here: see them with the command above.`;
+
+  const text = [
+    ...intro.flatMap((paragraph) => [paragraph, '']),
+    review,
+    '',
+    ...listed.flatMap((notice, index) => {
+      const markAnswered = markAnsweredAction(notice);
+      return [
+        `${index + 1}. ${requestLine(notice)}`,
+        `   ${contactLine(notice)}`,
+        ...(markAnswered ? [`   ${markAnswered.label}: ${markAnswered.href}`] : []),
+      ];
+    }),
+    ...(unlisted > 0 ? ['', more] : []),
+    '',
+    `Digest ${input.id}, ${formatUkTimeLong(createdAt)}.`,
+    '',
+  ].join('\n');
+
+  const link = (href: string | undefined, label: string) =>
+    href === undefined
+      ? escapeHtml(label)
+      : `<a href="${escapeHtml(href)}" style="color:#123c3a">${escapeHtml(label)}</a>`;
+  const entryHtml = (notice: BookingNotice) => {
+    // The visitor's preferred way first, as in the e-mail of a single request.
+    const markAnswered = markAnsweredAction(notice);
+    const actions = [...replyActions(notice), ...(markAnswered ? [markAnswered] : [])].map(
+      ({ label, href }) => link(href, label),
+    );
+    const contact = [
+      notice.phone,
+      notice.email,
+      ...(notice.instagram === null ? [] : [`Instagram ${notice.instagram}`]),
+    ].map(escapeHtml);
+    return [
+      '<li style="margin:0 0 16px">',
+      `<strong>${escapeHtml(notice.fullName)}</strong>, ref <strong style="letter-spacing:1px">${escapeHtml(shortReference(notice.id))}</strong>, received ${escapeHtml(formatUkTimeShort(notice.createdAt))}<br>`,
+      `${contact.join(' · ')}<br>`,
+      actions.join(' · '),
+      '</li>',
+    ].join('');
+  };
+  const html = [
+    '<!doctype html>',
+    '<html lang="en-GB"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(subject)}</title></head>`,
+    '<body style="margin:0;padding:16px;background-color:#fbf7f0;color:#1c2725;font-family:-apple-system,BlinkMacSystemFont,\'Segoe UI\',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:24px;overflow-wrap:anywhere">',
+    `<h1 style="margin:0 0 12px;font-family:Georgia,'Times New Roman',serif;font-size:24px;font-weight:normal;line-height:30px;color:#123c3a">${escapeHtml(subject)}</h1>`,
+    ...intro.map((paragraph) => `<p style="margin:0 0 12px">${escapeHtml(paragraph)}</p>`),
+    `<p style="margin:0 0 16px">Review them, with everything each visitor typed: <code style="background-color:#edf5f2;padding:2px 4px">${escapeHtml(floodReviewCommand)}</code></p>`,
+    '<ol style="margin:0 0 16px;padding-left:24px">',
+    ...listed.map(entryHtml),
+    '</ol>',
+    ...(unlisted > 0 ? [`<p style="margin:0 0 16px">${escapeHtml(more)}</p>`] : []),
+    `<p style="margin:0;font-size:14px;color:#4a5653">Digest ${escapeHtml(input.id)}, ${escapeHtml(formatUkTimeLong(createdAt))}.</p>`,
+    '</body></html>',
+    '',
+  ].join('\n');
+
+  return {
+    id: input.id,
+    subject,
+    text,
+    html,
+    webhookBody: {
+      type: 'practice.flood_digest',
+      digest: {
+        id: input.id,
+        created_at: createdAt.toISOString(),
+        count,
+        subject,
+        text,
+        bookings: requests.map((notice) => composeWebhookBody(notice).booking),
+      },
+    },
+  };
+}

@@ -1,0 +1,652 @@
+import { solveChallenge } from 'altcha-lib/v1';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { developmentAnonKey } from '../core/api-defaults.ts';
+import { parseAnswerFragment } from '../core/answer-link.ts';
+import { encodeBookingProof } from '../core/booking-proof.ts';
+import { createBookingChallengeIssuer } from '../../../../server/db/booking-challenge.ts';
+import { setBookingLimits } from '../../../../server/db/booking-limits.ts';
+import { testEngines } from '../../../../server/testing/helpers.ts';
+import {
+  freePort,
+  sleep,
+  startSilentServer,
+  startWebhookReceiver,
+  waitFor,
+  type SmtpPeer,
+} from '../../../../server/testing/notification-peers.ts';
+import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
+import { createEmailChannel, createWebhookChannel } from './channels.ts';
+import { createOutbox } from './outbox.ts';
+import { retryDelayMs } from './notifier.ts';
+
+/** The notifier against a real SMTP server and a real webhook receiver, in this process. */
+
+const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/json' };
+const practice = 'practice@example.com';
+
+const engines = testEngines('notify');
+
+describe('retryDelayMs', () => {
+  it.each([
+    [1, 30_000],
+    [2, 60_000],
+    [3, 120_000],
+    [5, 480_000],
+    [6, 600_000],
+    [100, 600_000],
+  ])('waits, after attempt %i, %i ms', (attempts, expected) => {
+    expect(retryDelayMs(attempts, 30_000, 600_000)).toBe(expected);
+  });
+});
+
+describe.each(engines)('the notifier on $name', (engine) => {
+  const harness = useNotifierHarness(engine, ['booking_alerts', 'flood_digests']);
+  const { errors, infos, startNotifier, smtpPeer } = harness;
+
+  function emailTo(port: number, credentials = '') {
+    return createEmailChannel({
+      smtpUrl: `smtp://${credentials}127.0.0.1:${port}`,
+      to: [practice],
+      from: 'Rochester Hijama <bookings@rochester-hijama.example>',
+    });
+  }
+
+  /**
+   * Posts one booking, or each of an array in turn (a visitor sends one at a
+   * time); with `proof`, each solves a proof of work first, as the form does
+   * during a flood.
+   */
+  async function post(
+    body: unknown,
+    { proof = false }: { proof?: boolean } = {},
+  ): Promise<{ status: number; ms: number }> {
+    if (Array.isArray(body)) {
+      const answers = [];
+      for (const row of body) answers.push(await post(row, { proof }));
+      const refused = answers.find((answer) => answer.status !== 201);
+      return refused ?? { status: 201, ms: 0 };
+    }
+    const proofHeader: Record<string, string> = proof
+      ? { 'X-Booking-Proof': await solveProof() }
+      : {};
+    const started = Date.now();
+    const response = await fetch(`${harness.baseUrl}/rest/v1/bookings`, {
+      method: 'POST',
+      headers: { ...anonHeaders, ...proofHeader },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, ms: Date.now() - started };
+  }
+
+  /** A challenge of the database solved with ALTCHA's solver, as the browser solves it: the X-Booking-Proof header. */
+  async function solveProof(): Promise<string> {
+    const challenge = await createBookingChallengeIssuer(harness.db)('anon');
+    const solution = await solveChallenge(
+      challenge.challenge,
+      challenge.salt,
+      challenge.algorithm,
+      challenge.maxnumber,
+    ).promise;
+    return encodeBookingProof(challenge, solution!.number);
+  }
+
+  async function outboxRows() {
+    const { rows } = await harness.db.query<{
+      booking_id: string;
+      attempts: number;
+      email_sent: boolean;
+      webhook_sent: boolean;
+      completed: boolean;
+      last_error: string | null;
+    }>(
+      `select booking_id::text, attempts, email_sent_at is not null as email_sent,
+              webhook_sent_at is not null as webhook_sent, completed_at is not null as completed,
+              last_error
+       from app_private.booking_notifications order by created_at, booking_id`,
+    );
+    return rows;
+  }
+
+  const booking = (overrides: Record<string, unknown> = {}) => ({
+    id: crypto.randomUUID(),
+    full_name: 'Amina Khan',
+    phone: '01634 123456',
+    email: 'amina@example.com',
+    instagram: null,
+    ...overrides,
+  });
+
+  it('e-mails the practice every field of a booking, the name as text, the time in UK time', async () => {
+    const peer = await smtpPeer({ auth: { user: 'clinic', pass: 's3cret' } });
+    startNotifier([emailTo(peer.port, 'clinic:s3cret@')]);
+    const sent = booking({
+      full_name: '<b>Bob</b> & "Co"',
+      phone: '+44 1634 123456',
+      email: 'bob@example.com',
+      instagram: '@bob.k',
+    });
+    expect((await post(sent)).status).toBe(201);
+
+    await waitFor(() => peer.mails.length === 1, 'the e-mail');
+    const mail = peer.mails[0]!;
+    expect(mail.user).toBe('clinic');
+    expect(mail.from).toBe('bookings@rochester-hijama.example');
+    expect(mail.to).toEqual([practice]);
+    expect(mail.parsed.subject).toBe('Booking request from <b>Bob</b> & "Co"');
+    expect(mail.parsed.replyTo).toEqual([
+      { name: '<b>Bob</b> & "Co"', address: 'bob@example.com' },
+    ]);
+    expect(mail.parsed.messageId).toBe(`<booking-${sent.id}@rochester-hijama.example>`);
+
+    const { rows } = await harness.db.query<{ created_at: Date }>(
+      'select created_at from public.bookings where id = $1',
+      [sent.id],
+    );
+    const createdAt = new Date(rows[0]!.created_at);
+    const ukClock = createdAt.toLocaleTimeString('en-GB', {
+      timeZone: 'Europe/London',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    const ukDate = createdAt.toLocaleDateString('en-GB', {
+      timeZone: 'Europe/London',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+    });
+
+    const text = mail.parsed.text ?? '';
+    expect(text).toContain('Name:       <b>Bob</b> & "Co"\n');
+    expect(text).toContain('Phone:      +44 1634 123456\n');
+    expect(text).toContain('E-mail:     bob@example.com\n');
+    expect(text).toContain('Instagram:  @bob.k (https://instagram.com/bob.k)\n');
+    expect(text).toMatch(new RegExp(`Received: +\\w+ ${ukDate}, ${ukClock} (GMT|BST)\\n`));
+    expect(text).toContain(sent.id);
+
+    const html = mail.parsed.html ?? '';
+    expect(html).toContain('&lt;b&gt;Bob&lt;/b&gt; &amp; &quot;Co&quot;');
+    expect(html).not.toContain('<b>Bob</b>');
+    expect(html).toContain('<a href="https://instagram.com/bob.k">@bob.k</a>');
+    expect(html).toContain('<a href="tel:+441634123456">+44 1634 123456</a>');
+    expect(html).toContain('<a href="mailto:bob@example.com">bob@example.com</a>');
+    expect(html).toContain(`${ukDate}, ${ukClock}`);
+
+    await waitFor(async () => (await outboxRows())[0]?.completed === true, 'completion');
+    expect(await outboxRows()).toEqual([
+      {
+        booking_id: sent.id,
+        attempts: 1,
+        email_sent: true,
+        webhook_sent: false,
+        completed: true,
+        last_error: null,
+      },
+    ]);
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps answering bookings at once while the SMTP server is down, then delivers each exactly once', async () => {
+    const port = await freePort();
+    startNotifier([emailTo(port)]);
+    const sent = [booking({ full_name: 'First Guest' }), booking({ full_name: 'Second Guest' })];
+    for (const row of sent) {
+      const answer = await post(row);
+      expect(answer.status).toBe(201);
+      expect(answer.ms).toBeLessThan(2_000);
+    }
+
+    await waitFor(
+      async () => (await outboxRows()).every((row) => row.attempts >= 2),
+      'two failed attempts each',
+    );
+    const failing = await outboxRows();
+    expect(failing.every((row) => !row.completed && !row.email_sent)).toBe(true);
+    expect(failing[0]!.last_error).toMatch(/ECONNREFUSED/);
+    expect(errors[0]).toMatch(/failed \(attempt 1\).*Next attempt in 200 ms/);
+
+    const peer = await smtpPeer({ port });
+    await waitFor(() => peer.mails.length === 2, 'both e-mails');
+    // Several more polls: nothing is sent again.
+    await sleep(800);
+    expect(peer.mails.map((mail) => mail.parsed.subject).sort()).toEqual([
+      'Booking request from First Guest',
+      'Booking request from Second Guest',
+    ]);
+    expect((await outboxRows()).every((row) => row.completed && row.last_error === null)).toBe(
+      true,
+    );
+  });
+
+  it('never holds up the booking API while the SMTP server hangs', async () => {
+    const silent = await startSilentServer();
+    harness.afterTest(silent.close);
+    startNotifier([emailTo(silent.port)]);
+    expect((await post(booking())).status).toBe(201);
+    // The notifier is now waiting for a greeting that never comes.
+    await sleep(200);
+    for (let i = 0; i < 3; i++) {
+      const answer = await post(booking({ full_name: `Guest ${i}` }));
+      expect(answer.status).toBe(201);
+      expect(answer.ms).toBeLessThan(1_000);
+    }
+    await silent.close();
+  });
+
+  it('posts the booking as JSON to the webhook, retrying it without sending the e-mail again', async () => {
+    const peer = await smtpPeer();
+    const hook = await startWebhookReceiver([500, 503]);
+    harness.afterTest(hook.close);
+    startNotifier([emailTo(peer.port), createWebhookChannel(hook.url)]);
+    const sent = booking({
+      full_name: "Zoë O'Neil",
+      instagram: 'https://www.instagram.com/zoe_o/',
+    });
+    expect((await post(sent)).status).toBe(201);
+
+    await waitFor(() => hook.requests.length === 3, 'three webhook attempts');
+    await waitFor(async () => (await outboxRows())[0]?.completed === true, 'completion');
+    await sleep(400);
+    expect(hook.requests).toHaveLength(3);
+    expect(peer.mails).toHaveLength(1);
+
+    for (const request of hook.requests) {
+      expect(request.method).toBe('POST');
+      expect(request.url).toBe('/hooks/booking?token=secret');
+      expect(request.headers['content-type']).toBe('application/json');
+      expect(request.headers['idempotency-key']).toBe(sent.id);
+      expect(request.headers['user-agent']).toBe('hijama-notifier');
+      expect(request.body).toBe(hook.requests[0]!.body);
+    }
+    const body = JSON.parse(hook.requests[0]!.body) as {
+      type: string;
+      booking: Record<string, unknown>;
+    };
+    expect(body).toEqual({
+      type: 'booking.created',
+      booking: {
+        id: sent.id,
+        created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        received_uk: expect.stringMatching(/^\w+ \d{1,2} \w+ \d{4}, \d{2}:\d{2} (GMT|BST)$/),
+        full_name: "Zoë O'Neil",
+        phone: '01634 123456',
+        email: 'amina@example.com',
+        // Stored as the user name (20261127000200_instagram_handle.sql).
+        instagram: 'zoe_o',
+        instagram_url: 'https://instagram.com/zoe_o',
+      },
+    });
+    expect(await outboxRows()).toEqual([
+      expect.objectContaining({ attempts: 3, email_sent: true, webhook_sent: true }),
+    ]);
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toContain('the webhook answered 500');
+  });
+
+  it('finds bookings stored without the server (as on hosted Supabase) by polling', async () => {
+    const peer = await smtpPeer();
+    startNotifier([emailTo(peer.port)]);
+    await harness.db.transaction(async (tx) => {
+      await tx.query('set local role anon');
+      await tx.query(
+        `insert into public.bookings (full_name, phone, email) values ('Direct Guest', '01634 123456', 'direct@example.com')`,
+      );
+    });
+    await waitFor(() => peer.mails.length === 1, 'the e-mail');
+    expect(peer.mails[0]!.parsed.subject).toBe('Booking request from Direct Guest');
+  });
+
+  it('sends each notification once when two notifiers share the database', async () => {
+    const peer = await smtpPeer();
+    const many = Array.from({ length: 12 }, (_, i) => booking({ full_name: `Guest ${i}` }));
+    const first = startNotifier([emailTo(peer.port)], { start: false });
+    const second = startNotifier([emailTo(peer.port)], { start: false });
+    expect((await post(many)).status).toBe(201);
+    first.start();
+    second.start();
+
+    await waitFor(() => peer.mails.length >= many.length, 'every e-mail');
+    await sleep(500);
+    const ids = peer.mails.map((mail) => mail.parsed.messageId);
+    expect(ids).toHaveLength(many.length);
+    expect(new Set(ids).size).toBe(many.length);
+  });
+
+  describe('during a flood', () => {
+    const threshold = 3;
+
+    beforeEach(async () => {
+      await setBookingLimits(harness.db, { sitePerHour: threshold });
+      // The easiest proof of work the database allows, so that the test solves forty quickly.
+      await harness.db.query('update app_private.booking_limits set proof_max_number = 1000');
+    });
+
+    afterEach(async () => {
+      await setBookingLimits(harness.db, { sitePerHour: 0 });
+    });
+
+    /** The requests of a flood: `count` guests, each sent with a proof of work. */
+    async function flood(count: number, first = 1) {
+      const guests = Array.from({ length: count }, (_, i) =>
+        booking({
+          full_name: `Flood Guest ${String(first + i).padStart(2, '0')}`,
+          email: `guest${first + i}@example.com`,
+        }),
+      );
+      expect((await post(guests, { proof: true })).status).toBe(201);
+      return guests;
+    }
+
+    /** Makes every flood digest older by `minutes`, as if it had been sent that long ago. */
+    async function ageDigests(minutes: number) {
+      await harness.db.query(
+        `update app_private.flood_digests set created_at = created_at - make_interval(mins => $1)`,
+        [minutes],
+      );
+    }
+
+    const reference = (id: string) => id.replaceAll('-', '').slice(0, 8).toUpperCase();
+    const subjects = (peer: SmtpPeer) => peer.mails.map((mail) => mail.parsed.subject ?? '');
+
+    it('e-mails the requests above the threshold in one digest, with the flood alert, and the others one by one', async () => {
+      const peer = await smtpPeer();
+      const hook = await startWebhookReceiver();
+      harness.afterTest(hook.close);
+      const notifier = startNotifier([emailTo(peer.port), createWebhookChannel(hook.url)], {
+        start: false,
+      });
+      const usual = [
+        booking({ full_name: 'First Guest', email: 'first@example.com' }),
+        booking({ full_name: 'Second Guest', email: 'second@example.com' }),
+        booking({ full_name: 'Third Guest', email: 'third@example.com' }),
+      ];
+      expect((await post(usual)).status).toBe(201);
+      // Above the threshold a request without a proof of work is refused.
+      expect((await post(booking({ email: 'noproof@example.com' }))).status).toBe(428);
+      const flooded = await flood(40);
+
+      expect(await notifier.runOnce()).toEqual({ sent: 43, failed: 0 });
+      const all = subjects(peer);
+      expect(all.filter((subject) => subject.startsWith('Booking request from')).sort()).toEqual([
+        'Booking request from First Guest',
+        'Booking request from Second Guest',
+        'Booking request from Third Guest',
+      ]);
+      expect(all.filter((subject) => subject.includes('flooded'))).toEqual([
+        'More than 3 booking requests in an hour: the booking form is being flooded',
+      ]);
+      const digests = peer.mails.filter((mail) => mail.parsed.subject?.includes('more booking'));
+      expect(digests.map((mail) => mail.parsed.subject)).toEqual([
+        expect.stringMatching(/^40 more booking requests in the last (minute|\d+ minutes)$/),
+      ]);
+      expect(peer.mails).toHaveLength(5);
+
+      const digest = digests[0]!;
+      const text = digest.parsed.text ?? '';
+      expect(text).toContain('It looks like a flood');
+      expect(text).toContain('npx hijama list --since 1h');
+      for (const [index, guest] of flooded.entries()) {
+        expect(text).toContain(
+          `${index + 1}. ${guest.full_name}, ref ${reference(guest.id)}, received `,
+        );
+      }
+      expect(text).toContain('Phone 01634 123456 (tel:01634123456), e-mail guest1@example.com');
+      expect(text).not.toContain('First Guest');
+      expect(digest.parsed.messageId).toMatch(/^<flood-digest-\d+@rochester-hijama\.example>$/);
+      const html = digest.parsed.html ?? '';
+      expect(html).toContain('<a href="tel:01634123456"');
+      expect(html).toContain('<strong>Flood Guest 40</strong>');
+      // Each request in the digest can be marked answered, with its own token.
+      const marked = [...text.matchAll(/Mark as answered: \S+#(answer=\S+)/g)].map(
+        (match) => parseAnswerFragment(match[1]!)?.bookingId,
+      );
+      expect(marked).toEqual(flooded.map((guest) => guest.id));
+
+      const hooked = hook.requests.map(
+        (request) => JSON.parse(request.body) as { type: string; digest?: { bookings: unknown[] } },
+      );
+      expect(hooked.map((body) => body.type).sort()).toEqual([
+        'booking.created',
+        'booking.created',
+        'booking.created',
+        'practice.alert',
+        'practice.flood_digest',
+      ]);
+      const webhookDigest = hooked.find((body) => body.type === 'practice.flood_digest')!;
+      expect(webhookDigest.digest!.bookings).toHaveLength(40);
+      expect(hook.requests.at(-1)!.headers['idempotency-key']).toMatch(/^flood-digest-\d+$/);
+
+      // Every request's notification is complete, the flood's by the digest.
+      expect((await outboxRows()).filter((row) => !row.completed)).toEqual([]);
+      expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 0 });
+      expect(peer.mails).toHaveLength(5);
+    });
+
+    it('sends the next digest no sooner than 15 minutes after the last', async () => {
+      const peer = await smtpPeer();
+      const notifier = startNotifier([emailTo(peer.port)], { start: false });
+      await post(
+        [booking(), booking(), booking()].map((row, i) => ({ ...row, email: `u${i}@example.com` })),
+      );
+      await flood(2);
+      await notifier.runOnce();
+      const digestCount = () =>
+        subjects(peer).filter((subject) => subject.includes('more booking')).length;
+      expect(digestCount()).toBe(1);
+
+      const later = await flood(5, 3);
+      expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 0 });
+      await ageDigests(14);
+      await notifier.runOnce();
+      expect(digestCount()).toBe(1);
+
+      await ageDigests(1);
+      expect(await notifier.runOnce()).toEqual({ sent: 5, failed: 0 });
+      expect(digestCount()).toBe(2);
+      const second = peer.mails.at(-1)!;
+      expect(second.parsed.subject).toMatch(
+        /^5 more booking requests in the last (minute|\d+ minutes)$/,
+      );
+      for (const guest of later) expect(second.parsed.text).toContain(reference(guest.id));
+      expect(second.parsed.text).not.toContain('Flood Guest 01');
+    });
+
+    it('sends one digest when two notifiers run at once', async () => {
+      const peer = await smtpPeer();
+      const first = startNotifier([emailTo(peer.port)], { start: false });
+      const second = startNotifier([emailTo(peer.port)], { start: false });
+      await post(
+        [booking(), booking(), booking()].map((row, i) => ({ ...row, email: `u${i}@example.com` })),
+      );
+      await flood(12);
+      const reports = await Promise.all([first.runOnce(), second.runOnce()]);
+      expect(reports.reduce((sum, report) => sum + report.sent, 0)).toBe(15);
+      const digests = peer.mails.filter((mail) => mail.parsed.subject?.includes('more booking'));
+      expect(digests.map((mail) => mail.parsed.subject)).toEqual([
+        expect.stringMatching(/^12 more booking requests/),
+      ]);
+      expect(subjects(peer).filter((subject) => subject.includes('flooded'))).toHaveLength(1);
+      expect(peer.mails).toHaveLength(3 + 1 + 1);
+    });
+
+    it('keeps a digest that no channel takes, shows its requests as failing, and sends it once the channel works again', async () => {
+      const port = await freePort();
+      const notifier = startNotifier([emailTo(port)], { start: false, retryMs: 300 });
+      await post(
+        [booking(), booking(), booking()].map((row, i) => ({ ...row, email: `u${i}@example.com` })),
+      );
+      const flooded = await flood(4);
+      expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 7 });
+      expect(errors).toContainEqual(
+        expect.stringMatching(
+          /^The flood digest \d+ \(4 requests\) failed \(attempt 1\): .*ECONNREFUSED/,
+        ),
+      );
+      const waiting = (await outboxRows()).filter((row) =>
+        flooded.some((guest) => guest.id === row.booking_id),
+      );
+      expect(waiting).toHaveLength(4);
+      for (const row of waiting) {
+        expect(row).toMatchObject({ completed: false, attempts: 1 });
+        expect(row.last_error).toMatch(/ECONNREFUSED/);
+      }
+
+      const peer = await smtpPeer({ port });
+      await sleep(400);
+      await notifier.runOnce();
+      expect(subjects(peer).filter((subject) => subject.includes('more booking'))).toEqual([
+        expect.stringMatching(/^4 more booking requests/),
+      ]);
+      expect((await outboxRows()).every((row) => row.completed && row.last_error === null)).toBe(
+        true,
+      );
+    });
+  });
+
+  it('sends what is due when run once, for a scheduler', async () => {
+    const peer = await smtpPeer();
+    const notifier = startNotifier([emailTo(peer.port)], { start: false });
+    expect((await post([booking(), booking({ full_name: 'Other Guest' })])).status).toBe(201);
+    expect(await notifier.runOnce()).toEqual({ sent: 2, failed: 0 });
+    expect(peer.mails).toHaveLength(2);
+    expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 0 });
+  });
+
+  it('claims nothing more once the time given to a run is over, and counts what is left', async () => {
+    const peer = await smtpPeer();
+    const notifier = startNotifier([emailTo(peer.port)], { start: false });
+    const outbox = createOutbox(harness.db);
+    expect((await post([booking(), booking({ full_name: 'Other Guest' })])).status).toBe(201);
+    expect(await outbox.countPending()).toBe(2);
+    expect(await notifier.runOnce({ claimForMs: 0 })).toEqual({ sent: 0, failed: 0 });
+    expect(await outbox.countPending()).toBe(2);
+    expect(await notifier.runOnce({ claimForMs: 60_000 })).toEqual({ sent: 2, failed: 0 });
+    expect(await outbox.countPending()).toBe(0);
+    expect(peer.mails).toHaveLength(2);
+  });
+
+  it('tries each notification once per run, however short the retry delay', async () => {
+    const notifier = startNotifier([emailTo(await freePort())], { start: false, retryMs: 1 });
+    const five = Array.from({ length: 5 }, (_, i) => booking({ full_name: `Guest ${i}` }));
+    expect((await post(five)).status).toBe(201);
+    expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 5 });
+    expect((await outboxRows()).map((row) => row.attempts)).toEqual([1, 1, 1, 1, 1]);
+  });
+  /** Makes every stored request older by `minutes`, as if it had arrived that long ago. */
+  async function age(minutes: number) {
+    await harness.db.query(
+      `update public.bookings set created_at = created_at - make_interval(mins => $1)`,
+      [minutes],
+    );
+  }
+
+  async function failingAlerts() {
+    const { rows } = await harness.db.query<{ sent: boolean; details: unknown }>(
+      `select sent_at is not null as sent, details from app_private.booking_alerts
+        where kind = 'notification_failing' order by id`,
+    );
+    return rows;
+  }
+
+  it('reports a notification still failing after an hour through the webhook, once, when the e-mail login is refused', async () => {
+    const peer = await smtpPeer({ auth: { user: 'clinic', pass: 's3cret' } });
+    const hook = await startWebhookReceiver();
+    harness.afterTest(hook.close);
+    const notifier = startNotifier(
+      [emailTo(peer.port, 'clinic:wrong@'), createWebhookChannel(hook.url)],
+      { start: false, retryMs: 1, alertAfterMs: 60 * 60_000 },
+    );
+    const sent = booking();
+    expect((await post(sent)).status).toBe(201);
+    expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 1 });
+    // Younger than an hour: nothing to report yet.
+    expect(await failingAlerts()).toEqual([]);
+
+    await age(61);
+    await notifier.runOnce();
+    const alerts = hook.requests
+      .map(
+        (request) => JSON.parse(request.body) as { type: string; alert?: Record<string, unknown> },
+      )
+      .filter((body) => body.type === 'practice.alert');
+    expect(alerts).toHaveLength(1);
+    const alert = alerts[0]!.alert!;
+    expect(alert.kind).toBe('notification_failing');
+    expect(alert.subject).toBe('A booking request has not reached you by e-mail');
+    const reference = sent.id.replaceAll('-', '').slice(0, 8).toUpperCase();
+    expect(alert.text).toMatch(
+      new RegExp(
+        `^This booking request has not reached you by e-mail for more than an hour\\. It is retried until it gets through, but a reply was promised within 24 hours:\n\n  Ref ${reference}, received \\w+ \\d+ \\w+ \\d{4}, \\d{2}:\\d{2} (GMT|BST), 2 attempts\n    e-mail to practice@example\\.com: Invalid login: 535 Invalid username or password`,
+      ),
+    );
+    expect(alert.text).toContain('E-mail: check SMTP_URL');
+    expect(alert.text).not.toContain('Amina');
+    expect(hook.requests.at(-1)!.headers['idempotency-key']).toMatch(/^alert-\d+$/);
+    expect(infos).toContainEqual(
+      expect.stringMatching(
+        /^Told the practice \(notification failing\) by webhook to http:\/\/127\.0\.0\.1:\d+\.$/,
+      ),
+    );
+
+    // Reported once, however long it keeps failing.
+    await notifier.runOnce();
+    await notifier.runOnce();
+    const count = hook.requests.filter((request) => request.body.includes('practice.alert')).length;
+    expect(count).toBe(1);
+    expect(await failingAlerts()).toEqual([{ sent: true, details: expect.any(Object) }]);
+    expect(peer.mails).toHaveLength(0);
+  });
+
+  it('reports a failing webhook by e-mail', async () => {
+    const peer = await smtpPeer();
+    const hook = await startWebhookReceiver(Array.from({ length: 20 }, () => 500));
+    harness.afterTest(hook.close);
+    const notifier = startNotifier([emailTo(peer.port), createWebhookChannel(hook.url)], {
+      start: false,
+      retryMs: 1,
+      alertAfterMs: 60 * 60_000,
+    });
+    expect(
+      (await post([booking({ full_name: 'First' }), booking({ full_name: 'Second' })])).status,
+    ).toBe(201);
+    await notifier.runOnce();
+    await age(90);
+    await notifier.runOnce();
+
+    const subjects = peer.mails.map((mail) => mail.parsed.subject);
+    expect(subjects.filter((subject) => subject?.startsWith('Booking request'))).toHaveLength(2);
+    const alerts = peer.mails.filter((mail) => mail.parsed.subject?.includes('not reached you'));
+    expect(alerts.map((mail) => mail.parsed.subject)).toEqual([
+      '2 booking requests have not reached you through the webhook',
+    ]);
+    expect(alerts[0]!.parsed.text).toContain('the webhook answered 500');
+    expect(alerts[0]!.parsed.text).toContain('Webhook: check NOTIFY_WEBHOOK_URL');
+  });
+
+  it('keeps an alert that no channel takes, and drops it once the channel works again and its notification gets through', async () => {
+    const port = await freePort();
+    const notifier = startNotifier([emailTo(port)], {
+      start: false,
+      retryMs: 300,
+      alertAfterMs: 60 * 60_000,
+    });
+    expect((await post(booking())).status).toBe(201);
+    await notifier.runOnce();
+    await age(61);
+    await notifier.runOnce();
+    expect(await failingAlerts()).toEqual([{ sent: false, details: expect.any(Object) }]);
+    expect(errors.at(-1)).toMatch(
+      /^An alert for the practice \(notification_failing\) could not be sent: .*ECONNREFUSED/,
+    );
+
+    const peer = await smtpPeer({ port });
+    await sleep(400);
+    await notifier.runOnce();
+    // The request went first; an alert about it failing would be news of nothing
+    // (practice-alerts.test.ts sends one whose notification still fails).
+    expect(peer.mails.map((mail) => mail.parsed.subject)).toEqual([
+      'Booking request from Amina Khan',
+    ]);
+    expect(await failingAlerts()).toEqual([{ sent: true, details: expect.any(Object) }]);
+  });
+});

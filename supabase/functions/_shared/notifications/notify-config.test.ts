@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest';
+import { practice } from '../content/practice.ts';
+import { loadNotifyConfig } from './notify-config.ts';
+
+describe('loadNotifyConfig', () => {
+  it('is off when no channel is configured', () => {
+    expect(loadNotifyConfig({})).toBeUndefined();
+    expect(loadNotifyConfig({ SMTP_URL: ' ', NOTIFY_WEBHOOK_URL: '' })).toBeUndefined();
+  });
+
+  it('reads the e-mail and webhook settings with their defaults', () => {
+    expect(
+      loadNotifyConfig({
+        SMTP_URL: 'smtp://user:pa%40ss@smtp.example.com:587',
+        NOTIFY_TO: 'one@example.com, two@example.com',
+        NOTIFY_WEBHOOK_URL: 'https://hooks.example.com/booking?token=x',
+      }),
+    ).toEqual({
+      email: {
+        smtpUrl: 'smtp://user:pa%40ss@smtp.example.com:587',
+        to: ['one@example.com', 'two@example.com'],
+        from: 'one@example.com',
+      },
+      webhookUrl: 'https://hooks.example.com/booking?token=x',
+      ntfy: undefined,
+      pollIntervalMs: 5_000,
+      retryBaseMs: 30_000,
+      retryMaxMs: 600_000,
+      alertAfterMs: 3_600_000,
+      remindBeforeReplyByMs: 4 * 3_600_000,
+      acknowledge: true,
+    });
+  });
+
+  describe('NOTIFY_REMINDER_HOURS', () => {
+    const webhook = { NOTIFY_WEBHOOK_URL: 'https://x.example' };
+    const hours = (value: string | undefined) =>
+      loadNotifyConfig({ ...webhook, NOTIFY_REMINDER_HOURS: value })?.remindBeforeReplyByMs;
+
+    it('reminds four hours before the reply-by time by default', () => {
+      expect(hours(undefined)).toBe(4 * 3_600_000);
+      expect(hours(' ')).toBe(4 * 3_600_000);
+    });
+
+    it.each([
+      ['0', 0],
+      ['0.5', 30 * 60_000],
+      ['2.25', 2.25 * 3_600_000],
+      [String(practice.replyWithinHours), practice.replyWithinHours * 3_600_000],
+    ])('reads %s hours', (value, ms) => {
+      expect(hours(value)).toBe(ms);
+    });
+
+    it.each([String(practice.replyWithinHours + 1), '4h', '-1', '.5', 'four', '1e1'])(
+      'refuses %s, saying what it expects',
+      (value) => {
+        expect(() => hours(value)).toThrow(
+          new RegExp(
+            `NOTIFY_REMINDER_HOURS must be a number of hours from 0 to ${practice.replyWithinHours}.*got "${value.replace('.', '\\.')}"`,
+          ),
+        );
+      },
+    );
+  });
+
+  it('counts ntfy alone as a channel, with or without a token', () => {
+    const topicUrl = 'https://ntfy.sh/hijama-3f9c1e7a5b2d4c6e';
+    expect(loadNotifyConfig({ NOTIFY_NTFY_URL: topicUrl })).toMatchObject({
+      email: undefined,
+      webhookUrl: undefined,
+      ntfy: { topicUrl, token: undefined },
+    });
+    expect(
+      loadNotifyConfig({
+        NOTIFY_NTFY_URL: 'https://push.example.com/alerts',
+        NOTIFY_NTFY_TOKEN: ' tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2 ',
+      })?.ntfy,
+    ).toEqual({
+      topicUrl: 'https://push.example.com/alerts',
+      token: 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2',
+    });
+  });
+
+  it('never quotes the ntfy topic or token back in its messages: both are secrets', () => {
+    for (const env of [
+      { NOTIFY_NTFY_URL: 'https://ntfy.sh/secret-topic?x=1' },
+      { NOTIFY_NTFY_URL: 'https://ntfy.sh/secret', NOTIFY_NTFY_TOKEN: 'secret token' },
+    ]) {
+      expect(() => loadNotifyConfig(env)).toThrow(/NOTIFY_NTFY/);
+      expect(() => loadNotifyConfig(env)).not.toThrow(/secret/);
+    }
+  });
+
+  it('reads how long a notification may fail before the practice is told', () => {
+    expect(
+      loadNotifyConfig({
+        NOTIFY_WEBHOOK_URL: 'https://x.example',
+        NOTIFY_ALERT_AFTER_MINUTES: '90',
+      })?.alertAfterMs,
+    ).toBe(90 * 60_000);
+  });
+
+  it('takes a sender with a name and fractional intervals', () => {
+    const config = loadNotifyConfig({
+      SMTP_URL: 'smtps://smtp.example.com',
+      NOTIFY_TO: 'practice@example.com',
+      NOTIFY_FROM: 'Rochester Hijama <bookings@example.com>',
+      NOTIFY_POLL_SECONDS: '0.5',
+      NOTIFY_RETRY_SECONDS: '2',
+      NOTIFY_RETRY_MAX_SECONDS: '60',
+    });
+    expect(config?.email?.from).toBe('Rochester Hijama <bookings@example.com>');
+    expect(config).toMatchObject({ pollIntervalMs: 500, retryBaseMs: 2_000, retryMaxMs: 60_000 });
+  });
+
+  it.each([
+    [{ SMTP_URL: 'smtp.example.com', NOTIFY_TO: 'a@b.co' }, /SMTP_URL must look like smtp:\/\//],
+    [{ SMTP_URL: 'smtp://smtp.example.com' }, /NOTIFY_TO must name the address/],
+    [{ NOTIFY_TO: 'a@b.co' }, /NOTIFY_TO and NOTIFY_FROM need SMTP_URL/],
+    [{ SMTP_URL: 'smtp://h', NOTIFY_TO: 'not an address' }, /NOTIFY_TO must be an e-mail address/],
+    [
+      { SMTP_URL: 'smtp://h', NOTIFY_TO: 'a@b.co', NOTIFY_FROM: 'x\r\nBcc: y@z.co' },
+      /NOTIFY_FROM must be an e-mail address/,
+    ],
+    [{ NOTIFY_WEBHOOK_URL: 'ftp://x' }, /NOTIFY_WEBHOOK_URL must be an https:\/\//],
+    [{ NOTIFY_WEBHOOK_URL: 'https://x', NOTIFY_POLL_SECONDS: '0' }, /NOTIFY_POLL_SECONDS must be/],
+    [
+      {
+        NOTIFY_WEBHOOK_URL: 'https://x',
+        NOTIFY_RETRY_SECONDS: '60',
+        NOTIFY_RETRY_MAX_SECONDS: '10',
+      },
+      /NOTIFY_RETRY_MAX_SECONDS must not be below/,
+    ],
+    [
+      { NOTIFY_WEBHOOK_URL: 'https://x', NOTIFY_ALERT_AFTER_MINUTES: 'an hour' },
+      /NOTIFY_ALERT_AFTER_MINUTES must be a number of minutes above 0 and at most 10080 \(got "an hour"\)/,
+    ],
+    [
+      { NOTIFY_NTFY_URL: 'ntfy.sh/hijama-3f9c1e7a5b2d4c6e' },
+      /NOTIFY_NTFY_URL must be the address of an ntfy topic, e\.g\. https:\/\/ntfy\.sh\/<topic>/,
+    ],
+    [
+      { NOTIFY_NTFY_URL: 'https://ntfy.sh/' },
+      /NOTIFY_NTFY_URL must be the address of an ntfy topic/,
+    ],
+    [
+      { NOTIFY_NTFY_URL: 'https://ntfy.sh/clinic' },
+      /without NOTIFY_NTFY_TOKEN, anyone who knows the topic reads the pushes, so its name must be at least 16 random characters/,
+    ],
+    [
+      { NOTIFY_NTFY_TOKEN: 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2' },
+      /NOTIFY_NTFY_TOKEN needs NOTIFY_NTFY_URL/,
+    ],
+    [
+      { NOTIFY_NTFY_URL: 'https://ntfy.sh/clinic', NOTIFY_NTFY_TOKEN: 'tk_a b' },
+      /NOTIFY_NTFY_TOKEN must be an access token of the ntfy server \(tk_…\), without spaces/,
+    ],
+  ])('refuses %o with a clear message', (env, message) => {
+    expect(() => loadNotifyConfig(env)).toThrow(message);
+  });
+});
+
+describe('NOTIFY_ACKNOWLEDGE', () => {
+  const smtp = { SMTP_URL: 'smtp://smtp.example.com', NOTIFY_TO: 'practice@example.com' };
+
+  it('is on by default when e-mail is configured', () => {
+    expect(loadNotifyConfig(smtp)?.acknowledge).toBe(true);
+  });
+
+  it('is off without e-mail, with only a webhook', () => {
+    expect(
+      loadNotifyConfig({ NOTIFY_WEBHOOK_URL: 'https://hooks.example.com/x' })?.acknowledge,
+    ).toBe(false);
+  });
+
+  it.each(['off', 'OFF', ' off '])('is switched off by "%s"', (value) => {
+    expect(loadNotifyConfig({ ...smtp, NOTIFY_ACKNOWLEDGE: value })?.acknowledge).toBe(false);
+  });
+
+  it('is on when said so with e-mail configured', () => {
+    expect(loadNotifyConfig({ ...smtp, NOTIFY_ACKNOWLEDGE: 'on' })?.acknowledge).toBe(true);
+  });
+
+  it('refuses "on" without SMTP, saying what it needs', () => {
+    expect(() =>
+      loadNotifyConfig({
+        NOTIFY_WEBHOOK_URL: 'https://hooks.example.com/x',
+        NOTIFY_ACKNOWLEDGE: 'on',
+      }),
+    ).toThrow(/NOTIFY_ACKNOWLEDGE=on needs SMTP_URL and NOTIFY_TO/);
+  });
+
+  it('refuses a value other than on or off', () => {
+    expect(() => loadNotifyConfig({ ...smtp, NOTIFY_ACKNOWLEDGE: 'maybe' })).toThrow(
+      /NOTIFY_ACKNOWLEDGE must be on or off: .* \(got "maybe"\)/,
+    );
+  });
+});

@@ -1,0 +1,202 @@
+import { shortReference } from '../core/booking-reference.ts';
+import { formatUkTimeShort } from '../uk-time.ts';
+import {
+  composeBookingEmail,
+  markAnsweredAction,
+  replyActions,
+  replyBy,
+  type BookingNotice,
+} from './booking-notice.ts';
+import { plainText } from './email-html.ts';
+import type { DailySummaryMessage } from './daily-summary.ts';
+import { floodReviewCommand, type FloodDigestMessage } from './flood-digest.ts';
+import { composeAlert, type PracticeAlert } from './practice-alerts.ts';
+import { reminderLine, type ReminderMessage } from './reminder-message.ts';
+
+/**
+ * What the practice's phone shows for each message pushed through ntfy
+ * (ntfy.ts): a title, a few lines, and for a booking request the buttons that
+ * answer it. A push is read on a lock screen and sits on a server the practice
+ * may not run, so it says less than the e-mail: of the visitor, only the name,
+ * the short reference and the phone number are written out; the e-mail address
+ * and the Instagram handle appear only inside the buttons that open them.
+ */
+
+/** ntfy's priorities: 1 (min) to 5 (max); 3 is the default, 4 makes the phone insist. */
+export type NtfyPriority = 1 | 2 | 3 | 4 | 5;
+
+/** A button that opens a link (ntfy's `view` action); `clear` dismisses the push once tapped. */
+export interface NtfyViewAction {
+  action: 'view';
+  label: string;
+  url: string;
+  clear: boolean;
+}
+
+/** The fields of ntfy's JSON publish form, less the topic (docs.ntfy.sh/publish, "Publish as JSON"). */
+export interface NtfyMessage {
+  title: string;
+  message: string;
+  priority: NtfyPriority;
+  /** Tags that ntfy shows as emoji before the title. */
+  tags: string[];
+  actions: NtfyViewAction[];
+}
+
+/** ntfy shows at most three buttons. */
+export const maxNtfyActions = 3;
+
+/**
+ * ntfy turns a message of more than 4,096 bytes into an attachment, which a
+ * phone does not show in the notification: messages are cut below that.
+ */
+const maxMessageBytes = 3_500;
+
+/**
+ * The ways of answering kept for a push, in this order, by the links
+ * booking-notice.ts makes: a chat on Instagram, a call, an e-mail. Each opens
+ * an app on the phone the push arrives on. The Instagram chat comes first
+ * because a handle means the visitor asked for an answer there.
+ */
+const pushedReplies = ['https://ig.me/', 'tel:', 'mailto:'] as const;
+
+/** The buttons that answer a request from the phone, the visitor's preferred way first, at most `limit`. */
+function pushedReplyActions(notice: BookingNotice, limit: number): NtfyViewAction[] {
+  const answers = replyActions(notice);
+  return pushedReplies
+    .map((scheme) => answers.find((answer) => answer.href.startsWith(scheme)))
+    .filter((answer) => answer !== undefined)
+    .slice(0, limit)
+    .map(({ label, href }) => viewAction(label, href));
+}
+
+export function composeBookingPush(notice: BookingNotice): NtfyMessage {
+  const actions = pushedReplyActions(notice, maxNtfyActions);
+  return {
+    title: composeBookingEmail(notice).subject,
+    message: [
+      `Ref ${shortReference(notice.id)}, received ${formatUkTimeShort(notice.createdAt)}`,
+      `Phone ${plainText(notice.phone)}`,
+      `Reply by ${formatUkTimeShort(replyBy(notice.createdAt))}`,
+      ...(notice.instagram === null ? [] : ['Prefers a reply by Instagram message.']),
+    ].join('\n'),
+    priority: 4,
+    tags: ['calendar'],
+    actions,
+  };
+}
+
+/** One short push for a digest: the count is in the title; the names are in the e-mail and the command. */
+export function composeFloodDigestPush(digest: FloodDigestMessage): NtfyMessage {
+  return {
+    title: digest.subject,
+    message: [
+      'So many at once is most likely a robot, but any of them may be a real visitor, who was promised a reply.',
+      `Review them: ${floodReviewCommand}`,
+    ].join('\n'),
+    priority: 3,
+    tags: ['inbox_tray'],
+    actions: [],
+  };
+}
+
+/**
+ * A reminder: who waits and when each is due, the first due first. The
+ * buttons are for the first request: with it alone, the ways to answer it and
+ * "Mark as answered"; with others, only "Mark <ref> as answered", since a
+ * "Call" would not say whom it calls.
+ */
+export function composeReminderPush(reminder: ReminderMessage): NtfyMessage {
+  const first = reminder.requests[0];
+  const markAnswered = first === undefined ? undefined : markAnsweredAction(first);
+  const alone = reminder.requests.length === 1;
+  const markAction =
+    markAnswered === undefined || first === undefined
+      ? []
+      : [
+          viewAction(
+            alone ? markAnswered.label : `Mark ${shortReference(first.id)} as answered`,
+            markAnswered.href,
+          ),
+        ];
+  const replies =
+    alone && first !== undefined
+      ? pushedReplyActions(first, maxNtfyActions - markAction.length)
+      : [];
+  return {
+    title: reminder.subject,
+    message: fitMessage(
+      reminder.requests.map((notice) => reminderLine(notice, reminder.composedAt)),
+    ),
+    priority: 4,
+    tags: ['alarm_clock'],
+    actions: [...replies, ...markAction],
+  };
+}
+
+/** An alert holds nothing a visitor typed: its text is pushed as it is, cut to fit. */
+export function composeAlertPush(alert: PracticeAlert): NtfyMessage {
+  const { subject, text } = composeAlert(alert);
+  return {
+    title: subject,
+    message: fitMessage(text.trimEnd().split('\n')),
+    priority: 4,
+    tags: ['warning'],
+    actions: [],
+  };
+}
+
+/**
+ * The daily summary in a few lines: each request by name and reference with
+ * its reply-by time, and what is failing. Quiet when all is well, insistent
+ * when a notification is failing.
+ */
+export function composeDailySummaryPush(summary: DailySummaryMessage): NtfyMessage {
+  const lines = summary.requests.map(({ booking, notification }) => {
+    const state = notification.state === 'failing' ? ' (NOT notified: failing)' : '';
+    return `${plainText(booking.fullName)}, ref ${shortReference(booking.id)}: reply by ${formatUkTimeShort(replyBy(booking.createdAt))}${state}`;
+  });
+  const failing =
+    summary.failingCount === 0
+      ? []
+      : [
+          `${summary.failingCount} notification${summary.failingCount === 1 ? ' is' : 's are'} failing: docs/notifications.md, \u201cWhen a notification fails\u201d.`,
+        ];
+  const waiting =
+    summary.waitingCount === 0
+      ? []
+      : [
+          `${summary.waitingCount} waiting for a reply${summary.lateCount === 0 ? '' : `, ${summary.lateCount} late`}: the e-mail lists them, or npx hijama list --waiting.`,
+        ];
+  const urgent = summary.failingCount > 0 || summary.lateCount > 0;
+  return {
+    title: summary.subject,
+    message: fitMessage([
+      ...waiting,
+      ...(lines.length === 0 ? ['No new requests in the last 24 hours.'] : lines),
+      ...failing,
+      'Every day, with or without requests: a day without it is the alarm.',
+    ]),
+    priority: urgent ? 4 : 3,
+    tags: [urgent ? 'warning' : 'sunrise'],
+    actions: [],
+  };
+}
+
+function viewAction(label: string, url: string): NtfyViewAction {
+  return { action: 'view', label, url, clear: true };
+}
+
+/** The lines that fit in a push, and `…` for the rest. */
+function fitMessage(lines: readonly string[]): string {
+  const bytes = (text: string) => new TextEncoder().encode(text).length;
+  const kept: string[] = [];
+  for (const line of lines) {
+    if (bytes([...kept, line, '\u2026'].join('\n')) > maxMessageBytes) {
+      kept.push('\u2026');
+      break;
+    }
+    kept.push(line);
+  }
+  return kept.join('\n');
+}

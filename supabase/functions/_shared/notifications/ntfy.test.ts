@@ -1,0 +1,352 @@
+import { describe, expect, it } from 'vitest';
+import { developmentAnonKey } from '../core/api-defaults.ts';
+import { shortReference } from '../core/booking-reference.ts';
+import { testEngines } from '../../../../server/testing/helpers.ts';
+import {
+  freePort,
+  sleep,
+  startNtfyPeer,
+  waitFor,
+  type NtfyPeer,
+} from '../../../../server/testing/notification-peers.ts';
+import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
+import { createEmailChannel } from './channels.ts';
+import { runDaily } from './daily-run.ts';
+import { createNtfyChannel, parseTopicUrl } from './ntfy.ts';
+
+/**
+ * The ntfy push channel against a real HTTP peer that speaks ntfy's publish
+ * API, beside a real SMTP server, on each database engine: what a push says,
+ * and that the push and the e-mail never hold each other up.
+ */
+
+const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/json' };
+const practice = 'practice@example.com';
+const topic = 'hijama-3f9c1e7a5b2d4c6e';
+const token = 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2';
+
+describe('parseTopicUrl', () => {
+  it.each([
+    ['https://ntfy.sh/hijama-3f9c1e7a', { root: 'https://ntfy.sh/', topic: 'hijama-3f9c1e7a' }],
+    [
+      'https://push.example.com/ntfy/clinic_alerts',
+      { root: 'https://push.example.com/ntfy/', topic: 'clinic_alerts' },
+    ],
+    ['http://127.0.0.1:8080/abc', { root: 'http://127.0.0.1:8080/', topic: 'abc' }],
+  ])('reads %s as a server root and a topic', (url, expected) => {
+    expect(parseTopicUrl(url)).toEqual(expected);
+  });
+
+  it.each([
+    'https://ntfy.sh/',
+    'https://ntfy.sh',
+    'https://ntfy.sh/topic/',
+    'https://ntfy.sh/topic?auth=x',
+    'https://ntfy.sh/to.pic',
+    'ntfy.sh/topic',
+    'ftp://ntfy.sh/topic',
+  ])('refuses %s', (url) => {
+    expect(parseTopicUrl(url)).toBeUndefined();
+  });
+});
+
+describe('the ntfy peer', () => {
+  it('takes the header form as ntfy documents it, RFC 2047 titles and short-form actions included', async () => {
+    const peer = await startNtfyPeer();
+    try {
+      const response = await fetch(peer.topicUrl('mytopic'), {
+        method: 'PUT',
+        headers: {
+          Title: '=?UTF-8?B?Wm/DqyBhbmQgxYF1Y2phIA==?=',
+          Priority: 'high',
+          Tags: 'warning,skull',
+          Actions:
+            'view, Open portal, https://home.nest.com/, clear=true; view, Docs, https://x.example/',
+        },
+        body: 'Backup successful',
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ event: 'message', topic: 'mytopic' });
+      expect(peer.messages).toEqual([
+        expect.objectContaining({
+          form: 'headers',
+          topic: 'mytopic',
+          title: 'Zoë and Łucja ',
+          message: 'Backup successful',
+          priority: 4,
+          tags: ['warning', 'skull'],
+          actions: [
+            { action: 'view', label: 'Open portal', url: 'https://home.nest.com/', clear: true },
+            { action: 'view', label: 'Docs', url: 'https://x.example/' },
+          ],
+        }),
+      ]);
+      const tooMany = await fetch(peer.topicUrl('mytopic'), {
+        method: 'POST',
+        headers: {
+          Actions:
+            'view, a, https://a/; view, b, https://b/; view, c, https://c/; view, d, https://d/',
+        },
+        body: 'x',
+      });
+      expect(tooMany.status).toBe(400);
+      expect(peer.messages).toHaveLength(1);
+    } finally {
+      await peer.close();
+    }
+  });
+});
+
+describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
+  const harness = useNotifierHarness(engine, ['booking_alerts', 'flood_digests', 'daily_runs']);
+  const { errors, infos, startNotifier, smtpPeer, ntfyPeer } = harness;
+
+  const pushTo = (peer: NtfyPeer, withToken: string | undefined = undefined) =>
+    createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: withToken });
+
+  const emailTo = (port: number) =>
+    createEmailChannel({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      to: [practice],
+      from: 'Rochester Hijama <bookings@rochester-hijama.example>',
+    });
+
+  /** Posts one booking as the form does; resolves when the API has answered. */
+  async function post(body: Record<string, unknown>): Promise<{ status: number; at: number }> {
+    const response = await fetch(`${harness.baseUrl}/rest/v1/bookings`, {
+      method: 'POST',
+      headers: anonHeaders,
+      body: JSON.stringify(body),
+    });
+    await response.body?.cancel();
+    return { status: response.status, at: Date.now() };
+  }
+
+  const booking = (overrides: Record<string, unknown> = {}) => ({
+    id: crypto.randomUUID(),
+    full_name: 'Amina Khan',
+    phone: '07700 900123',
+    email: 'amina@example.com',
+    instagram: null,
+    ...overrides,
+  });
+
+  async function outboxRows() {
+    const { rows } = await harness.db.query<{
+      attempts: number;
+      email_sent: boolean;
+      ntfy_sent: boolean;
+      completed: boolean;
+      last_error: string | null;
+    }>(
+      `select attempts, email_sent_at is not null as email_sent, ntfy_sent_at is not null as ntfy_sent,
+              completed_at is not null as completed, last_error
+         from app_private.booking_notifications order by created_at, booking_id`,
+    );
+    return rows;
+  }
+
+  const ukShort = /\w{3} \d{1,2} \w{3} \d{4} \d{2}:\d{2}/.source;
+
+  it('pushes a booking with the Instagram chat first, then a call and an e-mail, and keeps the e-mail address and handle out of the text', async () => {
+    const peer = await ntfyPeer({ token });
+    startNotifier([pushTo(peer, token)]);
+    const sent = booking({ full_name: 'Zoë Łucja', instagram: '@zoe.l' });
+    expect((await post(sent)).status).toBe(201);
+
+    await waitFor(() => peer.messages.length === 1, 'the push');
+    const push = peer.messages[0]!;
+    expect(push).toMatchObject({
+      form: 'json',
+      topic,
+      title: 'Booking request from Zoë Łucja',
+      priority: 4,
+      tags: ['calendar'],
+      authorization: `Bearer ${token}`,
+    });
+    expect(push.message).toMatch(
+      new RegExp(
+        `^Ref ${shortReference(sent.id)}, received ${ukShort}\nPhone 07700 900123\nReply by ${ukShort}\nPrefers a reply by Instagram message\\.$`,
+      ),
+    );
+    expect(push.message).not.toContain('amina@example.com');
+    expect(push.message).not.toContain('zoe.l');
+    expect(push.actions).toEqual([
+      { action: 'view', label: 'Message on Instagram', url: 'https://ig.me/m/zoe.l', clear: true },
+      { action: 'view', label: 'Call', url: 'tel:07700900123', clear: true },
+      {
+        action: 'view',
+        label: 'Reply by e-mail',
+        url: expect.stringMatching(/^mailto:amina@example\.com\?subject=[^&]+&body=/),
+        clear: true,
+      },
+    ]);
+    await waitFor(async () => (await outboxRows())[0]?.completed === true, 'completion');
+    expect(await outboxRows()).toEqual([
+      { attempts: 1, email_sent: false, ntfy_sent: true, completed: true, last_error: null },
+    ]);
+    expect(infos).toContainEqual(
+      expect.stringMatching(
+        /^Notified the practice of booking .* \(ntfy push to http:\/\/127\.0\.0\.1:\d+\)\.$/,
+      ),
+    );
+  });
+
+  it('offers a call first when no Instagram handle was given, and pushes within moments of the answer to the booking', async () => {
+    const peer = await ntfyPeer();
+    startNotifier([pushTo(peer)]);
+    const latencies: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const answered = await post(booking({ full_name: `Guest ${i}`, phone: '01634 123456' }));
+      expect(answered.status).toBe(201);
+      await waitFor(() => peer.messages.length === i + 1, 'the push');
+      latencies.push(peer.messages[i]!.receivedAt - answered.at);
+    }
+    expect(peer.messages[0]!.actions.map((action) => action.label)).toEqual([
+      'Call',
+      'Reply by e-mail',
+    ]);
+    expect(peer.messages[0]!.actions[0]!.url).toBe('tel:01634123456');
+    expect(peer.messages[0]!.message).not.toContain('Instagram');
+    const sorted = [...latencies].sort((a, b) => a - b);
+    console.log(
+      `ntfy on ${engine.name}: booking answered to push received, median ${sorted[Math.floor(sorted.length / 2)]} ms, max ${sorted.at(-1)} ms (${latencies.join(', ')}).`,
+    );
+    expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(1_000);
+  });
+
+  it('retries a push that the ntfy server refuses, without sending the e-mail again', async () => {
+    const mail = await smtpPeer();
+    const peer = await ntfyPeer({ statuses: [500, 429] });
+    startNotifier([emailTo(mail.port), pushTo(peer)]);
+    expect((await post(booking())).status).toBe(201);
+
+    await waitFor(() => mail.mails.length === 1, 'the e-mail');
+    await waitFor(() => peer.messages.length === 1, 'the push, at the third attempt');
+    await waitFor(async () => (await outboxRows())[0]?.completed === true, 'completion');
+    await sleep(400);
+    expect(mail.mails).toHaveLength(1);
+    expect(peer.messages).toHaveLength(1);
+    expect(await outboxRows()).toEqual([
+      { attempts: 3, email_sent: true, ntfy_sent: true, completed: true, last_error: null },
+    ]);
+    expect(errors[0]).toMatch(
+      /ntfy push to http:\/\/127\.0\.0\.1:\d+: the ntfy server answered 500 Internal Server Error: scripted failure/,
+    );
+    expect(errors[1]).toMatch(/the ntfy server answered 429 Too Many Requests: limit reached/);
+  });
+
+  it('pushes a booking while the SMTP server is down, and sends the e-mail alone once it is back', async () => {
+    const port = await freePort();
+    const peer = await ntfyPeer();
+    startNotifier([emailTo(port), pushTo(peer)]);
+    expect((await post(booking())).status).toBe(201);
+
+    await waitFor(() => peer.messages.length === 1, 'the push');
+    await waitFor(async () => ((await outboxRows())[0]?.attempts ?? 0) >= 2, 'a retry');
+    const [failing] = await outboxRows();
+    expect(failing).toMatchObject({ email_sent: false, ntfy_sent: true, completed: false });
+    expect(failing!.last_error).toMatch(/ECONNREFUSED/);
+
+    const mail = await smtpPeer({ port });
+    await waitFor(() => mail.mails.length === 1, 'the e-mail');
+    await waitFor(async () => (await outboxRows())[0]?.completed === true, 'completion');
+    expect(peer.messages).toHaveLength(1);
+  });
+
+  it('keeps a push refused for a wrong token failing, and says so', async () => {
+    const peer = await ntfyPeer({ token });
+    const notifier = startNotifier([pushTo(peer, 'tk_wrong')], { start: false });
+    expect((await post(booking())).status).toBe(201);
+    expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 1 });
+    expect(peer.messages).toEqual([]);
+    expect((await outboxRows())[0]).toMatchObject({ ntfy_sent: false, completed: false });
+    expect((await outboxRows())[0]!.last_error).toMatch(
+      /the ntfy server answered 401 Unauthorized: unauthorized/,
+    );
+  });
+
+  it('pushes the report of an e-mail that keeps failing, without anything the visitor typed', async () => {
+    const peer = await ntfyPeer();
+    const notifier = startNotifier([emailTo(await freePort()), pushTo(peer)], {
+      start: false,
+      retryMs: 1,
+      alertAfterMs: 60 * 60_000,
+    });
+    const sent = booking();
+    expect((await post(sent)).status).toBe(201);
+    await notifier.runOnce();
+    await harness.db.query(
+      `update public.bookings set created_at = created_at - interval '61 minutes'`,
+    );
+    await notifier.runOnce();
+
+    const alerts = peer.messages.filter((push) => push.tags.includes('warning'));
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({
+      title: 'A booking request has not reached you by e-mail',
+      priority: 4,
+      actions: [],
+    });
+    expect(alerts[0]!.message).toContain(`Ref ${shortReference(sent.id)}, received `);
+    expect(alerts[0]!.message).toContain('E-mail: check SMTP_URL');
+    expect(alerts[0]!.message).not.toContain('Amina');
+    expect(infos).toContainEqual(
+      expect.stringMatching(/^Told the practice \(notification failing\) by ntfy push to /),
+    );
+  });
+
+  it('pushes the flood alert and one short push for the digest of a flood', async () => {
+    const peer = await ntfyPeer();
+    const notifier = startNotifier([pushTo(peer)], { start: false });
+    const flooded = Array.from({ length: 37 }, (_, i) =>
+      booking({ full_name: `Flood Guest ${i}` }),
+    );
+    for (const row of flooded) expect((await post(row)).status).toBe(201);
+    // As the database marks the requests above the site's hourly threshold, with its alert.
+    await harness.db.query(`update app_private.booking_notifications set digest = true`);
+    await harness.db.query(
+      `insert into app_private.booking_alerts (kind, details) values ('flood', '{"threshold": 20}')`,
+    );
+
+    expect(await notifier.runOnce()).toEqual({ sent: 37, failed: 0 });
+    expect(peer.messages.map((push) => push.title)).toEqual([
+      'More than 20 booking requests in an hour: the booking form is being flooded',
+      expect.stringMatching(/^37 more booking requests in the last (minute|\d+ minutes)$/),
+    ]);
+    const digest = peer.messages[1]!;
+    expect(digest.message).toContain('npx hijama list --since 1h');
+    expect(digest.message).not.toContain('Flood Guest');
+    expect(Buffer.byteLength(peer.messages[0]!.message)).toBeLessThan(4_096);
+    expect((await outboxRows()).every((row) => row.completed && row.ntfy_sent)).toBe(true);
+  });
+
+  it('pushes the daily summary: each request by name and reference, nothing else the visitor typed', async () => {
+    const peer = await ntfyPeer();
+    const sent = booking();
+    expect((await post(sent)).status).toBe(201);
+    const report = await runDaily({
+      db: harness.db,
+      channels: [pushTo(peer)],
+      schedule: { at: { hour: 0, minute: 0 }, summary: true },
+      retention: undefined,
+      retryMs: 1_000,
+      log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },
+    });
+    expect(report.outcome).toBe('sent');
+    expect(peer.messages).toHaveLength(1);
+    const push = peer.messages[0]!;
+    expect(push).toMatchObject({
+      title: 'Daily summary: 1 waiting, 1 new booking request',
+      priority: 3,
+      tags: ['sunrise'],
+    });
+    expect(push.message).toMatch(
+      new RegExp(
+        `^1 waiting for a reply: the e-mail lists them, or npx hijama list --waiting\\.\nAmina Khan, ref ${shortReference(sent.id)}: reply by ${ukShort}\n`,
+      ),
+    );
+    expect(push.message).toContain('a day without it is the alarm');
+    expect(push.message).not.toContain('amina@example.com');
+  });
+});

@@ -1,0 +1,233 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { shortReference } from '../core/booking-reference.ts';
+import type { OpenedDatabase } from '../../../../server/db/open-database.ts';
+import { testEngines } from '../../../../server/testing/helpers.ts';
+import { useTestDatabase } from '../../../../server/testing/test-database.ts';
+import {
+  sleep,
+  startSmtpPeer,
+  startWebhookReceiver,
+  type SmtpPeer,
+} from '../../../../server/testing/notification-peers.ts';
+import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
+import { createNotifier, type Notifier } from './notifier.ts';
+import { createOutbox } from './outbox.ts';
+import {
+  allDeliveredNote,
+  composeAlert,
+  createAlertStore,
+  recordAcknowledgementRefused,
+} from './practice-alerts.ts';
+
+/**
+ * An alert that notifications are failing speaks only of those still failing
+ * when it goes out, against a real database, SMTP server and webhook receiver:
+ * one that waited while its notifications got through is never sent.
+ */
+
+const practice = 'practice@example.com';
+const alertAfterMs = 60_000;
+
+describe.each(testEngines('alerts'))('alerts of failing notifications on $name', (engine) => {
+  const database = useTestDatabase(engine);
+  const notifiers: Notifier[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  const infos: string[] = [];
+
+  beforeEach(async () => {
+    await database.db.query('delete from public.bookings');
+    await database.db.query('delete from app_private.booking_alerts');
+    infos.length = 0;
+  });
+
+  afterEach(async () => {
+    for (const notifier of notifiers.splice(0)) await notifier.stop();
+    for (const close of closers.splice(0)) await close();
+  });
+
+  /** A notifier as the server runs one, with NOTIFY_ALERT_AFTER_MINUTES=1 and a retry delay of 1 ms. */
+  function notifierWith(channels: NotificationChannel[]) {
+    const notifier = createNotifier({
+      outbox: createOutbox(database.db),
+      channels,
+      pollIntervalMs: 60_000,
+      retryBaseMs: 1,
+      retryMaxMs: 1,
+      exclusive: false,
+      alerts: createAlertStore(database.db),
+      alertAfterMs,
+      log: { info: (message) => infos.push(message), error: () => {} },
+    });
+    notifiers.push(notifier);
+    return notifier;
+  }
+
+  async function smtpPeer(): Promise<SmtpPeer> {
+    const peer = await startSmtpPeer({ auth: { user: 'clinic', pass: 's3cret' } });
+    closers.push(peer.close);
+    return peer;
+  }
+
+  function emailTo(peer: SmtpPeer, password: string) {
+    return createEmailChannel({
+      smtpUrl: `smtp://clinic:${password}@127.0.0.1:${peer.port}`,
+      to: [practice],
+      from: 'Rochester Hijama <bookings@rochester-hijama.example>',
+    });
+  }
+
+  async function store(fullName: string) {
+    const id = crypto.randomUUID();
+    await database.db.query(
+      `insert into public.bookings (id, full_name, phone, email)
+       values ($1, $2, '01634 123456', 'guest@example.com')`,
+      [id, fullName],
+    );
+    return id;
+  }
+
+  /** Makes every request older, as if the minutes had passed. */
+  async function age(minutes: number) {
+    await database.db.query(
+      `update public.bookings set created_at = created_at - make_interval(mins => $1)`,
+      [minutes],
+    );
+  }
+
+  async function alerts() {
+    const { rows } = await database.db.query<{ sent: boolean; last_error: string | null }>(
+      `select sent_at is not null as sent, last_error from app_private.booking_alerts
+        where kind = 'notification_failing' order by id`,
+    );
+    return rows;
+  }
+
+  it('sends no alert about a notification that got through once the password was fixed', async () => {
+    const peer = await smtpPeer();
+    // Started with a wrong password: the request fails, then its alert too.
+    const broken = notifierWith([emailTo(peer, 'wrong')]);
+    await store('Amina Khan');
+    expect(await broken.runOnce()).toEqual({ sent: 0, failed: 1 });
+    await age(2);
+    await sleep(5);
+    await broken.runOnce();
+    expect(await alerts()).toEqual([{ sent: false, last_error: expect.stringMatching(/535/) }]);
+    await broken.stop();
+
+    // Restarted with the right one: the request arrives, and nothing about it failing.
+    await sleep(5);
+    const fixed = notifierWith([emailTo(peer, 's3cret')]);
+    expect(await fixed.runOnce()).toEqual({ sent: 1, failed: 0 });
+    expect(peer.mails.map((mail) => mail.parsed.subject)).toEqual([
+      'Booking request from Amina Khan',
+    ]);
+    expect(await alerts()).toEqual([{ sent: true, last_error: allDeliveredNote }]);
+    expect(infos).toContain(
+      'An alert for the practice (notification_failing) was not sent: the notifications it reported have got through since.',
+    );
+    // Settled: never tried again.
+    await fixed.runOnce();
+    expect(peer.mails).toHaveLength(1);
+  });
+
+  it('names, when it is sent at last, only the notifications still failing', async () => {
+    const peer = await smtpPeer();
+    // Two requests and the alert about them: five posts the webhook refuses.
+    const hook = await startWebhookReceiver([500, 500, 500, 500, 500]);
+    closers.push(hook.close);
+    const channels = () => [emailTo(peer, 'wrong'), createWebhookChannel(hook.url)];
+    const first = notifierWith(channels());
+    const delivered = await store('First Visitor');
+    const failing = await store('Second Visitor');
+    await first.runOnce();
+    await age(2);
+    await sleep(5);
+    await first.runOnce();
+    expect(await alerts()).toEqual([{ sent: false, last_error: expect.stringMatching(/500/) }]);
+
+    // Another notifier got the first through meanwhile.
+    await database.db.query(
+      `update app_private.booking_notifications set completed_at = now() where booking_id = $1`,
+      [delivered],
+    );
+    await sleep(5);
+    await first.runOnce();
+    const sent = hook.requests
+      .map(
+        (request) =>
+          JSON.parse(request.body) as { type: string; alert?: { text: string; subject: string } },
+      )
+      .filter((body) => body.type === 'practice.alert');
+    // The attempt the webhook refused named both; the one it took, only the one still failing.
+    expect(sent).toHaveLength(2);
+    expect(sent[0]!.alert!.text).toContain(`Ref ${shortReference(delivered)}`);
+    const taken = sent[1]!.alert!;
+    expect(taken.subject).toBe('A booking request has not reached you by e-mail');
+    expect(taken.text).toContain(`Ref ${shortReference(failing)}`);
+    expect(taken.text).not.toContain(`Ref ${shortReference(delivered)}`);
+    expect(await alerts()).toEqual([{ sent: true, last_error: expect.stringMatching(/500/) }]);
+  });
+});
+
+describe("the alert that a visitor's address refused the acknowledgement", () => {
+  const bookingId = '5f0c2a8e-2f4b-4c1d-9e8f-0a1b2c3d4e5f';
+
+  it('names the request and its time, says to phone, and quotes the mail server', () => {
+    const { subject, text } = composeAlert({
+      id: '7',
+      kind: 'acknowledgement_refused',
+      createdAt: new Date('2026-11-24T14:03:00Z'),
+      details: {
+        booking_id: bookingId,
+        received_at: '2026-11-24T14:02:00.000Z',
+        smtp_reply: '550 5.1.1 User unknown',
+      },
+    });
+    expect(subject).toBe(
+      'Phone the visitor of request 5F0C2A8E: their e-mail address refused our confirmation',
+    );
+    expect(text).toContain(
+      "The confirmation to request 5F0C2A8E, received Tuesday 24 November 2026, 14:02 GMT, was refused by the visitor's mail server",
+    );
+    expect(text).toContain('Phone them instead');
+    expect(text).toContain('550 5.1.1 User unknown');
+  });
+
+  describe.each(testEngines('refused-alerts'))('stored on $name', (engine) => {
+    let opened: OpenedDatabase;
+    let cleanUp: () => Promise<void>;
+
+    beforeAll(async () => {
+      ({ opened, cleanUp } = await engine.open());
+    });
+
+    afterAll(async () => {
+      await opened?.close();
+      await cleanUp?.();
+    });
+
+    it('keeps the request and the reply, without the address the visitor typed', async () => {
+      await opened.db.query(
+        `insert into public.bookings (id, full_name, phone, email)
+         values ($1, 'Amina Khan', '07700 900 456', 'Amina@Example.com')`,
+        [bookingId],
+      );
+      await recordAcknowledgementRefused(opened.db, {
+        bookingId,
+        receivedAt: new Date('2026-11-24T14:02:00Z'),
+        smtpReply: '550 5.1.1 <amina@example.com>: Recipient address rejected:\r\n User unknown',
+        refusedAddress: 'Amina@Example.com',
+      });
+      const alert = await createAlertStore(opened.db).claimNext();
+      expect(alert).toMatchObject({
+        kind: 'acknowledgement_refused',
+        details: {
+          booking_id: bookingId,
+          received_at: '2026-11-24T14:02:00.000Z',
+          smtp_reply: "550 5.1.1 <the visitor's address>: Recipient address rejected: User unknown",
+        },
+      });
+      expect(JSON.stringify(composeAlert(alert!))).not.toMatch(/amina@/i);
+    });
+  });
+});

@@ -1,0 +1,390 @@
+import { practice } from '../content/practice.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { shortReference } from '../core/booking-reference.ts';
+import { formatUkTimeLong } from '../uk-time.ts';
+import { floodDigestIntervalMs, floodReviewCommand } from './flood-digest.ts';
+import { sentChannels, sentFlagsSql, type ChannelName } from './channel-names.ts';
+
+/**
+ * Messages to the practice about the booking form and its notifications, kept
+ * in app_private.booking_alerts until sent:
+ * - `flood`, left by the database (20261126000000_booking_flood.sql) when more
+ *   requests than the site's hourly threshold arrive within an hour, at most
+ *   once an hour while they keep coming;
+ * - `notification_failing`, left by the notifier when notifications have kept
+ *   failing for NOTIFY_ALERT_AFTER_MINUTES (20261125120000_notification_watch.sql),
+ *   once for each notification;
+ * - `acknowledgement_refused`, left by the acknowledgements task
+ *   (acknowledgements.ts) when the visitor's mail server refused the e-mail
+ *   telling them their request arrived: the practice phones them instead.
+ * The notifier sends each alert through every channel; one that any channel
+ * takes is sent, so a broken e-mail account is reported by the webhook and a
+ * broken webhook by e-mail. A `notification_failing` alert speaks only of the
+ * notifications still failing when it goes out: one that waited (its channel
+ * broken too) while they got through is not sent at all.
+ */
+
+export type PracticeAlertKind = 'flood' | 'notification_failing' | 'acknowledgement_refused';
+
+/** What the database records with a flood alert. */
+export interface FloodDetails {
+  /** The site's hourly threshold that was passed (booking_limits.site_per_hour). */
+  threshold: number;
+}
+
+/** A notification reported as failing: no personal data, only the booking's id. */
+export interface FailingNotificationDetail {
+  booking_id: string;
+  /** When the request arrived, ISO 8601. */
+  received_at: string;
+  attempts: number;
+  last_error: string | null;
+  /** The configured channels that have not taken it. */
+  unsent: ChannelName[];
+}
+
+export interface FailingNotificationsDetails {
+  after_minutes: number;
+  notifications: FailingNotificationDetail[];
+}
+
+/**
+ * A visitor's address that refused the acknowledgement: the request's id and
+ * the mail server's reply, with the address itself taken out of it, so that
+ * nothing the visitor typed is repeated (ntfy and webhooks included).
+ */
+export interface AcknowledgementRefusedDetails {
+  booking_id: string;
+  /** When the request arrived, ISO 8601. */
+  received_at: string;
+  /** What the visitor's mail server answered, e.g. `550 5.1.1 User unknown`. */
+  smtp_reply: string;
+}
+
+export type PracticeAlert =
+  /** `details` is null for an alert left before the threshold was recorded with it. */
+  | { id: string; kind: 'flood'; createdAt: Date; details: FloodDetails | null }
+  | {
+      id: string;
+      kind: 'notification_failing';
+      createdAt: Date;
+      details: FailingNotificationsDetails;
+    }
+  | {
+      id: string;
+      kind: 'acknowledgement_refused';
+      createdAt: Date;
+      details: AcknowledgementRefusedDetails;
+    };
+
+export interface AlertMessage {
+  subject: string;
+  text: string;
+}
+
+const channelWords: Record<ChannelName, string> = {
+  email: 'by e-mail',
+  webhook: 'through the webhook',
+  ntfy: 'by ntfy push',
+};
+
+const channelAdvice: Record<ChannelName, string> = {
+  email:
+    'E-mail: check SMTP_URL (the server, the port, the user name and the password; Gmail needs an app password) and NOTIFY_FROM, which most providers want to be the account\u2019s own address. The server checks the login at start and says what failed. On hosted Supabase, set them again with `supabase secrets set` and look at the function\u2019s logs.',
+  webhook:
+    'Webhook: check NOTIFY_WEBHOOK_URL, and that the service receiving it (Zapier, Make, Slack\u2026) is still set up and answers.',
+  ntfy: 'ntfy push: check NOTIFY_NTFY_URL (the server and the topic) and, for a protected topic, NOTIFY_NTFY_TOKEN; the error says what the ntfy server answered (401 or 403: the token; 429: its daily limit).',
+};
+
+/** "an hour", "90 minutes", "2 hours". */
+function describeMinutes(minutes: number): string {
+  if (minutes === 60) return 'an hour';
+  if (minutes % 60 === 0) return `${minutes / 60} hours`;
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+/** What the practice reads about an alert, by e-mail or in a webhook. */
+export function composeAlert(alert: PracticeAlert): AlertMessage {
+  switch (alert.kind) {
+    case 'flood': {
+      const threshold = alert.details?.threshold;
+      const more =
+        threshold === undefined
+          ? "More booking requests than the site's hourly threshold"
+          : `More than ${threshold} booking requests`;
+      const above = threshold === undefined ? 'above the threshold' : `above ${threshold}`;
+      return {
+        subject: `${more} in an hour: the booking form is being flooded`,
+        text: [
+          `${more} arrived within the hour up to ${formatUkTimeLong(alert.createdAt)}. So many at once are usually a robot.`,
+          '',
+          'What happens now, by itself:',
+          '- Each new request must carry a proof of work: a small computation that visitors\u2019 browsers do by themselves, unseen, in a moment. Real visitors can still book; a robot pays for every request.',
+          `- The requests ${above} an hour are not e-mailed one by one: they come together in a digest every ${floodDigestIntervalMs / 60_000} minutes, each with its name and reference. Every request is kept.`,
+          '- This alert comes again each hour while the flood lasts.',
+          '',
+          `Look at the requests of the last hour with \`${floodReviewCommand}\` (on hosted Supabase, with DATABASE_URL set; or the table editor, table bookings).`,
+          '',
+          'If they are real visitors (after a post that many people saw, say), raise the threshold:',
+          '  update app_private.booking_limits set site_per_hour = 120;',
+          'in the SQL editor of Supabase, or BOOKING_LIMIT_SITE_PER_HOUR on the project\u2019s server.',
+          '',
+        ].join('\n'),
+      };
+    }
+    case 'notification_failing': {
+      const { notifications } = alert.details;
+      const failed = [...new Set(notifications.flatMap((entry) => entry.unsent))].sort();
+      const how = failed.map((name) => channelWords[name]).join(' or ') || 'by any channel';
+      const count = notifications.length;
+      const requests = count === 1 ? 'A booking request has' : `${count} booking requests have`;
+      return {
+        subject: `${requests} not reached you ${how}`,
+        text: [
+          `${count === 1 ? 'This booking request has' : `These ${count} booking requests have`} not reached you ${how} for more than ${describeMinutes(alert.details.after_minutes)}. ${count === 1 ? 'It is' : 'They are'} retried until ${count === 1 ? 'it gets' : 'they get'} through, but a reply was promised within ${practice.replyWithinHours} hours:`,
+          '',
+          ...notifications.flatMap((entry) => [
+            `  Ref ${shortReference(entry.booking_id)}, received ${formatUkTimeLong(new Date(entry.received_at))}, ${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}`,
+            `    ${entry.last_error ?? 'no reason recorded'}`,
+          ]),
+          '',
+          'What to check:',
+          ...failed.map((name) => `- ${channelAdvice[name]}`),
+          '',
+          'See the requests and the state of their notifications with `npm run bookings` (the Notified column), or in the table editor of Supabase (table bookings, by id).',
+          'docs/notifications.md, \u201cWhen a notification fails\u201d, goes through it step by step.',
+          '',
+        ].join('\n'),
+      };
+    }
+    case 'acknowledgement_refused': {
+      const reference = shortReference(alert.details.booking_id);
+      const received = formatUkTimeLong(new Date(alert.details.received_at));
+      return {
+        subject: `Phone the visitor of request ${reference}: their e-mail address refused our confirmation`,
+        text: [
+          `The confirmation to request ${reference}, received ${received}, was refused by the visitor's mail server: the address may be mistyped, or no longer exist.`,
+          '',
+          `Phone them instead; the booking e-mail with reference ${reference} has the number. A reply by e-mail to that address would most likely be refused too.`,
+          '',
+          'Their mail server answered:',
+          `  ${alert.details.smtp_reply}`,
+          '',
+        ].join('\n'),
+      };
+    }
+  }
+}
+
+/** The longest mail server reply kept in an alert. */
+const maxSmtpReplyLength = 300;
+
+/**
+ * Leaves the practice an alert that the acknowledgement of `bookingId` was
+ * refused; `refusedAddress` is taken out of the server's reply, which often
+ * quotes it.
+ */
+export async function recordAcknowledgementRefused(
+  db: Queryable,
+  refusal: { bookingId: string; receivedAt: Date; smtpReply: string; refusedAddress: string },
+): Promise<void> {
+  const reply = refusal.smtpReply
+    .replace(
+      new RegExp(`<?${escapeRegExp(refusal.refusedAddress)}>?`, 'gi'),
+      "<the visitor's address>",
+    )
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, maxSmtpReplyLength);
+  const details: AcknowledgementRefusedDetails = {
+    booking_id: refusal.bookingId,
+    received_at: refusal.receivedAt.toISOString(),
+    smtp_reply: reply,
+  };
+  await db.query(
+    `insert into app_private.booking_alerts (kind, details) values ('acknowledgement_refused', $1::jsonb)`,
+    [JSON.stringify(details)],
+  );
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export interface AlertStore {
+  /** Takes the oldest unsent alert that is due for sending; undefined when none is waiting. */
+  claimNext(): Promise<PracticeAlert | undefined>;
+  /** Gives a claimed alert back, with the reason it could not be sent, due again after `retryMs`. */
+  giveBack(alert: PracticeAlert, error: string, retryMs: number): Promise<void>;
+  /**
+   * Adds one `notification_failing` alert for the notifications whose request
+   * arrived more than `afterMs` ago and whose last attempt failed, each
+   * reported once; `channels` are the configured ones. Returns how many.
+   */
+  reportFailing(afterMs: number, channels: readonly ChannelName[]): Promise<number>;
+  /**
+   * A claimed alert as it stands now: a `notification_failing` alert without
+   * the notifications that have got through (or whose request was deleted)
+   * since it was written, and the others with their attempts, last error and
+   * missing channels of now. Undefined when none is left: the alert is then
+   * settled unsent, with the reason in its last_error.
+   */
+  withoutDelivered(alert: PracticeAlert): Promise<PracticeAlert | undefined>;
+}
+
+/** Why a `notification_failing` alert was settled without being sent. */
+export const allDeliveredNote =
+  'Not sent: every notification it reported got through before it could be sent.';
+
+interface AlertRow {
+  id: string;
+  kind: PracticeAlertKind;
+  created_at: Date | string;
+  details:
+    FailingNotificationsDetails | FloodDetails | AcknowledgementRefusedDetails | string | null;
+}
+
+function alertOf(row: AlertRow): PracticeAlert {
+  const createdAt = new Date(row.created_at);
+  const details: unknown = typeof row.details === 'string' ? JSON.parse(row.details) : row.details;
+  if (row.kind === 'acknowledgement_refused') {
+    const refused = details as Partial<AcknowledgementRefusedDetails> | null;
+    return {
+      id: row.id,
+      kind: row.kind,
+      createdAt,
+      details: {
+        booking_id: refused?.booking_id ?? '',
+        received_at: refused?.received_at ?? createdAt.toISOString(),
+        smtp_reply: refused?.smtp_reply ?? 'no reply recorded',
+      },
+    };
+  }
+  if (row.kind === 'notification_failing') {
+    return {
+      id: row.id,
+      kind: row.kind,
+      createdAt,
+      details: (details as FailingNotificationsDetails | null) ?? {
+        after_minutes: 0,
+        notifications: [],
+      },
+    };
+  }
+  const threshold = (details as Partial<FloodDetails> | null)?.threshold;
+  return {
+    id: row.id,
+    kind: row.kind,
+    createdAt,
+    details: typeof threshold === 'number' ? { threshold } : null,
+  };
+}
+
+export function createAlertStore(db: Database): AlertStore {
+  return {
+    async claimNext() {
+      // Marked sent as it is claimed, so that two notifiers never both send it;
+      // one that fails gives it back.
+      const { rows } = await db.query<AlertRow>(
+        `update app_private.booking_alerts set sent_at = now()
+          where id = (
+            select id from app_private.booking_alerts
+             where sent_at is null and next_attempt_at <= now()
+             order by created_at limit 1 for update skip locked
+          )
+          returning id::text as id, kind, created_at, details`,
+      );
+      const row = rows[0];
+      return row && alertOf(row);
+    },
+    async giveBack(alert, error, retryMs) {
+      await db.query(
+        `update app_private.booking_alerts
+            set sent_at = null, last_error = left($2, 1000),
+                next_attempt_at = now() + make_interval(secs => $3)
+          where id = $1::bigint`,
+        [alert.id, error, retryMs / 1000],
+      );
+    },
+    async withoutDelivered(alert) {
+      if (alert.kind !== 'notification_failing') return alert;
+      const reported = alert.details.notifications;
+      const { rows } = await db.query<{
+        booking_id: string;
+        attempts: number;
+        last_error: string | null;
+      }>(
+        `select booking_id::text as booking_id, attempts, last_error, ${sentFlagsSql()}
+           from app_private.booking_notifications
+          where completed_at is null
+            and booking_id in (select value::uuid from jsonb_array_elements_text($1::jsonb))`,
+        [JSON.stringify(reported.map((entry) => entry.booking_id))],
+      );
+      const now = new Map(rows.map((row) => [row.booking_id, row]));
+      // Each still failing as it stands now: its attempts, its last error, the channels still missing it.
+      const notifications = reported.flatMap((entry) => {
+        const row = now.get(entry.booking_id);
+        if (!row) return [];
+        const sent = sentChannels(row);
+        return [
+          {
+            ...entry,
+            attempts: Number(row.attempts),
+            last_error: row.last_error ?? entry.last_error,
+            unsent: entry.unsent.filter((name) => !sent.has(name)),
+          },
+        ];
+      });
+      if (notifications.length > 0)
+        return { ...alert, details: { ...alert.details, notifications } };
+      // Claimed already (sent_at set), so it stays settled; the note says it never went out.
+      await db.query(
+        `update app_private.booking_alerts set last_error = $2 where id = $1::bigint`,
+        [alert.id, allDeliveredNote],
+      );
+      return undefined;
+    },
+    async reportFailing(afterMs, channels) {
+      return db.transaction(async (tx) => {
+        // A row being reported by another notifier is locked: this update
+        // waits, then finds it reported and leaves it.
+        const { rows } = await tx.query<{
+          booking_id: string;
+          received_at: string;
+          attempts: number;
+          last_error: string | null;
+        }>(
+          `update app_private.booking_notifications as n
+              set failure_reported_at = now()
+             from public.bookings as b
+            where b.id = n.booking_id
+              and n.completed_at is null
+              and n.last_error is not null
+              and n.failure_reported_at is null
+              and b.created_at <= now() - make_interval(secs => $1)
+          returning n.booking_id::text as booking_id,
+                    to_json(b.created_at) #>> '{}' as received_at,
+                    n.attempts, n.last_error, ${sentFlagsSql('n')}`,
+          [afterMs / 1000],
+        );
+        if (rows.length === 0) return 0;
+        rows.sort((a, b) => a.received_at.localeCompare(b.received_at));
+        const details: FailingNotificationsDetails = {
+          after_minutes: Math.round(afterMs / 60_000),
+          notifications: rows.map((row) => ({
+            booking_id: row.booking_id,
+            received_at: new Date(row.received_at).toISOString(),
+            attempts: Number(row.attempts),
+            last_error: row.last_error,
+            unsent: channels.filter((name) => !sentChannels(row).has(name)),
+          })),
+        };
+        await tx.query(
+          `insert into app_private.booking_alerts (kind, details) values ('notification_failing', $1::jsonb)`,
+          [JSON.stringify(details)],
+        );
+        return rows.length;
+      });
+    },
+  };
+}

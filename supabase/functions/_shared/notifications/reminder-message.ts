@@ -1,0 +1,253 @@
+import { createHash } from 'node:crypto';
+import { shortReference } from '../core/booking-reference.ts';
+import { practice } from '../content/practice.ts';
+import {
+  formatDuration,
+  formatUkTimeLong,
+  formatUkTimeShort,
+  nextUkDay,
+  ukDayOf,
+} from '../uk-time.ts';
+import {
+  composeWebhookBody,
+  markAnsweredAction,
+  replyActions,
+  replyBy,
+  type BookingNotice,
+} from './booking-notice.ts';
+import {
+  breakAnywhere,
+  buttonHtml,
+  colours,
+  escapeHtml,
+  fontStack,
+  plainText,
+  plural,
+} from './email-html.ts';
+import { telUrl } from './reply-links.ts';
+
+/**
+ * The reminder: the requests still waiting NOTIFY_REMINDER_HOURS before their
+ * reply-by time, sent to the practice once, together, through every channel
+ * (reminders.ts decides when). What it says is decided here for the server and
+ * the Edge Function alike: in the subject, how many wait and when the first is
+ * due (or how late it is); per request, who, when it must be answered, the
+ * phone, and the links that answer it and mark it answered.
+ */
+
+export interface ReminderMessage {
+  /**
+   * Made from the requests' ids, so that a retry of the same reminder has the
+   * same Message-ID and Idempotency-Key.
+   */
+  id: string;
+  /** The notifier's clock when it was composed: what "left" and "late" are counted from. */
+  composedAt: Date;
+  /** The requests it reminds of, the first due first. */
+  requests: readonly BookingNotice[];
+  subject: string;
+  text: string;
+  html: string;
+  /** The webhook's JSON body. */
+  webhookBody: unknown;
+}
+
+const minuteMs = 60_000;
+
+/**
+ * The most requests a reminder lists one by one: a flood of robots' requests
+ * left waiting would make an e-mail too long to open on a phone. The rest are
+ * counted, and the command lists them all.
+ */
+export const reminderListLimit = 50;
+
+/** The command that lists every waiting request, quoted when some are not listed. */
+export const waitingListCommand = 'npx hijama list --waiting';
+
+/** "18:40": the hours and minutes of formatUkTimeShort, which always ends with them. */
+function ukClock(instant: Date): string {
+  return formatUkTimeShort(instant).slice(-5);
+}
+
+/** "at 18:40", "tomorrow at 09:15", or the full date when further away (UK days). */
+export function describeDue(due: Date, now: Date): string {
+  const day = ukDayOf(due);
+  if (day === ukDayOf(now)) return `at ${ukClock(due)}`;
+  if (day === nextUkDay(ukDayOf(now))) return `tomorrow at ${ukClock(due)}`;
+  return `on ${formatUkTimeShort(due)}`;
+}
+
+/** Late by at least a minute: a reminder at the reply-by time itself is still "due", not "0 min late". */
+function isLate(due: Date, now: Date): boolean {
+  return now.getTime() - due.getTime() >= minuteMs;
+}
+
+/** "3 h 20 min left", "1 h 20 min late", "due now". */
+export function describeTimeLeft(due: Date, now: Date): string {
+  if (isLate(due, now)) return `${formatDuration(due, now)} late`;
+  if (due.getTime() - now.getTime() < minuteMs) return 'due now';
+  return `${formatDuration(now, due)} left`;
+}
+
+/** 16 hex digits of a hash of the ids: short, and the same for the same requests at every attempt. */
+function stableId(ids: readonly string[]): string {
+  return createHash('sha256')
+    .update([...ids].sort().join(','))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** The subject: how many wait, and when the first is due or how late it is. */
+function composeSubject(requests: readonly BookingNotice[], now: Date): string {
+  const first = replyBy(requests[0]!.createdAt);
+  const when = isLate(first, now)
+    ? `${formatDuration(first, now)} late`
+    : `due ${describeDue(first, now)}`;
+  return requests.length === 1
+    ? `A request waits for a reply; it is ${when}`
+    : `${requests.length} requests wait for a reply; the first is ${when}`;
+}
+
+export function composeReminder(requests: readonly BookingNotice[], now: Date): ReminderMessage {
+  if (requests.length === 0) throw new Error('A reminder needs at least one request.');
+  // The first due first, whatever order they were given in.
+  const ordered = [...requests].sort(
+    (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),
+  );
+  const id = stableId(ordered.map((notice) => notice.id));
+  const subject = composeSubject(ordered, now);
+  const { replyWithinHours } = practice;
+  const intro = `The site promises a reply within ${replyWithinHours} hours, by e-mail or Instagram message. ${ordered.length === 1 ? 'This request is' : `These ${ordered.length} requests are`} not marked as answered yet.`;
+  const afterAnswering =
+    'Once you have answered one, tap its \u201cMark as answered\u201d: the daily summary then stops listing it as waiting. This is the only reminder.';
+  const footer = `Reminder ${id}, ${formatUkTimeLong(now)}.`;
+  const listed = ordered.slice(0, reminderListLimit);
+  const unlisted = ordered.length - listed.length;
+  const more = `\u2026and ${unlisted} more, not listed here: see them all with ${waitingListCommand}`;
+
+  const text = [
+    subject,
+    '',
+    intro,
+    afterAnswering,
+    '',
+    ...listed.flatMap((notice, index) => {
+      const due = replyBy(notice.createdAt);
+      const tel = telUrl(notice.phone);
+      const answer = replyActions(notice)[0];
+      const markAnswered = markAnsweredAction(notice);
+      return [
+        `${index + 1}. ${plainText(notice.fullName)}, ref ${shortReference(notice.id)}`,
+        `   Reply by ${formatUkTimeShort(due)} (${describeTimeLeft(due, now)})`,
+        `   Received ${formatUkTimeShort(notice.createdAt)}`,
+        `   Phone ${plainText(notice.phone)}${tel ? ` (${tel})` : ''}`,
+        ...(answer ? [`   ${answer.label}: ${answer.href}`] : []),
+        ...(markAnswered ? [`   ${markAnswered.label}: ${markAnswered.href}`] : []),
+        '',
+      ];
+    }),
+    ...(unlisted > 0 ? [more, ''] : []),
+    footer,
+    '',
+  ].join('\n');
+
+  const entryHtml = (notice: BookingNotice) => {
+    const due = replyBy(notice.createdAt);
+    const late = isLate(due, now);
+    const tel = telUrl(notice.phone);
+    const phoneHtml = tel
+      ? `<a href="${escapeHtml(tel)}" style="color:${colours.heading}">${escapeHtml(notice.phone)}</a>`
+      : escapeHtml(notice.phone);
+    const answer = replyActions(notice)[0];
+    const markAnswered = markAnsweredAction(notice);
+    const buttons = [
+      ...(answer ? [buttonHtml(answer, true)] : []),
+      ...(markAnswered ? [buttonHtml(markAnswered, false)] : []),
+    ];
+    return [
+      `<tr><td style="padding:20px 0 8px;border-top:1px solid ${colours.border};${breakAnywhere}">`,
+      `<p style="margin:0;font-size:18px;font-weight:bold;line-height:26px">${escapeHtml(notice.fullName)}</p>`,
+      `<p style="margin:0 0 12px;font-size:14px;line-height:20px;color:${colours.muted}">Reference <strong style="color:${colours.ink};letter-spacing:1px">${escapeHtml(shortReference(notice.id))}</strong><br>Received ${escapeHtml(formatUkTimeShort(notice.createdAt))}</p>`,
+      `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 12px"><tr><td bgcolor="${colours.accentTint}" style="padding:10px 14px;background-color:${colours.accentTint};border-left:4px solid ${colours.accent};border-radius:0 8px 8px 0">`,
+      `<p style="margin:0;font-size:14px;line-height:20px;color:${colours.muted}">Reply by</p>`,
+      `<p style="margin:0;font-size:16px;font-weight:bold;line-height:24px">${escapeHtml(formatUkTimeShort(due))}</p>`,
+      `<p style="margin:0;font-size:14px;line-height:20px;font-weight:bold;color:${late ? colours.accent : colours.heading}">${escapeHtml(describeTimeLeft(due, now))}</p>`,
+      '</td></tr></table>',
+      `<p style="margin:0 0 12px">Phone ${phoneHtml}</p>`,
+      ...(buttons.length > 0
+        ? [
+            '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">',
+            ...buttons,
+            '</table>',
+          ]
+        : []),
+      '</td></tr>',
+    ].join('\n');
+  };
+
+  const html = [
+    '<!doctype html>',
+    '<html lang="en-GB"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light"><meta name="supported-color-schemes" content="light">',
+    `<title>${escapeHtml(subject)}</title></head>`,
+    `<body style="margin:0;padding:0;background-color:${colours.page};color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
+    // The line an inbox shows beside the subject.
+    `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">${escapeHtml(listed.map((notice) => shortReference(notice.id)).join(' · '))}</div>`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.page}" style="background-color:${colours.page}">`,
+    // The text style again on a cell: some mail clients drop the body's.
+    `<tr><td align="center" style="padding:16px 12px;color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.card}" style="max-width:560px;background-color:${colours.card};border:1px solid ${colours.border};border-collapse:separate;border-radius:12px">`,
+    `<tr><td bgcolor="${colours.heading}" style="padding:16px 20px;background-color:${colours.heading};border-radius:11px 11px 0 0;color:${colours.onHeading};${breakAnywhere}">`,
+    `<p style="margin:0;font-size:14px;line-height:20px;color:${colours.onHeading}">${escapeHtml(practice.name)} · Reminder</p>`,
+    `<h1 style="margin:4px 0 0;font-family:Georgia,'Times New Roman',serif;font-size:24px;font-weight:normal;line-height:30px;color:#ffffff">${escapeHtml(subject)}</h1>`,
+    '</td></tr>',
+    `<tr><td style="padding:20px 20px 12px;${breakAnywhere}">`,
+    `<p style="margin:0 0 12px">${escapeHtml(intro)}</p>`,
+    `<p style="margin:0 0 16px;font-size:14px;line-height:20px;color:${colours.muted}">${escapeHtml(afterAnswering)}</p>`,
+    '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="border-collapse:collapse">',
+    ...listed.map(entryHtml),
+    '</table>',
+    ...(unlisted > 0 ? [`<p style="margin:8px 0 0">${escapeHtml(more)}</p>`] : []),
+    `<p style="margin:8px 0 0;font-size:14px;line-height:20px;color:${colours.muted}">${escapeHtml(footer)}</p>`,
+    '</td></tr></table>',
+    '</td></tr></table>',
+    '</body></html>',
+    '',
+  ].join('\n');
+
+  return {
+    id,
+    composedAt: now,
+    requests: ordered,
+    subject,
+    text,
+    html,
+    webhookBody: {
+      type: 'practice.reminder',
+      reminder: {
+        id,
+        created_at: now.toISOString(),
+        count: ordered.length,
+        subject,
+        text,
+        bookings: ordered.map((notice) => ({
+          ...composeWebhookBody(notice).booking,
+          reply_by: replyBy(notice.createdAt).toISOString(),
+          reply_by_uk: formatUkTimeLong(replyBy(notice.createdAt)),
+        })),
+      },
+    },
+  };
+}
+
+/** "Amina Khan, ref 5F0C2A8E: reply by Thu 26 Nov 2026 18:40 (3 h 20 min left)", for a push. */
+export function reminderLine(notice: BookingNotice, now: Date): string {
+  const due = replyBy(notice.createdAt);
+  return `${plainText(notice.fullName)}, ref ${shortReference(notice.id)}: reply by ${formatUkTimeShort(due)} (${describeTimeLeft(due, now)})`;
+}
+
+/** For the log and the tests: how many requests, in words. */
+export function describeReminderSize(count: number): string {
+  return plural(count, 'request', 'requests');
+}

@@ -1,0 +1,395 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { shortReference } from '../core/booking-reference.ts';
+import { practice } from '../content/practice.ts';
+import type { Database } from '../db/database.ts';
+import { openDatabase, type OpenedDatabase } from '../../../../server/db/open-database.ts';
+import { openPostgres } from '../db/postgres.ts';
+import {
+  createScratchDatabase,
+  noBookingLimits,
+  testDatabaseUrl,
+  testEngines,
+  type ScratchDatabase,
+} from '../../../../server/testing/helpers.ts';
+import { useTestDatabase } from '../../../../server/testing/test-database.ts';
+import {
+  freePort,
+  startNtfyPeer,
+  startSmtpPeer,
+  type NtfyPeer,
+  type SmtpPeer,
+} from '../../../../server/testing/notification-peers.ts';
+import { createEmailChannel, type NotificationChannel } from './channels.ts';
+import { createNotifier, type Notifier } from './notifier.ts';
+import { createNtfyChannel } from './ntfy.ts';
+import { createOutbox } from './outbox.ts';
+import { createReminderTask } from './reminders.ts';
+
+/**
+ * The reminders of waiting requests, sent by the notifier at a faked clock to
+ * a real SMTP server and a real ntfy peer, on each database engine: once each,
+ * NOTIFY_REMINDER_HOURS before the reply-by time, across both UK clock
+ * changes, never for an answered request, retried when no channel took it, and
+ * once however many notifiers run at the same time.
+ */
+
+const hour = 3_600_000;
+const minute = 60_000;
+const replyWithinMs = practice.replyWithinHours * hour;
+const practiceInbox = 'practice@example.com';
+const topic = 'hijama-reminders-3f9c1e7a5b2d';
+
+const at = (iso: string) => new Date(iso);
+const plus = (date: Date, ms: number) => new Date(date.getTime() + ms);
+
+/** Stores a request as the table owner, arrived at `createdAt`; its own notification counts as sent. */
+async function storeRequest(db: Database, createdAt: Date, fullName = 'Amina Khan') {
+  const id = crypto.randomUUID();
+  await db.query(
+    `insert into public.bookings (id, created_at, full_name, phone, email)
+     values ($1, $2, $3, '07700 900123', 'amina@example.com')`,
+    [id, createdAt.toISOString(), fullName],
+  );
+  // Only the reminder is under test: the request's own e-mail is out of the way.
+  await db.query(
+    `update app_private.booking_notifications set completed_at = now(), claimed_by = null
+      where booking_id = $1`,
+    [id],
+  );
+  return id;
+}
+
+const reminderMails = (peer: SmtpPeer) =>
+  peer.mails.filter((mail) => mail.parsed.messageId?.startsWith('<reminder-'));
+
+/** How many reminder e-mails named each request, by its short reference. */
+function remindedCounts(peer: SmtpPeer, ids: readonly string[]): number[] {
+  return ids.map(
+    (id) =>
+      reminderMails(peer).filter((mail) => mail.parsed.text?.includes(`ref ${shortReference(id)}`))
+        .length,
+  );
+}
+
+interface Harness {
+  smtp: SmtpPeer;
+  ntfy: NtfyPeer;
+  errors: string[];
+  /** A notifier on `db` whose clock is `clock.now`, with a reminder task. */
+  notifier(
+    clock: { now: Date },
+    options?: { remindHours?: number; channels?: NotificationChannel[]; db?: Database },
+  ): Notifier;
+  emailTo(port: number): NotificationChannel;
+  pushTo(peer: NtfyPeer): NotificationChannel;
+}
+
+/** Peers and notifiers for one test, closed after it. */
+function useHarness(getDb: () => Database): Harness {
+  const notifiers: Notifier[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  const harness = { errors: [] as string[] } as unknown as Harness;
+
+  beforeEach(async () => {
+    harness.smtp = await startSmtpPeer();
+    harness.ntfy = await startNtfyPeer();
+    closers.push(harness.smtp.close, harness.ntfy.close);
+    harness.errors.length = 0;
+  });
+
+  afterEach(async () => {
+    for (const notifier of notifiers.splice(0)) await notifier.stop();
+    for (const close of closers.splice(0)) await close();
+  });
+
+  harness.emailTo = (port) =>
+    createEmailChannel({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      to: [practiceInbox],
+      from: 'Rochester Hijama <bookings@rochester-hijama.example>',
+    });
+  harness.pushTo = (peer) =>
+    createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: undefined });
+  harness.notifier = (clock, options = {}) => {
+    const db = options.db ?? getDb();
+    const notifier = createNotifier({
+      outbox: createOutbox(db),
+      channels: options.channels ?? [
+        harness.emailTo(harness.smtp.port),
+        harness.pushTo(harness.ntfy),
+      ],
+      pollIntervalMs: 100,
+      retryBaseMs: 200,
+      retryMaxMs: 400,
+      exclusive: false,
+      tasks: [
+        createReminderTask({
+          db,
+          remindBeforeReplyByMs: (options.remindHours ?? 4) * hour,
+          retryMs: 10 * minute,
+        }),
+      ],
+      now: () => clock.now,
+      log: { info: () => {}, error: (message) => harness.errors.push(message) },
+    });
+    notifiers.push(notifier);
+    return notifier;
+  };
+  return harness;
+}
+
+describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
+  const database = useTestDatabase(engine);
+
+  beforeEach(async () => {
+    await database.db.query('delete from public.bookings');
+  });
+
+  const harness = useHarness(() => database.db);
+
+  it('reminds once, four hours before the reply-by time, across the spring clock change', async () => {
+    // The clocks go forward on 29 March 2026 at 01:00 UTC (01:00 GMT becomes 02:00 BST).
+    const beforeChange = await storeRequest(database.db, at('2026-03-28T00:30:00Z'), 'Amina Khan');
+    const afterChange = await storeRequest(database.db, at('2026-03-28T01:30:00Z'), 'Yusuf Ali');
+    const clock = { now: at('2026-03-28T20:29:00Z') };
+    const notifier = harness.notifier(clock);
+
+    await notifier.runOnce();
+    expect(reminderMails(harness.smtp)).toHaveLength(0);
+
+    clock.now = at('2026-03-28T20:30:00Z');
+    await notifier.runOnce();
+    expect(reminderMails(harness.smtp).map((mail) => mail.parsed.subject)).toEqual([
+      // Due at 00:30 UTC, still GMT.
+      'A request waits for a reply; it is due tomorrow at 00:30',
+    ]);
+
+    clock.now = at('2026-03-28T21:29:00Z');
+    await notifier.runOnce();
+    expect(reminderMails(harness.smtp)).toHaveLength(1);
+
+    clock.now = at('2026-03-28T21:30:00Z');
+    await notifier.runOnce();
+    expect(reminderMails(harness.smtp).map((mail) => mail.parsed.subject)).toEqual([
+      'A request waits for a reply; it is due tomorrow at 00:30',
+      // Due at 01:30 UTC, just after the change: 02:30 BST.
+      'A request waits for a reply; it is due tomorrow at 02:30',
+    ]);
+    expect(reminderMails(harness.smtp)[1]!.parsed.text).toContain(
+      'Reply by Sun 29 Mar 2026 02:30 (4 h 00 min left)',
+    );
+
+    // Long after, and late: never again.
+    for (const later of ['2026-03-29T01:30:00Z', '2026-03-29T09:00:00Z', '2026-04-02T09:00:00Z']) {
+      clock.now = at(later);
+      await notifier.runOnce();
+    }
+    expect(remindedCounts(harness.smtp, [beforeChange, afterChange])).toEqual([1, 1]);
+    // The same reminders pushed, once each.
+    expect(harness.ntfy.messages.map((message) => message.title)).toEqual(
+      reminderMails(harness.smtp).map((mail) => mail.parsed.subject),
+    );
+    expect(harness.ntfy.messages[1]).toMatchObject({
+      priority: 4,
+      message: `Yusuf Ali, ref ${shortReference(afterChange)}: reply by Sun 29 Mar 2026 02:30 (4 h 00 min left)`,
+    });
+    expect(harness.ntfy.messages[1]!.actions.at(-1)).toMatchObject({
+      action: 'view',
+      label: 'Mark as answered',
+      url: expect.stringMatching(/#answer=/),
+    });
+    expect(harness.errors).toEqual([]);
+  });
+
+  it('reminds at NOTIFY_REMINDER_HOURS=0.5 across the autumn clock change, grouped when due together', async () => {
+    // The clocks go back on 25 October 2026 at 01:00 UTC (02:00 BST becomes 01:00 GMT).
+    const beforeChange = await storeRequest(database.db, at('2026-10-24T00:50:00Z'), 'Amina Khan');
+    const afterChange = await storeRequest(database.db, at('2026-10-24T01:10:00Z'), 'Yusuf Ali');
+    const clock = { now: at('2026-10-25T00:19:00Z') };
+    const notifier = harness.notifier(clock, { remindHours: 0.5 });
+
+    await notifier.runOnce();
+    expect(reminderMails(harness.smtp)).toHaveLength(0);
+
+    clock.now = at('2026-10-25T00:20:00Z');
+    await notifier.runOnce();
+    expect(reminderMails(harness.smtp).map((mail) => mail.parsed.subject)).toEqual([
+      // Due at 00:50 UTC: 01:50 BST, before the change.
+      'A request waits for a reply; it is due at 01:50',
+    ]);
+
+    // Due at 01:10 UTC: 01:10 GMT, after the change (01:50 BST came first).
+    clock.now = at('2026-10-25T00:39:59Z');
+    await notifier.runOnce();
+    expect(reminderMails(harness.smtp)).toHaveLength(1);
+    clock.now = at('2026-10-25T00:40:00Z');
+    await notifier.runOnce();
+    expect(reminderMails(harness.smtp).at(-1)?.parsed.subject).toBe(
+      'A request waits for a reply; it is due at 01:10',
+    );
+
+    // Two due at the same run come in one reminder, the first due first.
+    const first = await storeRequest(database.db, at('2026-10-24T10:00:00Z'), 'Zoë First');
+    const second = await storeRequest(database.db, at('2026-10-24T10:05:00Z'), 'Łucja Second');
+    clock.now = at('2026-10-25T10:20:00Z');
+    await notifier.runOnce();
+    const grouped = reminderMails(harness.smtp).at(-1)!;
+    expect(grouped.parsed.subject).toBe('2 requests wait for a reply; the first is 20 min late');
+    expect(grouped.parsed.text!.indexOf('Zoë First')).toBeLessThan(
+      grouped.parsed.text!.indexOf('Łucja Second'),
+    );
+
+    clock.now = at('2026-10-26T10:00:00Z');
+    await notifier.runOnce();
+    expect(remindedCounts(harness.smtp, [beforeChange, afterChange, first, second])).toEqual([
+      1, 1, 1, 1,
+    ]);
+    expect(harness.ntfy.messages).toHaveLength(3);
+  });
+
+  it('reminds at once with NOTIFY_REMINDER_HOURS=24', async () => {
+    const arrived = at('2026-07-01T13:05:00Z');
+    const id = await storeRequest(database.db, arrived);
+    const clock = { now: arrived };
+    await harness.notifier(clock, { remindHours: 24 }).runOnce();
+    expect(reminderMails(harness.smtp).map((mail) => mail.parsed.subject)).toEqual([
+      'A request waits for a reply; it is due tomorrow at 14:05',
+    ]);
+    expect(remindedCounts(harness.smtp, [id])).toEqual([1]);
+  });
+
+  it('reminds at the reply-by time itself with NOTIFY_REMINDER_HOURS=0', async () => {
+    const arrived = at('2026-07-01T13:05:00Z');
+    await storeRequest(database.db, arrived);
+    const clock = { now: plus(arrived, replyWithinMs - minute) };
+    const notifier = harness.notifier(clock, { remindHours: 0 });
+    await notifier.runOnce();
+    expect(reminderMails(harness.smtp)).toHaveLength(0);
+
+    clock.now = plus(arrived, replyWithinMs);
+    await notifier.runOnce();
+    expect(reminderMails(harness.smtp).map((mail) => mail.parsed.subject)).toEqual([
+      'A request waits for a reply; it is due at 14:05',
+    ]);
+    expect(reminderMails(harness.smtp)[0]!.parsed.text).toContain('(due now)');
+  });
+
+  it('never reminds of an answered request', async () => {
+    const answered = await storeRequest(database.db, at('2026-07-01T09:00:00Z'));
+    await database.db.query(
+      `insert into app_private.booking_answers (booking_id, answered_at, marked_by)
+       values ($1, $2, 'command')`,
+      [answered, '2026-07-01T10:00:00Z'],
+    );
+    const clock = { now: at('2026-07-02T05:00:00Z') };
+    const notifier = harness.notifier(clock);
+    for (const later of ['2026-07-02T05:00:00Z', '2026-07-02T09:30:00Z', '2026-07-05T09:00:00Z']) {
+      clock.now = at(later);
+      await notifier.runOnce();
+    }
+    expect(reminderMails(harness.smtp)).toHaveLength(0);
+    expect(harness.ntfy.messages).toHaveLength(0);
+  });
+
+  it('gives a reminder that no channel took back, and sends it later', async () => {
+    const id = await storeRequest(database.db, at('2026-07-01T09:00:00Z'));
+    const downPort = await freePort();
+    const failingPush = await startNtfyPeer({ statuses: [503] });
+    const clock = { now: at('2026-07-02T05:00:00Z') };
+    const notifier = harness.notifier(clock, {
+      channels: [harness.emailTo(downPort), harness.pushTo(failingPush)],
+    });
+    try {
+      await notifier.runOnce();
+      expect(failingPush.messages).toHaveLength(0);
+      const { rows } = await database.db.query<{
+        reminded_at: string | null;
+        claimed_by: string | null;
+        next_attempt_at: string;
+        last_error: string;
+      }>(
+        `select reminded_at, claimed_by, to_json(next_attempt_at) #>> '{}' as next_attempt_at, last_error
+           from app_private.booking_reminders where booking_id = $1`,
+        [id],
+      );
+      expect(rows[0]).toMatchObject({ reminded_at: null, claimed_by: null });
+      expect(new Date(rows[0]!.next_attempt_at).getTime()).toBe(clock.now.getTime() + 10 * minute);
+      expect(rows[0]!.last_error).toMatch(/ntfy server answered 503/);
+      expect(harness.errors.join('\n')).toMatch(/could not be sent/);
+
+      // Not before the retry delay, even with the push working again.
+      clock.now = plus(clock.now, 10 * minute - 1000);
+      await notifier.runOnce();
+      expect(failingPush.messages).toHaveLength(0);
+
+      clock.now = plus(clock.now, 1000);
+      await notifier.runOnce();
+      expect(failingPush.messages.map((message) => message.title)).toEqual([
+        'A request waits for a reply; it is due at 10:00',
+      ]);
+      // Taken by one channel: done, the e-mail's failure only logged.
+      expect(harness.errors.at(-1)).toMatch(/did not go through every channel/);
+      clock.now = plus(clock.now, hour);
+      await notifier.runOnce();
+      expect(failingPush.messages).toHaveLength(1);
+    } finally {
+      await failingPush.close();
+    }
+  });
+});
+
+describe.runIf(testDatabaseUrl)('reminders from two notifiers at once on PostgreSQL', () => {
+  let scratch: ScratchDatabase;
+  let opened: OpenedDatabase;
+  let second: Database;
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(testDatabaseUrl!);
+    opened = await openDatabase({
+      databaseUrl: scratch.url,
+      dataDir: '',
+      bookingLimits: noBookingLimits,
+    });
+    // The other notifier's own connections, as another server's would be.
+    second = await openPostgres(scratch.url);
+  });
+
+  afterAll(async () => {
+    await second?.close();
+    await opened?.close();
+    await scratch?.drop();
+  });
+
+  const harness = useHarness(() => opened.db);
+
+  it('reminds of each request exactly once', async () => {
+    const clock = { now: at('2026-10-25T00:00:00Z') };
+    const one = harness.notifier(clock);
+    const other = harness.notifier(clock, { db: second });
+    const ids: string[] = [];
+    // Rounds of requests due together, across the autumn clock change.
+    for (let round = 0; round < 6; round += 1) {
+      const arrived = plus(at('2026-10-23T22:00:00Z'), round * 30 * minute);
+      for (let index = 0; index < 5; index += 1) {
+        ids.push(
+          await storeRequest(opened.db, plus(arrived, index * 1000), `Visitor ${round}.${index}`),
+        );
+      }
+      clock.now = plus(arrived, replyWithinMs - 4 * hour + 5000);
+      await Promise.all([one.runOnce(), other.runOnce(), one.runOnce(), other.runOnce()]);
+    }
+    clock.now = at('2026-10-27T00:00:00Z');
+    await Promise.all([one.runOnce(), other.runOnce()]);
+
+    expect(remindedCounts(harness.smtp, ids)).toEqual(ids.map(() => 1));
+    // One reminder a round: each round's five requests, together.
+    expect(reminderMails(harness.smtp)).toHaveLength(6);
+    expect(harness.ntfy.messages).toHaveLength(6);
+    const { rows } = await opened.db.query<{ reminded: number }>(
+      `select count(*)::integer as reminded from app_private.booking_reminders
+        where reminded_at is not null and claimed_by is null`,
+    );
+    expect(rows[0]?.reminded).toBe(ids.length);
+    expect(harness.errors).toEqual([]);
+  });
+});

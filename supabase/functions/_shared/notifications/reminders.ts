@@ -1,0 +1,130 @@
+import { practice } from '../content/practice.ts';
+import type { Database } from '../db/database.ts';
+import { noticeColumnsSql, noticeFromRow, type BookingNoticeRow } from './booking-notice.ts';
+import { sendThroughEvery, type NotifierTask } from './notifier.ts';
+import { composeReminder, describeReminderSize } from './reminder-message.ts';
+
+/**
+ * The reminders of waiting requests, chased before they are late: a
+ * request with no answer recorded, NOTIFY_REMINDER_HOURS before its reply-by
+ * time, is reminded once through every channel, together with the others due
+ * at the same run. The database decides which requests are due and makes
+ * each reminded once however many notifiers run
+ * (app_private.claim_due_reminders, 20261128000000_reminders_and_acknowledgements.sql);
+ * this task sends them and records the outcome.
+ *
+ * As with alerts, a reminder is done when one channel took it: the others'
+ * failures are logged, not retried, since the practice has been reminded.
+ * When no channel took it, it is given back and tried again `retryMs` later.
+ */
+
+export interface ReminderTaskOptions {
+  db: Database;
+  /** NOTIFY_REMINDER_HOURS, in ms: 0 reminds at the reply-by time, the whole promise at once. */
+  remindBeforeReplyByMs: number;
+  /** How long a reminder that no channel took waits before it is tried again. */
+  retryMs: number;
+}
+
+/**
+ * The most requests claimed for one reminder (it lists the first few and
+ * counts the rest): more are reminded by the next one, in the same run.
+ */
+const maxRequestsPerReminder = 1000;
+
+/** The longest last_error kept (the table's check constraint). */
+const maxErrorLength = 1000;
+
+interface ClaimedReminderRow extends BookingNoticeRow {
+  attempts: number;
+}
+
+export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
+  const { db, retryMs } = options;
+  const replyWithinMs = practice.replyWithinHours * 3_600_000;
+  // The age at which a waiting request is due: never negative, whatever is configured.
+  const remindAfterMs = Math.max(0, replyWithinMs - options.remindBeforeReplyByMs);
+
+  /** Claims the reminders due at `now` and reads their requests, the first due first. */
+  async function claimDue(claim: string, leaseMs: number, now: Date) {
+    const { rows } = await db.query<ClaimedReminderRow>(
+      `select ${noticeColumnsSql('b')},
+              c.attempts,
+              -- The "Mark as answered" link of each request; signed here, where the key is.
+              app_private.answer_token(b.id) as answer_token
+         from app_private.claim_due_reminders(
+                $1, make_interval(secs => $2), make_interval(secs => $3), $4, $5) as c
+         join public.bookings as b on b.id = c.booking_id
+        order by b.created_at, b.id`,
+      [claim, leaseMs / 1000, remindAfterMs / 1000, maxRequestsPerReminder, now.toISOString()],
+    );
+    return rows.map(noticeFromRow);
+  }
+
+  /** How many of the claimed reminders were recorded sent: fewer when a claim expired during the send. */
+  async function markReminded(claim: string, ids: readonly string[], now: Date) {
+    const { rows } = await db.query(
+      `update app_private.booking_reminders
+          set reminded_at = $3, claimed_by = null, last_error = null
+        where booking_id = any($1::uuid[]) and claimed_by = $2
+        returning 1`,
+      [ids, claim, now.toISOString()],
+    );
+    return rows.length;
+  }
+
+  const giveBack = (claim: string, ids: readonly string[], retryAt: Date, error: string) =>
+    db.query(
+      `update app_private.booking_reminders
+          set claimed_by = null, next_attempt_at = $3, last_error = $4
+        where booking_id = any($1::uuid[]) and claimed_by = $2`,
+      [ids, claim, retryAt.toISOString(), error.slice(0, maxErrorLength)],
+    );
+
+  return {
+    name: 'reminders',
+    async releaseAllClaims() {
+      const { rows } = await db.query(
+        `update app_private.booking_reminders set claimed_by = null, next_attempt_at = now()
+          where claimed_by is not null and reminded_at is null
+          returning 1`,
+      );
+      return rows.length;
+    },
+    async run({ channels, now, leaseMs, isStopping, log }) {
+      if (channels.length === 0) return;
+      while (!isStopping()) {
+        const claim = crypto.randomUUID();
+        const requests = await claimDue(claim, leaseMs, now);
+        if (requests.length === 0) return;
+        const ids = requests.map((notice) => notice.id);
+        const reminder = composeReminder(requests, now);
+        const what = `reminder ${reminder.id} (${describeReminderSize(ids.length)})`;
+        const { took, failures } = await sendThroughEvery(channels, (channel) =>
+          channel.sendReminder(reminder),
+        );
+        if (took.length === 0) {
+          const retryAt = new Date(now.getTime() + retryMs);
+          await giveBack(claim, ids, retryAt, failures.join('; '));
+          log.error(
+            `The ${what} could not be sent: ${failures.join('; ')}. Next attempt in ${Math.round(retryMs / 1000)} s.`,
+          );
+          return;
+        }
+        const recorded = await markReminded(claim, ids, now);
+        if (recorded < ids.length) {
+          log.error(
+            `The ${what} was sent, but ${ids.length - recorded} of its claims had expired or its requests were deleted; another notifier may remind of them again.`,
+          );
+        }
+        log.info(
+          `Reminded the practice of ${describeReminderSize(ids.length)} by ${took.join(' and ')}.`,
+        );
+        if (failures.length > 0) {
+          log.error(`The ${what} did not go through every channel: ${failures.join('; ')}.`);
+        }
+        if (requests.length < maxRequestsPerReminder) return;
+      }
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { practice } from '../content/practice.ts';
+import type { OpenedDatabase } from '../../../../server/db/open-database.ts';
+import { testEngines } from '../../../../server/testing/helpers.ts';
+import { periodBefore } from './period.ts';
+import {
+  loadRetention,
+  promisedRetention,
+  purgeOldRequests,
+  retentionWarning,
+} from './retention.ts';
+
+describe('loadRetention', () => {
+  it('keeps the privacy notice’s promise when RETENTION is unset or empty', () => {
+    expect(promisedRetention).toEqual({ count: practice.retentionMonths, unit: 'mo' });
+    expect(loadRetention({})).toEqual(promisedRetention);
+    expect(loadRetention({ RETENTION: ' ' })).toEqual(promisedRetention);
+  });
+
+  it('reads a period, and off', () => {
+    expect(loadRetention({ RETENTION: '6mo' })).toEqual({ count: 6, unit: 'mo' });
+    expect(loadRetention({ RETENTION: 'off' })).toBeUndefined();
+    expect(loadRetention({ RETENTION: 'OFF' })).toBeUndefined();
+  });
+
+  it('refuses anything else with a clear message', () => {
+    expect(() => loadRetention({ RETENTION: '1 year' })).toThrow(
+      /RETENTION must be a number followed by d, w, mo or y .*, or off \(got "1 year"\)/,
+    );
+    expect(() => loadRetention({ RETENTION: '6m' })).toThrow(
+      'RETENTION: "6m" could mean minutes or months: write 6mo for months',
+    );
+  });
+});
+
+describe('retentionWarning', () => {
+  it('says nothing when requests are deleted at or before the promised age', () => {
+    expect(retentionWarning(promisedRetention)).toBeUndefined();
+    expect(retentionWarning({ count: 30, unit: 'd' })).toBeUndefined();
+    expect(retentionWarning({ count: 1, unit: 'y' })).toBeUndefined();
+  });
+
+  it('warns, saying what to do, when retention is off or longer than promised', () => {
+    expect(retentionWarning(undefined)).toMatch(
+      /^Warning: RETENTION is off, .* the privacy notice .* deleted after 12 months\. Remove RETENTION=off/,
+    );
+    expect(retentionWarning({ count: 2, unit: 'y' })).toMatch(
+      /^Warning: RETENTION=2y keeps booking requests for 2 years, longer than the 12 months .* Set RETENTION=12mo/,
+    );
+  });
+});
+
+describe.each(testEngines('retention'))('purgeOldRequests on $name', (engine) => {
+  let opened: OpenedDatabase;
+  let cleanUp: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ opened, cleanUp } = await engine.open());
+  });
+
+  afterAll(async () => {
+    await opened?.close();
+    await cleanUp?.();
+  });
+
+  it('deletes exactly the requests older than the period, with their notifications, and logs it', async () => {
+    const now = new Date('2026-11-22T10:00:00.000Z');
+    const cutoff = periodBefore(now, promisedRetention);
+    const ages = { older: cutoff.getTime() - 1_000, newer: cutoff.getTime() + 1_000 };
+    for (const [name, time] of Object.entries(ages)) {
+      await opened.db.query(
+        `insert into public.bookings (created_at, full_name, phone, email) values ($1, $2, '01634 123456', 'a@example.com')`,
+        [new Date(time).toISOString(), name],
+      );
+    }
+    const infos: string[] = [];
+    const deleted = await purgeOldRequests({
+      db: opened.db,
+      period: promisedRetention,
+      now,
+      log: { info: (message) => infos.push(message) },
+    });
+    expect(deleted).toBe(1);
+    expect(infos).toEqual([
+      'Retention: deleted 1 booking request older than 12 months (before 2025-11-22T10:00:00.000Z).',
+    ]);
+    const { rows } = await opened.db.query<{ full_name: string; notified: boolean }>(
+      `select b.full_name, exists (select 1 from app_private.booking_notifications n where n.booking_id = b.id) as notified
+         from public.bookings b`,
+    );
+    expect(rows).toEqual([{ full_name: 'newer', notified: true }]);
+    const { rows: outbox } = await opened.db.query(
+      'select 1 from app_private.booking_notifications',
+    );
+    expect(outbox).toHaveLength(1);
+  });
+});

@@ -1,0 +1,77 @@
+import { practice } from '../content/practice.ts';
+import { ConfigError } from '../config.ts';
+import { createOwnerBookingsRepository } from '../db/bookings-repository.ts';
+import type { Database } from '../db/database.ts';
+import {
+  ambiguousUnit,
+  describePeriod,
+  parsePeriod,
+  periodBefore,
+  periodUnitsHint,
+  type Period,
+} from './period.ts';
+
+/**
+ * Deletion of booking requests older than the privacy notice promises
+ * (`retentionMonths` in content/practice.ts, 12 months), by the server at start
+ * and in its daily run, and by the Edge Function's daily run. RETENTION sets
+ * another period, or `off`. Their notifications go with them (the outbox
+ * references the bookings with `on delete cascade`).
+ */
+
+/** What the privacy notice under the form promises. */
+export const promisedRetention: Period = { count: practice.retentionMonths, unit: 'mo' };
+
+type Env = Record<string, string | undefined>;
+
+/** RETENTION: the promised period when unset, undefined when `off` (requests are kept until deleted by hand). */
+export function loadRetention(env: Env = process.env): Period | undefined {
+  const text = env.RETENTION?.trim();
+  if (!text) return promisedRetention;
+  if (text.toLowerCase() === 'off') return undefined;
+  const ambiguous = ambiguousUnit(text);
+  if (ambiguous) throw new ConfigError([`RETENTION: ${ambiguous}`]);
+  const period = parsePeriod(text);
+  if (!period) {
+    throw new ConfigError([
+      `RETENTION must be a number followed by ${periodUnitsHint}, or off (got "${text}").`,
+    ]);
+  }
+  return period;
+}
+
+/** The warning to print at start when the period breaks the privacy notice's promise; undefined when it keeps it. */
+export function retentionWarning(
+  period: Period | undefined,
+  now: Date = new Date(),
+): string | undefined {
+  const promised = describePeriod(promisedRetention);
+  if (period === undefined) {
+    return `Warning: RETENTION is off, so booking requests are kept until deleted by hand, but the privacy notice under the form says they are deleted after ${promised}. Remove RETENTION=off (the server then deletes them daily), or delete them yourself regularly with \`npm run bookings -- purge --older-than ${practice.retentionMonths}mo\`.`;
+  }
+  // Longer than promised: the cutoff lies before the promised one.
+  if (periodBefore(now, period).getTime() < periodBefore(now, promisedRetention).getTime()) {
+    return `Warning: RETENTION=${period.count}${period.unit} keeps booking requests for ${describePeriod(period)}, longer than the ${promised} the privacy notice under the form promises. Set RETENTION=${practice.retentionMonths}mo, or change retentionMonths in supabase/functions/_shared/content/practice.ts (the notice) and rebuild.`;
+  }
+  return undefined;
+}
+
+/** Deletes what is older than `period` at `now`, logging what went; returns how many. */
+export async function purgeOldRequests(options: {
+  db: Database;
+  period: Period;
+  now: Date;
+  log: { info(message: string): void };
+}): Promise<number> {
+  const cutoff = periodBefore(options.now, options.period);
+  // As `hijama purge` deletes: as the connection's user, which owns the tables.
+  const deleted = await createOwnerBookingsRepository(options.db).delete([
+    { column: 'created_at', operator: 'lt', value: cutoff.toISOString(), negated: false },
+  ]);
+  if (deleted > 0) {
+    options.log.info(
+      `Retention: deleted ${deleted} booking request${deleted === 1 ? '' : 's'} older than ${describePeriod(options.period)} (before ${cutoff.toISOString()}).`,
+    );
+  }
+  return deleted;
+}
