@@ -6,7 +6,6 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { serve, type RunningServer } from '../testing/helpers.ts';
-import { chooseEncoding } from './static-site.ts';
 
 const html = `<!doctype html><html><head><title>Hijama Rochester</title></head><body>${'<p>Cupping</p>'.repeat(200)}</body></html>`;
 const script = `export const views = ${JSON.stringify(Array.from({ length: 300 }, (_, i) => `view-${i}`))};`;
@@ -178,21 +177,5 @@ describe('the static site', () => {
     const response = await get('/', {}, 'POST');
     expect(response.status).toBe(405);
     expect(response.headers['allow']).toBe('GET, HEAD');
-  });
-});
-
-describe('chooseEncoding', () => {
-  it.each([
-    [undefined, undefined],
-    ['', undefined],
-    ['identity', undefined],
-    ['gzip', 'gzip'],
-    ['gzip, deflate, br, zstd', 'br'],
-    ['br;q=0, gzip', 'gzip'],
-    ['br;q=0.5, gzip;q=0.8', 'gzip'],
-    ['*', 'br'],
-    ['*;q=0', undefined],
-  ])('picks %o → %o', (header, expected) => {
-    expect(chooseEncoding(header)).toBe(expected);
   });
 });
