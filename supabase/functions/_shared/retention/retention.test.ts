@@ -43,12 +43,12 @@ describe('retentionWarning', () => {
   it('warns, saying what to do, when retention is off or longer than promised', () => {
     expect(retentionWarning(undefined)).toMatch(
       new RegExp(
-        `^Warning: RETENTION is off, .* the privacy notice .* deleted after ${retentionMonths} months\\. Remove RETENTION=off`,
+        `^Warning: RETENTION is off, .* the privacy notice .* deleted after ${practice.retentionMonths} months\\. Remove RETENTION=off`,
       ),
     );
     expect(retentionWarning({ count: 2, unit: 'y' })).toMatch(
       new RegExp(
-        `^Warning: RETENTION=2y keeps booking requests for 2 years, longer than the ${retentionMonths} months .* Set RETENTION=${retentionMonths}mo`,
+        `^Warning: RETENTION=2y keeps booking requests for 2 years, longer than the ${practice.retentionMonths} months .* Set RETENTION=${practice.retentionMonths}mo`,
       ),
     );
   });
