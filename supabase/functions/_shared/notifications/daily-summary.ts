@@ -25,7 +25,8 @@ export type RetentionReport =
   | { kind: 'failed'; error: string };
 
 /** The summary lists the requests of this long before it is composed. */
-export const summaryWindowMs = 24 * 60 * 60 * 1000;
+export const summaryWindowHours = 24;
+export const summaryWindowMs = summaryWindowHours * 60 * 60 * 1000;
 
 /**
  * "This week" of the record of replies: the 7 × 24 hours before the summary
@@ -220,10 +221,12 @@ export function composeDailySummary(input: DailySummaryInput): DailySummaryMessa
   ];
 
   if (requests.length === 0) {
-    lines.push(`No new requests in the 24 hours since ${formatUkTimeLong(since)}.`);
+    lines.push(
+      `No new requests in the ${summaryWindowHours} hours since ${formatUkTimeLong(since)}.`,
+    );
   } else {
     lines.push(
-      `${plural(requests.length, 'booking request', 'booking requests')} in the 24 hours since ${formatUkTimeLong(since)}, oldest first:`,
+      `${plural(requests.length, 'booking request', 'booking requests')} in the ${summaryWindowHours} hours since ${formatUkTimeLong(since)}, oldest first:`,
     );
     requests.forEach((request, index) => {
       const { booking } = request;

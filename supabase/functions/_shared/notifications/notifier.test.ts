@@ -18,11 +18,12 @@ import { useNotifierHarness } from '../../../../server/testing/notifier-harness.
 import { createEmailChannel, createWebhookChannel } from './channels.ts';
 import { createOutbox } from './outbox.ts';
 import { retryDelayMs } from './notifier.ts';
+import { practice } from '../content/practice.ts';
 
 /** The notifier against a real SMTP server and a real webhook receiver, in this process. */
 
 const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/json' };
-const practice = 'practice@example.com';
+const practiceInbox = 'practice@example.com';
 
 const engines = testEngines('notify');
 
@@ -46,7 +47,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
   function emailTo(port: number, credentials = '') {
     return createEmailChannel({
       smtpUrl: `smtp://${credentials}127.0.0.1:${port}`,
-      to: [practice],
+      to: [practiceInbox],
       from: 'Rochester Hijama <bookings@rochester-hijama.example>',
     });
   }
@@ -131,7 +132,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
     const mail = peer.mails[0]!;
     expect(mail.user).toBe('clinic');
     expect(mail.from).toBe('bookings@rochester-hijama.example');
-    expect(mail.to).toEqual([practice]);
+    expect(mail.to).toEqual([practiceInbox]);
     expect(mail.parsed.subject).toBe('Booking request from <b>Bob</b> & "Co"');
     expect(mail.parsed.replyTo).toEqual([
       { name: '<b>Bob</b> & "Co"', address: 'bob@example.com' },
@@ -576,7 +577,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
     const reference = sent.id.replaceAll('-', '').slice(0, 8).toUpperCase();
     expect(alert.text).toMatch(
       new RegExp(
-        `^This booking request has not reached you by e-mail for more than an hour\\. It is retried until it gets through, but a reply was promised within 24 hours:\n\n  Ref ${reference}, received \\w+ \\d+ \\w+ \\d{4}, \\d{2}:\\d{2} (GMT|BST), 2 attempts\n    e-mail to practice@example\\.com: Invalid login: 535 Invalid username or password`,
+        `^This booking request has not reached you by e-mail for more than an hour\\. It is retried until it gets through, but a reply was promised within ${practice.replyWithinHours} hours:\n\n  Ref ${reference}, received \\w+ \\d+ \\w+ \\d{4}, \\d{2}:\\d{2} (GMT|BST), 2 attempts\n    e-mail to practice@example\\.com: Invalid login: 535 Invalid username or password`,
       ),
     );
     expect(alert.text).toContain('E-mail: check SMTP_URL');

@@ -8,7 +8,7 @@ import {
   type BookingNotice,
 } from './booking-notice.ts';
 import { plainText } from './email-html.ts';
-import type { DailySummaryMessage } from './daily-summary.ts';
+import { summaryWindowHours, type DailySummaryMessage } from './daily-summary.ts';
 import { floodReviewCommand, type FloodDigestMessage } from './flood-digest.ts';
 import { composeAlert, type PracticeAlert } from './practice-alerts.ts';
 import { reminderLine, type ReminderMessage } from './reminder-message.ts';
@@ -173,7 +173,9 @@ export function composeDailySummaryPush(summary: DailySummaryMessage): NtfyMessa
     title: summary.subject,
     message: fitMessage([
       ...waiting,
-      ...(lines.length === 0 ? ['No new requests in the last 24 hours.'] : lines),
+      ...(lines.length === 0
+        ? [`No new requests in the last ${summaryWindowHours} hours.`]
+        : lines),
       ...failing,
       'Every day, with or without requests: a day without it is the alarm.',
     ]),
