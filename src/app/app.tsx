@@ -10,7 +10,13 @@ import { viewFor } from './page-name.ts';
 import { usePageHistory } from './use-page-history.ts';
 import { preloadView, views } from './views.ts';
 
-export function App({ initialPageName }: { initialPageName: string }) {
+interface AppProps {
+  initialPageName: string;
+  /** The side menu is open on arrival (see NavBar). */
+  menuOpen?: boolean;
+}
+
+export function App({ initialPageName, menuOpen = false }: AppProps) {
   const { pageName, switches, navigate } = usePageHistory(initialPageName);
   const navigation = useMemo(
     () => ({ pageName, switches, navigate, preload: preloadView }),
@@ -37,7 +43,7 @@ export function App({ initialPageName }: { initialPageName: string }) {
       >
         {site.chrome.skipLink}
       </a>
-      <NavBar />
+      <NavBar menuOpen={menuOpen} />
       <main id={mainElementId} tabIndex={-1} {...{ [viewAttribute]: view }}>
         <Suspense fallback={<div className="view-loading" />}>
           <View key={pageName} />

@@ -72,7 +72,9 @@ export function startPage(window: BootWindow): void {
   function start(): void {
     if (started) return;
     started = true;
-    preloadViewChunks();
+    // A fetched page waits, like home, for the visitor before its code runs
+    // (src/main.tsx): its chunks are not wanted yet.
+    if (!viewFile) preloadViewChunks();
     const later = manifest.afterFirstPaint;
     for (const file of later.fonts) link('preload', file, 'font');
     for (const file of later.stylesheets) link('stylesheet', file);
