@@ -32,6 +32,7 @@ import {
 import { lockBodyScroll } from './lib/body-scroll-lock.ts';
 import { afterFirstViewShown } from './lib/first-view.ts';
 import { scrollToTop } from './lib/motion.ts';
+import { linkWebFonts } from './lib/web-fonts.ts';
 import { fillInOpeningStatus } from './lib/opening-status-text.ts';
 import { revealAllOnScroll } from './lib/reveal-on-scroll.ts';
 import { isScrolledPast } from './lib/scrolled-past.ts';
@@ -89,8 +90,8 @@ function waitForTheVisitor(): void {
     if (appStarted) window.removeEventListener('scroll', markScrolled);
     else bar?.setAttribute(scrolledAttribute, String(isScrolledPast()));
   };
+  // On scroll only: reading the scroll position now would force a layout.
   window.addEventListener('scroll', markScrolled, { passive: true });
-  markScrolled();
 
   document.addEventListener('click', answerBeforeTheApp);
   // The page answers to clicks from now on (the browser tests wait for it).
@@ -160,6 +161,7 @@ function showInPageView(pageName: string): boolean {
   root.replaceChildren(template.content.cloneNode(true));
   scrollToTop();
   document.querySelector<HTMLElement>(`#${mainElementId} h1`)?.focus({ preventScroll: true });
+  linkWebFonts(document);
   void startApp();
   return true;
 }

@@ -3,6 +3,7 @@ import { mainElementId, viewAttribute } from '../boot/protocol.ts';
 import { site } from '../content/site.ts';
 import { noteFirstViewShown } from '../lib/first-view.ts';
 import { scrollToTop } from '../lib/motion.ts';
+import { linkWebFonts } from '../lib/web-fonts.ts';
 import { NavigationContext } from '../navigation/navigation.ts';
 import { Footer } from './footer.tsx';
 import { NavBar } from './nav-bar.tsx';
@@ -23,9 +24,12 @@ export function App({ initialPageName, menuOpen = false }: AppProps) {
     [pageName, switches, navigate],
   );
 
-  // Every switch (not the first load) starts at the top of the new view.
+  // Every switch (not the first load) starts at the top of the new view, and
+  // the first brings in the web fonts (the page is laid out again anyway).
   useEffect(() => {
-    if (switches > 0) scrollToTop();
+    if (switches === 0) return;
+    scrollToTop();
+    linkWebFonts(document);
   }, [switches]);
 
   const view = viewFor(pageName);

@@ -45,11 +45,16 @@ const contactMarkup = '<main id="main" data-view="contact"><h1>Book</h1><form></
 
 // The view files: benefits at once, location never (404), testimonials too late.
 let server: Server;
+const requested: string[] = [];
 let origin: string;
 const lateBy = viewFileWaitMs + 700;
 beforeAll(async () => {
   server = createServer((request, response) => {
-    if (request.url === manifest.viewFiles.benefits) {
+    requested.push(request.url ?? '');
+    const fontFiles = [...manifest.afterFirstPaint.stylesheets, ...manifest.afterFirstPaint.fonts];
+    if (fontFiles.includes(request.url ?? '')) {
+      response.writeHead(200).end('font');
+    } else if (request.url === manifest.viewFiles.benefits) {
       response.writeHead(200, { 'Content-Type': 'text/html' }).end(benefitsMarkup);
     } else if (request.url === manifest.viewFiles.testimonials) {
       setTimeout(() => response.writeHead(200).end('<h1>Late</h1>'), lateBy);
@@ -154,11 +159,22 @@ describe('the view already in the page', () => {
 
     PaintObserver.report('first-contentful-paint', 12);
     await vi.waitFor(() => expect(page.mainScriptStarted()).toBe(true));
-    expect(page.links('stylesheet')).toEqual(manifest.afterFirstPaint.stylesheets);
-    expect(page.links('preload')).toEqual(manifest.afterFirstPaint.fonts);
+    // A first visit keeps the fallback fonts: nothing replaces them on screen.
+    expect(page.links('stylesheet')).toEqual([]);
+    expect(page.links('preload')).toEqual([]);
     expect(page.links('manifest')).toEqual([manifest.afterFirstPaint.manifest]);
     // Home's code is the main script's own.
     expect(page.links('modulepreload')).toEqual([]);
+  });
+
+  it('fetches the web fonts once the page has loaded, and links none of them', async () => {
+    const page = openPage({ paintTiming: true });
+    page.boot();
+    PaintObserver.report('first-contentful-paint', 12);
+    const files = [...manifest.afterFirstPaint.stylesheets, ...manifest.afterFirstPaint.fonts];
+    await vi.waitFor(() => expect(requested).toEqual(expect.arrayContaining(files)));
+    expect(page.links('stylesheet')).toEqual([]);
+    expect(page.links('preload')).toEqual([]);
   });
 
   it('starts it after a while in a browser that reports no paints', async () => {

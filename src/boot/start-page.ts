@@ -50,7 +50,7 @@ export function startPage(window: BootWindow): void {
   const viewFile = manifest.viewFiles[pageName];
   const viewChunks = manifest.viewChunks[viewOfPageName(pageName)] ?? [];
 
-  function link(rel: string, href: string, as?: string): void {
+  function link(rel: string, href: string, as?: string): HTMLLinkElement {
     const element = document.createElement('link');
     element.rel = rel;
     element.href = href;
@@ -58,6 +58,26 @@ export function startPage(window: BootWindow): void {
     if (rel === 'modulepreload') element.fetchPriority = 'high';
     if (as === 'font') element.crossOrigin = 'anonymous';
     document.head.appendChild(element);
+    return element;
+  }
+
+  // The web fonts never replace the first paint's fonts on arrival: that would
+  // lay the whole page out a second time on the phone's main thread. The page
+  // keeps the fallbacks (same metrics, fallback-fonts.css); the fonts are
+  // fetched once it has loaded, and the first switch of view, which lays the
+  // page out anyway, links them (src/lib/web-fonts.ts).
+  const fonts = manifest.afterFirstPaint;
+  const fontFiles = [...fonts.stylesheets, ...fonts.fonts];
+
+  function fetchFontsForLater(): void {
+    for (const file of fontFiles) {
+      window
+        .fetch(file)
+        .then((response) => response.arrayBuffer())
+        .catch(() => {
+          // Not now: the fonts are fetched again when they are linked.
+        });
+    }
   }
 
   // The view's own code, once: at once where the script renders the view.
@@ -75,10 +95,8 @@ export function startPage(window: BootWindow): void {
     // A fetched page waits, like home, for the visitor before its code runs
     // (src/main.tsx): its chunks are not wanted yet.
     if (!viewFile) preloadViewChunks();
-    const later = manifest.afterFirstPaint;
-    for (const file of later.fonts) link('preload', file, 'font');
-    for (const file of later.stylesheets) link('stylesheet', file);
-    if (later.manifest) link('manifest', later.manifest);
+    if (fonts.manifest) link('manifest', fonts.manifest);
+    afterLoad(fetchFontsForLater);
     const script = document.createElement('script');
     script.type = 'module';
     script.crossOrigin = 'anonymous';
@@ -106,6 +124,11 @@ export function startPage(window: BootWindow): void {
     if (since) window.setTimeout(go, 500);
     else if (document.readyState === 'complete') window.setTimeout(go, 1000);
     else window.addEventListener('load', () => window.setTimeout(go, 1000));
+  }
+
+  function afterLoad(then: () => void): void {
+    if (document.readyState === 'complete') window.setTimeout(then, 0);
+    else window.addEventListener('load', () => window.setTimeout(then, 0));
   }
 
   function whenParsed(then: () => void): void {

@@ -7,45 +7,56 @@ const visibleThreshold = 0.1;
 /** The class of every element that fades in (src/components/reveal.tsx). */
 export const revealClass = 'reveal';
 
-function isInViewport(element: Element): boolean {
-  const box = element.getBoundingClientRect();
-  return box.top < window.innerHeight && box.bottom > 0;
-}
-
 const watched = new WeakSet<Element>();
-let observer: IntersectionObserver | null = null;
+let revealing: IntersectionObserver | null = null;
+let arrived: IntersectionObserver | null = null;
 
-/**
- * Hides the element until 10% of it is visible, then lets it fade and scale in
- * (the transition is in components.css). One observer serves every element,
- * and no framework state is involved, so the pre-rendered page gets it before
- * React runs, and React's own elements (src/components/reveal.tsx) the same.
- * Without IntersectionObserver or under reduced motion, the content is simply
- * there. On arrival, what is already in view stays put: hiding the first
- * screen to fade it back in would be a flicker, not a reveal.
- */
-export function revealOnScroll(element: HTMLElement, arriving = !isFirstViewShown()): void {
-  if (watched.has(element)) return;
-  watched.add(element);
-  if (typeof IntersectionObserver !== 'function' || prefersReducedMotion()) return;
-  if (arriving && isInViewport(element)) return;
-  observer ??= new IntersectionObserver(
+function hideUntilSeen(element: HTMLElement): void {
+  revealing ??= new IntersectionObserver(
     (entries) => {
       for (const entry of entries) {
         if (!entry.isIntersecting) continue;
         (entry.target as HTMLElement).dataset.reveal = 'shown';
-        observer?.unobserve(entry.target);
+        revealing?.unobserve(entry.target);
       }
     },
     { threshold: visibleThreshold },
   );
   element.dataset.reveal = 'waiting';
-  observer.observe(element);
+  revealing.observe(element);
+}
+
+/**
+ * Hides the element until 10% of it is visible, then lets it fade and scale in
+ * (the transition is in components.css). Two observers serve every element,
+ * and no framework state is involved, so the pre-rendered page gets it before
+ * React runs, and React's own elements (src/components/reveal.tsx) the same.
+ * Without IntersectionObserver or under reduced motion, the content is simply
+ * there. On arrival, what is already in view stays put: hiding the first
+ * screen to fade it back in would be a flicker, not a reveal. Which elements
+ * those are, the observer's first report tells, so nothing forces a layout.
+ */
+export function revealOnScroll(element: HTMLElement, arriving = !isFirstViewShown()): void {
+  if (watched.has(element)) return;
+  watched.add(element);
+  if (typeof IntersectionObserver !== 'function' || prefersReducedMotion()) return;
+  if (!arriving) {
+    hideUntilSeen(element);
+    return;
+  }
+  arrived ??= new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      arrived?.unobserve(entry.target);
+      if (!entry.isIntersecting) hideUntilSeen(entry.target as HTMLElement);
+    }
+  });
+  arrived.observe(element);
 }
 
 /** Stops watching an element that leaves the page before it was revealed. */
 export function stopRevealing(element: HTMLElement): void {
-  observer?.unobserve(element);
+  arrived?.unobserve(element);
+  revealing?.unobserve(element);
 }
 
 /** Every element to reveal in the pre-rendered page, watched at once. */
