@@ -104,27 +104,32 @@ test('fonts are self-hosted and cut to Latin; arrival keeps the fallbacks, the f
         })),
     );
 
-  // Arrival: fetched once the page has loaded, but nothing replaces the fallbacks
-  // on screen (that would lay the page out again).
+  // Arrival: nothing replaces the fallbacks on screen (that would lay the page
+  // out again), and nothing of the fonts is fetched until the visitor acts.
   const files = await load(page, '/');
-  const fonts = files
-    .map((file) => new URL(file.url).pathname)
-    .filter((path) => path.endsWith('.woff2'));
-  expect(fonts.length).toBe(2);
-  for (const font of fonts)
-    expect(font).toMatch(/^\/assets\/(fraunces|inter)-latin-subset-[\w-]+\.woff2$/);
+  expect(files.filter((file) => file.url.endsWith('.woff2'))).toEqual([]);
   expect(await webFaces()).toEqual([]);
-  await expect(page.locator('link[rel="stylesheet"]')).toHaveCount(0);
+  await expect(page.locator('link[rel="stylesheet"], link[rel="manifest"]')).toHaveCount(0);
 
   // The first switch of view lays the page out anyway: the fonts come in with it.
   await untilInteractive(page);
   await page.getByRole('link', { name: specifiedWords.bookButton, exact: true }).first().click();
   await expect(page.locator('main h1')).toHaveText(site.contact.heading);
   await expect(page.locator('link[rel="stylesheet"]')).toHaveCount(1);
+  await expect(page.locator('link[rel="manifest"]')).toHaveCount(1);
   await expect
     .poll(async () => (await webFaces()).map((face) => face.status))
     .toEqual(['loaded', 'loaded']);
   for (const face of await webFaces()) expect(face.display).toBe('optional');
+  const fonts = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => new URL(entry.name).pathname)
+      .filter((path) => path.endsWith('.woff2')),
+  );
+  expect(new Set(fonts).size).toBe(2);
+  for (const font of fonts)
+    expect(font).toMatch(/^\/assets\/(fraunces|inter)-latin-subset-[\w-]+\.woff2$/);
 });
 
 test('on home and the booking page nothing but the page is fetched before the first paint', async ({

@@ -14,6 +14,8 @@ const tapAfterPaintMs = 300;
 const reactionBudgetMs = 200;
 
 test.use({ viewport: { width: 412, height: 823 }, hasTouch: true, isMobile: true });
+// One at a time: two pages slowed down at once would share the cores (see playwright.config.ts).
+test.describe.configure({ mode: 'serial' });
 
 /** Loads the page with the CPU slowed down, and waits until `tapAfterPaintMs` after its first paint. */
 async function loadSlowly(page: Page, path: string): Promise<void> {

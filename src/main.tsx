@@ -21,6 +21,7 @@ import {
   inPageTemplateId,
   interactiveAttribute,
   mainElementId,
+  menuAskedAttribute,
   menuButtonClass,
   navBarClass,
   pageNameFromHash,
@@ -32,7 +33,7 @@ import {
 import { lockBodyScroll } from './lib/body-scroll-lock.ts';
 import { afterFirstViewShown } from './lib/first-view.ts';
 import { scrollToTop } from './lib/motion.ts';
-import { linkWebFonts } from './lib/web-fonts.ts';
+import { linkPageExtras, linkWebFonts } from './lib/page-extras.ts';
 import { fillInOpeningStatus } from './lib/opening-status-text.ts';
 import { revealAllOnScroll } from './lib/reveal-on-scroll.ts';
 import { isScrolledPast } from './lib/scrolled-past.ts';
@@ -55,6 +56,7 @@ const doubleClickMs = 500;
 
 const html = document.documentElement;
 let appStarted = false;
+let menuOpenedAt = 0;
 let appLoading: Promise<void> | null = null;
 
 function sideMenu(): HTMLDialogElement | null {
@@ -65,8 +67,23 @@ function startApp(): Promise<void> {
   appLoading ??= import('./start-app.tsx').then((app) => {
     appStarted = true;
     app.startApp({ menuOpen: sideMenu()?.open ?? false });
+    // Last of all, once the app answers and the browser is idle.
+    afterFirstViewShown(() => whenIdle(() => linkPageExtras(document, window.fetch.bind(window))));
   });
   return appLoading;
+}
+
+/** Longer than a tap takes from the touch to its click. */
+const tapMs = 300;
+
+/** Starts the app once the frame that answers the visitor is painted. */
+function startAppAfterAnswer(): void {
+  window.requestAnimationFrame(() => window.setTimeout(startApp, 0));
+}
+
+function whenIdle(then: () => void): void {
+  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(then);
+  else window.setTimeout(then, 0);
 }
 
 fillInOpeningStatus(document);
@@ -74,16 +91,35 @@ revealAllOnScroll(document);
 
 const view = viewFor(pageNameFromHash(window.location.hash));
 const shownView = document.getElementById(mainElementId)?.getAttribute(viewAttribute);
-if (shownView === view && readOnArrival.has(view)) waitForTheVisitor();
-else void startApp();
+if (shownView === view && readOnArrival.has(view)) {
+  waitForTheVisitor();
+  takeOverMenuOpenedEarly();
+} else {
+  void startApp();
+}
+
+/** The menu the boot script opened on a tap that came before this script: kept in step from here. */
+function takeOverMenuOpenedEarly(): void {
+  if (!html.hasAttribute(menuAskedAttribute)) return;
+  html.removeAttribute(menuAskedAttribute);
+  const button = document.querySelector<HTMLElement>(`.${menuButtonClass}`);
+  const dialog = sideMenu();
+  if (!button || !dialog) return;
+  if (dialog.open) keepMenuInStep(dialog, button);
+  else button.setAttribute('aria-expanded', 'false');
+}
 
 function waitForTheVisitor(): void {
-  const start = () => void startApp();
+  // Not at once: a touch is most often a tap, whose click this script answers
+  // first (below); the app's code, compiled and run in long tasks, must not
+  // stand between the two.
+  const start = () => window.setTimeout(startAppAfterAnswer, tapMs);
   for (const type of ['pointerdown', 'touchstart', 'keydown', 'focusin']) {
     document.addEventListener(type, start, { capture: true, once: true, passive: true });
   }
-  window.addEventListener('hashchange', start, { once: true });
-  window.addEventListener('popstate', start, { once: true });
+  // A change of address is the app's to follow, at once.
+  window.addEventListener('hashchange', () => void startApp(), { once: true });
+  window.addEventListener('popstate', () => void startApp(), { once: true });
 
   const bar = document.querySelector(`.${navBarClass}`);
   const markScrolled = () => {
@@ -97,8 +133,6 @@ function waitForTheVisitor(): void {
   // The page answers to clicks from now on (the browser tests wait for it).
   html.setAttribute(interactiveAttribute, '');
 }
-
-let menuOpenedAt = 0;
 
 /** A click before the app has adopted the page: answered here, or handed to the app. */
 function answerBeforeTheApp(event: MouseEvent): void {
@@ -122,8 +156,13 @@ function answerBeforeTheApp(event: MouseEvent): void {
 
   const link = target.closest<HTMLAnchorElement>('a[href^="#"]');
   const href = link?.getAttribute('href');
-  if (!link || !href || href === `#${mainElementId}`) return;
+  if (!link || !href) return;
   event.preventDefault();
+  if (href === `#${mainElementId}`) {
+    // The skip link: the fragment names pages here, so focus moves without touching the address.
+    document.querySelector<HTMLElement>(`#${mainElementId} h1`)?.focus();
+    return;
+  }
   const pageName = pageNameFromHash(href);
   if (!dialog?.open && showInPageView(pageName)) return;
   // Any other link is the app's to follow, as it would have: it is on its way.
@@ -134,8 +173,14 @@ function answerBeforeTheApp(event: MouseEvent): void {
 function openMenu(dialog: HTMLDialogElement, button: HTMLElement): void {
   if (dialog.open) return;
   dialog.showModal();
-  menuOpenedAt = performance.now();
   button.setAttribute('aria-expanded', 'true');
+  keepMenuInStep(dialog, button);
+  startAppAfterAnswer();
+}
+
+/** The open menu's page lock and button state, until it closes. */
+function keepMenuInStep(dialog: HTMLDialogElement, button: HTMLElement): void {
+  menuOpenedAt = performance.now();
   const unlock = lockBodyScroll();
   dialog.addEventListener(
     'close',
@@ -145,7 +190,6 @@ function openMenu(dialog: HTMLDialogElement, button: HTMLElement): void {
     },
     { once: true },
   );
-  void startApp();
 }
 
 /**
@@ -162,6 +206,6 @@ function showInPageView(pageName: string): boolean {
   scrollToTop();
   document.querySelector<HTMLElement>(`#${mainElementId} h1`)?.focus({ preventScroll: true });
   linkWebFonts(document);
-  void startApp();
+  startAppAfterAnswer();
   return true;
 }

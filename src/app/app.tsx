@@ -3,7 +3,7 @@ import { mainElementId, viewAttribute } from '../boot/protocol.ts';
 import { site } from '../content/site.ts';
 import { noteFirstViewShown } from '../lib/first-view.ts';
 import { scrollToTop } from '../lib/motion.ts';
-import { linkWebFonts } from '../lib/web-fonts.ts';
+import { linkWebFonts } from '../lib/page-extras.ts';
 import { NavigationContext } from '../navigation/navigation.ts';
 import { Footer } from './footer.tsx';
 import { NavBar } from './nav-bar.tsx';

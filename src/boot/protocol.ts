@@ -34,6 +34,12 @@ export const interactiveAttribute = 'data-interactive';
 /** The top bar's button that opens the side menu. */
 export const menuButtonClass = 'menu-button';
 
+/**
+ * On <html>: the menu button was tapped before the page's first script could
+ * answer; the boot script opened the menu and notes it for the first script.
+ */
+export const menuAskedAttribute = 'data-menu-asked';
+
 /** The side menu's <dialog>. */
 export const sideMenuClass = 'side-menu';
 

@@ -11,7 +11,10 @@ import {
   bootManifestId,
   inPageTemplateId,
   interactiveAttribute,
+  menuAskedAttribute,
+  menuButtonClass,
   rootElementId,
+  sideMenuClass,
   viewFileWaitMs,
   viewPendingAttribute,
   type BootManifest,
@@ -45,16 +48,11 @@ const contactMarkup = '<main id="main" data-view="contact"><h1>Book</h1><form></
 
 // The view files: benefits at once, location never (404), testimonials too late.
 let server: Server;
-const requested: string[] = [];
 let origin: string;
 const lateBy = viewFileWaitMs + 700;
 beforeAll(async () => {
   server = createServer((request, response) => {
-    requested.push(request.url ?? '');
-    const fontFiles = [...manifest.afterFirstPaint.stylesheets, ...manifest.afterFirstPaint.fonts];
-    if (fontFiles.includes(request.url ?? '')) {
-      response.writeHead(200).end('font');
-    } else if (request.url === manifest.viewFiles.benefits) {
+    if (request.url === manifest.viewFiles.benefits) {
       response.writeHead(200, { 'Content-Type': 'text/html' }).end(benefitsMarkup);
     } else if (request.url === manifest.viewFiles.testimonials) {
       setTimeout(() => response.writeHead(200).end('<h1>Late</h1>'), lateBy);
@@ -127,6 +125,7 @@ function openPage({ hash = '', withManifest = true, paintTiming = false }: PageO
     addEventListener: window.addEventListener.bind(window),
     performance: window.performance,
     PerformanceObserver: paintTiming ? PaintObserver : undefined,
+    scrollTo: () => {},
   } as unknown as BootWindow;
   const html = document.documentElement;
   return {
@@ -162,19 +161,10 @@ describe('the view already in the page', () => {
     // A first visit keeps the fallback fonts: nothing replaces them on screen.
     expect(page.links('stylesheet')).toEqual([]);
     expect(page.links('preload')).toEqual([]);
-    expect(page.links('manifest')).toEqual([manifest.afterFirstPaint.manifest]);
+    // The manifest and the fonts wait for the visitor (src/lib/page-extras.ts).
+    expect(page.links('manifest')).toEqual([]);
     // Home's code is the main script's own.
     expect(page.links('modulepreload')).toEqual([]);
-  });
-
-  it('fetches the web fonts once the page has loaded, and links none of them', async () => {
-    const page = openPage({ paintTiming: true });
-    page.boot();
-    PaintObserver.report('first-contentful-paint', 12);
-    const files = [...manifest.afterFirstPaint.stylesheets, ...manifest.afterFirstPaint.fonts];
-    await vi.waitFor(() => expect(requested).toEqual(expect.arrayContaining(files)));
-    expect(page.links('stylesheet')).toEqual([]);
-    expect(page.links('preload')).toEqual([]);
   });
 
   it('starts it after a while in a browser that reports no paints', async () => {
@@ -207,6 +197,35 @@ describe('the view already in the page', () => {
     expect(send()).toBe('held back');
     page.document.documentElement.setAttribute(interactiveAttribute, '');
     expect(send()).toBe('sent');
+  });
+});
+
+describe('a tap before the first script', () => {
+  it('opens the menu on a tap on its button, and notes it for the first script, until it has come', () => {
+    const page = openPage();
+    page.boot();
+    const html = page.document.documentElement;
+    const button = page.document.createElement('button');
+    button.className = menuButtonClass;
+    const menu = page.document.createElement('dialog');
+    menu.className = sideMenuClass;
+    page.document.body.append(button, menu);
+    html.setAttribute(interactiveAttribute, '');
+    button.click();
+    expect(menu.open).toBe(false);
+    html.removeAttribute(interactiveAttribute);
+    button.click();
+    expect(menu.open).toBe(true);
+    expect(button.getAttribute('aria-expanded')).toBe('true');
+    expect(html.hasAttribute(menuAskedAttribute)).toBe(true);
+  });
+
+  it('shows the booking page from its template when a link to it is followed', async () => {
+    const page = openPage();
+    page.boot();
+    expect(page.mainHeading()).toBe('Home');
+    page.document.defaultView!.location.hash = '#contact';
+    await vi.waitFor(() => expect(page.mainHeading()).toBe('Book'));
   });
 });
 

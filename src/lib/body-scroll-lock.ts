@@ -8,7 +8,10 @@ let locks = 0;
 export function lockBodyScroll(): () => void {
   const root = document.documentElement;
   if (locks === 0) {
-    root.style.setProperty('--scrollbar-width', `${window.innerWidth - root.clientWidth}px`);
+    // Only where there is a scrollbar: a custom property set on the root
+    // restyles the whole page, work a phone (no scrollbar) is spared.
+    const scrollbarWidth = window.innerWidth - root.clientWidth;
+    if (scrollbarWidth > 0) root.style.setProperty('--scrollbar-width', `${scrollbarWidth}px`);
     root.classList.add('scroll-locked');
   }
   locks += 1;
