@@ -67,8 +67,16 @@ function startApp(): Promise<void> {
   appLoading ??= import('./start-app.tsx').then((app) => {
     appStarted = true;
     app.startApp({ menuOpen: sideMenu()?.open ?? false });
-    // Last of all, once the app answers and the browser is idle.
-    afterFirstViewShown(() => whenIdle(() => linkPageExtras(document, window.fetch.bind(window))));
+    // Last of all, once the app answers and the browser is idle: the manifest
+    // and the fonts' files, then, once those are at hand and at the next idle
+    // moment, the fonts themselves (one more layout, while the visitor reads).
+    afterFirstViewShown(() =>
+      whenIdle(() => {
+        void linkPageExtras(document, window.fetch.bind(window)).then(() =>
+          whenIdle(() => linkWebFonts(document)),
+        );
+      }),
+    );
   });
   return appLoading;
 }

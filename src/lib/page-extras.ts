@@ -2,8 +2,7 @@
  * What the page needs only once the visitor acts (src/main.tsx), so that a
  * visitor who only reads costs the phone none of it: the web manifest (the
  * browser reads it and draws its icons; it offers to install a site only
- * after the visitor has engaged with it anyway), and the web fonts, fetched
- * into the cache for the first switch of view, which links them.
+ * after the visitor has engaged with it anyway), and the web fonts.
  */
 import { bootManifestId, type BootManifest } from '../boot/protocol.ts';
 
@@ -22,31 +21,42 @@ function link(document: Document, rel: string, href: string): void {
 
 let extrasLinked = false;
 
-/** Links the web manifest and fetches the web fonts into the cache, once. */
-export function linkPageExtras(document: Document, fetch: typeof window.fetch): void {
-  if (extrasLinked) return;
+let extrasFetched: Promise<void> = Promise.resolve();
+
+/**
+ * Links the web manifest and fetches the web fonts into the cache, once; the
+ * promise settles when the fonts are at hand (or could not be had).
+ */
+export function linkPageExtras(document: Document, fetch: typeof window.fetch): Promise<void> {
+  if (extrasLinked) return extrasFetched;
   extrasLinked = true;
   const manifest = bootManifest(document);
-  if (!manifest) return;
+  if (!manifest) return extrasFetched;
   const { manifest: webManifest, stylesheets, fonts } = manifest.afterFirstPaint;
   if (webManifest) link(document, 'manifest', webManifest);
-  for (const file of [...stylesheets, ...fonts]) {
-    fetch(file)
-      .then((response) => response.arrayBuffer())
-      .catch(() => {
-        // Not now: the fonts are fetched again when they are linked.
-      });
-  }
+  extrasFetched = Promise.all(
+    [...stylesheets, ...fonts].map((file) =>
+      fetch(file)
+        .then((response) => response.arrayBuffer())
+        .catch(() => {
+          // Not now: the fonts are fetched again when they are linked.
+        }),
+    ),
+  ).then(() => undefined);
+  return extrasFetched;
 }
 
 let fontsLinked = false;
 
 /**
- * Links the web fonts' style sheet, once. Called at the visitor's first switch
- * of view, which lays the page out anyway: on arrival the page keeps the
- * fallback fonts, as putting the web fonts in their place then would lay the
- * whole page out a second time. `font-display: optional` keeps the fallbacks
- * should the fonts not be at hand at once.
+ * Links the web fonts' style sheet, once: when the app is running and the
+ * browser idle, or at the visitor's first switch of view if that comes first
+ * (it lays the page out anyway). Never on arrival: the page arrives in the
+ * fallback fonts of the same metrics, and putting the web fonts in their place
+ * then would lay the whole page out a second time on the phone's main thread
+ * while it loads. `font-display: optional`: fonts not at hand when linked are
+ * not swapped in later, so the one layout they cost comes at a moment chosen
+ * here, never in the middle of what the visitor is doing.
  */
 export function linkWebFonts(document: Document): void {
   if (fontsLinked) return;
