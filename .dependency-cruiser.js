@@ -109,7 +109,10 @@ export default {
       comment:
         'src/app is the shell; components and views reach it through src/navigation, ' +
         'which the shell provides.',
-      from: { path: '^src/', pathNot: '^src/(app/|main\\.tsx$|entry-server\\.tsx$)' },
+      from: {
+        path: '^src/',
+        pathNot: '^src/(app/|main\\.tsx$|start-app\\.tsx$|entry-server\\.tsx$)',
+      },
       to: { path: '^src/app/' },
     },
     {

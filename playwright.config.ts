@@ -25,6 +25,12 @@ export default defineConfig({
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
     trace: 'off',
   },
+  projects: [
+    { name: 'browser', testIgnore: /responsiveness\.spec\.ts$/ },
+    // Timed at 4x CPU slowdown: run alone, once the rest is done, so that no
+    // other test's page shares the machine's cores with it.
+    { name: 'timing', testMatch: /responsiveness\.spec\.ts$/, dependencies: ['browser'] },
+  ],
   webServer: external
     ? undefined
     : {

@@ -1,5 +1,6 @@
 import { defineConfig, loadEnv } from 'vite';
 import react from '@vitejs/plugin-react';
+import { clinicUtcOffsets } from './src/lib/clinic-utc-offsets.ts';
 
 export default defineConfig(({ mode }) => {
   const env = loadEnv(mode, process.cwd(), 'VITE_');
@@ -11,9 +12,17 @@ export default defineConfig(({ mode }) => {
   }
   return {
     plugins: [react()],
+    // The clinic's clock changes, so the page needs no Intl to tell its time (src/lib/utc-offsets.ts).
+    define: { __CLINIC_UTC_OFFSETS__: JSON.stringify(clinicUtcOffsets()) },
     build: {
       target: 'es2022',
       assetsInlineLimit: 0,
+      // The page's style sheet is inlined in the HTML (scripts/prerender.ts):
+      // a chunk fetched later must not link it again (a second copy to fetch
+      // and a restyle of the whole page when the visitor acts).
+      modulePreload: {
+        resolveDependencies: (_file, deps) => deps.filter((dep) => !dep.endsWith('.css')),
+      },
       // Read by scripts/prerender.ts for the files' names; removed after.
       manifest: true,
       rollupOptions: {

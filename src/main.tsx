@@ -1,30 +1,219 @@
-import { StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { App } from './app/app.tsx';
-import { viewFor } from './app/page-name.ts';
-import { mainElementId, pageNameFromHash, rootElementId, viewAttribute } from './boot/protocol.ts';
+/**
+ * The page's first script, started by the boot script after the first paint.
+ * It is small and holds no React: it fills in what the pre-rendered page
+ * cannot know (whether the clinic is open now), sets up the reveal on scroll
+ * and the top bar, and leaves the React app (src/start-app.tsx) to come when
+ * it is needed:
+ *
+ * - at once on a view that needs it (the booking form; a view that is not
+ *   pre-rendered, or not the one on screen);
+ * - otherwise on the visitor's first interaction (a touch, a click, a key,
+ *   focus, a change of address). The tap that asks for it is not lost: the
+ *   menu opens and 'Book Your Session' shows the booking page at once, here;
+ *   any other link is followed by the app once it has adopted the page.
+ *
+ * So a visitor who only reads costs the phone no framework at all
+ * (docs/performance.md, "What runs on the main thread").
+ */
+import { urlFor, viewFor, type ViewName } from './app/page-name.ts';
+import {
+  closeMenuClass,
+  inPageTemplateId,
+  interactiveAttribute,
+  mainElementId,
+  menuAskedAttribute,
+  menuButtonClass,
+  navBarClass,
+  pageNameFromHash,
+  rootElementId,
+  scrolledAttribute,
+  sideMenuClass,
+  viewAttribute,
+} from './boot/protocol.ts';
+import { lockBodyScroll } from './lib/body-scroll-lock.ts';
+import { afterFirstViewShown } from './lib/first-view.ts';
+import { scrollToTop } from './lib/motion.ts';
+import { linkPageExtras, linkWebFonts } from './lib/page-extras.ts';
+import { fillInOpeningStatus } from './lib/opening-status-text.ts';
+import { revealAllOnScroll } from './lib/reveal-on-scroll.ts';
+import { isScrolledPast } from './lib/scrolled-past.ts';
 import './styles/index.css';
 
 // In the built site, the boot script links the web fonts after the first
 // paint; the development server has no such script.
 if (import.meta.env.DEV) void import('./styles/web-fonts.css');
 
-const container = document.getElementById(rootElementId);
-if (!container) throw new Error(`The page has no #${rootElementId} element.`);
+/** Views that, pre-rendered and on screen, need nothing of React until the visitor acts. */
+const readOnArrival: ReadonlySet<ViewName> = new Set([
+  'home',
+  'benefits',
+  'testimonials',
+  'location',
+]);
 
-const initialPageName = pageNameFromHash(window.location.hash);
-const app = (
-  <StrictMode>
-    <App initialPageName={initialPageName} />
-  </StrictMode>
-);
+/** Longer than the usual interval between the two clicks of a double click (as src/components/dialog.tsx). */
+const doubleClickMs = 500;
 
-// The HTML holds the pre-rendered home view, or the page the address names put
-// in its place by the boot scripts (src/boot/): adopt what is there when it is
-// the page asked for, otherwise render that page in its place.
+const html = document.documentElement;
+let appStarted = false;
+let menuOpenedAt = 0;
+let appLoading: Promise<void> | null = null;
+
+function sideMenu(): HTMLDialogElement | null {
+  return document.querySelector<HTMLDialogElement>(`dialog.${sideMenuClass}`);
+}
+
+function startApp(): Promise<void> {
+  appLoading ??= import('./start-app.tsx').then((app) => {
+    appStarted = true;
+    app.startApp({ menuOpen: sideMenu()?.open ?? false });
+    // Last of all, once the app answers and the browser is idle: the manifest
+    // and the fonts' files, then, once those are at hand and at the next idle
+    // moment, the fonts themselves (one more layout, while the visitor reads).
+    afterFirstViewShown(() =>
+      whenIdle(() => {
+        void linkPageExtras(document, window.fetch.bind(window)).then(() =>
+          whenIdle(() => linkWebFonts(document)),
+        );
+      }),
+    );
+  });
+  return appLoading;
+}
+
+/** Longer than a tap takes from the touch to its click. */
+const tapMs = 300;
+
+/** Starts the app once the frame that answers the visitor is painted. */
+function startAppAfterAnswer(): void {
+  window.requestAnimationFrame(() => window.setTimeout(startApp, 0));
+}
+
+function whenIdle(then: () => void): void {
+  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(then);
+  else window.setTimeout(then, 0);
+}
+
+fillInOpeningStatus(document);
+revealAllOnScroll(document);
+
+const view = viewFor(pageNameFromHash(window.location.hash));
 const shownView = document.getElementById(mainElementId)?.getAttribute(viewAttribute);
-if (shownView === viewFor(initialPageName)) {
-  hydrateRoot(container, app);
+if (shownView === view && readOnArrival.has(view)) {
+  waitForTheVisitor();
+  takeOverMenuOpenedEarly();
 } else {
-  createRoot(container).render(app);
+  void startApp();
+}
+
+/** The menu the boot script opened on a tap that came before this script: kept in step from here. */
+function takeOverMenuOpenedEarly(): void {
+  if (!html.hasAttribute(menuAskedAttribute)) return;
+  html.removeAttribute(menuAskedAttribute);
+  const button = document.querySelector<HTMLElement>(`.${menuButtonClass}`);
+  const dialog = sideMenu();
+  if (!button || !dialog) return;
+  if (dialog.open) keepMenuInStep(dialog, button);
+  else button.setAttribute('aria-expanded', 'false');
+}
+
+function waitForTheVisitor(): void {
+  // Not at once: a touch is most often a tap, whose click this script answers
+  // first (below); the app's code, compiled and run in long tasks, must not
+  // stand between the two.
+  const start = () => window.setTimeout(startAppAfterAnswer, tapMs);
+  for (const type of ['pointerdown', 'touchstart', 'keydown', 'focusin']) {
+    document.addEventListener(type, start, { capture: true, once: true, passive: true });
+  }
+  // A change of address is the app's to follow, at once.
+  window.addEventListener('hashchange', () => void startApp(), { once: true });
+  window.addEventListener('popstate', () => void startApp(), { once: true });
+
+  const bar = document.querySelector(`.${navBarClass}`);
+  const markScrolled = () => {
+    if (appStarted) window.removeEventListener('scroll', markScrolled);
+    else bar?.setAttribute(scrolledAttribute, String(isScrolledPast()));
+  };
+  // On scroll only: reading the scroll position now would force a layout.
+  window.addEventListener('scroll', markScrolled, { passive: true });
+
+  document.addEventListener('click', answerBeforeTheApp);
+  // The page answers to clicks from now on (the browser tests wait for it).
+  html.setAttribute(interactiveAttribute, '');
+}
+
+/** A click before the app has adopted the page: answered here, or handed to the app. */
+function answerBeforeTheApp(event: MouseEvent): void {
+  if (appStarted || event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const target = event.target as Element;
+  const dialog = sideMenu();
+
+  const menuButton = target.closest<HTMLElement>(`.${menuButtonClass}`);
+  if (menuButton && dialog) {
+    openMenu(dialog, menuButton);
+    return;
+  }
+  if (dialog?.open) {
+    const onBackdrop = target === dialog && performance.now() - menuOpenedAt > doubleClickMs;
+    if (onBackdrop || target.closest(`.${closeMenuClass}`)) {
+      dialog.close();
+      return;
+    }
+  }
+
+  const link = target.closest<HTMLAnchorElement>('a[href^="#"]');
+  const href = link?.getAttribute('href');
+  if (!link || !href) return;
+  event.preventDefault();
+  if (href === `#${mainElementId}`) {
+    // The skip link: the fragment names pages here, so focus moves without touching the address.
+    document.querySelector<HTMLElement>(`#${mainElementId} h1`)?.focus();
+    return;
+  }
+  const pageName = pageNameFromHash(href);
+  if (!dialog?.open && showInPageView(pageName)) return;
+  // Any other link is the app's to follow, as it would have: it is on its way.
+  void startApp();
+  afterFirstViewShown(() => link.click());
+}
+
+function openMenu(dialog: HTMLDialogElement, button: HTMLElement): void {
+  if (dialog.open) return;
+  dialog.showModal();
+  button.setAttribute('aria-expanded', 'true');
+  keepMenuInStep(dialog, button);
+  startAppAfterAnswer();
+}
+
+/** The open menu's page lock and button state, until it closes. */
+function keepMenuInStep(dialog: HTMLDialogElement, button: HTMLElement): void {
+  menuOpenedAt = performance.now();
+  const unlock = lockBodyScroll();
+  dialog.addEventListener(
+    'close',
+    () => {
+      unlock();
+      if (!appStarted) button.setAttribute('aria-expanded', 'false');
+    },
+    { once: true },
+  );
+}
+
+/**
+ * Switches to a page pre-rendered into the HTML (the booking page), as the
+ * app would: the address, the scroll to the top, the focus on its heading.
+ * The app then adopts it. False where the page is not in the HTML.
+ */
+function showInPageView(pageName: string): boolean {
+  const template = document.getElementById(inPageTemplateId(pageName));
+  const root = document.getElementById(rootElementId);
+  if (!(template instanceof HTMLTemplateElement) || !root) return false;
+  window.history.pushState(null, '', urlFor(pageName, window.location.pathname));
+  root.replaceChildren(template.content.cloneNode(true));
+  scrollToTop();
+  document.querySelector<HTMLElement>(`#${mainElementId} h1`)?.focus({ preventScroll: true });
+  linkWebFonts(document);
+  startAppAfterAnswer();
+  return true;
 }

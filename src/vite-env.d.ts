@@ -10,3 +10,6 @@ interface ImportMetaEnv {
 interface ImportMeta {
   readonly env: ImportMetaEnv;
 }
+
+/** The clinic's clock changes, written by the build (vite.config.ts, src/lib/utc-offsets.ts). */
+declare const __CLINIC_UTC_OFFSETS__: import('./lib/utc-offsets.ts').UtcOffsets;

@@ -3,6 +3,7 @@ import { mainElementId, viewAttribute } from '../boot/protocol.ts';
 import { site } from '../content/site.ts';
 import { noteFirstViewShown } from '../lib/first-view.ts';
 import { scrollToTop } from '../lib/motion.ts';
+import { linkWebFonts } from '../lib/page-extras.ts';
 import { NavigationContext } from '../navigation/navigation.ts';
 import { Footer } from './footer.tsx';
 import { NavBar } from './nav-bar.tsx';
@@ -10,16 +11,25 @@ import { viewFor } from './page-name.ts';
 import { usePageHistory } from './use-page-history.ts';
 import { preloadView, views } from './views.ts';
 
-export function App({ initialPageName }: { initialPageName: string }) {
+interface AppProps {
+  initialPageName: string;
+  /** The side menu is open on arrival (see NavBar). */
+  menuOpen?: boolean;
+}
+
+export function App({ initialPageName, menuOpen = false }: AppProps) {
   const { pageName, switches, navigate } = usePageHistory(initialPageName);
   const navigation = useMemo(
     () => ({ pageName, switches, navigate, preload: preloadView }),
     [pageName, switches, navigate],
   );
 
-  // Every switch (not the first load) starts at the top of the new view.
+  // Every switch (not the first load) starts at the top of the new view, and
+  // the first brings in the web fonts (the page is laid out again anyway).
   useEffect(() => {
-    if (switches > 0) scrollToTop();
+    if (switches === 0) return;
+    scrollToTop();
+    linkWebFonts(document);
   }, [switches]);
 
   const view = viewFor(pageName);
@@ -37,7 +47,7 @@ export function App({ initialPageName }: { initialPageName: string }) {
       >
         {site.chrome.skipLink}
       </a>
-      <NavBar />
+      <NavBar menuOpen={menuOpen} />
       <main id={mainElementId} tabIndex={-1} {...{ [viewAttribute]: view }}>
         <Suspense fallback={<div className="view-loading" />}>
           <View key={pageName} />

@@ -1,4 +1,5 @@
 import { Menu } from 'lucide-react';
+import { menuButtonClass, navBarClass, scrolledAttribute } from '../boot/protocol.ts';
 import { site } from '../content/site.ts';
 import { CupMark } from '../components/cup-mark.tsx';
 import { useDisclosure } from '../components/use-disclosure.ts';
@@ -7,15 +8,16 @@ import { SideMenu } from './side-menu.tsx';
 import { useScrolledPast } from './use-scrolled-past.ts';
 import { preloadAllViews } from './views.ts';
 
-/** Pixels of scroll after which the top bar turns dark (specification, section 9). */
-export const scrolledThreshold = 20;
-
-export function NavBar() {
-  const scrolled = useScrolledPast(scrolledThreshold);
-  const menu = useDisclosure();
+/**
+ * `menuOpen`: the menu is already open when React adopts the page (the
+ * page's first script opened it on a tap before React had run, src/main.tsx).
+ */
+export function NavBar({ menuOpen = false }: { menuOpen?: boolean }) {
+  const scrolled = useScrolledPast();
+  const menu = useDisclosure(menuOpen);
 
   return (
-    <header className="nav-bar" data-scrolled={scrolled}>
+    <header className={navBarClass} {...{ [scrolledAttribute]: scrolled }}>
       <div className="nav-inner">
         <PageLink page="home" className="brand" aria-label={site.chrome.homeLink}>
           <CupMark className="brand-mark" />
@@ -23,7 +25,7 @@ export function NavBar() {
         </PageLink>
         <button
           type="button"
-          className="icon-button menu-button"
+          className={`icon-button ${menuButtonClass}`}
           aria-label={site.chrome.openMenu}
           aria-haspopup="dialog"
           aria-expanded={menu.isOpen}

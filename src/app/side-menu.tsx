@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { X } from 'lucide-react';
+import { closeMenuClass, sideMenuClass } from '../boot/protocol.ts';
 import { site } from '../content/site.ts';
 import { Dialog } from '../components/dialog.tsx';
 import { useNavigation } from '../navigation/navigation.ts';
@@ -16,7 +17,7 @@ export function SideMenu({ isOpen, onClose }: SideMenuProps) {
   const titleId = useId();
 
   return (
-    <Dialog isOpen={isOpen} onClose={onClose} labelledBy={titleId} className="side-menu">
+    <Dialog isOpen={isOpen} onClose={onClose} labelledBy={titleId} className={sideMenuClass}>
       <div className="side-menu-panel">
         <div className="side-menu-header">
           <h2 id={titleId} className="side-menu-title">
@@ -24,7 +25,7 @@ export function SideMenu({ isOpen, onClose }: SideMenuProps) {
           </h2>
           <button
             type="button"
-            className="icon-button"
+            className={`icon-button ${closeMenuClass}`}
             onClick={onClose}
             aria-label={site.chrome.closeMenu}
           >

@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'react';
+import { isScrolledPast } from '../lib/scrolled-past.ts';
 
-/** True once the page is scrolled more than `threshold` pixels. */
-export function useScrolledPast(threshold: number): boolean {
+/** True once the page is scrolled past the top bar's threshold. */
+export function useScrolledPast(): boolean {
   const [scrolled, setScrolled] = useState(false);
   useEffect(() => {
-    const update = () => setScrolled(window.scrollY > threshold);
+    const update = () => setScrolled(isScrolledPast());
     update();
     window.addEventListener('scroll', update, { passive: true });
     return () => window.removeEventListener('scroll', update);
-  }, [threshold]);
+  }, []);
   return scrolled;
 }

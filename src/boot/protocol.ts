@@ -31,6 +31,25 @@ export const viewPendingAttribute = 'data-view-pending';
  */
 export const interactiveAttribute = 'data-interactive';
 
+/** The top bar's button that opens the side menu. */
+export const menuButtonClass = 'menu-button';
+
+/**
+ * On <html>: the menu button was tapped before the page's first script could
+ * answer; the boot script opened the menu and notes it for the first script.
+ */
+export const menuAskedAttribute = 'data-menu-asked';
+
+/** The side menu's <dialog>. */
+export const sideMenuClass = 'side-menu';
+
+/** The side menu's button that closes it. */
+export const closeMenuClass = 'side-menu-close';
+
+/** The top bar, whose `scrolledAttribute` says whether the page is scrolled down. */
+export const navBarClass = 'nav-bar';
+export const scrolledAttribute = 'data-scrolled';
+
 /** The id of the <script type="application/json"> holding the `BootManifest`. */
 export const bootManifestId = 'boot';
 

@@ -6,12 +6,14 @@
  */
 import { inPageTemplateId, pageNameFromHash, rootElementId } from './protocol.ts';
 
+/** Whether the page the address names was put in place. */
 export function showInPageView({
   document,
   location,
-}: Pick<Window, 'document' | 'location'>): void {
+}: Pick<Window, 'document' | 'location'>): boolean {
   const template = document.getElementById(inPageTemplateId(pageNameFromHash(location.hash)));
   const root = document.getElementById(rootElementId);
-  if (template?.tagName !== 'TEMPLATE' || !root) return;
+  if (template?.tagName !== 'TEMPLATE' || !root) return false;
   root.replaceChildren((template as HTMLTemplateElement).content.cloneNode(true));
+  return true;
 }

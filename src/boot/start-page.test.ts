@@ -11,7 +11,10 @@ import {
   bootManifestId,
   inPageTemplateId,
   interactiveAttribute,
+  menuAskedAttribute,
+  menuButtonClass,
   rootElementId,
+  sideMenuClass,
   viewFileWaitMs,
   viewPendingAttribute,
   type BootManifest,
@@ -122,6 +125,7 @@ function openPage({ hash = '', withManifest = true, paintTiming = false }: PageO
     addEventListener: window.addEventListener.bind(window),
     performance: window.performance,
     PerformanceObserver: paintTiming ? PaintObserver : undefined,
+    scrollTo: () => {},
   } as unknown as BootWindow;
   const html = document.documentElement;
   return {
@@ -154,9 +158,11 @@ describe('the view already in the page', () => {
 
     PaintObserver.report('first-contentful-paint', 12);
     await vi.waitFor(() => expect(page.mainScriptStarted()).toBe(true));
-    expect(page.links('stylesheet')).toEqual(manifest.afterFirstPaint.stylesheets);
-    expect(page.links('preload')).toEqual(manifest.afterFirstPaint.fonts);
-    expect(page.links('manifest')).toEqual([manifest.afterFirstPaint.manifest]);
+    // A first visit keeps the fallback fonts: nothing replaces them on screen.
+    expect(page.links('stylesheet')).toEqual([]);
+    expect(page.links('preload')).toEqual([]);
+    // The manifest and the fonts wait for the visitor (src/lib/page-extras.ts).
+    expect(page.links('manifest')).toEqual([]);
     // Home's code is the main script's own.
     expect(page.links('modulepreload')).toEqual([]);
   });
@@ -194,8 +200,37 @@ describe('the view already in the page', () => {
   });
 });
 
+describe('a tap before the first script', () => {
+  it('opens the menu on a tap on its button, and notes it for the first script, until it has come', () => {
+    const page = openPage();
+    page.boot();
+    const html = page.document.documentElement;
+    const button = page.document.createElement('button');
+    button.className = menuButtonClass;
+    const menu = page.document.createElement('dialog');
+    menu.className = sideMenuClass;
+    page.document.body.append(button, menu);
+    html.setAttribute(interactiveAttribute, '');
+    button.click();
+    expect(menu.open).toBe(false);
+    html.removeAttribute(interactiveAttribute);
+    button.click();
+    expect(menu.open).toBe(true);
+    expect(button.getAttribute('aria-expanded')).toBe('true');
+    expect(html.hasAttribute(menuAskedAttribute)).toBe(true);
+  });
+
+  it('shows the booking page from its template when a link to it is followed', async () => {
+    const page = openPage();
+    page.boot();
+    expect(page.mainHeading()).toBe('Home');
+    page.document.defaultView!.location.hash = '#contact';
+    await vi.waitFor(() => expect(page.mainHeading()).toBe('Book'));
+  });
+});
+
 describe("the view's file, fetched", () => {
-  it('hides home, puts the fetched view in its place, then starts the script after its paint', async () => {
+  it('hides home, puts the fetched view in its place, then starts the script after its paint, its chunks left for later', async () => {
     const page = openPage({ hash: '#benefits' });
     page.boot();
     expect(page.isPending()).toBe(true);
@@ -205,7 +240,8 @@ describe("the view's file, fetched", () => {
     expect(page.isPending()).toBe(false);
     expect(page.mainScriptStarted()).toBe(false);
     await vi.waitFor(() => expect(page.mainScriptStarted()).toBe(true));
-    expect(page.links('modulepreload')).toEqual(manifest.viewChunks.benefits);
+    // The view's code runs only once the visitor acts (src/main.tsx).
+    expect(page.links('modulepreload')).toEqual([]);
   });
 });
 

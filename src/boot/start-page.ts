@@ -8,9 +8,9 @@
  * place as soon as they arrive (until then the page is hidden, so home never
  * flashes). The script adopts what is on screen.
  *
- * Nothing else is fetched before that first paint: the main script, the web
- * fonts (the text paints in fallbacks of the same metrics) and the web
- * manifest follow it, so on a slow connection they do not stand in its way.
+ * Nothing else is fetched before that first paint: the page's first script
+ * follows it, so on a slow connection it does not stand in its way (the web
+ * fonts and the web manifest come later still, src/lib/page-extras.ts).
  * A page that is not pre-rendered, or whose file cannot be fetched in time, is
  * rendered by the script, fetched at once with the page's own code.
  *
@@ -19,18 +19,23 @@
 import {
   bootManifestId,
   interactiveAttribute,
+  mainElementId,
+  menuAskedAttribute,
+  menuButtonClass,
   pageNameFromHash,
+  sideMenuClass,
   rootElementId,
   viewFileWaitMs,
   viewPendingAttribute,
   viewOfPageName,
   type BootManifest,
 } from './protocol.ts';
+import { showInPageView } from './show-in-page-view.ts';
 
 /** The parts of a browser window this script uses, so a test can run it on a DOM of its own. */
 export type BootWindow = Pick<
   Window,
-  'document' | 'location' | 'fetch' | 'setTimeout' | 'addEventListener' | 'performance'
+  'document' | 'location' | 'fetch' | 'setTimeout' | 'addEventListener' | 'performance' | 'scrollTo'
 > & { PerformanceObserver?: typeof PerformanceObserver };
 
 /** The manifest the pre-render step wrote, or null where there is none (the development server). */
@@ -50,13 +55,11 @@ export function startPage(window: BootWindow): void {
   const viewFile = manifest.viewFiles[pageName];
   const viewChunks = manifest.viewChunks[viewOfPageName(pageName)] ?? [];
 
-  function link(rel: string, href: string, as?: string): void {
+  function link(rel: string, href: string): void {
     const element = document.createElement('link');
     element.rel = rel;
     element.href = href;
-    if (as) element.as = as;
     if (rel === 'modulepreload') element.fetchPriority = 'high';
-    if (as === 'font') element.crossOrigin = 'anonymous';
     document.head.appendChild(element);
   }
 
@@ -72,11 +75,9 @@ export function startPage(window: BootWindow): void {
   function start(): void {
     if (started) return;
     started = true;
-    preloadViewChunks();
-    const later = manifest.afterFirstPaint;
-    for (const file of later.fonts) link('preload', file, 'font');
-    for (const file of later.stylesheets) link('stylesheet', file);
-    if (later.manifest) link('manifest', later.manifest);
+    // A fetched page waits, like home, for the visitor before its code runs
+    // (src/main.tsx): its chunks are not wanted yet.
+    if (!viewFile) preloadViewChunks();
     const script = document.createElement('script');
     script.type = 'module';
     script.crossOrigin = 'anonymous';
@@ -120,6 +121,31 @@ export function startPage(window: BootWindow): void {
     },
     true,
   );
+
+  // A tap before the page's first script has come is not lost: one on the
+  // menu button opens the menu (noted for src/main.tsx, which takes it over),
+  // and a link to the booking page, followed by the browser, shows it from
+  // its template.
+  document.addEventListener(
+    'click',
+    (event) => {
+      if (root.hasAttribute(interactiveAttribute)) return;
+      const button = (event.target as Element).closest?.(`.${menuButtonClass}`);
+      const menu = document.querySelector<HTMLDialogElement>(`dialog.${sideMenuClass}`);
+      if (!button || !menu || menu.open) return;
+      menu.showModal();
+      button.setAttribute('aria-expanded', 'true');
+      root.setAttribute(menuAskedAttribute, '');
+    },
+    true,
+  );
+  window.addEventListener('hashchange', () => {
+    if (root.hasAttribute(interactiveAttribute)) return;
+    if (showInPageView(window)) {
+      window.scrollTo(0, 0);
+      document.querySelector<HTMLElement>(`#${mainElementId} h1`)?.focus({ preventScroll: true });
+    }
+  });
 
   // The page is rendered by the script: its code is fetched at once.
   function renderedByScript(): void {

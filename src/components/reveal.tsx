@@ -1,14 +1,5 @@
-import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import { isFirstViewShown } from '../lib/first-view.ts';
-import { prefersReducedMotion } from '../lib/motion.ts';
-
-/** Share of the element that must be visible before it appears (specification, section 9). */
-const visibleThreshold = 0.1;
-
-function isInViewport(element: Element): boolean {
-  const box = element.getBoundingClientRect();
-  return box.top < window.innerHeight && box.bottom > 0;
-}
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { revealClass, revealOnScroll, stopRevealing } from '../lib/reveal-on-scroll.ts';
 
 export type RevealStep = 0 | 1 | 2 | 3;
 
@@ -30,43 +21,29 @@ interface RevealProps {
 }
 
 /**
- * Fades and scales its content in the first time 10% of it is visible.
- * The hidden state exists only once the observer is watching: without
- * JavaScript, without IntersectionObserver or under reduced motion, the content
- * is simply there.
+ * Fades and scales its content in the first time 10% of it is visible
+ * (src/lib/reveal-on-scroll.ts, which also serves the pre-rendered page before
+ * React runs). It holds no state: the hidden state is an attribute the
+ * observer sets, and exists only once it is watching, so without JavaScript,
+ * without IntersectionObserver or under reduced motion the content is simply there.
  */
 export function Reveal({ children, step = 0, as: Tag = 'div', className }: RevealProps) {
   const ref = useRef<HTMLElement>(null);
-  const [state, setState] = useState<'static' | 'waiting' | 'shown'>('static');
 
   // A layout effect: the hidden state is set before the browser paints, so nothing flashes.
   useLayoutEffect(() => {
     const element = ref.current;
-    if (!element || typeof IntersectionObserver !== 'function' || prefersReducedMotion()) return;
-    // On arrival, what is already in view stays put: hiding the first screen (the
-    // pre-rendered page, or the largest paint of a view) to fade it back in would
-    // be a flicker and a slower page, not a reveal.
-    if (!isFirstViewShown() && isInViewport(element)) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) {
-          setState('shown');
-          observer.disconnect();
-        }
-      },
-      { threshold: visibleThreshold },
-    );
-    setState('waiting');
-    observer.observe(element);
-    return () => observer.disconnect();
+    if (!element) return;
+    revealOnScroll(element);
+    return () => stopRevealing(element);
   }, []);
 
-  const classes = ['reveal', className].filter(Boolean).join(' ');
+  const classes = [revealClass, className].filter(Boolean).join(' ');
   return (
     <Tag
       ref={ref as never}
       className={classes}
-      data-reveal={state}
+      data-reveal="static"
       data-reveal-step={step > 0 ? step : undefined}
     >
       {children}

@@ -1,27 +1,10 @@
 import { useEffect } from 'react';
+import { lockBodyScroll } from '../lib/body-scroll-lock.ts';
 
-let locks = 0;
-
-/**
- * Stops the page behind an open overlay from scrolling; nested overlays share
- * one lock. Where the scrollbar takes room (desktop), the page is padded by its
- * width so that nothing shifts sideways when it disappears.
- */
+/** Locks the page's scroll while `locked` (see src/lib/body-scroll-lock.ts). */
 export function useLockBodyScroll(locked: boolean): void {
   useEffect(() => {
     if (!locked) return;
-    const root = document.documentElement;
-    if (locks === 0) {
-      root.style.setProperty('--scrollbar-width', `${window.innerWidth - root.clientWidth}px`);
-      root.classList.add('scroll-locked');
-    }
-    locks += 1;
-    return () => {
-      locks -= 1;
-      if (locks === 0) {
-        root.classList.remove('scroll-locked');
-        root.style.removeProperty('--scrollbar-width');
-      }
-    };
+    return lockBodyScroll();
   }, [locked]);
 }

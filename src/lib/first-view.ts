@@ -1,6 +1,13 @@
 import { interactiveAttribute, viewPendingAttribute } from '../boot/protocol.ts';
 
 let firstViewShown = false;
+const waiting: (() => void)[] = [];
+
+/** Runs `then` once the first view is on screen and the app answers to clicks. */
+export function afterFirstViewShown(then: () => void): void {
+  if (firstViewShown) then();
+  else waiting.push(then);
+}
 
 /** True once the view the visitor arrived on is on screen. */
 export function isFirstViewShown(): boolean {
@@ -19,4 +26,5 @@ export function noteFirstViewShown(): void {
   // …and it answers to clicks: its script has run. The boot script lets forms
   // be sent from then on; the browser tests wait for it.
   document.documentElement.setAttribute(interactiveAttribute, '');
+  for (const then of waiting.splice(0)) then();
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { OpeningHours } from '../content/site.ts';
+import { site, type OpeningHours } from '../content/site.ts';
 import { formatTime, localTimeIn, openingStatus } from './opening-hours.ts';
+import { clinicUtcOffsets } from './clinic-utc-offsets.ts';
+import { offsetFromTable, utcOffsetsBetween } from './utc-offsets.ts';
 
 describe('formatTime', () => {
   it.each([
@@ -112,5 +114,56 @@ describe('localTimeIn', () => {
       weekday: 4,
       minutes: 23 * 60 + 30,
     });
+  });
+});
+
+describe('localTimeIn from the table of clock changes', () => {
+  const from = Date.UTC(2026, 0, 1);
+  const until = Date.UTC(2028, 0, 1);
+  const table = utcOffsetsBetween('Europe/London', from, until);
+
+  it('finds the two changes a year, at 01:00 UTC on the last Sundays of March and October', () => {
+    expect(
+      table.changes.slice(1).map(([at, offset]) => [new Date(at).toISOString(), offset]),
+    ).toEqual([
+      ['2026-03-29T01:00:00.000Z', 60],
+      ['2026-10-25T01:00:00.000Z', 0],
+      ['2027-03-28T01:00:00.000Z', 60],
+      ['2027-10-31T01:00:00.000Z', 0],
+    ]);
+  });
+
+  it('agrees with Intl every 37 minutes over two years, the changes included', () => {
+    const step = 37 * 60_000;
+    for (let at = from; at < until; at += step) {
+      const now = new Date(at);
+      expect(localTimeIn('Europe/London', now, table)).toEqual(
+        localTimeIn('Europe/London', now, null),
+      );
+    }
+    for (const [at] of table.changes) {
+      for (const near of [at - 60_000, at, at + 60_000]) {
+        const now = new Date(near);
+        expect(localTimeIn('Europe/London', now, table)).toEqual(
+          localTimeIn('Europe/London', now, null),
+        );
+      }
+    }
+  });
+
+  it('falls back to Intl outside the table and for another time zone', () => {
+    expect(offsetFromTable(table, until)).toBeNull();
+    expect(offsetFromTable(table, from - 1)).toBeNull();
+    expect(localTimeIn('Asia/Tokyo', new Date('2026-07-01T23:30:00Z'), table)).toEqual({
+      weekday: 4,
+      minutes: 8 * 60 + 30,
+    });
+  });
+
+  it('the build’s table is the clinic’s zone and covers the years after the build', () => {
+    const built = clinicUtcOffsets(new Date('2026-11-24T12:00:00Z'));
+    expect(built.timeZone).toBe(site.timeZone);
+    expect(offsetFromTable(built, Date.UTC(2025, 0, 1))).toBe(0);
+    expect(offsetFromTable(built, Date.UTC(2040, 6, 1))).toBe(60);
   });
 });

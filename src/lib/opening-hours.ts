@@ -1,4 +1,5 @@
 import type { OpeningHours, Weekday } from '../content/site.ts';
+import { offsetFromTable, type UtcOffsets } from './utc-offsets.ts';
 
 /** '20:30' → '8:30 PM', the way the specification writes the hours. */
 export function formatTime(time: string): string {
@@ -29,8 +30,28 @@ const weekdayIndex: Record<string, Weekday> = {
   Sat: 6,
 };
 
-/** What a clock in `timeZone` shows at `now`; Intl applies the clock changes. */
-export function localTimeIn(timeZone: string, now: Date): LocalTime {
+/** The clinic's zone's offsets, written by the build (vite.config.ts); absent outside it. */
+const clinicOffsets: UtcOffsets | null =
+  typeof __CLINIC_UTC_OFFSETS__ === 'undefined' ? null : __CLINIC_UTC_OFFSETS__;
+
+/**
+ * What a clock in `timeZone` shows at `now`. From the build's table of the
+ * clinic's clock changes where it covers `now` (no Intl: its first use with a
+ * time zone is slow, see utc-offsets.ts), otherwise Intl applies them.
+ */
+export function localTimeIn(
+  timeZone: string,
+  now: Date,
+  offsets: UtcOffsets | null = clinicOffsets,
+): LocalTime {
+  const offset = offsets?.timeZone === timeZone ? offsetFromTable(offsets, now.getTime()) : null;
+  if (offset !== null) {
+    const wall = new Date(now.getTime() + offset * 60_000);
+    return {
+      weekday: wall.getUTCDay() as Weekday,
+      minutes: wall.getUTCHours() * 60 + wall.getUTCMinutes(),
+    };
+  }
   const parts = new Intl.DateTimeFormat('en-GB', {
     timeZone,
     weekday: 'short',
