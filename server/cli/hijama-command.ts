@@ -234,8 +234,8 @@ async function waitingRequests(source: BookingsSource, query: ListRequest) {
   const all = await source.list({ since: query.since, limit: undefined, oldestFirst: true });
   if (all.length > 0 && all[0]!.answer === undefined) {
     throw new CliError(
-      `${source.description} cannot tell which requests were answered: apply supabase/migrations/20261127000000_booking_answers.sql ` +
-        '(start the server once, or `supabase db push`), or restart an older server after `npm run build`.',
+      `${source.description} cannot tell which requests were answered: apply supabase/migrations/20261201000200_notifications.sql ` +
+        '(start the server once, or `supabase db push`).',
     );
   }
   return all.filter((record) => record.answer === null).slice(0, query.limit);
@@ -425,7 +425,7 @@ async function notify(io: CliIo, settings: Settings, once: boolean): Promise<num
     await requireTable(opened.db, 'public.bookings');
     if (!(await createOutbox(opened.db).exists())) {
       throw new CliError(
-        'The database has no notification outbox: apply supabase/migrations/20261123000000_booking_notifications.sql ' +
+        'The database has no notification outbox: apply supabase/migrations/20261201000200_notifications.sql ' +
           '(`supabase db push` for a Supabase project, or start the server once).',
       );
     }

@@ -3,7 +3,7 @@ import type { Database, Queryable } from './database.ts';
 
 /**
  * Whether the practice has answered each booking request
- * (app_private.booking_answers, migration 20261127000000_booking_answers.sql):
+ * (app_private.booking_answers, migration 20261201000200_notifications.sql):
  * a request without a row there is waiting. The link in the notification
  * e-mail marks one through public.mark_booking_answered(token), run here as
  * the caller's role the way PostgREST runs a function; `npx hijama answer`
