@@ -209,12 +209,10 @@ create table app_private.booking_answers (
   channel text
     constraint booking_answers_channel_check
       check (channel in ('email', 'instagram', 'phone', 'whatsapp', 'sms', 'other')),
-  -- Who marked it: the link in the e-mail or the command. ('migration' marked
-  -- the requests of a build before 1.0.0 that predated this table; nothing
-  -- writes it any more.)
+  -- Who marked it: the link in the e-mail, or the command.
   marked_by text not null default 'link'
     constraint booking_answers_marked_by_check
-      check (marked_by in ('link', 'command', 'migration'))
+      check (marked_by in ('link', 'command'))
 );
 
 comment on table app_private.booking_answers is

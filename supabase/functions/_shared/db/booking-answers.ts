@@ -19,12 +19,8 @@ export function isAnswerChannel(value: string): value is AnswerChannel {
   return (answerChannels as readonly string[]).includes(value);
 }
 
-/**
- * Who marked a request answered: the link in the e-mail, the command, or the
- * migration that began recording answers (for requests already past their
- * reply-by time then).
- */
-export type AnswerMarkedBy = 'link' | 'command' | 'migration';
+/** Who marked a request answered: the link in the e-mail, or the command. */
+export type AnswerMarkedBy = 'link' | 'command';
 
 /** A request's answer. */
 export interface BookingAnswer {
