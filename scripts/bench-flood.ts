@@ -1,6 +1,6 @@
 /**
  * What a flood costs, during which every booking needs a proof of work
- * (supabase/migrations/20261126000000_booking_flood.sql):
+ * (supabase/migrations/20261201000100_limits.sql):
  *
  * - a visitor: the time the booking form's solver (src/booking/proof-of-work-solver.ts,
  *   in Web Workers) takes in Chromium on challenges the server issues, with

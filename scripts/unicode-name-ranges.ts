@@ -2,7 +2,7 @@
  * Prints the letters and combining marks of this Node's Unicode as ranges of
  * code points: the text of supabase/functions/_shared/core/letters-and-marks.ts, and the same ranges as
  * the SQL bracket expressions of a migration (as in
- * supabase/migrations/20261126000100_full_name_letters.sql). Run it when a new
+ * supabase/migrations/20261201000000_bookings.sql). Run it when a new
  * Unicode version should count: paste both, in core and in a new migration
  * that replaces the two functions; server/db/field-rules-sql.test.ts then
  * checks that they agree, code point by code point.

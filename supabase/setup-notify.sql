@@ -15,8 +15,8 @@
 --   select vault.create_secret('<the function''s NOTIFY_FUNCTION_SECRET>', 'notify_bookings_secret');
 --
 -- The calls themselves are app_private.request_notification_send(), from the
--- migration 20261124000000_notify_function_wake.sql, and
--- app_private.request_daily_summary(), from 20261125120000_notification_watch.sql.
+-- migration 20261201000300_hosted_wake.sql, and
+-- app_private.request_daily_summary(), from the same file.
 
 create extension if not exists pg_net with schema extensions;
 create extension if not exists pg_cron with schema pg_catalog;
@@ -36,7 +36,7 @@ end
 $$;
 
 -- Every minute, for notifications whose retry is due and for the flood digest
--- (20261126000200_flood_digest.sql), which the function sends once 15 minutes
+-- (20261201000200_notifications.sql), which the function sends once 15 minutes
 -- have passed since the last. A job of that name is replaced.
 select cron.schedule(
   'notify-bookings',

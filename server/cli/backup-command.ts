@@ -40,7 +40,8 @@ export async function backup(io: CliIo, settings: Settings, file: string): Promi
   if (!existsSync(path.dirname(target))) {
     throw new CliError(`The folder ${path.dirname(target)} does not exist: create it first.`);
   }
-  const source = await openBookingsSource(settings.server);
+  // As it is: a backup is how a database this version refuses to migrate moves on.
+  const source = await openBookingsSource(settings.server, { migrate: false });
   let snapshot: Backup;
   try {
     snapshot = await source.backup();

@@ -77,9 +77,6 @@ export interface BookingsSource {
   close(): Promise<void>;
 }
 
-/** A server of an older version knows no functions: /rest/v1/rpc/… is no path to it. */
-class OlderServerError extends Error {}
-
 /** A problem the user can fix, explained by its message alone. */
 export class CliError extends Error {
   constructor(message: string) {
@@ -88,8 +85,15 @@ export class CliError extends Error {
   }
 }
 
-export async function openBookingsSource(config: ServerConfig): Promise<BookingsSource> {
-  const opened = await openDirect(config);
+/**
+ * `migrate: false` reads the embedded database as it is, unmigrated: a backup
+ * of a database this version refuses to migrate (made before release 1.0.0).
+ */
+export async function openBookingsSource(
+  config: ServerConfig,
+  options: { migrate?: boolean } = {},
+): Promise<BookingsSource> {
+  const opened = await openDirect(config, options);
   if (opened) {
     try {
       await requireTable(opened.db, 'public.bookings');
@@ -108,6 +112,7 @@ export async function openBookingsSource(config: ServerConfig): Promise<Bookings
  */
 export async function openDirect(
   config: ServerConfig,
+  options: { migrate?: boolean } = {},
 ): Promise<{ db: Database; close: () => Promise<void> } | undefined> {
   if (config.databaseUrl) {
     const db = await openPostgres(config.databaseUrl);
@@ -120,7 +125,11 @@ export async function openDirect(
     );
   }
   try {
-    const opened = await openDatabase({ databaseUrl: undefined, dataDir: config.dataDir });
+    const opened = await openDatabase({
+      databaseUrl: undefined,
+      dataDir: config.dataDir,
+      migrate: options.migrate,
+    });
     return { db: opened.db, close: opened.close };
   } catch (error) {
     if (error instanceof DataDirLockedError) return undefined;
@@ -228,7 +237,7 @@ function answerRecord(answer: BookingAnswer): AnswerRecord {
 
 function noAnswersTable(): CliError {
   return new CliError(
-    'The database has no table app_private.booking_answers: apply supabase/migrations/20261127000000_booking_answers.sql ' +
+    'The database has no table app_private.booking_answers: apply supabase/migrations/20261201000200_notifications.sql ' +
       '(`supabase db push` for a Supabase project, or start the server once).',
   );
 }
@@ -241,7 +250,8 @@ type StatesSince<State> = (since: Date) => Promise<Map<string, State> | undefine
 /**
  * The records with the state of their notifications and their answers, each
  * read in one call for every request since the oldest listed; a record is
- * left without a state its reader could not say (a server or database too old).
+ * left without a state its reader could not say (a database whose migrations
+ * were only partly applied).
  */
 async function withStates(
   records: BookingRecord[],
@@ -314,11 +324,6 @@ function httpSource(config: ServerConfig): BookingsSource {
     );
   }
 
-  const olderServer = () =>
-    new CliError(
-      `${description} runs an older version that cannot do this. Restart it after \`npm run build\`.`,
-    );
-
   const request = async (
     query: URLSearchParams,
     init: RequestInit = {},
@@ -357,15 +362,6 @@ function httpSource(config: ServerConfig): BookingsSource {
           'The server was started with another key, or with none: give it the same SERVICE_ROLE_KEY as this command and restart it.',
       );
     }
-    if (response.status === 404 && where.startsWith('/rest/v1/rpc/') && where !== backupPath) {
-      throw new OlderServerError();
-    }
-    if (
-      (response.status === 405 && init.method === 'DELETE') ||
-      (response.status === 404 && where === backupPath)
-    ) {
-      throw olderServer();
-    }
     throw new CliError(
       `${description} answered ${response.status}${code ? ` ${code}` : ''}: ${message}`,
     );
@@ -382,21 +378,14 @@ function httpSource(config: ServerConfig): BookingsSource {
       `/rest/v1/rpc/${name}`,
     );
 
-  /** The states one of the server's functions answers by booking id; undefined from a server too old to have it. */
+  /** The states one of the server's functions answers by booking id. */
   const statesSince =
     <State>(name: string): StatesSince<State> =>
     async (since) => {
-      try {
-        const answer = (await (
-          await rpc(name, { since: since.toISOString() })
-        ).json()) as (State & {
-          booking_id: string;
-        })[];
-        return new Map(answer.map(({ booking_id, ...state }) => [booking_id, state as State]));
-      } catch (error) {
-        if (error instanceof OlderServerError) return undefined;
-        throw error;
-      }
+      const answer = (await (await rpc(name, { since: since.toISOString() })).json()) as (State & {
+        booking_id: string;
+      })[];
+      return new Map(answer.map(({ booking_id, ...state }) => [booking_id, state as State]));
     };
   const readStates = {
     notifications: statesSince<NotificationRecord>('booking_notification_states'),
@@ -438,23 +427,13 @@ function httpSource(config: ServerConfig): BookingsSource {
       return withStates(records, readStates);
     },
     async markAnswered(bookingId, channel) {
-      try {
-        const { outcome, ...answer } = (await (
-          await rpc('answer_booking_request', { booking_id: bookingId, channel })
-        ).json()) as { outcome: MarkAnswerRecord['outcome'] } & AnswerRecord;
-        return outcome === 'not found' ? { outcome } : { outcome, answer };
-      } catch (error) {
-        if (!(error instanceof OlderServerError)) throw error;
-        throw olderServer();
-      }
+      const { outcome, ...answer } = (await (
+        await rpc('answer_booking_request', { booking_id: bookingId, channel })
+      ).json()) as { outcome: MarkAnswerRecord['outcome'] } & AnswerRecord;
+      return outcome === 'not found' ? { outcome } : { outcome, answer };
     },
     async failingNotifications() {
-      try {
-        return (await (await rpc('failing_booking_notifications', {})).json()) as FailingRecord[];
-      } catch (error) {
-        if (error instanceof OlderServerError) return [];
-        throw error;
-      }
+      return (await (await rpc('failing_booking_notifications', {})).json()) as FailingRecord[];
     },
     async countBefore(cutoff) {
       const query = new URLSearchParams({ select: 'id', limit: '0' });

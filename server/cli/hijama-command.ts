@@ -234,8 +234,8 @@ async function waitingRequests(source: BookingsSource, query: ListRequest) {
   const all = await source.list({ since: query.since, limit: undefined, oldestFirst: true });
   if (all.length > 0 && all[0]!.answer === undefined) {
     throw new CliError(
-      `${source.description} cannot tell which requests were answered: apply supabase/migrations/20261127000000_booking_answers.sql ` +
-        '(start the server once, or `supabase db push`), or restart an older server after `npm run build`.',
+      `${source.description} cannot tell which requests were answered: apply supabase/migrations/20261201000200_notifications.sql ` +
+        '(start the server once, or `supabase db push`).',
     );
   }
   return all.filter((record) => record.answer === null).slice(0, query.limit);
@@ -277,7 +277,6 @@ const channelWords: Record<AnswerChannel, string> = {
 const markedWords: Record<AnswerRecord['marked_by'], string> = {
   link: 'marked from the link in its e-mail',
   command: 'marked with npx hijama answer',
-  migration: 'received before answers were recorded',
 };
 
 /** "Tuesday 24 November 2026, 13:05 GMT (by e-mail, marked with npx hijama answer)": when, how if said, and who marked it. */
@@ -425,7 +424,7 @@ async function notify(io: CliIo, settings: Settings, once: boolean): Promise<num
     await requireTable(opened.db, 'public.bookings');
     if (!(await createOutbox(opened.db).exists())) {
       throw new CliError(
-        'The database has no notification outbox: apply supabase/migrations/20261123000000_booking_notifications.sql ' +
+        'The database has no notification outbox: apply supabase/migrations/20261201000200_notifications.sql ' +
           '(`supabase db push` for a Supabase project, or start the server once).',
       );
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ import {
 import { readBookingLimits } from './booking-limits.ts';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
-import { appliedMigrations, findMigrationsDir, listMigrations, migrate } from './migrate.ts';
+import { appliedMigrations, listMigrations, migrate } from './migrate.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 
@@ -190,50 +190,22 @@ describe.each(engines)('restore on $name', (engine) => {
     expect(await appliedMigrations(target)).toBeUndefined();
   });
 
-  it('restores a backup of the previous release, rows its rules allowed included, and upgrades it', async () => {
-    const previousRelease = '20261123000100_booking_abuse_limits.sql';
-    const previous = mkdtempSync(path.join(tmpdir(), 'hijama-previous-migrations-'));
-    cleanUps.push(async () => rmSync(previous, { recursive: true, force: true }));
-    for (const file of readdirSync(findMigrationsDir())) {
-      if (file <= previousRelease)
-        cpSync(path.join(findMigrationsDir(), file), path.join(previous, file));
-    }
+  it('restores a backup made before release 1.0.0 into the whole 1.0.0 schema', async () => {
+    // A build before 1.0.0 recorded migrations that the 1.0.0 baseline replaced;
+    // its tables were those of the baseline (the backup holds rows, not schema).
     const source = await engine.empty();
-    await migrate(source, previous);
-    await source.query(
-      'update app_private.booking_limits set per_email_per_hour = 4, per_minute = 9',
-    );
-    // Stored under the previous rules, refused by this release's (upgrade.test.ts).
-    const old = {
-      id: randomUUID(),
-      full_name: 'Red\u001b[31m Text',
-      phone: '----------',
-      email: 'a@example.com',
-    };
-    await source.query(
-      'insert into public.bookings (id, full_name, phone, email) values ($1, $2, $3, $4)',
-      [old.id, old.full_name, old.phone, old.email],
-    );
+    await populate(source);
     const backup = await readBackup(source);
-    expect(backup.migrations?.at(-1)).toBe(previousRelease);
+    backup.migrations = [
+      '20261122000000_create_bookings.sql',
+      '20261128000000_reminders_and_acknowledgements.sql',
+    ];
 
     const target = await engine.empty();
     await restoreBackup(target, backup);
     expect(await appliedMigrations(target)).toEqual(await listMigrations());
-    const { rows } = await target.query<{ id: string; full_name: string; phone: string }>(
-      'select id::text as id, full_name, phone from public.bookings',
-    );
-    expect(rows).toEqual([{ id: old.id, full_name: old.full_name, phone: old.phone }]);
-    // The limit set under the previous release is kept; the new ones start at their defaults.
-    expect(await readBookingLimits(target)).toEqual({
-      perClientPerHour: 5,
-      perEmailPerHour: 4,
-      sitePerHour: 20,
-    });
-    // And a backup of the upgraded database restores too: its checks were added `not valid`.
-    const again = await engine.empty();
-    await restoreBackup(again, await readBackup(target));
-    expect(content(await readBackup(again))).toEqual(content(await readBackup(target)));
+    expect((await readBackup(target)).tables).toEqual(backup.tables);
+    expect(await readBookingLimits(target)).toMatchObject({ perEmailPerHour: 7, sitePerHour: 90 });
   });
 });
 
@@ -242,7 +214,7 @@ describe('parseBackup', () => {
     format: 'hijama-backup',
     version: 1,
     createdAt: '2026-11-23T10:00:00.000Z',
-    migrations: ['20261122000000_create_bookings.sql'],
+    migrations: ['20261201000000_bookings.sql'],
     tables: { 'public.bookings': [] },
   };
 

@@ -5,6 +5,7 @@ import {
   hasTable,
   listMigrations,
   migrate,
+  unknownMigrations,
 } from './migrate.ts';
 
 /**
@@ -187,17 +188,23 @@ export type RestoreReport = Partial<Record<BackupTable, number>>;
  * Loads a backup into an empty database: applies the migrations the backup was
  * made with, loads the rows as they were (triggers and checks held off, so a
  * row is neither changed, re-notified nor refused by a rule newer than it), then
- * applies the remaining migrations. Refuses, changing nothing, a database that
- * already holds bookings, notifications or alerts, and a backup made with
- * migrations this version lacks.
+ * applies the remaining migrations. A backup that names no migrations (a
+ * Supabase project migrated with `supabase db push` only), or those of a build
+ * before release 1.0.0 (replaced by the 1.0.0 baseline), is loaded into the
+ * whole schema, into the columns it has. Refuses, changing nothing, a database
+ * that already holds bookings, notifications or alerts, and a backup made with
+ * migrations of a newer version.
  */
 export async function restoreBackup(
   db: Database,
   backup: Backup,
   migrationsDir: string = findMigrationsDir(),
 ): Promise<RestoreReport> {
-  const known = await listMigrations(migrationsDir);
-  const unknown = (backup.migrations ?? []).find((name) => !known.includes(name));
+  const { older, newer } = unknownMigrations(
+    backup.migrations ?? [],
+    await listMigrations(migrationsDir),
+  );
+  const unknown = newer[0];
   if (unknown) {
     throw new RestoreRefusedError(
       `The backup was made by a newer version of this project: its migration ${unknown} is not in ${migrationsDir}. ` +
@@ -205,7 +212,7 @@ export async function restoreBackup(
     );
   }
   await refuseUnlessEmpty(db);
-  const last = backup.migrations?.at(-1);
+  const last = older.length > 0 ? undefined : backup.migrations?.at(-1);
   await migrate(db, migrationsDir, last ? { through: last } : {});
   const report = await db.transaction(async (tx) => {
     const loaded: RestoreReport = {};

@@ -8,7 +8,7 @@ import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 /**
  * The proof-of-work challenges a browser solves while the site is flooded
  * (ALTCHA v1): public.booking_challenge() of the migration
- * 20261126000000_booking_flood.sql makes and signs them with a key no API
+ * 20261201000100_limits.sql makes and signs them with a key no API
  * role can read, so this layer only calls it, as the caller's role, the way
  * PostgREST runs a function.
  */

@@ -3,7 +3,7 @@ import type { Queryable } from '../../supabase/functions/_shared/db/database.ts'
 
 /**
  * The database's own limits on booking requests from the public (the migration
- * 20261126000000_booking_flood.sql keeps them in one row of
+ * 20261201000100_limits.sql keeps them in one row of
  * app_private.booking_limits). 0 switches a limit off.
  */
 export interface BookingLimits {

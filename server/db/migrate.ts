@@ -10,6 +10,12 @@ import type { Database, Queryable } from '../../supabase/functions/_shared/db/da
  * transaction, and records them in a schema that the REST API never exposes.
  * An advisory lock makes two servers starting at once on one PostgreSQL
  * database take turns instead of racing.
+ *
+ * From release 1.0.0 on the files are append-only: a change to the schema is a
+ * new file, sorting after every other (docs/development.md). A database that
+ * records migrations this directory lacks is refused before anything is
+ * applied: one made before 1.0.0, whose migrations the 1.0.0 baseline
+ * replaced, or one made by a newer version.
  */
 
 export interface MigrationReport {
@@ -19,11 +25,10 @@ export interface MigrationReport {
   changed: string[];
 }
 
+/** A migration that failed, or a database this version must not migrate; the message says what to do. */
 export class MigrationError extends Error {
-  constructor(file: string, cause: unknown) {
-    super(`Migration ${file} failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
-      cause,
-    });
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'MigrationError';
   }
 }
@@ -40,9 +45,8 @@ export async function migrate(
   } = {},
 ): Promise<MigrationReport> {
   const { through } = options;
-  const files = (await listMigrations(migrationsDir)).filter(
-    (name) => through === undefined || name <= through,
-  );
+  const known = await listMigrations(migrationsDir);
+  const files = known.filter((name) => through === undefined || name <= through);
   await db.transaction(async (tx) => {
     await takeMigrationLock(tx);
     await tx.exec(`
@@ -54,6 +58,8 @@ export async function migrate(
         applied_at timestamptz not null default now()
       );
     `);
+    const recorded = await appliedMigrations(tx);
+    refuseUnknownMigrations(db.description, recorded ?? [], known, migrationsDir);
   });
 
   const report: MigrationReport = { applied: [], changed: [] };
@@ -80,10 +86,52 @@ export async function migrate(
         report.applied.push(file);
       });
     } catch (error) {
-      throw new MigrationError(file, error);
+      throw new MigrationError(
+        `Migration ${file} failed: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
   }
   return report;
+}
+
+/**
+ * The recorded migrations that `known` (a directory's files) lacks: `older`,
+ * those sorting before its first file, were made by a build before release
+ * 1.0.0, whose migrations the 1.0.0 baseline replaced; `newer`, the others,
+ * by a newer version.
+ */
+export function unknownMigrations(
+  recorded: readonly string[],
+  known: readonly string[],
+): { older: string[]; newer: string[] } {
+  const unknown = recorded.filter((name) => !known.includes(name));
+  const first = known[0];
+  const isOlder = (name: string) => first !== undefined && name < first;
+  return { older: unknown.filter(isOlder), newer: unknown.filter((name) => !isOlder(name)) };
+}
+
+function refuseUnknownMigrations(
+  database: string,
+  recorded: readonly string[],
+  known: readonly string[],
+  migrationsDir: string,
+) {
+  const { older, newer } = unknownMigrations(recorded, known);
+  if (older.length > 0) {
+    throw new MigrationError(
+      `${database} was made by a build from before release 1.0.0: it records ${older.length} migration${older.length === 1 ? '' : 's'} ` +
+        `(${older[0]}${older.length > 1 ? ` to ${older.at(-1)}` : ''}) that 1.0.0 replaced with a new baseline, so it cannot be upgraded in place. Nothing was changed. ` +
+        'Back it up with `npx hijama backup FILE` (this version reads it), then start from an empty database (a new DATA_DIR folder, or a new PostgreSQL or Supabase database) ' +
+        'and load the rows into it with `npx hijama restore FILE`.',
+    );
+  }
+  if (newer.length > 0) {
+    throw new MigrationError(
+      `${database} was made by a newer version of this project: its migration ${newer[0]} is not in ${migrationsDir}. Nothing was changed. ` +
+        'Update this copy (git pull, npm ci, npm run build), then start again.',
+    );
+  }
 }
 
 /** The migration files of `migrationsDir`, in the order they apply. */

@@ -4,7 +4,7 @@ import { useTestDatabase } from '../testing/test-database.ts';
 
 /**
  * The database's side of reminders and acknowledgements
- * (20261128000000_reminders_and_acknowledgements.sql): each waiting request is
+ * (20261201000200_notifications.sql): each waiting request is
  * claimed for one reminder once, and an address gets at most one
  * acknowledgement in 24 hours, whichever notifier asks.
  */

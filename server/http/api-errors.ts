@@ -102,7 +102,7 @@ export function siteMethodNotAllowed(): SiteError {
 
 /**
  * The one answer of every limit on requests, the server's and the database's
- * alike (the migration 20261126000000_booking_flood.sql raises the same code,
+ * alike (the migration 20261201000100_limits.sql raises the same code,
  * message and hint), so that a refusal never says which limit. The hint claims
  * nothing about earlier requests: the one refused may be someone else's doing.
  */

@@ -30,12 +30,6 @@ describe('the limits read from the environment', () => {
     });
   });
 
-  it('refuses the per-minute setting of earlier releases, naming what replaced it', () => {
-    expect(() => loadLimits({ BOOKING_LIMIT_PER_MINUTE: '30' })).toThrow(
-      /BOOKING_LIMIT_SITE_PER_HOUR/,
-    );
-  });
-
   it('reports every malformed value at once', () => {
     const attempt = () =>
       loadLimits({

@@ -43,16 +43,8 @@ export const everyLimitLifted: Record<string, string> = Object.fromEntries(
   ),
 );
 
-/** Settings that no longer exist, and what replaced them. */
-const renamedSettings: Record<string, string> = {
-  BOOKING_LIMIT_PER_MINUTE:
-    'BOOKING_LIMIT_PER_MINUTE is gone: the site-wide limit is now per hour, BOOKING_LIMIT_SITE_PER_HOUR (and each visitor has BOOKING_LIMIT_PER_CLIENT_PER_HOUR).',
-};
-
 export function loadLimits(env: Env = process.env): LimitsConfig {
-  const problems: string[] = Object.entries(renamedSettings)
-    .filter(([name]) => env[name] !== undefined)
-    .map(([, explanation]) => explanation);
+  const problems: string[] = [];
   /** The setting's whole number; undefined when unset (or refused, with its problem). */
   const count = ({ setting, min, max }: LimitSetting) => {
     const text = env[setting]?.trim();

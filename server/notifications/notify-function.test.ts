@@ -611,7 +611,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
         $$;
         create schema vault;
         create table vault.decrypted_secrets (name text, decrypted_secret text);
-        -- The key that 20261127000000_booking_answers.sql stores in Vault where it exists.
+        -- The key that 20261201000200_notifications.sql stores in Vault where it exists.
         insert into vault.decrypted_secrets
           values ('hijama_answer_link_key', md5(random()::text) || md5(random()::text));
       `);

@@ -1,6 +1,6 @@
 /**
  * What the answer page's button ended in, read from the API's answer: the
- * database's own refusals (supabase/migrations/20261127000000_booking_answers.sql)
+ * database's own refusals (supabase/migrations/20261201000200_notifications.sql)
  * by their PostgREST code, anything else as a failure worth trying again.
  */
 export type AnswerOutcome =

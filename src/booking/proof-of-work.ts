@@ -1,7 +1,7 @@
 /**
  * The proof of work a booking needs while the site is flooded (ALTCHA's
  * protocol, version 1; the database's side is the migration
- * 20261126000000_booking_flood.sql): above the site's hourly threshold an
+ * 20261201000100_limits.sql): above the site's hourly threshold an
  * insert is answered 428 (PT428) until it carries, in a header, the solution
  * of a challenge the API issued. The challenge's shape and the header are in
  * supabase/functions/_shared/core/booking-proof.ts; here, the browser's pure part. Solving is in

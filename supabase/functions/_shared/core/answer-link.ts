@@ -1,7 +1,7 @@
 /**
  * The link in a booking e-mail that marks the request answered: a page of the
  * site whose address carries the request's signed token after `#answer=`
- * (supabase/migrations/20261127000000_booking_answers.sql makes and checks
+ * (supabase/migrations/20261201000200_notifications.sql makes and checks
  * tokens). In the fragment, the token never reaches a server's logs, and
  * opening the page changes nothing: only its button does.
  */

@@ -2,7 +2,7 @@
  * The proof of work a booking request needs while the site is flooded (ALTCHA's
  * protocol, version 1), as the browser, the server and the tests see it. The
  * database makes challenges and checks solutions
- * (supabase/migrations/20261126000000_booking_flood.sql): above the site's
+ * (supabase/migrations/20261201000100_limits.sql): above the site's
  * hourly threshold an insert is answered 428 (PT428) until it carries, in a
  * header, the solution of a challenge the API issued.
  */

@@ -153,7 +153,7 @@ const instagramProfileAddress =
  * names are case-insensitive), so that `@Amina.K`, `amina.k` and
  * `https://www.instagram.com/amina.k/` are one value. Anything else is kept as
  * typed. The database does the same (app_private.instagram_handle, in
- * supabase/migrations/20261127000200_instagram_handle.sql).
+ * supabase/migrations/20261201000000_bookings.sql).
  */
 export function normaliseInstagram(trimmed: string): string {
   let handle = instagramProfileAddress.exec(trimmed)?.[1] ?? trimmed;

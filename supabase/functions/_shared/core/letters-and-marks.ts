@@ -2,7 +2,7 @@
  * Unicode's letters and combining marks as ranges of code points, for the full
  * name's rules (booking-rules.ts). Spelled out rather than `\p{L}` and `\p{M}`
  * so that every browser, the server and SQL (the functions of
- * supabase/migrations/20261126000100_full_name_letters.sql) agree whatever
+ * supabase/migrations/20261201000000_bookings.sql) agree whatever
  * Unicode version each knows. Drawn from Unicode 17.0 and printed, with their
  * SQL, by scripts/unicode-name-ranges.ts; server/db/field-rules-sql.test.ts
  * compares the two.

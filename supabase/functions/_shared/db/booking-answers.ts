@@ -3,7 +3,7 @@ import type { Database, Queryable } from './database.ts';
 
 /**
  * Whether the practice has answered each booking request
- * (app_private.booking_answers, migration 20261127000000_booking_answers.sql):
+ * (app_private.booking_answers, migration 20261201000200_notifications.sql):
  * a request without a row there is waiting. The link in the notification
  * e-mail marks one through public.mark_booking_answered(token), run here as
  * the caller's role the way PostgREST runs a function; `npx hijama answer`
@@ -19,12 +19,8 @@ export function isAnswerChannel(value: string): value is AnswerChannel {
   return (answerChannels as readonly string[]).includes(value);
 }
 
-/**
- * Who marked a request answered: the link in the e-mail, the command, or the
- * migration that began recording answers (for requests already past their
- * reply-by time then).
- */
-export type AnswerMarkedBy = 'link' | 'command' | 'migration';
+/** Who marked a request answered: the link in the e-mail, or the command. */
+export type AnswerMarkedBy = 'link' | 'command';
 
 /** A request's answer. */
 export interface BookingAnswer {

@@ -16,7 +16,7 @@ import { recordAcknowledgementRefused } from './practice-alerts.ts';
  * acknowledged and keeps an address to one acknowledgement in
  * `replyWithinHours`, however many requests name it and however many notifiers
  * run (app_private.claim_acknowledgement,
- * 20261128000000_reminders_and_acknowledgements.sql); this task sends each
+ * 20261201000200_notifications.sql); this task sends each
  * one it is given and records the outcome:
  * - sent: the SMTP server took it;
  * - refused: the server refused the visitor's address for good (5xx to

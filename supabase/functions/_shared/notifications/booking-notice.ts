@@ -37,11 +37,11 @@ export interface BookingNotice {
   fullName: string;
   phone: string;
   email: string;
-  /** The handle as stored: a user name since 20261127000200_instagram_handle.sql, as typed before; null when left empty. */
+  /** The handle as stored: a user name (20261201000000_bookings.sql); null when left empty. */
   instagram: string | null;
   /**
    * The signed token of the link that marks the request answered
-   * (20261127000000_booking_answers.sql), made when the notification is
+   * (20261201000200_notifications.sql), made when the notification is
    * claimed; absent where nothing made one (a digest, a summary).
    */
   answerToken?: string;

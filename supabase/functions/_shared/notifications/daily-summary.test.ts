@@ -249,7 +249,6 @@ describe("the week's record of replies", () => {
       decided: 4,
       answeredInTime: 2,
       medianMs: 3 * hour + 10 * minute,
-      leftOut: 0,
     });
     expect(replyRecordLine(record)).toBe(
       `This week: answered 2 of 4 within ${replyWithinHours} hours, median 3 h 10 min.`,
@@ -277,7 +276,7 @@ describe("the week's record of replies", () => {
 
   it('says so when nothing was answered', () => {
     const none = replyRecordOf([replyOf(now, 2 * hour, null)], now);
-    expect(none).toEqual({ decided: 0, answeredInTime: 0, medianMs: undefined, leftOut: 0 });
+    expect(none).toEqual({ decided: 0, answeredInTime: 0, medianMs: undefined });
     expect(replyRecordLine(none)).toBe(
       'This week: no request has been answered or reached its reply-by time yet.',
     );
@@ -287,26 +286,6 @@ describe("the week's record of replies", () => {
     );
     expect(replyRecordLine(lateOnly)).toBe(
       `This week: answered 0 of 2 within ${replyWithinHours} hours.`,
-    );
-  });
-
-  it('leaves out the answers the migration recorded, whose time is unknown', () => {
-    const record = replyRecordOf(
-      [
-        replyOf(now, 6 * 24 * hour, 24 * hour, 'migration'),
-        replyOf(now, 5 * 24 * hour, 24 * hour, 'migration'),
-        replyOf(now, 2 * 24 * hour, 2 * hour, 'command'),
-      ],
-      now,
-    );
-    expect(record).toEqual({ decided: 1, answeredInTime: 1, medianMs: 2 * hour, leftOut: 2 });
-    expect(replyRecordLine(record)).toBe(
-      `This week: answered 1 of 1 within ${replyWithinHours} hours, median 2 h 00 min. 2 requests marked answered when answers began to be recorded are not counted: their time is unknown.`,
-    );
-    expect(
-      replyRecordLine(replyRecordOf([replyOf(now, 3 * 24 * hour, hour, 'migration')], now)),
-    ).toBe(
-      'This week: no request has been answered or reached its reply-by time yet. 1 request marked answered when answers began to be recorded is not counted: its time is unknown.',
     );
   });
 

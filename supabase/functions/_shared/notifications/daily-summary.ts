@@ -85,12 +85,6 @@ export interface ReplyRecord {
   answeredInTime: number;
   /** The median time from arrival to answer over every answered one, late ones included; undefined when none was answered. */
   medianMs: number | undefined;
-  /**
-   * Answers recorded by the migration that began recording answers
-   * (marked_by 'migration'): their time is unknown, so they are left out of
-   * both the count and the median.
-   */
-  leftOut: number;
 }
 
 /** The middle value, or the mean of the two middle values of an even count; undefined for none. */
@@ -107,12 +101,9 @@ export function replyRecordOf(replies: readonly RequestReply[], now: Date): Repl
   const answerTimes: number[] = [];
   let decided = 0;
   let answeredInTime = 0;
-  let leftOut = 0;
   for (const reply of replies) {
     const answered = reply.answeredAt !== null && reply.answeredAt.getTime() <= now.getTime();
-    if (answered && reply.markedBy === 'migration') {
-      leftOut += 1;
-    } else if (answered) {
+    if (answered) {
       // An answer recorded before the request's own time (a clock off between
       // machines) took no time, rather than a negative one.
       const tookMs = Math.max(0, reply.answeredAt!.getTime() - reply.createdAt.getTime());
@@ -123,23 +114,19 @@ export function replyRecordOf(replies: readonly RequestReply[], now: Date): Repl
       decided += 1;
     }
   }
-  return { decided, answeredInTime, medianMs: medianOf(answerTimes), leftOut };
+  return { decided, answeredInTime, medianMs: medianOf(answerTimes) };
 }
 
 /** "This week: answered 9 of 10 within 24 hours, median 3 h 10 min." */
 export function replyRecordLine(record: ReplyRecord): string {
-  const leftOut =
-    record.leftOut === 0
-      ? ''
-      : ` ${plural(record.leftOut, 'request', 'requests')} marked answered when answers began to be recorded ${record.leftOut === 1 ? 'is' : 'are'} not counted: ${record.leftOut === 1 ? 'its' : 'their'} time is unknown.`;
   if (record.decided === 0) {
-    return `This week: no request has been answered or reached its reply-by time yet.${leftOut}`;
+    return 'This week: no request has been answered or reached its reply-by time yet.';
   }
   const median =
     record.medianMs === undefined
       ? ''
       : `, median ${formatDuration(new Date(0), new Date(record.medianMs))}`;
-  return `This week: answered ${record.answeredInTime} of ${record.decided} within ${replyWithinHours} hours${median}.${leftOut}`;
+  return `This week: answered ${record.answeredInTime} of ${record.decided} within ${replyWithinHours} hours${median}.`;
 }
 
 function notifiedLine({ notification }: NotifiedRequest): string {
@@ -178,7 +165,6 @@ function waitingLines(waiting: readonly BookingNotice[], now: Date, lateCount: n
 function answeredLine(booking: BookingNotice, reply: RequestReply | undefined, now: Date): string {
   const answeredAt = reply?.answeredAt;
   if (!answeredAt || answeredAt.getTime() > now.getTime()) return 'Answered: not yet, waiting';
-  if (reply.markedBy === 'migration') return 'Answered: yes';
   return `Answered: yes, ${formatUkTimeLong(answeredAt)}, ${formatDuration(booking.createdAt, answeredAt)} after it arrived`;
 }
 

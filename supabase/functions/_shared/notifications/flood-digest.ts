@@ -12,7 +12,7 @@ import { telUrl } from './reply-links.ts';
 
 /**
  * The flood digest: the booking requests that arrived above the site's hourly
- * threshold (a flood, 20261126000000_booking_flood.sql), sent to the practice
+ * threshold (a flood, 20261201000100_limits.sql), sent to the practice
  * together, at most once every `floodDigestIntervalMs`, instead of one e-mail
  * each. What it says is decided here for the server and the Edge Function
  * alike; flood-digests.ts keeps the digests in the database.

@@ -14,7 +14,7 @@ import {
 } from './channel-names.ts';
 
 /**
- * app_private.flood_digests (20261126000200_flood_digest.sql): the digests of
+ * app_private.flood_digests (20261201000200_notifications.sql): the digests of
  * the requests that arrived above the site's hourly threshold. A notifier
  * opens a digest of every request waiting, once the previous one is done and
  * old enough, and sends it under a lease, as outbox.ts sends a single

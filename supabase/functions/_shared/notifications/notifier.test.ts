@@ -272,7 +272,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
         full_name: "Zoë O'Neil",
         phone: '01634 123456',
         email: 'amina@example.com',
-        // Stored as the user name (20261127000200_instagram_handle.sql).
+        // Stored as the user name (20261201000000_bookings.sql).
         instagram: 'zoe_o',
         instagram_url: 'https://instagram.com/zoe_o',
       },

@@ -8,11 +8,11 @@ import { sentChannels, sentFlagsSql, type ChannelName } from './channel-names.ts
 /**
  * Messages to the practice about the booking form and its notifications, kept
  * in app_private.booking_alerts until sent:
- * - `flood`, left by the database (20261126000000_booking_flood.sql) when more
+ * - `flood`, left by the database (20261201000100_limits.sql) when more
  *   requests than the site's hourly threshold arrive within an hour, at most
  *   once an hour while they keep coming;
  * - `notification_failing`, left by the notifier when notifications have kept
- *   failing for NOTIFY_ALERT_AFTER_MINUTES (20261125120000_notification_watch.sql),
+ *   failing for NOTIFY_ALERT_AFTER_MINUTES (20261201000200_notifications.sql),
  *   once for each notification;
  * - `acknowledgement_refused`, left by the acknowledgements task
  *   (acknowledgements.ts) when the visitor's mail server refused the e-mail

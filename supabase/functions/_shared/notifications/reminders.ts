@@ -10,7 +10,7 @@ import { composeReminder, describeReminderSize } from './reminder-message.ts';
  * time, is reminded once through every channel, together with the others due
  * at the same run. The database decides which requests are due and makes
  * each reminded once however many notifiers run
- * (app_private.claim_due_reminders, 20261128000000_reminders_and_acknowledgements.sql);
+ * (app_private.claim_due_reminders, 20261201000200_notifications.sql);
  * this task sends them and records the outcome.
  *
  * As with alerts, a reminder is done when one channel took it: the others'

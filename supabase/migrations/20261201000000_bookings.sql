@@ -1,21 +1,105 @@
--- The full name needs a letter, and no more than 4 combining marks in a row
--- (supabase/functions/_shared/core/booking-rules.ts, fullName: needsLetter and maxMarksInARow), so that a
--- name cannot be made of characters that show nothing (two U+3164 HANGUL
--- FILLER, U+2800 BRAILLE PATTERN BLANK, a combining grapheme joiner) or of
--- marks stacked into a tower over the text. Real names use at most 2 in a row
--- (Arabic's shadda with a vowel sign, Vietnamese's two accents).
+-- Booking requests sent from the public site, and the rules every request is
+-- held to, whoever inserts it.
 --
+-- The schema of release 1.0.0 is this file and the three after it, one per
+-- concern: the bookings and their rules (here), the limits on visitors, the
+-- notifications, and the wake-up of the hosted notifier. They are applied as
+-- they are by the project's own server (on PGlite or PostgreSQL) and by
+-- `supabase db push` on hosted Supabase. From 1.0.0 on, migrations are
+-- append-only: a change is a new file after these (docs/development.md).
+--
+-- The rules are supabase/functions/_shared/core/booking-rules.ts's, in the
+-- database, so that a direct insert through hosted Supabase is held to exactly
+-- what the form and the server accept (server/db/field-rules-sql.test.ts
+-- compares the two):
+--
+-- - every field is trimmed of the same white space as in core (`trimmedSpace`:
+--   what JavaScript's trim removes), by a trigger, before anything is checked;
+-- - no field holds a control or format character (Unicode Cc, Cf) or a line or
+--   paragraph separator (core's `hiddenCharacterRanges`);
+-- - a phone needs at least 7 digits besides its other allowed characters;
+-- - lengths count characters (code points), as `char_length` does;
+-- - the full name needs a letter, and no more than 4 combining marks in a row
+--   (core's fullName: needsLetter and maxMarksInARow), so that a name cannot be
+--   made of characters that show nothing (two U+3164 HANGUL FILLER, U+2800
+--   BRAILLE PATTERN BLANK, a combining grapheme joiner) or of marks stacked into
+--   a tower over the text. Real names use at most 2 in a row (Arabic's shadda
+--   with a vowel sign, Vietnamese's two accents);
+-- - the Instagram field is stored as a user name, whatever way it was typed
+--   (core's `normaliseInstagram`; see app_private.instagram_handle below).
+
+-- Supabase's API roles. Hosted Supabase already has them; elsewhere they are
+-- created here, without login, for the server to switch into.
+do $$
+begin
+  if not exists (select 1 from pg_roles where rolname = 'anon') then
+    create role anon nologin noinherit;
+  end if;
+  if not exists (select 1 from pg_roles where rolname = 'authenticated') then
+    create role authenticated nologin noinherit;
+  end if;
+  if not exists (select 1 from pg_roles where rolname = 'service_role') then
+    create role service_role nologin noinherit bypassrls;
+  end if;
+exception
+  -- Another database of the same cluster created the role at the same moment.
+  when duplicate_object or unique_violation then null;
+end
+$$;
+
+-- Server bookkeeping, never exposed through the REST API (on Supabase only
+-- `public` and `graphql_public` are exposed by default); the API roles have no
+-- privilege on it. The server's migrate step may have made it already.
+create schema if not exists app_private;
+revoke all on schema app_private from public, anon, authenticated, service_role;
+
+-- pgcrypto signs and hashes (proofs of work, answer links, acknowledgements),
+-- in the schema where hosted Supabase keeps it.
+create schema if not exists extensions;
+create extension if not exists pgcrypto with schema extensions;
+
+-- The rules' functions. The check constraints call them as the inserting role.
+
+create function app_private.trim_booking_text(value text)
+returns text
+language sql
+immutable
+strict
+parallel safe
+set search_path = ''
+as $$
+  select btrim(
+    value,
+    U&'\0009\000A\000B\000C\000D\0020\00A0\1680\2000\2001\2002\2003\2004\2005\2006\2007\2008\2009\200A\2028\2029\202F\205F\3000\FEFF'
+  )
+$$;
+
+comment on function app_private.trim_booking_text(text) is
+  'Trims the white space that JavaScript''s trim removes (supabase/functions/_shared/core/booking-rules.ts, trimmedSpace).';
+
+create function app_private.has_hidden_character(value text)
+returns boolean
+language sql
+immutable
+strict
+parallel safe
+set search_path = ''
+as $$
+  select value ~ U&'[\0001-\001F\007F-\009F\00AD\0600-\0605\061C\06DD\070F\0890-\0891\08E2\180E\200B-\200F\2028-\202E\2060-\2064\2066-\206F\FEFF\FFF9-\FFFB\+0110BD\+0110CD\+013430-\+01343F\+01BCA0-\+01BCA3\+01D173-\+01D17A\+0E0001\+0E0020-\+0E007F]'
+$$;
+
+comment on function app_private.has_hidden_character(text) is
+  'Whether a text holds a character no person types (supabase/functions/_shared/core/booking-rules.ts, hiddenCharacterRanges).';
+
 -- PostgreSQL's regular expressions have no \p{L}, and [[:alpha:]] follows the
 -- database's locale (under C, ASCII alone): the letters and marks are spelled
--- out as ranges of code points, the same as supabase/functions/_shared/core/letters-and-marks.ts (printed
--- together by scripts/unicode-name-ranges.ts, Unicode 17.0), so that PGlite,
--- PostgreSQL and Supabase, under any locale, judge as the form and the server
--- do; server/db/field-rules-sql.test.ts compares them code point by code point.
---
--- Added `not valid`, as the other field rules: rows stored under the earlier
--- rules stay as they are and readable; every new row is checked.
+-- out as ranges of code points, the same as
+-- supabase/functions/_shared/core/letters-and-marks.ts (printed together by
+-- scripts/unicode-name-ranges.ts, Unicode 17.0), so that PGlite, PostgreSQL and
+-- Supabase, under any locale, judge as the form and the server do;
+-- server/db/field-rules-sql.test.ts compares them code point by code point.
 
-create or replace function app_private.has_letter(value text)
+create function app_private.has_letter(value text)
 returns boolean
 language sql
 immutable
@@ -131,7 +215,7 @@ $$;
 comment on function app_private.has_letter(text) is
   'Whether a text holds a letter of any script, the blank Hangul fillers aside (supabase/functions/_shared/core/letters-and-marks.ts, letterRanges).';
 
-create or replace function app_private.has_more_marks_in_a_row(value text, most integer)
+create function app_private.has_more_marks_in_a_row(value text, most integer)
 returns boolean
 language sql
 immutable
@@ -195,18 +279,168 @@ $$;
 comment on function app_private.has_more_marks_in_a_row(text, integer) is
   'Whether more than `most` combining marks follow one another in a text (supabase/functions/_shared/core/letters-and-marks.ts, combiningMarkRanges).';
 
--- The check constraint calls them as the inserting role.
+revoke all on function app_private.trim_booking_text(text) from public;
+revoke all on function app_private.has_hidden_character(text) from public;
 revoke all on function app_private.has_letter(text) from public;
 revoke all on function app_private.has_more_marks_in_a_row(text, integer) from public;
+grant execute on function app_private.trim_booking_text(text) to anon, authenticated, service_role;
+grant execute on function app_private.has_hidden_character(text) to anon, authenticated, service_role;
 grant execute on function app_private.has_letter(text) to anon, authenticated, service_role;
 grant execute on function app_private.has_more_marks_in_a_row(text, integer) to anon, authenticated, service_role;
 
-alter table public.bookings
-  drop constraint if exists bookings_full_name_check,
-  add constraint bookings_full_name_check check (
-    full_name = app_private.trim_booking_text(full_name)
-    and char_length(full_name) between 1 and 100
-    and not app_private.has_hidden_character(full_name)
-    and app_private.has_letter(full_name)
-    and not app_private.has_more_marks_in_a_row(full_name, 4)
-  ) not valid;
+create table public.bookings (
+  id uuid primary key default gen_random_uuid(),
+  created_at timestamptz not null default now(),
+  full_name text not null
+    constraint bookings_full_name_check check (
+      full_name = app_private.trim_booking_text(full_name)
+      and char_length(full_name) between 1 and 100
+      and not app_private.has_hidden_character(full_name)
+      and app_private.has_letter(full_name)
+      and not app_private.has_more_marks_in_a_row(full_name, 4)
+    ),
+  phone text not null
+    constraint bookings_phone_check check (
+      phone = app_private.trim_booking_text(phone)
+      and char_length(phone) between 10 and 30
+      and phone ~ '^[0-9 +()-]+$'
+      and char_length(regexp_replace(phone, '[^0-9]', '', 'g')) >= 7
+    ),
+  email text not null
+    constraint bookings_email_check check (
+      email = app_private.trim_booking_text(email)
+      and char_length(email) between 1 and 254
+      and not app_private.has_hidden_character(email)
+      and email ~ U&'^[^\0009-\000D\0020\00A0\1680\2000-\200A\2028\2029\202F\205F\3000\FEFF@]+@[^\0009-\000D\0020\00A0\1680\2000-\200A\2028\2029\202F\205F\3000\FEFF@]+[.][^\0009-\000D\0020\00A0\1680\2000-\200A\2028\2029\202F\205F\3000\FEFF@]+$'
+    ),
+  instagram text
+    constraint bookings_instagram_check check (
+      instagram is null or (
+        instagram = app_private.trim_booking_text(instagram)
+        and char_length(instagram) between 1 and 60
+        and not app_private.has_hidden_character(instagram)
+      )
+    ),
+  -- The honeypot: the form has a field people never see or fill. Never stored:
+  -- app_private.screen_booking empties it or drops the request.
+  website text
+);
+
+comment on table public.bookings is
+  'Booking requests from the public site; the practice replies within 24 hours. Anonymous callers may insert, never read.';
+
+create index bookings_created_at_idx on public.bookings (created_at desc);
+create index bookings_email_created_at_idx on public.bookings (lower(email), created_at desc);
+
+alter table public.bookings enable row level security;
+
+-- Anonymous visitors may insert a request and do nothing else. The columns are
+-- named so that created_at always comes from the database clock.
+revoke all on public.bookings from anon, authenticated;
+grant usage on schema public to anon, authenticated, service_role;
+grant insert (id, full_name, phone, email, instagram, website) on public.bookings to anon;
+grant all on public.bookings to service_role;
+
+create policy "Visitors can send a booking request"
+  on public.bookings
+  for insert
+  to anon
+  with check (true);
+
+-- The Instagram field stored as a user name, whatever way it was typed.
+--
+-- Visitors type `@amina.k`, `Amina.K` or paste their profile's address from
+-- the app (`https://www.instagram.com/amina.k/?igsh=…`). The practice needs
+-- the user name, once, to open the profile and a chat: so a profile's address
+-- is reduced to its user name, one leading `@` is dropped, and a user name
+-- (letters, digits, `.` and `_`, at most 30) is lowered, Instagram's names
+-- being case-insensitive. Anything else is kept as typed. The trigger below
+-- applies it to every insert, hosted Supabase's included, before the checks
+-- (so the length limit counts the user name, not the address).
+
+create function app_private.instagram_handle(value text)
+returns text
+language sql
+immutable
+strict
+parallel safe
+set search_path = ''
+as $$
+  select app_private.trim_booking_text(
+    case when handle ~ '^[A-Za-z0-9._]{1,30}$' then lower(handle) else handle end
+  )
+  from (
+    select case when char_length(profile) > 1 and left(profile, 1) = '@'
+             then substr(profile, 2) else profile end as handle
+    from (
+      -- In SQL's regular expressions `.` matches line breaks too, as `[\s\S]` does in core.
+      select coalesce(
+        (regexp_match(
+          value,
+          '^(?:https?://)?(?:www\.|m\.)?instagram\.com/([^/?#]+)/?(?:[?#].*)?$',
+          'i'
+        ))[1],
+        value
+      ) as profile
+    ) as address
+  ) as named
+$$;
+
+comment on function app_private.instagram_handle(text) is
+  'The Instagram field as stored: a profile address reduced to its user name, no leading @, a user name in lowercase (supabase/functions/_shared/core/booking-rules.ts, normaliseInstagram).';
+
+revoke all on function app_private.instagram_handle(text) from public, anon, authenticated, service_role;
+
+create function app_private.trim_booking()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  new.full_name := app_private.trim_booking_text(new.full_name);
+  new.phone := app_private.trim_booking_text(new.phone);
+  new.email := app_private.trim_booking_text(new.email);
+  -- An optional field left empty is stored as null.
+  new.instagram := nullif(
+    app_private.instagram_handle(app_private.trim_booking_text(new.instagram)), '');
+  return new;
+end;
+$$;
+
+comment on function app_private.trim_booking() is
+  'Trims every field of a new booking request and reduces the Instagram field to a user name, as the form does, before the checks; runs as its owner so that anon needs no privilege on app_private.';
+
+revoke all on function app_private.trim_booking() from public, anon, authenticated, service_role;
+
+-- Named to run before bookings_screen (triggers of one event run in name order).
+create trigger bookings_normalize
+  before insert on public.bookings
+  for each row execute function app_private.trim_booking();
+
+-- The honeypot. A request that fills it is answered as if stored (201) and
+-- stored nowhere.
+create function app_private.screen_booking()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  -- A bot filled the field people cannot see: answer as if stored, store nothing.
+  if nullif(btrim(new.website), '') is not null then
+    return null;
+  end if;
+  new.website := null;
+  return new;
+end;
+$$;
+
+comment on function app_private.screen_booking() is
+  'Drops honeypot requests (answered as stored, stored nowhere).';
+
+revoke all on function app_private.screen_booking() from public, anon, authenticated, service_role;
+
+create trigger bookings_screen
+  before insert on public.bookings
+  for each row execute function app_private.screen_booking();

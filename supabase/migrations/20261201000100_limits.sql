@@ -1,9 +1,26 @@
--- A flood costs the flooder, never the practice's visitors.
+-- Limits on booking requests, kept by the database so that they hold for every
+-- way in: this project's server and hosted Supabase's REST API alike. A flood
+-- costs the flooder, never the practice's visitors.
 --
--- Replaces the limits of 20261123120000_booking_visitor_limits.sql:
--- - The site-wide number (`site_per_hour`) is no longer a refusal. Up to it,
---   requests are taken as before. Above it, each new request must carry a proof
---   of work (ALTCHA's protocol, version 1): the browser fetches a challenge from
+-- For the public roles (anon, authenticated), after every other check has
+-- passed (an AFTER STATEMENT trigger, which sees the statement's rows, so that
+-- a refusal never tells a stranger whether an address has booked):
+-- - one booking request per request: a statement of several rows is refused
+--   (PT400); the service key may still insert several;
+-- - at most `per_client_per_hour` requests in an hour from one client network,
+--   and at most `per_email_per_hour` for one e-mail address from one network
+--   (so that strangers cannot lock someone out by sending requests in their
+--   name from elsewhere). Both answer PT429 (HTTP 429; PostgREST turns SQLSTATE
+--   PTxyz into status xyz) with one neutral hint.
+-- - Networks, not addresses: an IPv4 address counts alone, an IPv6 address
+--   per /56 (what a UK home connection is given). The client address is read
+--   from `cf-connecting-ip` alone: hosted Supabase's front (Cloudflare) sets and
+--   overwrites it, and this project's server sets it from the address it
+--   trusts. Other headers are the client's to write. A missing or unreadable
+--   address counts in one shared bucket, 'unknown': limited, never unlimited.
+-- - `site_per_hour` is not a refusal. Up to it, requests are taken as they
+--   come. Above it, each new request must carry a proof of work (ALTCHA's
+--   protocol, version 1): the browser fetches a challenge from
 --   public.booking_challenge() (`POST /rest/v1/rpc/booking_challenge`), solves
 --   it in a Web Worker and sends the solution, base64 JSON, in the request
 --   header `X-Booking-Proof`, which PostgREST passes to SQL in
@@ -11,28 +28,28 @@
 --   expires after 10 minutes and is accepted once. Without a valid proof the
 --   answer is PT428 (HTTP 428), and the form solves and resends by itself.
 --   Requests above the threshold are e-mailed to the practice in a digest
---   (booking_notifications.digest) instead of one by one, and a 'flood' alert
---   is left once an hour while it lasts.
--- - Networks, not addresses: an IPv4 address counts alone, an IPv6 address
---   per /56 (what a UK home connection is given).
--- - The client address is read from `cf-connecting-ip` alone: hosted
---   Supabase's front (Cloudflare) sets and overwrites it, and this project's
---   server sets it from the address it trusts. Other headers are the client's
---   to write. A missing or unreadable address counts in one shared bucket,
---   'unknown': limited, never unlimited.
--- - The e-mail limit counts per (e-mail address, network), so that strangers
---   cannot lock someone out by sending requests in their name from elsewhere.
--- - Every 429 carries one neutral hint.
+--   (booking_notifications.digest, 20261201000200_notifications.sql) instead of
+--   one by one, and a 'flood' alert is left once an hour while it lasts.
+-- Counts are taken under a transaction-level lock, so that requests arriving
+-- together cannot all pass the last slot.
+--
+-- The limits are one row of app_private.booking_limits; 0 switches a limit off.
+-- On hosted Supabase, change them with e.g.
+--   update app_private.booking_limits set per_client_per_hour = 10;
 
-create schema if not exists extensions;
-create extension if not exists pgcrypto with schema extensions;
-
-alter table app_private.booking_limits
-  add column if not exists proof_max_number integer not null default 20000
+create table app_private.booking_limits (
+  singleton boolean primary key default true
+    constraint booking_limits_singleton_check check (singleton),
+  per_email_per_hour integer not null default 3
+    constraint booking_limits_per_email_check check (per_email_per_hour >= 0),
+  per_client_per_hour integer not null default 5
+    constraint booking_limits_per_client_check check (per_client_per_hour >= 0),
+  site_per_hour integer not null default 20
+    constraint booking_limits_site_check check (site_per_hour >= 0),
+  proof_max_number integer not null default 20000
     constraint booking_limits_proof_max_number_check
-      check (proof_max_number between 1000 and 10000000);
-alter table app_private.booking_limits alter column site_per_hour set default 20;
-update app_private.booking_limits set site_per_hour = 20 where site_per_hour = 60;
+      check (proof_max_number between 1000 and 10000000)
+);
 
 comment on table app_private.booking_limits is
   'Requests the public may send in an hour per client network and per e-mail address from one network (0 = no limit), and how many the whole site takes in an hour before each new one must carry a proof of work (0 = never), and how hard that proof is.';
@@ -41,52 +58,57 @@ comment on column app_private.booking_limits.site_per_hour is
 comment on column app_private.booking_limits.proof_max_number is
   'The largest secret number of a proof-of-work challenge: a browser tries half of them on average.';
 
+insert into app_private.booking_limits (singleton) values (true);
+alter table app_private.booking_limits enable row level security;
+revoke all on app_private.booking_limits from public, anon, authenticated, service_role;
+
+-- The client network and a digest of the e-mail address (not the address
+-- itself) of the last hour's accepted requests, kept only to count them: rows
+-- older than an hour are deleted as new ones arrive.
+create table app_private.booking_clients (
+  network text not null,
+  created_at timestamptz not null default now(),
+  email_digest text
+);
+
+comment on table app_private.booking_clients is
+  'The client network (IPv4 address, IPv6 /56 or ''unknown'') and a digest of the e-mail address of each booking request of the last hour, for the limits per network.';
+
+create index booking_clients_network_idx
+  on app_private.booking_clients (network, created_at);
+create index booking_clients_created_at_idx
+  on app_private.booking_clients (created_at);
+alter table app_private.booking_clients enable row level security;
+revoke all on app_private.booking_clients from public, anon, authenticated, service_role;
+
 -- The key that signs challenges. anon has no privilege on app_private.
-create table if not exists app_private.booking_proof_key (
+create table app_private.booking_proof_key (
   singleton boolean primary key default true
     constraint booking_proof_key_singleton_check check (singleton),
   hmac_key bytea not null default extensions.gen_random_bytes(32)
 );
 comment on table app_private.booking_proof_key is
   'The secret that signs proof-of-work challenges, so that only challenges this database issued are accepted.';
-insert into app_private.booking_proof_key (singleton) values (true) on conflict (singleton) do nothing;
+insert into app_private.booking_proof_key (singleton) values (true);
 alter table app_private.booking_proof_key enable row level security;
 revoke all on app_private.booking_proof_key from public, anon, authenticated, service_role;
 
 -- Challenges already used, kept until they expire, so that each is accepted once.
-create table if not exists app_private.booking_proofs_used (
+create table app_private.booking_proofs_used (
   challenge text primary key,
   expires_at timestamptz not null
 );
 comment on table app_private.booking_proofs_used is
   'The challenges of accepted proofs of work, until they expire: a proof is accepted once.';
-create index if not exists booking_proofs_used_expires_at_idx
+create index booking_proofs_used_expires_at_idx
   on app_private.booking_proofs_used (expires_at);
 alter table app_private.booking_proofs_used enable row level security;
 revoke all on app_private.booking_proofs_used from public, anon, authenticated, service_role;
 
--- What the per-(e-mail, network) limit counts: a digest of the e-mail address,
--- not the address itself.
-alter table app_private.booking_clients add column if not exists email_digest text;
-comment on table app_private.booking_clients is
-  'The client network (IPv4 address, IPv6 /56 or ''unknown'') and a digest of the e-mail address of each booking request of the last hour, for the limits per network.';
-
-alter table app_private.booking_notifications
-  add column if not exists digest boolean not null default false;
-comment on column app_private.booking_notifications.digest is
-  'The request arrived above the site''s hourly threshold: it is e-mailed in the flood digest (every 15 minutes), not on its own.';
-
-update app_private.booking_alerts set kind = 'flood' where kind = 'site_limit_reached';
-alter table app_private.booking_alerts drop constraint if exists booking_alerts_kind_check;
-alter table app_private.booking_alerts
-  add constraint booking_alerts_kind_check check (kind in ('flood', 'notification_failing'));
-comment on table app_private.booking_alerts is
-  'Alerts for the practice (a flood of requests, once an hour while it lasts; a notification failing for too long), each sent once by the notifier.';
-
 -- The client network of the request being handled: an IPv4 address, the /56 of
 -- an IPv6 address, or 'unknown' when `cf-connecting-ip` is missing or is not an
 -- address.
-create or replace function app_private.request_client_network()
+create function app_private.request_client_network()
 returns text
 language plpgsql
 stable
@@ -127,7 +149,7 @@ revoke all on function app_private.request_client_network() from public, anon, a
 -- A challenge for the browser to solve (ALTCHA v1): the SHA-256 of a random
 -- salt, which carries its expiry, followed by a secret number from 0 to
 -- proof_max_number, signed with HMAC-SHA-256.
-create or replace function public.booking_challenge()
+create function public.booking_challenge()
 returns json
 language plpgsql
 volatile
@@ -167,7 +189,7 @@ grant execute on function public.booking_challenge() to anon, authenticated, ser
 -- signature}) solves a challenge this database issued, not expired and not
 -- used before; if so, it is recorded as used (within the caller's transaction,
 -- so a request refused later leaves it unused).
-create or replace function app_private.accept_booking_proof(payload text)
+create function app_private.accept_booking_proof(payload text)
 returns boolean
 language plpgsql
 volatile
@@ -223,7 +245,7 @@ comment on function app_private.accept_booking_proof(text) is
   'Checks an ALTCHA v1 proof of work against the signing key, its expiry and the proofs already used, and records it as used.';
 revoke all on function app_private.accept_booking_proof(text) from public, anon, authenticated, service_role;
 
-create or replace function app_private.limit_booking_requests()
+create function app_private.limit_booking_requests()
 returns trigger
 language plpgsql
 security definer
@@ -313,3 +335,8 @@ $$;
 comment on function app_private.limit_booking_requests() is
   'Refuses a public insert of several rows and public requests over the limits per network; above the site''s hourly threshold, asks for a proof of work and sends the request to the digest.';
 revoke all on function app_private.limit_booking_requests() from public, anon, authenticated, service_role;
+
+create trigger bookings_limit
+  after insert on public.bookings
+  referencing new table as new_requests
+  for each statement execute function app_private.limit_booking_requests();

@@ -8,14 +8,17 @@
 -- function finds the notification. The function's address and secret are read
 -- from Supabase Vault (supabase/setup-notify.sql explains how to store them):
 -- no secret is in this file. The same function is what the every-minute pg_cron
--- job of supabase/setup-notify.sql calls, for retries.
+-- job of supabase/setup-notify.sql calls, for retries and for the flood
+-- digests; it is not called for a request bound for the digest (a flood must
+-- not call the function once per request), and a 'flood' alert wakes it at
+-- once, so the practice hears of the flood within seconds.
 --
 -- Where pg_net or the Vault secrets are missing (PGlite, plain PostgreSQL, a
 -- Supabase project not set up for the function) nothing is called; there the
 -- project's server or `npm run notify` sends the notifications. A failed call
 -- never fails a booking: its notification waits in the outbox for the next call.
 
-create or replace function app_private.request_notification_send(body jsonb default '{}'::jsonb)
+create function app_private.request_notification_send(body jsonb default '{}'::jsonb)
 returns bigint
 language plpgsql
 security definer
@@ -58,13 +61,26 @@ comment on function app_private.request_notification_send(jsonb) is
 revoke all on function app_private.request_notification_send(jsonb)
   from public, anon, authenticated, service_role;
 
-create or replace function app_private.wake_notify_function()
+-- The wake-up of the Edge Function, at commit, when the notification is sent
+-- on its own. The limits' trigger marks a notification for the digest after it
+-- is inserted, in the same transaction, so the row is read again here rather
+-- than taken from NEW, which is the row as inserted.
+create function app_private.wake_notify_function()
 returns trigger
 language plpgsql
 security definer
 set search_path = ''
 as $$
 begin
+  -- Nested, so that NEW.booking_id is read only for an outbox row.
+  if tg_table_name = 'booking_notifications' then
+    if exists (
+      select 1 from app_private.booking_notifications
+      where booking_id = new.booking_id and digest
+    ) then
+      return null;
+    end if;
+  end if;
   perform app_private.request_notification_send();
   return null;
 exception
@@ -75,13 +91,39 @@ end;
 $$;
 
 comment on function app_private.wake_notify_function() is
-  'Calls the notify-bookings Edge Function after a notification is added; never fails the booking.';
+  'Calls the notify-bookings Edge Function when a notification to send on its own, or a flood alert, is committed; never fails the booking.';
 
 revoke all on function app_private.wake_notify_function()
   from public, anon, authenticated, service_role;
 
-drop trigger if exists booking_notifications_wake_function on app_private.booking_notifications;
-create trigger booking_notifications_wake_function
+create constraint trigger booking_notifications_wake_function
   after insert on app_private.booking_notifications
+  deferrable initially deferred
   for each row
   execute function app_private.wake_notify_function();
+
+create constraint trigger booking_alerts_wake_function
+  after insert on app_private.booking_alerts
+  deferrable initially deferred
+  for each row
+  when (new.kind = 'flood')
+  execute function app_private.wake_notify_function();
+
+-- Hosted Supabase: the call that pg_cron makes for the daily summary
+-- (supabase/setup-notify.sql): app_private.request_notification_send() with
+-- the body {"task":"heartbeat"}; where pg_net or the secrets are missing it
+-- calls nothing.
+create function app_private.request_daily_summary()
+returns bigint
+language sql
+security definer
+set search_path = ''
+as $$
+  select app_private.request_notification_send('{"task": "heartbeat"}'::jsonb)
+$$;
+
+comment on function app_private.request_daily_summary() is
+  'Asks the notify-bookings Edge Function to send the daily summary if it is due, and to delete requests past their retention.';
+
+revoke all on function app_private.request_daily_summary()
+  from public, anon, authenticated, service_role;

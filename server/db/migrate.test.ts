@@ -1,0 +1,159 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runHijama } from '../cli/hijama-command.ts';
+import { createScratchDatabase, testDatabaseUrl } from '../testing/helpers.ts';
+import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
+import type { Database } from '../../supabase/functions/_shared/db/database.ts';
+import { appliedMigrations, listMigrations, migrate, MigrationError } from './migrate.ts';
+import { openDatabase } from './open-database.ts';
+import { openPglite } from './pglite.ts';
+import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
+
+/**
+ * A database that records migrations this version lacks is refused before
+ * anything is applied: one made before release 1.0.0 (whose migrations the
+ * baseline replaced) with a message that says how to move its rows, one made
+ * by a newer version with one that says to update.
+ */
+
+interface Engine {
+  name: string;
+  open(): Promise<{ db: Database; env: Record<string, string> }>;
+}
+
+const cleanUps: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanUp of cleanUps.reverse()) await cleanUp();
+});
+
+const engines: Engine[] = [
+  {
+    name: 'PGlite',
+    open: async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'hijama-migrate-'));
+      cleanUps.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+      return { db: await openPglite(path.join(dataDir, 'pgdata')), env: { DATA_DIR: dataDir } };
+    },
+  },
+];
+if (testDatabaseUrl) {
+  const adminUrl = testDatabaseUrl;
+  engines.push({
+    name: 'PostgreSQL',
+    open: async () => {
+      const scratch = await createScratchDatabase(adminUrl);
+      cleanUps.push(() => scratch.drop());
+      return { db: await openPostgres(scratch.url), env: { DATABASE_URL: scratch.url } };
+    },
+  });
+}
+
+/** Two of the migrations a build before 1.0.0 recorded. */
+const before100 = [
+  '20261122000000_create_bookings.sql',
+  '20261128000000_reminders_and_acknowledgements.sql',
+];
+
+/**
+ * A database as a build before 1.0.0 left it: the tables of the baseline (its
+ * last build had the same schema), a request, and its own migrations recorded.
+ */
+async function databaseBefore100(db: Database): Promise<string> {
+  await migrate(db);
+  const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
+  await createBookingsRepository(db).insertAsAnon(
+    [
+      {
+        id,
+        full_name: 'Amina Khan',
+        phone: '07700 900123',
+        email: 'a@example.com',
+        instagram: null,
+      },
+    ],
+    { clientAddress: '192.0.2.1' },
+  );
+  await db.query('delete from app_private.schema_migrations');
+  for (const name of before100) {
+    await db.query(`insert into app_private.schema_migrations (name, checksum) values ($1, 'x')`, [
+      name,
+    ]);
+  }
+  return id;
+}
+
+async function hijama(args: string[], env: Record<string, string>, cwd: string) {
+  let output = '';
+  const code = await runHijama(args, {
+    env,
+    cwd,
+    out: async (text) => {
+      output += text;
+    },
+    err: (text) => {
+      output += text;
+    },
+    untilStopped: () => new Promise(() => {}),
+  });
+  return { code, output };
+}
+
+describe.each(engines)('migrate on $name', (engine) => {
+  it('refuses a database made before release 1.0.0, changing nothing, and says how to move its rows', async () => {
+    const { db, env } = await engine.open();
+    const id = await databaseBefore100(db);
+    await db.query('drop table app_private.daily_runs');
+    try {
+      const attempt = migrate(db);
+      await expect(attempt).rejects.toThrow(MigrationError);
+      await expect(migrate(db)).rejects.toThrow(
+        /was made by a build from before release 1\.0\.0: it records 2 migrations \(20261122000000_create_bookings\.sql to 20261128000000_reminders_and_acknowledgements\.sql\) that 1\.0\.0 replaced .* Nothing was changed\. Back it up with `npx hijama backup FILE`.*start from an empty database.*`npx hijama restore FILE`/,
+      );
+      expect(await appliedMigrations(db)).toEqual(before100);
+      const { rows } = await db.query<{ found: boolean }>(
+        `select to_regclass('app_private.daily_runs') is not null as found`,
+      );
+      expect(rows).toEqual([{ found: false }]);
+    } finally {
+      await db.close();
+    }
+
+    // What the message says works: a backup of it, restored into an empty database.
+    const work = mkdtempSync(path.join(tmpdir(), 'hijama-move-'));
+    cleanUps.push(async () => rmSync(work, { recursive: true, force: true }));
+    // The server's start refuses it too.
+    await expect(
+      openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR ?? work }),
+    ).rejects.toThrow(/before release 1\.0\.0/);
+    const backup = await hijama(['backup', 'old.json'], env, work);
+    expect(backup).toMatchObject({ code: 0 });
+    const target = await engine.open();
+    await target.db.close();
+    const restored = await hijama(['restore', 'old.json'], target.env, work);
+    expect(restored).toMatchObject({ code: 0 });
+    const listed = await hijama(['--json'], target.env, work);
+    expect(listed.code).toBe(0);
+    expect(listed.output).toContain(id);
+  }, 240_000);
+
+  it('refuses a database made by a newer version, changing nothing', async () => {
+    const { db } = await engine.open();
+    try {
+      await migrate(db);
+      await db.query(
+        `insert into app_private.schema_migrations (name, checksum) values ('29991231000000_from_the_future.sql', 'x')`,
+      );
+      await expect(migrate(db)).rejects.toThrow(
+        /was made by a newer version of this project: its migration 29991231000000_from_the_future\.sql is not in .* Nothing was changed\. Update this copy/,
+      );
+      expect(await appliedMigrations(db)).toEqual([
+        ...(await listMigrations()),
+        '29991231000000_from_the_future.sql',
+      ]);
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+});
