@@ -80,3 +80,28 @@ test('focus is always visible on the controls a keyboard reaches', async ({ page
     expect(ring.outline !== 'none' || ring.shadow !== 'none', JSON.stringify(ring)).toBe(true);
   }
 });
+
+test('a Tab pressed while the booking page waits for its script reaches the first field once the form can be used', async ({
+  page,
+}) => {
+  // The app's code held back for a second: the booking page is on screen, its
+  // form inert, while it comes.
+  let releaseApp = () => {};
+  const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
+  await page.route(/\/assets\/start-app-[\w-]+\.js$/, async (route) => {
+    await appHeld;
+    await route.continue();
+  });
+  await openView(page, 'home');
+  const hero = page.locator('.hero a.button-primary');
+  await hero.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: viewHeadings.contact })).toBeFocused();
+  await expect(page.locator('form.booking-form')).toHaveAttribute('inert', '');
+
+  await page.keyboard.press('Tab');
+  releaseApp();
+  await expect(page.getByLabel(fullName)).toBeFocused();
+  await page.keyboard.type('Kept');
+  await expect(page.getByLabel(fullName)).toHaveValue('Kept');
+});

@@ -33,6 +33,7 @@ import {
 import { lockBodyScroll } from './lib/body-scroll-lock.ts';
 import { afterFirstViewShown } from './lib/first-view.ts';
 import { scrollToTop } from './lib/motion.ts';
+import { holdTabForForm } from './lib/hold-tab-for-form.ts';
 import { linkPageExtras, linkWebFonts } from './lib/page-extras.ts';
 import { fillInOpeningStatus } from './lib/opening-status-text.ts';
 import { revealAllOnScroll } from './lib/reveal-on-scroll.ts';
@@ -103,6 +104,7 @@ if (shownView === view && readOnArrival.has(view)) {
   waitForTheVisitor();
   takeOverMenuOpenedEarly();
 } else {
+  holdTabForForm(document);
   void startApp();
 }
 
@@ -213,6 +215,7 @@ function showInPageView(pageName: string): boolean {
   root.replaceChildren(template.content.cloneNode(true));
   scrollToTop();
   document.querySelector<HTMLElement>(`#${mainElementId} h1`)?.focus({ preventScroll: true });
+  holdTabForForm(document);
   linkWebFonts(document);
   startAppAfterAnswer();
   return true;

@@ -20,6 +20,7 @@ import { Modal } from '../components/modal.tsx';
 import { useHydrated } from '../lib/use-hydrated.ts';
 import { isThrottled, sendBookingRequest } from './booking-api.ts';
 import { bookingFormReducer, initialBookingFormState } from './submission.ts';
+import { bookingFormClass } from '../boot/protocol.ts';
 
 const copy = site.bookingForm;
 
@@ -132,7 +133,7 @@ export function BookingForm() {
   return (
     <>
       <form
-        className="booking-form"
+        className={bookingFormClass}
         noValidate
         onSubmit={onSubmit}
         aria-describedby="booking-required-note"

@@ -53,6 +53,9 @@ export const scrolledAttribute = 'data-scrolled';
 /** The id of the <script type="application/json"> holding the `BootManifest`. */
 export const bootManifestId = 'boot';
 
+/** The booking form: inert while pre-rendered, until the app has adopted it. */
+export const bookingFormClass = 'booking-form';
+
 const bootManifestStart = `<script type="application/json" id="${bootManifestId}">`;
 const bootManifestEnd = '</script>';
 
