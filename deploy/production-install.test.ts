@@ -167,6 +167,9 @@ describe.each(serverEngines())('the installed server on $name', (engine) => {
       cwd: app,
       env: { ...inherited, ...serverEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // A group of its own: npm does not pass SIGTERM on to the server it
+      // started, so the whole group is stopped at the end.
+      detached: true,
     });
     let output = '';
     server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -198,9 +201,10 @@ describe.each(serverEngines())('the installed server on $name', (engine) => {
   }, 120_000);
 
   afterAll(async () => {
-    if (server && server.exitCode === null) {
-      server.kill('SIGTERM');
-      await once(server, 'exit');
+    if (server?.pid !== undefined && server.exitCode === null) {
+      const exited = once(server, 'exit');
+      process.kill(-server.pid, 'SIGTERM');
+      await exited;
     }
     await peer?.close();
     await cleanUp?.();

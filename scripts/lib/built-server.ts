@@ -53,7 +53,10 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
     } catch {
       // Not listening yet.
     }
-    if (Date.now() > deadline) throw new Error(`The server did not answer within 30 s:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`The server did not answer within 30 s:\n${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
