@@ -1,5 +1,5 @@
 import { answerChannels } from '../../supabase/functions/_shared/db/booking-answers.ts';
-import { replyWithinHours } from './reply-deadline.ts';
+import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 
 /**
  * The commands of `hijama`: their names, options, usage and help texts, the
@@ -48,7 +48,7 @@ export const commands: Record<CommandName, CommandSpec> = {
     usage: '[--waiting] [--since <when>] [--limit <n>|all] [--csv | --json]',
     options: {
       waiting: {
-        help: `only the requests not yet answered, oldest first, each with the time left to reply (${replyWithinHours} hours from its arrival) or how late it is`,
+        help: `only the requests not yet answered, oldest first, each with the time left to reply (${practice.replyWithinHours} hours from its arrival) or how late it is`,
       },
       since: { value: '<when>', help: whenHelp },
       limit: { value: '<n>|all', help: 'at most n requests (default 100), or all' },

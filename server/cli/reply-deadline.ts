@@ -1,4 +1,3 @@
-import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 import { replyBy } from '../../supabase/functions/_shared/notifications/booking-notice.ts';
 
 /**
@@ -7,8 +6,6 @@ import { replyBy } from '../../supabase/functions/_shared/notifications/booking-
  * Pure: the time left before replyBy (the e-mail's "Reply by"), or how late,
  * in the compact form of a column of `npx hijama list`.
  */
-
-export const replyWithinHours = practice.replyWithinHours;
 
 const minuteMs = 60_000;
 const hourMs = 60 * minuteMs;

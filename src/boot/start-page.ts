@@ -17,7 +17,6 @@
  * Each of these was measured against the page without it (docs/performance.md).
  */
 import {
-  bootManifestId,
   interactiveAttribute,
   mainElementId,
   menuAskedAttribute,
@@ -31,19 +30,13 @@ import {
   type BootManifest,
 } from './protocol.ts';
 import { showInPageView } from './show-in-page-view.ts';
+import { readBootManifest } from './read-boot-manifest.ts';
 
 /** The parts of a browser window this script uses, so a test can run it on a DOM of its own. */
 export type BootWindow = Pick<
   Window,
   'document' | 'location' | 'fetch' | 'setTimeout' | 'addEventListener' | 'performance' | 'scrollTo'
 > & { PerformanceObserver?: typeof PerformanceObserver };
-
-/** The manifest the pre-render step wrote, or null where there is none (the development server). */
-function readBootManifest(document: Document): BootManifest | null {
-  const element = document.getElementById(bootManifestId);
-  if (!element?.textContent) return null;
-  return JSON.parse(element.textContent) as BootManifest;
-}
 
 export function startPage(window: BootWindow): void {
   const { document } = window;

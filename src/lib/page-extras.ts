@@ -4,13 +4,7 @@
  * browser reads it and draws its icons; it offers to install a site only
  * after the visitor has engaged with it anyway), and the web fonts.
  */
-import { bootManifestId, type BootManifest } from '../boot/protocol.ts';
-
-/** The manifest the pre-render step wrote; null on the development server. */
-function bootManifest(document: Document): BootManifest | null {
-  const element = document.getElementById(bootManifestId);
-  return element?.textContent ? (JSON.parse(element.textContent) as BootManifest) : null;
-}
+import { readBootManifest } from '../boot/read-boot-manifest.ts';
 
 function link(document: Document, rel: string, href: string): void {
   const element = document.createElement('link');
@@ -30,7 +24,7 @@ let extrasFetched: Promise<void> = Promise.resolve();
 export function linkPageExtras(document: Document, fetch: typeof window.fetch): Promise<void> {
   if (extrasLinked) return extrasFetched;
   extrasLinked = true;
-  const manifest = bootManifest(document);
+  const manifest = readBootManifest(document);
   if (!manifest) return extrasFetched;
   const { manifest: webManifest, stylesheets, fonts } = manifest.afterFirstPaint;
   if (webManifest) link(document, 'manifest', webManifest);
@@ -61,7 +55,7 @@ let fontsLinked = false;
 export function linkWebFonts(document: Document): void {
   if (fontsLinked) return;
   fontsLinked = true;
-  for (const href of bootManifest(document)?.afterFirstPaint.stylesheets ?? []) {
+  for (const href of readBootManifest(document)?.afterFirstPaint.stylesheets ?? []) {
     link(document, 'stylesheet', href);
   }
 }
