@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import {
+  appAdoptedAttribute,
   interactiveAttribute,
   mainElementId,
   viewAttribute,
@@ -56,6 +57,17 @@ export async function openView(page: Page, name: string): Promise<void> {
  */
 export async function untilInteractive(page: Page): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute(interactiveAttribute, '');
+}
+
+/**
+ * Waits for the React app to have adopted the page. On the pre-rendered views
+ * it comes at the visitor's first interaction (src/main.tsx): a key pressed
+ * that does nothing on the page (Shift) brings it.
+ */
+export async function untilAppAdopted(page: Page): Promise<void> {
+  await untilInteractive(page);
+  await page.keyboard.press('Shift');
+  await expect(page.locator('html')).toHaveAttribute(appAdoptedAttribute, '');
 }
 
 /** Whether the page's script has run (see `untilInteractive`). */

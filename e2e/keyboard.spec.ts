@@ -81,14 +81,18 @@ test('focus is always visible on the controls a keyboard reaches', async ({ page
   }
 });
 
-test('a Tab pressed while the booking page waits for its script reaches the first field once the form can be used', async ({
+test('before the app has come, the booking form takes the keyboard, and the app sends what was typed', async ({
   page,
+  request,
 }) => {
-  // The app's code held back for a second: the booking page is on screen, its
-  // form inert, while it comes.
+  const email = `before.app.${Date.now()}@example.com`;
+  // The app's code held back: the booking page is on screen from the HTML,
+  // its form made usable by the page's first script, while the app comes.
   let releaseApp = () => {};
   const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
+  let appAsked = false;
   await page.route(/\/assets\/start-app-[\w-]+\.js$/, async (route) => {
+    appAsked = true;
     await appHeld;
     await route.continue();
   });
@@ -97,11 +101,29 @@ test('a Tab pressed while the booking page waits for its script reaches the firs
   await hero.focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: viewHeadings.contact })).toBeFocused();
-  await expect(page.locator('form.booking-form')).toHaveAttribute('inert', '');
 
+  // Tab, type, and send with Enter: all before the app.
   await page.keyboard.press('Tab');
-  releaseApp();
   await expect(page.getByLabel(fullName)).toBeFocused();
-  await page.keyboard.type('Kept');
-  await expect(page.getByLabel(fullName)).toHaveValue('Kept');
+  await page.keyboard.type('  Before App  ');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('07700 900123');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(email);
+  await page.keyboard.press('Enter');
+  expect(appAsked).toBe(true);
+  // The browser did not send the form itself: the address is as it was.
+  await expect(page).toHaveURL(/\/#contact$/);
+  await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toHaveCount(0);
+
+  // The app comes, adopts the form as it is, and sends it.
+  releaseApp();
+  await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
+  const stored = await request.get(
+    `/rest/v1/bookings?select=full_name,phone&email=eq.${encodeURIComponent(storedValue('email', email))}`,
+    { headers: { apikey: e2eServiceKey } },
+  );
+  expect(await stored.json()).toEqual([
+    { full_name: 'Before App', phone: storedValue('phone', '07700 900123') },
+  ]);
 });

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from '../scripts/lib/chromium.ts';
 import { site } from '../src/content/site.ts';
-import { untilInteractive } from './fixtures.ts';
+import { untilAppAdopted } from './fixtures.ts';
 
 // What a browser offers its assistant, seen through the DevTools protocol as
 // Lighthouse sees it. Chromium exposes WebMCP tools only with this feature.
@@ -12,7 +12,7 @@ test.use({
   },
 });
 
-test('the booking form becomes a tool once the page has run, described with every field, never half-described', async ({
+test('the booking form is a tool from the first paint, described with every field, never half-described, and stays one once the app adopts it', async ({
   page,
 }) => {
   interface Tool {
@@ -49,11 +49,21 @@ test('the booking form becomes a tool once the page has run, described with ever
   await devtools.send('Audits.enable' as never);
   await devtools.send('WebMCP.enable' as never);
 
-  // The booking page is pre-rendered: its form is no tool until the script runs.
+  // The booking page is pre-rendered with its form described as a tool: an
+  // assistant fills it in, the visitor sends it once a script can.
+  const added: string[] = [];
+  devtools.on(
+    'WebMCP.toolsAdded' as never,
+    ((event: { tools: Tool[] }) => added.push(...event.tools.map((tool) => tool.name))) as never,
+  );
   await page.goto('/#contact');
-  await untilInteractive(page);
   const { agentTool } = site.bookingForm;
   await expect.poll(() => [...tools.keys()]).toEqual([agentTool.name]);
+  // The app adopts the form as it is: the tool is not made again.
+  await untilAppAdopted(page);
+  await expect(page.locator('form.booking-form')).not.toHaveAttribute('inert', '');
+  expect([...tools.keys()]).toEqual([agentTool.name]);
+  expect(added).toEqual([agentTool.name]);
   const tool = tools.get(agentTool.name)!;
   expect(tool.description).toBe(agentTool.description);
   const properties = tool.inputSchema?.properties ?? {};

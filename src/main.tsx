@@ -5,12 +5,14 @@
  * and the top bar, and leaves the React app (src/start-app.tsx) to come when
  * it is needed:
  *
- * - at once on a view that needs it (the booking form; a view that is not
- *   pre-rendered, or not the one on screen);
+ * - at once on a view that needs it (one that is not pre-rendered, or not the
+ *   one on screen);
  * - otherwise on the visitor's first interaction (a touch, a click, a key,
  *   focus, a change of address). The tap that asks for it is not lost: the
  *   menu opens and 'Book Your Session' shows the booking page at once, here;
- *   any other link is followed by the app once it has adopted the page.
+ *   the booking form takes what is typed, and a send waits for the app
+ *   (src/booking/form-before-app.ts); any other link is followed by the app
+ *   once it has adopted the page.
  *
  * So a visitor who only reads costs the phone no framework at all
  * (docs/performance.md, "What runs on the main thread").
@@ -33,7 +35,7 @@ import {
 import { lockBodyScroll } from './lib/body-scroll-lock.ts';
 import { afterFirstViewShown } from './lib/first-view.ts';
 import { scrollToTop } from './lib/motion.ts';
-import { holdTabForForm } from './lib/hold-tab-for-form.ts';
+import { openFormBeforeApp } from './booking/form-before-app.ts';
 import { linkPageExtras, linkWebFonts } from './lib/page-extras.ts';
 import { fillInOpeningStatus } from './lib/opening-status-text.ts';
 import { revealAllOnScroll } from './lib/reveal-on-scroll.ts';
@@ -50,6 +52,7 @@ const readOnArrival: ReadonlySet<ViewName> = new Set([
   'benefits',
   'testimonials',
   'location',
+  'contact',
 ]);
 
 /** Longer than the usual interval between the two clicks of a double click (as src/components/dialog.tsx). */
@@ -101,10 +104,10 @@ revealAllOnScroll(document);
 const view = viewFor(pageNameFromHash(window.location.hash));
 const shownView = document.getElementById(mainElementId)?.getAttribute(viewAttribute);
 if (shownView === view && readOnArrival.has(view)) {
+  openFormBeforeApp(document, () => void startApp());
   waitForTheVisitor();
   takeOverMenuOpenedEarly();
 } else {
-  holdTabForForm(document);
   void startApp();
 }
 
@@ -215,7 +218,7 @@ function showInPageView(pageName: string): boolean {
   root.replaceChildren(template.content.cloneNode(true));
   scrollToTop();
   document.querySelector<HTMLElement>(`#${mainElementId} h1`)?.focus({ preventScroll: true });
-  holdTabForForm(document);
+  openFormBeforeApp(document, () => void startApp());
   linkWebFonts(document);
   startAppAfterAnswer();
   return true;

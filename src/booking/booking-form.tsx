@@ -1,6 +1,7 @@
 import {
   useCallback,
   useEffect,
+  useLayoutEffect,
   useReducer,
   useRef,
   type ChangeEvent,
@@ -21,14 +22,9 @@ import { useHydrated } from '../lib/use-hydrated.ts';
 import { isThrottled, sendBookingRequest } from './booking-api.ts';
 import { bookingFormReducer, initialBookingFormState } from './submission.ts';
 import { bookingFormClass } from '../boot/protocol.ts';
+import { takeHeldSend, type AgentSubmitEvent } from './form-before-app.ts';
 
 const copy = site.bookingForm;
-
-/** A submit made by a browser assistant (WebMCP draft): it can be answered with the outcome. */
-interface AgentSubmitEvent extends SubmitEvent {
-  agentInvoked?: boolean;
-  respondWith?: (reply: Promise<string>) => void;
-}
 
 function newRequestId(): string {
   return crypto.randomUUID();
@@ -37,6 +33,7 @@ function newRequestId(): string {
 /** The booking request form: the component renders and dispatches; submission.ts decides. */
 export function BookingForm() {
   const [state, dispatch] = useReducer(bookingFormReducer, initialBookingFormState);
+  const formRef = useRef<HTMLFormElement>(null);
   const inputs = useRef<Partial<Record<BookingField, HTMLInputElement | null>>>({});
   const failureRef = useRef<HTMLParagraphElement>(null);
   const trapRef = useRef<HTMLInputElement>(null);
@@ -47,9 +44,29 @@ export function BookingForm() {
     agentReply.current = null;
   };
   const submitting = state.status === 'submitting';
-  // Pre-rendered, the form is inert and offered to no assistant until the script can send it.
+  // Pre-rendered, the form is inert until a script can send it: the page's
+  // first script opens it before the app (form-before-app.ts), the app once it
+  // has adopted it. It is a tool for browser assistants from the start: they
+  // fill it in, and the visitor sends it.
   const ready = useHydrated();
-  const agentText = (text: string) => (ready ? text : undefined);
+
+  // Adopted, the pre-rendered form keeps what was typed into it before: its
+  // values become the form's state before any render could write over them.
+  useLayoutEffect(() => {
+    for (const field of bookingFields) {
+      const typed = inputs.current[field]?.value;
+      if (typed) dispatch({ type: 'edited', field, value: typed });
+    }
+  }, []);
+
+  // A send asked for before the app had adopted the form is made now.
+  useEffect(() => {
+    if (!ready) return;
+    const held = takeHeldSend();
+    if (!held) return;
+    agentReply.current = held.reply;
+    formRef.current?.requestSubmit();
+  }, [ready]);
 
   // Sending starts when the reducer says so; the id makes a retry of the same content safe.
   useEffect(() => {
@@ -137,13 +154,13 @@ export function BookingForm() {
         noValidate
         onSubmit={onSubmit}
         aria-describedby="booking-required-note"
-        // Once ready, a new form, with its tool's name and descriptions from the
-        // start: a browser checks a form as a tool whenever one of them changes,
-        // and would report the half-described form in between.
-        key={ready ? 'ready' : 'pre-rendered'}
+        ref={formRef}
         inert={!ready}
-        toolname={agentText(copy.agentTool.name)}
-        tooldescription={agentText(copy.agentTool.description)}
+        // In the HTML as they stay: a browser checks a form as a tool whenever
+        // one of these changes, and would report one named but not yet
+        // described, or the reverse.
+        toolname={copy.agentTool.name}
+        tooldescription={copy.agentTool.description}
       >
         <p id="booking-required-note" className="form-note">
           {copy.requiredNote}
@@ -188,7 +205,7 @@ export function BookingForm() {
                   aria-invalid={failure ? true : undefined}
                   aria-describedby={describedBy || undefined}
                   spellCheck={field === 'fullName' ? undefined : false}
-                  toolparamdescription={agentText(copy.agentTool.fields[field])}
+                  toolparamdescription={copy.agentTool.fields[field]}
                 />
                 {failure ? (
                   <p id={`${id}-error`} className="field-error">
@@ -212,7 +229,7 @@ export function BookingForm() {
             tabIndex={-1}
             autoComplete="off"
             defaultValue=""
-            toolparamdescription={agentText(copy.trap.agentDescription)}
+            toolparamdescription={copy.trap.agentDescription}
           />
         </div>
 

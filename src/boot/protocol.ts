@@ -31,6 +31,12 @@ export const viewPendingAttribute = 'data-view-pending';
  */
 export const interactiveAttribute = 'data-interactive';
 
+/**
+ * On <html>: the React app has adopted the page (on most views, at the
+ * visitor's first interaction; see src/main.tsx).
+ */
+export const appAdoptedAttribute = 'data-app';
+
 /** The top bar's button that opens the side menu. */
 export const menuButtonClass = 'menu-button';
 
@@ -53,7 +59,10 @@ export const scrolledAttribute = 'data-scrolled';
 /** The id of the <script type="application/json"> holding the `BootManifest`. */
 export const bootManifestId = 'boot';
 
-/** The booking form: inert while pre-rendered, until the app has adopted it. */
+/**
+ * The booking form: pre-rendered inert; made usable by the page's first
+ * script before the app adopts it (src/booking/form-before-app.ts).
+ */
 export const bookingFormClass = 'booking-form';
 
 const bootManifestStart = `<script type="application/json" id="${bootManifestId}">`;

@@ -1,4 +1,8 @@
-import { interactiveAttribute, viewPendingAttribute } from '../boot/protocol.ts';
+import {
+  appAdoptedAttribute,
+  interactiveAttribute,
+  viewPendingAttribute,
+} from '../boot/protocol.ts';
 
 let firstViewShown = false;
 const waiting: (() => void)[] = [];
@@ -26,5 +30,6 @@ export function noteFirstViewShown(): void {
   // …and it answers to clicks: its script has run. The boot script lets forms
   // be sent from then on; the browser tests wait for it.
   document.documentElement.setAttribute(interactiveAttribute, '');
+  document.documentElement.setAttribute(appAdoptedAttribute, '');
   for (const then of waiting.splice(0)) then();
 }

@@ -1,0 +1,63 @@
+/**
+ * The pre-rendered booking form before the app has adopted it.
+ *
+ * The booking page is shown from the HTML at once, and the app (React) comes
+ * only at the visitor's first touch, key or focus (src/main.tsx): the form
+ * works meanwhile as plain HTML. The page's first script makes it usable
+ * (`openFormBeforeApp`): its fields take what is typed, and the app, once it
+ * has adopted them, takes their values as they are (booking-form.tsx). A send
+ * asked for before then is held and made by the app once it has adopted the
+ * form (`takeHeldSend`); the browser never sends the form itself (it would put
+ * what was typed in the address). Without the first script, the form stays
+ * inert, as rendered.
+ *
+ * This module is shared by the first script and the app: one instance holds
+ * what one hands to the other.
+ */
+import { bookingFormClass } from '../boot/protocol.ts';
+
+/** A submit made by a browser assistant (WebMCP draft): it can be answered with the outcome. */
+export interface AgentSubmitEvent extends SubmitEvent {
+  agentInvoked?: boolean;
+  respondWith?: (reply: Promise<string>) => void;
+}
+
+/** A send asked for before the app: `reply` answers the assistant that asked, if one did. */
+export interface HeldSend {
+  reply: ((reply: string) => void) | null;
+}
+
+let adopted = false;
+let held: HeldSend | null = null;
+
+/**
+ * Makes the pre-rendered booking form on screen, if any, usable before the
+ * app. A send is held, and `onSendAsked` is called, so that the app comes to
+ * make it.
+ */
+export function openFormBeforeApp(document: Document, onSendAsked: () => void): void {
+  const form = document.querySelector<HTMLFormElement>(`form.${bookingFormClass}`);
+  if (!form || adopted || !form.inert) return;
+  form.addEventListener('submit', (event: AgentSubmitEvent) => {
+    if (adopted) return;
+    event.preventDefault();
+    held ??= { reply: null };
+    if (event.agentInvoked && typeof event.respondWith === 'function') {
+      const send = held;
+      event.respondWith(new Promise<string>((resolve) => (send.reply = resolve)));
+    }
+    onSendAsked();
+  });
+  form.inert = false;
+}
+
+/**
+ * Called by the app once it has adopted the form: what the form sends from
+ * now on is the app's to send, and a send held until now is handed over.
+ */
+export function takeHeldSend(): HeldSend | null {
+  adopted = true;
+  const send = held;
+  held = null;
+  return send;
+}
