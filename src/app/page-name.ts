@@ -1,5 +1,5 @@
 import { answerLinkPrefix } from '../../supabase/functions/_shared/core/answer-link.ts';
-import { pageNames, type PageName } from '../content/site.ts';
+import { pageNames, type PageName } from '../content/page-names.ts';
 
 /**
  * The view to show: one of the pages, 'answer' for the link of a booking

@@ -10,11 +10,11 @@
  * before going live.
  */
 import { practice } from '../../supabase/functions/_shared/content/practice.ts';
+import { clinicTimeZone, openingHours, openingStatusWords } from './clinic-hours.ts';
+import type { PageName } from './page-names.ts';
 
-/** The views of the page, in menu order. Any other page name shows 'Coming Soon'. */
-export const pageNames = ['home', 'benefits', 'testimonials', 'location', 'contact'] as const;
-
-export type PageName = (typeof pageNames)[number];
+export { pageNames, type PageName } from './page-names.ts';
+export type { OpeningHours, Weekday } from './clinic-hours.ts';
 
 /** Icons a who-can-benefit card may show; the home view maps each name to an SVG icon. */
 export type AudienceIconName =
@@ -64,18 +64,6 @@ export interface Testimonial {
   rating: 1 | 2 | 3 | 4 | 5;
 }
 
-/** A weekday as JavaScript counts them: 0 is Sunday, 6 is Saturday. */
-export type Weekday = 0 | 1 | 2 | 3 | 4 | 5 | 6;
-
-export interface OpeningHours {
-  /** How the days read on the page, e.g. 'Monday – Friday'. */
-  label: string;
-  days: readonly Weekday[];
-  /** 24-hour clock, UK local time, 'HH:MM'. */
-  opens: string;
-  closes: string;
-}
-
 const { name: practiceName, phone, email, replyWithinHours, address } = practice;
 
 /**
@@ -108,7 +96,7 @@ export const site = {
   /** Shown under the practice name in the menu and the footer. */
   shortDescription: 'Traditional cupping therapy in Rochester, Kent',
   locale: 'en-GB',
-  timeZone: 'Europe/London',
+  timeZone: clinicTimeZone,
 
   contactDetails: {
     phone,
@@ -126,28 +114,9 @@ export const site = {
     )}`,
   },
 
-  openingHours: [
-    { label: 'Monday – Friday', days: [1, 2, 3, 4, 5], opens: '09:00', closes: '20:30' },
-    { label: 'Saturday', days: [6], opens: '08:00', closes: '15:00' },
-    { label: 'Sunday', days: [0], opens: '08:00', closes: '15:00' },
-  ] satisfies OpeningHours[],
-
-  /** The live line beside the hours, computed in the clinic's time zone. */
-  openingStatus: {
-    open: (closes: string) => `Open now · closes at ${closes}`,
-    closed: (when: string, opens: string) => `Closed now · opens ${when} at ${opens}`,
-    today: 'today',
-    tomorrow: 'tomorrow',
-    weekdays: [
-      'on Sunday',
-      'on Monday',
-      'on Tuesday',
-      'on Wednesday',
-      'on Thursday',
-      'on Friday',
-      'on Saturday',
-    ],
-  },
+  /** The hours, and the live line beside them (src/content/clinic-hours.ts). */
+  openingHours,
+  openingStatus: openingStatusWords,
 
   navigation: [
     { id: 'home', label: 'Home' },

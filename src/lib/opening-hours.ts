@@ -1,4 +1,4 @@
-import type { OpeningHours, Weekday } from '../content/site.ts';
+import type { OpeningHours, Weekday } from '../content/clinic-hours.ts';
 import { offsetFromTable, type UtcOffsets } from './utc-offsets.ts';
 
 /** '20:30' → '8:30 PM', the way the specification writes the hours. */

@@ -1,9 +1,9 @@
-import { site } from '../content/site.ts';
+import { clinicTimeZone, openingHours, openingStatusWords } from '../content/clinic-hours.ts';
 import { formatTime, localTimeIn, openingStatus, type OpeningStatus } from './opening-hours.ts';
 
 /** 'Open now · closes at 8:30 PM', or when the clinic next opens. */
 export function describeOpeningStatus(status: OpeningStatus): string {
-  const copy = site.openingStatus;
+  const copy = openingStatusWords;
   if (status.open) return copy.open(formatTime(status.closes));
   const when =
     status.daysAhead === 0
@@ -16,7 +16,7 @@ export function describeOpeningStatus(status: OpeningStatus): string {
 
 /** Whether the clinic is open now, in its own time zone, by the visitor's clock. */
 export function currentOpeningStatus(): OpeningStatus | null {
-  return openingStatus(site.openingHours, localTimeIn(site.timeZone, new Date()));
+  return openingStatus(openingHours, localTimeIn(clinicTimeZone, new Date()));
 }
 
 /** The class of the line that shows it (src/components/opening-status.tsx). */
