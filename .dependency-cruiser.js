@@ -15,7 +15,7 @@
  * the page's words from it) and the page's DOM contract (the static site knows
  * the pre-rendered view files from it).
  */
-const srcLoadedByServer = '^src/(content/site|boot/protocol)\\.ts$';
+const srcLoadedByServer = '^src/(content/(site|page-names|clinic-hours)|boot/protocol)\\.ts$';
 
 const sharedCore = '^supabase/functions/_shared/core/';
 const sharedContent = '^supabase/functions/_shared/content/';
@@ -92,7 +92,7 @@ export default {
       severity: 'error',
       comment: 'The server loads them as they are: plain data and names that run anywhere.',
       from: { path: srcLoadedByServer },
-      to: { pathNot: sharedContent },
+      to: { pathNot: [sharedContent, srcLoadedByServer] },
     },
     {
       name: 'boot-scripts-import-only-boot',

@@ -12,7 +12,7 @@ import {
   viewHeadings,
   viewPath,
 } from './fixtures.ts';
-import { bootManifestIn } from '../src/boot/protocol.ts';
+import { bootManifestIn, sendAskedAttribute } from '../src/boot/protocol.ts';
 import { specifiedWords } from './specified-words.ts';
 
 /** A heading only the home view has: where it shows, home is on screen. */
@@ -55,7 +55,7 @@ test.describe('the HTML before any script runs', () => {
     expect(html).not.toContain('rel="modulepreload"');
   });
 
-  test('a link to the booking page shows it before any script, its form inert until a script can send it', async ({
+  test('a link to the booking page shows it before any script, its form never sent by the browser itself', async ({
     page,
   }) => {
     // The main script never arrives: what is on screen is the HTML alone.
@@ -64,10 +64,15 @@ test.describe('the HTML before any script runs', () => {
     await expect(page.getByRole('heading', { level: 1, name: viewHeadings.contact })).toBeVisible();
     await expect(page.getByText(homeOnly)).toHaveCount(0);
     const form = page.locator('form.booking-form');
-    await expect(form).toHaveAttribute('inert', '');
     // A tool for assistants as it stays (they fill it in; the visitor sends it).
     await expect(form).toHaveAttribute('toolname', site.bookingForm.agentTool.name);
     await expect(isInteractive(page)).toHaveCount(0);
+    // What is typed stays in the page: a send waits for the script.
+    await page.getByLabel(site.bookingForm.labels.fullName).fill('Kept Here');
+    await page.getByLabel(site.bookingForm.labels.fullName).press('Enter');
+    await expect(page.locator(`html[${sendAskedAttribute}]`)).toHaveCount(1);
+    expect(page.url()).toMatch(/\/#contact$/);
+    await expect(page.getByLabel(site.bookingForm.labels.fullName)).toHaveValue('Kept Here');
   });
 
   test('carries the title, description, canonical link, sharing cards and icons', async ({

@@ -127,3 +127,31 @@ test('before the app has come, the booking form takes the keyboard, and the app 
     { full_name: 'Before App', phone: storedValue('phone', '07700 900123') },
   ]);
 });
+
+test('a send asked for before the first script of the page has run is made once it and the app have come', async ({
+  page,
+  request,
+}) => {
+  const email = `before.script.${Date.now()}@example.com`;
+  // The first script held back: the booking page is the HTML and the boot script alone.
+  let releaseScript = () => {};
+  const scriptHeld = new Promise<void>((resolve) => (releaseScript = resolve));
+  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+    await scriptHeld;
+    await route.continue();
+  });
+  await page.goto('/#contact');
+  await page.getByLabel(fullName).fill('Early Sender');
+  await page.getByLabel(site.bookingForm.labels.phone).fill('07700 900124');
+  await page.getByLabel(site.bookingForm.labels.email).fill(email);
+  await page.getByLabel(site.bookingForm.labels.email).press('Enter');
+  await expect(page).toHaveURL(/\/#contact$/);
+
+  releaseScript();
+  await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
+  const stored = await request.get(
+    `/rest/v1/bookings?select=full_name&email=eq.${encodeURIComponent(storedValue('email', email))}`,
+    { headers: { apikey: e2eServiceKey } },
+  );
+  expect(await stored.json()).toEqual([{ full_name: 'Early Sender' }]);
+});

@@ -103,7 +103,6 @@ test("at 4x CPU slowdown, 'Book Your Session' shows the booking page within 200 
   await expect(page).toHaveURL(/#contact$/);
   await expect(page.getByRole('heading', { level: 1, name: viewHeadings.contact })).toBeFocused();
 
-  // No tap lost: the form the page showed answers once the app has adopted it.
+  // No tap lost: the form the page showed takes what is typed at once.
   await expect(page.getByLabel(site.bookingForm.labels.fullName)).toBeEditable();
-  await expect(page.locator('form.booking-form')).not.toHaveAttribute('inert', '');
 });

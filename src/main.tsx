@@ -31,11 +31,13 @@ import {
   scrolledAttribute,
   sideMenuClass,
   viewAttribute,
+  viewOfPageName,
 } from './boot/protocol.ts';
+import { readBootManifest } from './boot/read-boot-manifest.ts';
 import { lockBodyScroll } from './lib/body-scroll-lock.ts';
 import { afterFirstViewShown } from './lib/first-view.ts';
 import { scrollToTop } from './lib/motion.ts';
-import { openFormBeforeApp } from './booking/form-before-app.ts';
+import { holdSendsForApp } from './booking/form-before-app.ts';
 import { linkPageExtras, linkWebFonts } from './lib/page-extras.ts';
 import { fillInOpeningStatus } from './lib/opening-status-text.ts';
 import { revealAllOnScroll } from './lib/reveal-on-scroll.ts';
@@ -68,6 +70,7 @@ function sideMenu(): HTMLDialogElement | null {
 }
 
 function startApp(): Promise<void> {
+  if (!appLoading) preloadViewCode();
   appLoading ??= import('./start-app.tsx').then((app) => {
     appStarted = true;
     app.startApp({ menuOpen: sideMenu()?.open ?? false });
@@ -83,6 +86,21 @@ function startApp(): Promise<void> {
     );
   });
   return appLoading;
+}
+
+/**
+ * The code of the view on screen, fetched beside the app's: the app adopts the
+ * view only once it has it, and would otherwise ask for it only once it runs.
+ */
+function preloadViewCode(): void {
+  const chunks =
+    readBootManifest(document)?.viewChunks[viewOfPageName(pageNameFromHash(window.location.hash))];
+  for (const file of chunks ?? []) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = file;
+    document.head.append(link);
+  }
 }
 
 /** Longer than a tap takes from the touch to its click. */
@@ -104,7 +122,7 @@ revealAllOnScroll(document);
 const view = viewFor(pageNameFromHash(window.location.hash));
 const shownView = document.getElementById(mainElementId)?.getAttribute(viewAttribute);
 if (shownView === view && readOnArrival.has(view)) {
-  openFormBeforeApp(document, () => void startApp());
+  holdSendsForApp(document, () => void startApp());
   waitForTheVisitor();
   takeOverMenuOpenedEarly();
 } else {
@@ -218,7 +236,7 @@ function showInPageView(pageName: string): boolean {
   root.replaceChildren(template.content.cloneNode(true));
   scrollToTop();
   document.querySelector<HTMLElement>(`#${mainElementId} h1`)?.focus({ preventScroll: true });
-  openFormBeforeApp(document, () => void startApp());
+  holdSendsForApp(document, () => void startApp());
   linkWebFonts(document);
   startAppAfterAnswer();
   return true;

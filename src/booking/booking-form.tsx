@@ -18,7 +18,6 @@ import {
 import { toBookingRow } from '../../supabase/functions/_shared/core/booking-row.ts';
 import { site } from '../content/site.ts';
 import { Modal } from '../components/modal.tsx';
-import { useHydrated } from '../lib/use-hydrated.ts';
 import { isThrottled, sendBookingRequest } from './booking-api.ts';
 import { bookingFormReducer, initialBookingFormState } from './submission.ts';
 import { bookingFormClass } from '../boot/protocol.ts';
@@ -44,11 +43,9 @@ export function BookingForm() {
     agentReply.current = null;
   };
   const submitting = state.status === 'submitting';
-  // Pre-rendered, the form is inert until a script can send it: the page's
-  // first script opens it before the app (form-before-app.ts), the app once it
-  // has adopted it. It is a tool for browser assistants from the start: they
-  // fill it in, and the visitor sends it.
-  const ready = useHydrated();
+  // Pre-rendered, the form works as plain HTML before the app adopts it
+  // (form-before-app.ts). It is a tool for browser assistants from the start:
+  // they fill it in, and the visitor sends it.
 
   // Adopted, the pre-rendered form keeps what was typed into it before: its
   // values become the form's state before any render could write over them.
@@ -61,12 +58,11 @@ export function BookingForm() {
 
   // A send asked for before the app had adopted the form is made now.
   useEffect(() => {
-    if (!ready) return;
     const held = takeHeldSend();
     if (!held) return;
     agentReply.current = held.reply;
     formRef.current?.requestSubmit();
-  }, [ready]);
+  }, []);
 
   // Sending starts when the reducer says so; the id makes a retry of the same content safe.
   useEffect(() => {
@@ -155,7 +151,6 @@ export function BookingForm() {
         onSubmit={onSubmit}
         aria-describedby="booking-required-note"
         ref={formRef}
-        inert={!ready}
         // In the HTML as they stay: a browser checks a form as a tool whenever
         // one of these changes, and would report one named but not yet
         // described, or the reverse.

@@ -1,12 +1,12 @@
 /**
  * The pre-rendered booking form before the app, on a DOM of its own
- * (happy-dom): opened, a send held and handed to the app, an assistant's
- * submit answered once the app has its outcome. The browser tests type and
+ * (happy-dom): a send held and handed to the app, one the boot script held
+ * taken over, an assistant's submit answered once the app has its outcome. The browser tests type and
  * send in Chromium with the app held back (e2e/keyboard.spec.ts).
  */
 import { Window } from 'happy-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { bookingFormClass } from '../boot/protocol.ts';
+import { bookingFormClass, sendAskedAttribute } from '../boot/protocol.ts';
 
 type FormBeforeApp = typeof import('./form-before-app.ts');
 
@@ -19,7 +19,7 @@ async function freshModule(): Promise<FormBeforeApp> {
 function pageWithForm(): { document: Document; form: HTMLFormElement } {
   const window = new Window({ url: 'https://clinic.example/#contact' });
   const document = window.document as unknown as Document;
-  document.body.innerHTML = `<main><form class="${bookingFormClass}" inert=""><input name="fullName"><button type="submit">Send</button></form></main>`;
+  document.body.innerHTML = `<main><form class="${bookingFormClass}"><input name="fullName"><button type="submit">Send</button></form></main>`;
   return { document, form: document.querySelector('form')! };
 }
 
@@ -38,11 +38,11 @@ describe('the booking form before the app', () => {
     module = await freshModule();
   });
 
-  it('is made usable, and a send is held, not made by the browser, and asks for the app', () => {
+  it('holds a send, not made by the browser, and asks for the app', () => {
     const { document, form } = pageWithForm();
     const asked = vi.fn();
-    module.openFormBeforeApp(document, asked);
-    expect(form.inert).toBe(false);
+    module.holdSendsForApp(document, asked);
+    expect(asked).not.toHaveBeenCalled();
 
     const event = submitEvent(document);
     form.dispatchEvent(event);
@@ -56,7 +56,7 @@ describe('the booking form before the app', () => {
 
   it('hands nothing to the app when nothing was sent, and leaves later sends to it', () => {
     const { document, form } = pageWithForm();
-    module.openFormBeforeApp(document, () => {});
+    module.holdSendsForApp(document, () => {});
     expect(module.takeHeldSend()).toBeNull();
 
     const event = submitEvent(document);
@@ -67,7 +67,7 @@ describe('the booking form before the app', () => {
 
   it("answers an assistant's submit with the outcome the app reports", async () => {
     const { document, form } = pageWithForm();
-    module.openFormBeforeApp(document, () => {});
+    module.holdSendsForApp(document, () => {});
     let answer: Promise<string> | undefined;
     form.dispatchEvent(submitEvent(document, { respondWith: (reply) => (answer = reply) }));
     expect(answer).toBeInstanceOf(Promise);
@@ -77,12 +77,24 @@ describe('the booking form before the app', () => {
     await expect(answer).resolves.toBe('Sent.');
   });
 
-  it('leaves a form that is not inert (rendered by the app) alone', () => {
-    const { document, form } = pageWithForm();
-    form.inert = false;
+  it('takes over a send the boot script held before the first script had run', () => {
+    const { document } = pageWithForm();
+    document.documentElement.setAttribute(sendAskedAttribute, '');
     const asked = vi.fn();
-    module.openFormBeforeApp(document, asked);
-    form.dispatchEvent(submitEvent(document));
+    module.holdSendsForApp(document, asked);
+    expect(asked).toHaveBeenCalledTimes(1);
+    expect(document.documentElement.hasAttribute(sendAskedAttribute)).toBe(false);
+    expect(module.takeHeldSend()).toEqual({ reply: null });
+  });
+
+  it('holds nothing once the app has adopted the form', () => {
+    const { document, form } = pageWithForm();
+    module.takeHeldSend();
+    const asked = vi.fn();
+    module.holdSendsForApp(document, asked);
+    const event = submitEvent(document);
+    form.dispatchEvent(event);
+    expect(event.defaultPrevented).toBe(false);
     expect(asked).not.toHaveBeenCalled();
   });
 });

@@ -3,18 +3,17 @@
  *
  * The booking page is shown from the HTML at once, and the app (React) comes
  * only at the visitor's first touch, key or focus (src/main.tsx): the form
- * works meanwhile as plain HTML. The page's first script makes it usable
- * (`openFormBeforeApp`): its fields take what is typed, and the app, once it
- * has adopted them, takes their values as they are (booking-form.tsx). A send
- * asked for before then is held and made by the app once it has adopted the
- * form (`takeHeldSend`); the browser never sends the form itself (it would put
- * what was typed in the address). Without the first script, the form stays
- * inert, as rendered.
+ * works meanwhile as plain HTML. Its fields take what is typed, and the app,
+ * once it has adopted them, takes their values as they are (booking-form.tsx).
+ * A send asked for before then is held (`holdSendsForApp`; by the boot script
+ * before the first script has run) and made by the app once it has adopted
+ * the form (`takeHeldSend`): the browser never sends the form itself (it would
+ * put what was typed in the address).
  *
  * This module is shared by the first script and the app: one instance holds
  * what one hands to the other.
  */
-import { bookingFormClass } from '../boot/protocol.ts';
+import { bookingFormClass, sendAskedAttribute } from '../boot/protocol.ts';
 
 /** A submit made by a browser assistant (WebMCP draft): it can be answered with the outcome. */
 export interface AgentSubmitEvent extends SubmitEvent {
@@ -31,13 +30,13 @@ let adopted = false;
 let held: HeldSend | null = null;
 
 /**
- * Makes the pre-rendered booking form on screen, if any, usable before the
- * app. A send is held, and `onSendAsked` is called, so that the app comes to
- * make it.
+ * Holds a send of the pre-rendered booking form on screen, if any, until the
+ * app has adopted it, and calls `onSendAsked` so that the app comes to make
+ * it: from now on, and for a send the boot script held before.
  */
-export function openFormBeforeApp(document: Document, onSendAsked: () => void): void {
+export function holdSendsForApp(document: Document, onSendAsked: () => void): void {
   const form = document.querySelector<HTMLFormElement>(`form.${bookingFormClass}`);
-  if (!form || adopted || !form.inert) return;
+  if (!form || adopted) return;
   form.addEventListener('submit', (event: AgentSubmitEvent) => {
     if (adopted) return;
     event.preventDefault();
@@ -48,7 +47,12 @@ export function openFormBeforeApp(document: Document, onSendAsked: () => void): 
     }
     onSendAsked();
   });
-  form.inert = false;
+  const html = document.documentElement;
+  if (html.hasAttribute(sendAskedAttribute)) {
+    html.removeAttribute(sendAskedAttribute);
+    held ??= { reply: null };
+    onSendAsked();
+  }
 }
 
 /**

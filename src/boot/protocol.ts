@@ -59,11 +59,14 @@ export const scrolledAttribute = 'data-scrolled';
 /** The id of the <script type="application/json"> holding the `BootManifest`. */
 export const bootManifestId = 'boot';
 
-/**
- * The booking form: pre-rendered inert; made usable by the page's first
- * script before the app adopts it (src/booking/form-before-app.ts).
- */
+/** The booking form (sent by the app; held until then, src/booking/form-before-app.ts). */
 export const bookingFormClass = 'booking-form';
+
+/**
+ * On <html>: a form was sent before the page's first script had run; the boot
+ * script held it back and notes it for the first script, which has it sent.
+ */
+export const sendAskedAttribute = 'data-send-asked';
 
 const bootManifestStart = `<script type="application/json" id="${bootManifestId}">`;
 const bootManifestEnd = '</script>';

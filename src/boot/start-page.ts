@@ -24,6 +24,7 @@ import {
   pageNameFromHash,
   sideMenuClass,
   rootElementId,
+  sendAskedAttribute,
   viewFileWaitMs,
   viewPendingAttribute,
   viewOfPageName,
@@ -56,21 +57,12 @@ export function startPage(window: BootWindow): void {
     document.head.appendChild(element);
   }
 
-  // The view's own code, once: at once where the script renders the view.
-  let chunksPreloaded = false;
-  function preloadViewChunks(): void {
-    if (chunksPreloaded) return;
-    chunksPreloaded = true;
-    for (const file of viewChunks) link('modulepreload', file);
-  }
-
   let started = false;
   function start(): void {
     if (started) return;
     started = true;
-    // A fetched page waits, like home, for the visitor before its code runs
-    // (src/main.tsx): its chunks are not wanted yet.
-    if (!viewFile) preloadViewChunks();
+    // A pre-rendered page waits for the visitor before the app and the view's
+    // own code are fetched (src/main.tsx): only the first script, now.
     const script = document.createElement('script');
     script.type = 'module';
     script.crossOrigin = 'anonymous';
@@ -105,12 +97,15 @@ export function startPage(window: BootWindow): void {
     else then();
   }
 
-  // Only the script sends a form: one shown before it has run must not be
-  // sent by the browser itself (it would put what was typed in the URL).
+  // Only the script sends a form: one sent before it has run must not be
+  // sent by the browser itself (it would put what was typed in the URL). It is
+  // noted for the script, which has it sent (src/booking/form-before-app.ts).
   document.addEventListener(
     'submit',
     (event) => {
-      if (!root.hasAttribute(interactiveAttribute)) event.preventDefault();
+      if (root.hasAttribute(interactiveAttribute)) return;
+      event.preventDefault();
+      root.setAttribute(sendAskedAttribute, '');
     },
     true,
   );
@@ -144,7 +139,7 @@ export function startPage(window: BootWindow): void {
   function renderedByScript(): void {
     root.setAttribute(viewPendingAttribute, '');
     link('modulepreload', manifest.mainScript);
-    preloadViewChunks();
+    for (const file of viewChunks) link('modulepreload', file);
     whenParsed(start);
   }
 
