@@ -136,6 +136,12 @@ test('on home and the booking page nothing but the page is fetched before the fi
 }) => {
   for (const view of ['/', '/#contact']) {
     await load(page, view);
+    // The browser reports a paint once the frame is shown, which a busy machine can delay.
+    await expect
+      .poll(() =>
+        page.evaluate(() => performance.getEntriesByName('first-contentful-paint').length),
+      )
+      .toBe(1);
     const early = await page.evaluate(() => {
       const paint = performance.getEntriesByName('first-contentful-paint')[0];
       if (!paint) return ['no first contentful paint'];
