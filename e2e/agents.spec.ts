@@ -1,8 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { site } from '../src/content/site.ts';
 import { formatTime } from '../src/lib/opening-hours.ts';
-import { e2eServiceKey } from './constants.ts';
-import { openView } from './fixtures.ts';
+import { openView, storedBookings } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
 const { agentTool } = site.bookingForm;
@@ -72,15 +71,9 @@ test('a booking submitted programmatically, as an assistant would, stores one ro
   );
 
   await expect(page.getByRole('dialog', { name: specifiedWords.thankYouTitle })).toBeVisible();
-  const rows = await (
-    await request.get(
-      `/rest/v1/bookings?select=full_name,phone,instagram&email=eq.${encodeURIComponent(email)}`,
-      {
-        headers: { apikey: e2eServiceKey },
-      },
-    )
-  ).json();
-  expect(rows).toEqual([{ full_name: 'Agent Booked', phone: '07700 900123', instagram: null }]);
+  expect(await storedBookings(request, email, 'full_name,phone,instagram')).toEqual([
+    { full_name: 'Agent Booked', phone: '07700 900123', instagram: null },
+  ]);
 });
 
 test('a programmatic submit with bad values gets the same messages as a person', async ({

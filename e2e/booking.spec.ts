@@ -3,8 +3,7 @@ import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defau
 import { messageFor, storedValue } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { site } from '../src/content/site.ts';
 import { practice } from '../supabase/functions/_shared/content/practice.ts';
-import { e2eServiceKey } from './constants.ts';
-import { literally, openView } from './fixtures.ts';
+import { holdBack, literally, openView, storedBookings } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
 // The buttons, the modal's title, the field messages and the failure message
@@ -16,17 +15,6 @@ const { fieldMessages, submitFailure } = specifiedWords;
 /** A unique e-mail address per test, so tests sharing the server find their own rows. */
 function uniqueEmail(label: string): string {
   return `${label}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
-}
-
-async function storedRows(request: import('@playwright/test').APIRequestContext, email: string) {
-  const response = await request.get(
-    `/rest/v1/bookings?select=*&email=eq.${encodeURIComponent(email)}`,
-    {
-      headers: { apikey: e2eServiceKey, Authorization: `Bearer ${e2eServiceKey}` },
-    },
-  );
-  expect(response.status()).toBe(200);
-  return (await response.json()) as Array<Record<string, unknown>>;
 }
 
 async function fillForm(
@@ -79,7 +67,7 @@ test('a visitor books a session: thank-you modal, cleared form, and the row stor
     await expect(page.getByLabel(label)).toHaveValue('');
   }
 
-  const rows = await storedRows(request, email);
+  const rows = await storedBookings(request, email);
   expect(rows).toHaveLength(1);
   expect(rows[0]).toMatchObject({
     full_name: 'Aisha Khan',
@@ -100,7 +88,7 @@ test('the Instagram handle is stored normalised: no @, lower case', async ({ pag
   await fillForm(page, { name: 'Omar', phone: '07700 900123', email, instagram: ' @Omar.H ' });
   await submitButton(page).click();
   await expect(thankYou(page)).toBeVisible();
-  expect((await storedRows(request, email))[0]).toMatchObject({
+  expect((await storedBookings(request, email))[0]).toMatchObject({
     instagram: storedValue('instagram', '@Omar.H'),
   });
 });
@@ -197,18 +185,13 @@ test('a double click sends one request and stores one row', async ({ page, reque
   await submitButton(page).dblclick();
   await expect(thankYou(page)).toBeVisible();
   expect(posts).toHaveLength(1);
-  expect(await storedRows(request, email)).toHaveLength(1);
+  expect(await storedBookings(request, email)).toHaveLength(1);
 });
 
 test('shows Submitting... and disables the inputs while a slow answer is pending', async ({
   page,
 }) => {
-  let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/rest/v1/bookings', async (route) => {
-    await released;
-    await route.continue();
-  });
+  const answer = await holdBack(page, '**/rest/v1/bookings');
   await openView(page, 'contact');
   await fillForm(page, { name: 'Slow Answer', phone: '07700 900123', email: uniqueEmail('slow') });
   await submitButton(page).click();
@@ -217,7 +200,7 @@ test('shows Submitting... and disables the inputs while a slow answer is pending
   for (const label of Object.values(labels)) {
     await expect(page.getByLabel(label)).toBeDisabled();
   }
-  release();
+  answer.release();
   await expect(thankYou(page)).toBeVisible();
 });
 
@@ -271,7 +254,7 @@ for (const [situation, answer] of [
     await expect(page.getByLabel(labels.email)).toHaveValue(email);
     await expect(page.getByLabel(labels.instagram)).toHaveValue('@keep');
     expect(errors.some((text) => text.includes('could not be sent'))).toBe(true);
-    expect(await storedRows(request, email)).toHaveLength(0);
+    expect(await storedBookings(request, email)).toHaveLength(0);
 
     // Editing a field clears the failure.
     await page.getByLabel(labels.fullName).fill('Keep Me Too');
@@ -294,13 +277,13 @@ test('a retry after a lost answer stores one row', async ({ page, request }) => 
   await fillForm(page, { name: 'Lost Answer', phone: '07700 900123', email });
   await submitButton(page).click();
   await expect(page.getByRole('alert')).toHaveText(submitFailure);
-  expect(await storedRows(request, email)).toHaveLength(1);
+  expect(await storedBookings(request, email)).toHaveLength(1);
 
   await submitButton(page).click();
   await expect(thankYou(page)).toBeVisible();
   expect(posts).toHaveLength(2);
   expect(posts[0]!.postDataJSON().id).toBe(posts[1]!.postDataJSON().id);
-  expect(await storedRows(request, email)).toHaveLength(1);
+  expect(await storedBookings(request, email)).toHaveLength(1);
 });
 
 test('sends exactly the request hosted Supabase accepts', async ({ page }) => {
@@ -368,7 +351,7 @@ test('a fourth request for one e-mail address within the hour is refused by the 
   await expect(page.getByRole('alert')).toHaveText(site.bookingForm.throttled);
   await expect(page.getByLabel(labels.fullName)).toHaveValue('Busy Person');
   await expect(page.getByLabel(labels.email)).toHaveValue(email);
-  expect(await storedRows(request, email)).toHaveLength(3);
+  expect(await storedBookings(request, email)).toHaveLength(3);
 });
 
 test('a robot that fills the hidden field is thanked like a person and nothing is stored', async ({
@@ -387,5 +370,5 @@ test('a robot that fills the hidden field is thanked like a person and nothing i
   await expect(page.getByRole('dialog')).toBeVisible();
   expect(posts).toHaveLength(1);
   expect(posts[0]!.postDataJSON()).toMatchObject({ email, website: 'https://spam.example' });
-  expect(await storedRows(request, email)).toHaveLength(0);
+  expect(await storedBookings(request, email)).toHaveLength(0);
 });

@@ -3,6 +3,7 @@ import { site, type Weekday } from '../src/content/site.ts';
 import { formatTime } from '../src/lib/opening-hours.ts';
 import {
   expectViewShown,
+  holdBack,
   isInteractive,
   isViewPending,
   literally,
@@ -134,19 +135,14 @@ test.describe('the HTML before any script runs', () => {
     page.on('pageerror', (error) => errors.push(error.message));
     for (const view of ['home', 'benefits', 'testimonials', 'location', 'contact']) {
       // The main script waits until the page's heading has been marked.
-      let release = () => {};
-      const marked = new Promise<void>((resolve) => (release = resolve));
-      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-        await marked;
-        await route.continue();
-      });
+      const firstScript = await holdBack(page, /\/assets\/index-[\w-]+\.js$/);
       await loadPage(page, viewPath(view));
       await expect(page.locator('main h1')).toBeVisible();
       await page.evaluate(() => {
         (window as unknown as { heading: Element | null }).heading =
           document.querySelector('main h1');
       });
-      release();
+      firstScript.release();
       await untilAppAdopted(page);
       const same = await page.evaluate(
         () =>

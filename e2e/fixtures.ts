@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import {
   appAdoptedAttribute,
   interactiveAttribute,
@@ -8,6 +8,7 @@ import {
   viewPendingAttribute,
 } from '../src/boot/protocol.ts';
 import { site } from '../src/content/site.ts';
+import { e2eServiceKey } from './constants.ts';
 
 export const viewNames = ['home', 'benefits', 'testimonials', 'location', 'contact'] as const;
 
@@ -52,8 +53,9 @@ export async function openView(page: Page, name: string): Promise<void> {
 }
 
 /**
- * Waits for the page's script to have run. Every page is pre-rendered and
- * visible before it; its links and (inert) form answer only after.
+ * Waits for the page's first script to have run. Every page is pre-rendered
+ * and visible before it; its links answer only after, and a send made before
+ * it is held until the app comes (src/booking/form-before-app.ts).
  */
 export async function untilInteractive(page: Page): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute(interactiveAttribute, '');
@@ -106,4 +108,38 @@ export async function accessibilityViolations(page: Page) {
     help: violation.help,
     targets: violation.nodes.map((node) => node.target.join(' ')).slice(0, 5),
   }));
+}
+
+/**
+ * Holds back every request the page makes to an address matching `pattern`
+ * until `release` is called, as a slow network would. `wasAsked` tells whether
+ * the page has asked for it meanwhile.
+ */
+export async function holdBack(page: Page, pattern: string | RegExp) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let asked = false;
+  await page.route(pattern, async (route) => {
+    asked = true;
+    await released;
+    await route.continue();
+  });
+  return { release, wasAsked: () => asked };
+}
+
+/**
+ * The stored booking requests made with `email`, read back with the test
+ * server's service key: `columns` as PostgREST's `select` names them.
+ */
+export async function storedBookings(
+  request: APIRequestContext,
+  email: string,
+  columns = '*',
+): Promise<Array<Record<string, unknown>>> {
+  const response = await request.get(
+    `/rest/v1/bookings?select=${columns}&email=eq.${encodeURIComponent(email)}`,
+    { headers: { apikey: e2eServiceKey, Authorization: `Bearer ${e2eServiceKey}` } },
+  );
+  expect(response.status()).toBe(200);
+  return (await response.json()) as Array<Record<string, unknown>>;
 }

@@ -4,7 +4,7 @@ import { bookingFields } from '../supabase/functions/_shared/core/booking-rules.
 import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
 import { site } from '../src/content/site.ts';
 import { e2eServiceKey } from './constants.ts';
-import { accessibilityViolations, loadPage, untilInteractive } from './fixtures.ts';
+import { accessibilityViolations, holdBack, loadPage, untilInteractive } from './fixtures.ts';
 
 /**
  * A booking while the site is flooded: a server of its own, whose threshold
@@ -102,12 +102,7 @@ test('during a flood the form proves its work by itself: the visitor sees only "
       proofSent = request.headers()['x-booking-proof'] ?? proofSent;
   });
   // The challenge is held back a moment, so the page can be seen while it works.
-  let releaseChallenge = () => {};
-  const challengeHeld = new Promise<void>((resolve) => (releaseChallenge = resolve));
-  await page.route('**/rest/v1/rpc/booking_challenge', async (route) => {
-    await challengeHeld;
-    await route.continue();
-  });
+  const challenge = await holdBack(page, '**/rest/v1/rpc/booking_challenge');
 
   const email = uniqueEmail('visitor');
   await openBookingForm(page);
@@ -117,7 +112,7 @@ test('during a flood the form proves its work by itself: the visitor sees only "
   await expect.poll(() => calls).toContain('POST /rest/v1/bookings 428');
   await expect(page.getByRole('button', { name: copy.submitting })).toBeDisabled();
   await expect(page.getByRole('alert')).toHaveCount(0);
-  releaseChallenge();
+  challenge.release();
 
   await expect(page.getByRole('dialog', { name: copy.success.title })).toBeVisible({
     timeout: 20_000,

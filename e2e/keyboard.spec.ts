@@ -1,8 +1,7 @@
 import { storedValue } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { expect, test } from '@playwright/test';
 import { site } from '../src/content/site.ts';
-import { e2eServiceKey } from './constants.ts';
-import { openView, viewHeadings } from './fixtures.ts';
+import { holdBack, openView, storedBookings, viewHeadings } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
 const fullName = site.bookingForm.labels.fullName;
@@ -55,15 +54,7 @@ test('a session is booked from start to finish with the keyboard alone', async (
   await expect(modal).toBeHidden();
   await expect(page.getByLabel(fullName)).toBeFocused();
 
-  const rows = await (
-    await request.get(
-      `/rest/v1/bookings?select=full_name,instagram&email=eq.${encodeURIComponent(email)}`,
-      {
-        headers: { apikey: e2eServiceKey },
-      },
-    )
-  ).json();
-  expect(rows).toEqual([
+  expect(await storedBookings(request, email, 'full_name,instagram')).toEqual([
     { full_name: 'Keyboard User', instagram: storedValue('instagram', '@keys') },
   ]);
 });
@@ -88,14 +79,7 @@ test('before the app has come, the booking form takes the keyboard, and the app 
   const email = `before.app.${Date.now()}@example.com`;
   // The app's code held back: the booking page is on screen from the HTML,
   // its form made usable by the page's first script, while the app comes.
-  let releaseApp = () => {};
-  const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
-  let appAsked = false;
-  await page.route(/\/assets\/start-app-[\w-]+\.js$/, async (route) => {
-    appAsked = true;
-    await appHeld;
-    await route.continue();
-  });
+  const app = await holdBack(page, /\/assets\/start-app-[\w-]+\.js$/);
   await openView(page, 'home');
   const hero = page.locator('.hero a.button-primary');
   await hero.focus();
@@ -111,19 +95,15 @@ test('before the app has come, the booking form takes the keyboard, and the app 
   await page.keyboard.press('Tab');
   await page.keyboard.type(email);
   await page.keyboard.press('Enter');
-  expect(appAsked).toBe(true);
+  expect(app.wasAsked()).toBe(true);
   // The browser did not send the form itself: the address is as it was.
   await expect(page).toHaveURL(/\/#contact$/);
   await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toHaveCount(0);
 
   // The app comes, adopts the form as it is, and sends it.
-  releaseApp();
+  app.release();
   await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
-  const stored = await request.get(
-    `/rest/v1/bookings?select=full_name,phone&email=eq.${encodeURIComponent(storedValue('email', email))}`,
-    { headers: { apikey: e2eServiceKey } },
-  );
-  expect(await stored.json()).toEqual([
+  expect(await storedBookings(request, storedValue('email', email), 'full_name,phone')).toEqual([
     { full_name: 'Before App', phone: storedValue('phone', '07700 900123') },
   ]);
 });
@@ -134,12 +114,7 @@ test('a send asked for before the first script of the page has run is made once 
 }) => {
   const email = `before.script.${Date.now()}@example.com`;
   // The first script held back: the booking page is the HTML and the boot script alone.
-  let releaseScript = () => {};
-  const scriptHeld = new Promise<void>((resolve) => (releaseScript = resolve));
-  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-    await scriptHeld;
-    await route.continue();
-  });
+  const firstScript = await holdBack(page, /\/assets\/index-[\w-]+\.js$/);
   await page.goto('/#contact');
   await page.getByLabel(fullName).fill('Early Sender');
   await page.getByLabel(site.bookingForm.labels.phone).fill('07700 900124');
@@ -147,11 +122,9 @@ test('a send asked for before the first script of the page has run is made once 
   await page.getByLabel(site.bookingForm.labels.email).press('Enter');
   await expect(page).toHaveURL(/\/#contact$/);
 
-  releaseScript();
+  firstScript.release();
   await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
-  const stored = await request.get(
-    `/rest/v1/bookings?select=full_name&email=eq.${encodeURIComponent(storedValue('email', email))}`,
-    { headers: { apikey: e2eServiceKey } },
-  );
-  expect(await stored.json()).toEqual([{ full_name: 'Early Sender' }]);
+  expect(await storedBookings(request, storedValue('email', email), 'full_name')).toEqual([
+    { full_name: 'Early Sender' },
+  ]);
 });

@@ -20,20 +20,20 @@
 import { urlFor, viewFor, type ViewName } from './app/page-name.ts';
 import {
   closeMenuClass,
-  inPageTemplateId,
   interactiveAttribute,
   mainElementId,
   menuAskedAttribute,
   menuButtonClass,
   navBarClass,
   pageNameFromHash,
-  rootElementId,
   scrolledAttribute,
   sideMenuClass,
   viewAttribute,
   viewOfPageName,
 } from './boot/protocol.ts';
+import { linkInHead } from './boot/link-in-head.ts';
 import { readBootManifest } from './boot/read-boot-manifest.ts';
+import { focusPageHeading, putInPageView } from './boot/show-in-page-view.ts';
 import { lockBodyScroll } from './lib/body-scroll-lock.ts';
 import { afterFirstViewShown } from './lib/first-view.ts';
 import { scrollToTop } from './lib/motion.ts';
@@ -95,12 +95,7 @@ function startApp(): Promise<void> {
 function preloadViewCode(): void {
   const chunks =
     readBootManifest(document)?.viewChunks[viewOfPageName(pageNameFromHash(window.location.hash))];
-  for (const file of chunks ?? []) {
-    const link = document.createElement('link');
-    link.rel = 'modulepreload';
-    link.href = file;
-    document.head.append(link);
-  }
+  for (const file of chunks ?? []) linkInHead(document, 'modulepreload', file);
 }
 
 /** Longer than a tap takes from the touch to its click. */
@@ -229,13 +224,10 @@ function keepMenuInStep(dialog: HTMLDialogElement, button: HTMLElement): void {
  * The app then adopts it. False where the page is not in the HTML.
  */
 function showInPageView(pageName: string): boolean {
-  const template = document.getElementById(inPageTemplateId(pageName));
-  const root = document.getElementById(rootElementId);
-  if (!(template instanceof HTMLTemplateElement) || !root) return false;
+  if (!putInPageView(document, pageName)) return false;
   window.history.pushState(null, '', urlFor(pageName, window.location.pathname));
-  root.replaceChildren(template.content.cloneNode(true));
   scrollToTop();
-  document.querySelector<HTMLElement>(`#${mainElementId} h1`)?.focus({ preventScroll: true });
+  focusPageHeading(document);
   holdSendsForApp(document, () => void startApp());
   linkWebFonts(document);
   startAppAfterAnswer();

@@ -44,11 +44,9 @@ export function BookingForm() {
   };
   const submitting = state.status === 'submitting';
   // Pre-rendered, the form works as plain HTML before the app adopts it
-  // (form-before-app.ts). It is a tool for browser assistants from the start:
-  // they fill it in, and the visitor sends it.
-
-  // Adopted, the pre-rendered form keeps what was typed into it before: its
-  // values become the form's state before any render could write over them.
+  // (form-before-app.ts): a visitor types into it, and a browser assistant
+  // fills it in as a tool. Adopted, it keeps what was typed: its values become
+  // the form's state before any render could write over them.
   useLayoutEffect(() => {
     for (const field of bookingFields) {
       const typed = inputs.current[field]?.value;

@@ -18,7 +18,6 @@
  */
 import {
   interactiveAttribute,
-  mainElementId,
   menuAskedAttribute,
   menuButtonClass,
   pageNameFromHash,
@@ -30,7 +29,8 @@ import {
   viewOfPageName,
   type BootManifest,
 } from './protocol.ts';
-import { showInPageView } from './show-in-page-view.ts';
+import { linkInHead } from './link-in-head.ts';
+import { focusPageHeading, showInPageView } from './show-in-page-view.ts';
 import { readBootManifest } from './read-boot-manifest.ts';
 
 /** The parts of a browser window this script uses, so a test can run it on a DOM of its own. */
@@ -48,14 +48,6 @@ export function startPage(window: BootWindow): void {
   const pageName = pageNameFromHash(window.location.hash);
   const viewFile = manifest.viewFiles[pageName];
   const viewChunks = manifest.viewChunks[viewOfPageName(pageName)] ?? [];
-
-  function link(rel: string, href: string): void {
-    const element = document.createElement('link');
-    element.rel = rel;
-    element.href = href;
-    if (rel === 'modulepreload') element.fetchPriority = 'high';
-    document.head.appendChild(element);
-  }
 
   let started = false;
   function start(): void {
@@ -131,15 +123,16 @@ export function startPage(window: BootWindow): void {
     if (root.hasAttribute(interactiveAttribute)) return;
     if (showInPageView(window)) {
       window.scrollTo(0, 0);
-      document.querySelector<HTMLElement>(`#${mainElementId} h1`)?.focus({ preventScroll: true });
+      focusPageHeading(document);
     }
   });
 
   // The page is rendered by the script: its code is fetched at once.
   function renderedByScript(): void {
     root.setAttribute(viewPendingAttribute, '');
-    link('modulepreload', manifest.mainScript);
-    for (const file of viewChunks) link('modulepreload', file);
+    for (const file of [manifest.mainScript, ...viewChunks]) {
+      linkInHead(document, 'modulepreload', file, { fetchPriority: 'high' });
+    }
     whenParsed(start);
   }
 

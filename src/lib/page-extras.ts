@@ -4,14 +4,8 @@
  * browser reads it and draws its icons; it offers to install a site only
  * after the visitor has engaged with it anyway), and the web fonts.
  */
+import { linkInHead } from '../boot/link-in-head.ts';
 import { readBootManifest } from '../boot/read-boot-manifest.ts';
-
-function link(document: Document, rel: string, href: string): void {
-  const element = document.createElement('link');
-  element.rel = rel;
-  element.href = href;
-  document.head.append(element);
-}
 
 let extrasLinked = false;
 
@@ -27,7 +21,7 @@ export function linkPageExtras(document: Document, fetch: typeof window.fetch): 
   const manifest = readBootManifest(document);
   if (!manifest) return extrasFetched;
   const { manifest: webManifest, stylesheets, fonts } = manifest.afterFirstPaint;
-  if (webManifest) link(document, 'manifest', webManifest);
+  if (webManifest) linkInHead(document, 'manifest', webManifest);
   extrasFetched = Promise.all(
     [...stylesheets, ...fonts].map((file) =>
       fetch(file)
@@ -56,6 +50,6 @@ export function linkWebFonts(document: Document): void {
   if (fontsLinked) return;
   fontsLinked = true;
   for (const href of readBootManifest(document)?.afterFirstPaint.stylesheets ?? []) {
-    link(document, 'stylesheet', href);
+    linkInHead(document, 'stylesheet', href);
   }
 }
