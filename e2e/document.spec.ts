@@ -1,20 +1,27 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { site, type Weekday } from '../src/content/site.ts';
 import { formatTime } from '../src/lib/opening-hours.ts';
 import {
+  accessibilityViolations,
   expectViewShown,
   holdBack,
   isInteractive,
   isViewPending,
   literally,
   loadPage,
+  storedBookings,
   untilAppAdopted,
   untilInteractive,
   viewHeadings,
   viewPath,
 } from './fixtures.ts';
-import { bootManifestIn, sendAskedAttribute } from '../src/boot/protocol.ts';
+import { bootManifestIn, sendAskedAttribute, sendStalledAfterMs } from '../src/boot/protocol.ts';
 import { specifiedWords } from './specified-words.ts';
+
+/** The booking form's notice that a send is still waiting for the page's code. */
+function sendStalledNotice(page: Page) {
+  return page.getByRole('alert').filter({ hasText: site.bookingForm.sendStalled });
+}
 
 /** A heading only the home view has: where it shows, home is on screen. */
 const homeOnly = site.home.whatIs.heading;
@@ -74,6 +81,34 @@ test.describe('the HTML before any script runs', () => {
     await expect(page.locator(`html[${sendAskedAttribute}]`)).toHaveCount(1);
     expect(page.url()).toMatch(/\/#contact$/);
     await expect(page.getByLabel(site.bookingForm.labels.fullName)).toHaveValue('Kept Here');
+    // The script does not come: after a while the form says the request is not sent.
+    await expect(sendStalledNotice(page)).toBeVisible({ timeout: sendStalledAfterMs + 5_000 });
+    await expect(page.getByLabel(site.bookingForm.labels.fullName)).toHaveValue('Kept Here');
+    expect(await accessibilityViolations(page)).toEqual([]);
+  });
+
+  test('a send that waits too long for the app says so, and is made once the app comes', async ({
+    page,
+    request,
+  }) => {
+    const email = `stalled.${Date.now()}@example.com`;
+    const app = await holdBack(page, /\/assets\/start-app-[\w-]+\.js$/);
+    await loadPage(page, '/#contact');
+    await untilInteractive(page);
+    await expect(sendStalledNotice(page)).toBeHidden();
+    await page.getByLabel(site.bookingForm.labels.fullName).fill('Slow Connection');
+    await page.getByLabel(site.bookingForm.labels.phone).fill('07700 900125');
+    await page.getByLabel(site.bookingForm.labels.email).fill(email);
+    await page.getByLabel(site.bookingForm.labels.email).press('Enter');
+    expect(app.wasAsked()).toBe(true);
+    await expect(sendStalledNotice(page)).toBeVisible({ timeout: sendStalledAfterMs + 5_000 });
+
+    app.release();
+    await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
+    await expect(sendStalledNotice(page)).toBeHidden();
+    expect(await storedBookings(request, email, 'full_name')).toEqual([
+      { full_name: 'Slow Connection' },
+    ]);
   });
 
   test('carries the title, description, canonical link, sharing cards and icons', async ({

@@ -233,6 +233,13 @@ export function BookingForm() {
           </p>
         ) : null}
 
+        {/* In the page from the start, shown by the style sheet only while a
+            send waits too long for the app (src/boot/send-stalled.ts). */}
+        <p className="form-failure form-send-stalled" role="alert">
+          <CircleAlert aria-hidden="true" className="form-failure-icon" />
+          {copy.sendStalled}
+        </p>
+
         <button type="submit" className="button button-primary button-block" disabled={submitting}>
           {submitting ? copy.submitting : copy.submit}
         </button>

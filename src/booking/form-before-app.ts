@@ -8,12 +8,14 @@
  * A send asked for before then is held (`holdSendsForApp`; by the boot script
  * before the first script has run) and made by the app once it has adopted
  * the form (`takeHeldSend`): the browser never sends the form itself (it would
- * put what was typed in the address).
+ * put what was typed in the address). A send the app is slow to make is
+ * noticed in the form (src/boot/send-stalled.ts).
  *
  * This module is shared by the first script and the app: one instance holds
  * what one hands to the other.
  */
 import { bookingFormClass, sendAskedAttribute } from '../boot/protocol.ts';
+import { noticeIfSendStalls } from '../boot/send-stalled.ts';
 
 /** A submit made by a browser assistant (WebMCP draft): it can be answered with the outcome. */
 export interface AgentSubmitEvent extends SubmitEvent {
@@ -45,6 +47,7 @@ export function holdSendsForApp(document: Document, onSendAsked: () => void): vo
       const send = held;
       event.respondWith(new Promise<string>((resolve) => (send.reply = resolve)));
     }
+    noticeIfSendStalls(document);
     onSendAsked();
   });
   const html = document.documentElement;

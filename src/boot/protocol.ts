@@ -68,6 +68,18 @@ export const bookingFormClass = 'booking-form';
  */
 export const sendAskedAttribute = 'data-send-asked';
 
+/**
+ * On <html>: a send has waited for the app longer than it should (the page's
+ * code is slow to come, or failed to), and the booking form says so, the style
+ * sheet showing its notice. Set `sendStalledAfterMs` after a send the app has
+ * not made by then (src/boot/send-stalled.ts); removed when the app adopts the
+ * page, which makes the send.
+ */
+export const sendStalledAttribute = 'data-send-stalled';
+
+/** Long enough for the app's code on a slow phone connection (about 90 KB). */
+export const sendStalledAfterMs = 8000;
+
 const bootManifestStart = `<script type="application/json" id="${bootManifestId}">`;
 const bootManifestEnd = '</script>';
 

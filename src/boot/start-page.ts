@@ -30,6 +30,7 @@ import {
   type BootManifest,
 } from './protocol.ts';
 import { linkInHead } from './link-in-head.ts';
+import { noticeIfSendStalls } from './send-stalled.ts';
 import { focusPageHeading, showInPageView } from './show-in-page-view.ts';
 import { readBootManifest } from './read-boot-manifest.ts';
 
@@ -98,6 +99,7 @@ export function startPage(window: BootWindow): void {
       if (root.hasAttribute(interactiveAttribute)) return;
       event.preventDefault();
       root.setAttribute(sendAskedAttribute, '');
+      noticeIfSendStalls(document);
     },
     true,
   );

@@ -370,6 +370,8 @@ export const site = {
         ? 'Please correct the highlighted field.'
         : `Please correct the ${count} highlighted fields.`,
     failure: 'There was an error submitting your request. Please try again.',
+    /** When a send has waited too long for the page's code (src/boot/send-stalled.ts). */
+    sendStalled: `This page has not finished loading, so your request has not been sent yet. If this lasts, check your connection and reload the page, or call us on ${phone.display}.`,
     /** When too many requests came in a short time (from this visitor, or from robots). */
     throttled: `Too many requests have come from your connection in a short time. Please try again later, or call us on ${phone.display}. Every request that reached us gets a reply within ${replyWithinHours} hours.`,
     /** The hidden field that only robots fill (a honeypot); people never see it. */

@@ -1,5 +1,6 @@
 import {
   appAdoptedAttribute,
+  sendStalledAttribute,
   interactiveAttribute,
   viewPendingAttribute,
 } from '../boot/protocol.ts';
@@ -31,5 +32,7 @@ export function noteFirstViewShown(): void {
   // be sent from then on; the browser tests wait for it.
   document.documentElement.setAttribute(interactiveAttribute, '');
   document.documentElement.setAttribute(appAdoptedAttribute, '');
+  // A send that waited for the app is made now: the form's notice goes.
+  document.documentElement.removeAttribute(sendStalledAttribute);
   for (const then of waiting.splice(0)) then();
 }
