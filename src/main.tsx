@@ -229,7 +229,6 @@ function showInPageView(pageName: string): boolean {
   scrollToTop();
   focusPageHeading(document);
   holdSendsForApp(document, () => void startApp());
-  linkWebFonts(document);
   startAppAfterAnswer();
   return true;
 }
