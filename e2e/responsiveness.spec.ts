@@ -8,10 +8,21 @@ import { specifiedWords } from './specified-words.ts';
  * slower (DevTools' throttling), a touch screen. The visitor taps 300 ms after
  * the first paint, when the page's own work is at its busiest, and the page
  * must react within 200 ms: the menu opens, the booking page is shown.
+ *
+ * Each reaction is measured on `loads` new loads of the page, and their median
+ * is held to the budget, as the benchmarks take the median of their runs: a
+ * machine shared with other work stalls now and then for longer than the
+ * budget, page or no page, and one such stall must not decide.
  */
 const cpuSlowdown = 4;
 const tapAfterPaintMs = 300;
 const reactionBudgetMs = 200;
+const loads = 3;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
 
 test.use({ viewport: { width: 412, height: 823 }, hasTouch: true, isMobile: true });
 // One at a time: two pages slowed down at once would share the cores (see playwright.config.ts).
@@ -68,41 +79,54 @@ test('at 4x CPU slowdown, the menu opens within 200 ms of a tap 300 ms after the
   page,
 }) => {
   const menuButton = page.getByRole('button', { name: site.chrome.openMenu });
-  await loadSlowly(page, '/');
-  const box = (await menuButton.boundingBox())!;
-  await watchReaction(page, `document.querySelector('dialog.side-menu')?.open === true`);
-  await tap(page, box);
-  const ms = await reactionMs(page);
-  test.info().annotations.push({ type: 'menu reacted after (ms)', description: String(ms) });
-  expect(ms).toBeLessThanOrEqual(reactionBudgetMs);
-  await expect(sideMenu(page)).toBeVisible();
-  await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+  const reactions: number[] = [];
+  for (let load = 0; load < loads; load += 1) {
+    await loadSlowly(page, '/');
+    const box = (await menuButton.boundingBox())!;
+    await watchReaction(page, `document.querySelector('dialog.side-menu')?.open === true`);
+    await tap(page, box);
+    reactions.push(await reactionMs(page));
+    await expect(sideMenu(page)).toBeVisible();
+    await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
 
-  // No tap lost: one on a menu entry right after is followed, once the app has come.
-  const benefits = site.navigation.find((item) => item.id === 'benefits')!.label;
-  await tap(page, (await sideMenu(page).getByRole('link', { name: benefits }).boundingBox())!);
-  await expect(sideMenu(page)).toBeHidden();
-  await expectViewShown(page, 'benefits');
-  await expect(page.getByRole('heading', { level: 1, name: viewHeadings.benefits })).toBeFocused();
+    // No tap lost: one on a menu entry right after is followed, once the app has come.
+    const benefits = site.navigation.find((item) => item.id === 'benefits')!.label;
+    await tap(page, (await sideMenu(page).getByRole('link', { name: benefits }).boundingBox())!);
+    await expect(sideMenu(page)).toBeHidden();
+    await expectViewShown(page, 'benefits');
+    await expect(
+      page.getByRole('heading', { level: 1, name: viewHeadings.benefits }),
+    ).toBeFocused();
+  }
+  test
+    .info()
+    .annotations.push({ type: 'menu reacted after (ms)', description: reactions.join(', ') });
+  expect(median(reactions)).toBeLessThanOrEqual(reactionBudgetMs);
 });
 
 test("at 4x CPU slowdown, 'Book Your Session' shows the booking page within 200 ms of a tap 300 ms after the first paint", async ({
   page,
 }) => {
   const book = page.getByRole('link', { name: specifiedWords.bookButton, exact: true });
-  await loadSlowly(page, '/');
-  const box = (await book.first().boundingBox())!;
-  await watchReaction(
-    page,
-    `document.querySelector('main')?.getAttribute('data-view') === 'contact' && document.querySelector('main h1')?.textContent === ${JSON.stringify(viewHeadings.contact)}`,
-  );
-  await tap(page, box);
-  const ms = await reactionMs(page);
-  test.info().annotations.push({ type: 'booking page shown after (ms)', description: String(ms) });
-  expect(ms).toBeLessThanOrEqual(reactionBudgetMs);
-  await expect(page).toHaveURL(/#contact$/);
-  await expect(page.getByRole('heading', { level: 1, name: viewHeadings.contact })).toBeFocused();
+  const reactions: number[] = [];
+  for (let load = 0; load < loads; load += 1) {
+    await loadSlowly(page, '/');
+    const box = (await book.first().boundingBox())!;
+    await watchReaction(
+      page,
+      `document.querySelector('main')?.getAttribute('data-view') === 'contact' && document.querySelector('main h1')?.textContent === ${JSON.stringify(viewHeadings.contact)}`,
+    );
+    await tap(page, box);
+    reactions.push(await reactionMs(page));
+    await expect(page).toHaveURL(/#contact$/);
+    await expect(page.getByRole('heading', { level: 1, name: viewHeadings.contact })).toBeFocused();
 
-  // No tap lost: the form the page showed takes what is typed at once.
-  await expect(page.getByLabel(site.bookingForm.labels.fullName)).toBeEditable();
+    // No tap lost: the form the page showed takes what is typed at once.
+    await expect(page.getByLabel(site.bookingForm.labels.fullName)).toBeEditable();
+  }
+  test.info().annotations.push({
+    type: 'booking page shown after (ms)',
+    description: reactions.join(', '),
+  });
+  expect(median(reactions)).toBeLessThanOrEqual(reactionBudgetMs);
 });
