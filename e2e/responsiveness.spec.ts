@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { median } from '../scripts/lib/bench-compare.ts';
 import { site } from '../src/content/site.ts';
 import { expectViewShown, loadPage, sideMenu, viewHeadings } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
@@ -18,11 +19,6 @@ const cpuSlowdown = 4;
 const tapAfterPaintMs = 300;
 const reactionBudgetMs = 200;
 const loads = 3;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 test.use({ viewport: { width: 412, height: 823 }, hasTouch: true, isMobile: true });
 // One at a time: two pages slowed down at once would share the cores (see playwright.config.ts).

@@ -77,7 +77,7 @@ export const sendAskedAttribute = 'data-send-asked';
  */
 export const sendStalledAttribute = 'data-send-stalled';
 
-/** Long enough for the app's code on a slow phone connection (about 90 KB). */
+/** Long enough for the app's code (about 85 KB) on a slow phone connection. */
 export const sendStalledAfterMs = 8000;
 
 const bootManifestStart = `<script type="application/json" id="${bootManifestId}">`;

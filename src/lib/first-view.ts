@@ -1,7 +1,7 @@
 import {
   appAdoptedAttribute,
-  sendStalledAttribute,
   interactiveAttribute,
+  sendStalledAttribute,
   viewPendingAttribute,
 } from '../boot/protocol.ts';
 
