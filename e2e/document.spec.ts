@@ -9,13 +9,20 @@ import {
   isViewPending,
   literally,
   loadPage,
+  openMenu,
+  sideMenu,
   storedBookings,
   untilAppAdopted,
   untilInteractive,
   viewHeadings,
   viewPath,
 } from './fixtures.ts';
-import { bootManifestIn, sendAskedAttribute, sendStalledAfterMs } from '../src/boot/protocol.ts';
+import {
+  appAdoptedAttribute,
+  bootManifestIn,
+  sendAskedAttribute,
+  sendStalledAfterMs,
+} from '../src/boot/protocol.ts';
 import { specifiedWords } from './specified-words.ts';
 
 /** The booking form's notice that a send is still waiting for the page's code. */
@@ -111,6 +118,38 @@ test.describe('the HTML before any script runs', () => {
     ]);
   });
 
+  test('a send made while the connection is down is made once it is back', async ({
+    page,
+    request,
+  }) => {
+    const email = `offline.${Date.now()}@example.com`;
+    const appFetches: string[] = [];
+    page.on('requestfailed', (failed) => {
+      if (/\/assets\/start-app-/.test(failed.url())) appFetches.push('failed');
+    });
+    page.on('requestfinished', (finished) => {
+      if (/\/assets\/start-app-/.test(finished.url())) appFetches.push('fetched');
+    });
+    await loadPage(page, '/#contact');
+    await untilInteractive(page);
+    // The connection drops before the app's code has come: the visitor's
+    // first touch asks for it, and that fails.
+    await page.context().setOffline(true);
+    await page.getByLabel(site.bookingForm.labels.fullName).fill('Patchy Signal');
+    await page.getByLabel(site.bookingForm.labels.phone).fill('07700 900126');
+    await page.getByLabel(site.bookingForm.labels.email).fill(email);
+    await page.getByLabel(site.bookingForm.labels.email).press('Enter');
+    await expect.poll(() => appFetches).toContain('failed');
+    await expect(page.locator(`html[${appAdoptedAttribute}]`)).toHaveCount(0);
+
+    await page.context().setOffline(false);
+    await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
+    expect(appFetches.at(-1)).toBe('fetched');
+    expect(await storedBookings(request, email, 'full_name')).toEqual([
+      { full_name: 'Patchy Signal' },
+    ]);
+  });
+
   test('carries the title, description, canonical link, sharing cards and icons', async ({
     request,
   }) => {
@@ -148,6 +187,26 @@ test.describe('the HTML before any script runs', () => {
       await expect(isViewPending(page)).toHaveCount(0);
       await expect(isInteractive(page)).toHaveCount(0);
     }
+  });
+
+  test('a main script that did not come is asked for again at the next touch', async ({ page }) => {
+    let asked = 0;
+    await page.route(/\/assets\/index-[\w-]+\.js$/, (route) =>
+      ++asked === 1 ? route.abort() : route.continue(),
+    );
+    await loadPage(page, '/');
+    await expect.poll(() => asked).toBe(1);
+    await expect(isInteractive(page)).toHaveCount(0);
+    // The tap is answered at once, and the script comes and takes the menu over.
+    await openMenu(page);
+    await untilInteractive(page);
+    expect(asked).toBe(2);
+    await page.keyboard.press('Escape');
+    await expect(sideMenu(page)).toBeHidden();
+    await expect(page.getByRole('button', { name: site.chrome.openMenu })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
   });
 
   test('a page whose pre-rendered file cannot be fetched is rendered by the script instead', async ({

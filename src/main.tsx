@@ -71,21 +71,31 @@ function sideMenu(): HTMLDialogElement | null {
 
 function startApp(): Promise<void> {
   if (!appLoading) preloadViewCode();
-  appLoading ??= import('./start-app.tsx').then((app) => {
-    appStarted = true;
-    app.startApp({ menuOpen: sideMenu()?.open ?? false });
-    // Last of all, once the app answers and the browser is idle: the manifest
-    // and the fonts' files, then, once those are at hand and at the next idle
-    // moment, the fonts themselves (one more layout, while the visitor reads).
-    afterFirstViewShown(() =>
-      whenIdle(() => {
-        void linkPageExtras(document, window.fetch.bind(window)).then(() =>
-          whenIdle(() => linkWebFonts(document)),
-        );
-      }),
-    );
+  appLoading ??= import('./start-app.tsx').then(startLoadedApp, () => {
+    // The app's code did not come (the connection dropped): the attempt is
+    // forgotten and made again, and a held send with it, at the visitor's
+    // next touch, key or send, or when the connection is back. The browser
+    // fetches a module that failed once again (whatwg/html#10327).
+    appLoading = null;
+    onVisitorAct(askForAppSoon);
+    window.addEventListener('online', askForAppSoon, { once: true });
   });
   return appLoading;
+}
+
+function startLoadedApp(app: typeof import('./start-app.tsx')): void {
+  appStarted = true;
+  app.startApp({ menuOpen: sideMenu()?.open ?? false });
+  // Last of all, once the app answers and the browser is idle: the manifest
+  // and the fonts' files, then, once those are at hand and at the next idle
+  // moment, the fonts themselves (one more layout, while the visitor reads).
+  afterFirstViewShown(() =>
+    whenIdle(() => {
+      void linkPageExtras(document, window.fetch.bind(window)).then(() =>
+        whenIdle(() => linkWebFonts(document)),
+      );
+    }),
+  );
 }
 
 /**
@@ -135,14 +145,24 @@ function takeOverMenuOpenedEarly(): void {
   else button.setAttribute('aria-expanded', 'false');
 }
 
-function waitForTheVisitor(): void {
-  // Not at once: a touch is most often a tap, whose click this script answers
-  // first (below); the app's code, compiled and run in long tasks, must not
-  // stand between the two.
-  const start = () => window.setTimeout(startAppAfterAnswer, tapMs);
+/**
+ * Asks for the app a little after the visitor acts. Not at once: a touch is
+ * most often a tap, whose click this script answers first (below); the app's
+ * code, compiled and run in long tasks, must not stand between the two.
+ */
+function askForAppSoon(): void {
+  window.setTimeout(startAppAfterAnswer, tapMs);
+}
+
+/** Calls `then` once, at the visitor's next touch, key or focus. */
+function onVisitorAct(then: () => void): void {
   for (const type of ['pointerdown', 'touchstart', 'keydown', 'focusin']) {
-    document.addEventListener(type, start, { capture: true, once: true, passive: true });
+    document.addEventListener(type, then, { capture: true, once: true, passive: true });
   }
+}
+
+function waitForTheVisitor(): void {
+  onVisitorAct(askForAppSoon);
   // A change of address is the app's to follow, at once.
   window.addEventListener('hashchange', () => void startApp(), { once: true });
   window.addEventListener('popstate', () => void startApp(), { once: true });

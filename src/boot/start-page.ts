@@ -60,6 +60,17 @@ export function startPage(window: BootWindow): void {
     script.type = 'module';
     script.crossOrigin = 'anonymous';
     script.src = manifest.mainScript;
+    // It did not come (the connection dropped): asked for again at the
+    // visitor's next touch or key, or when the connection is back (the
+    // browser fetches a module that failed once again, whatwg/html#10327).
+    script.addEventListener('error', () => {
+      script.remove();
+      started = false;
+      window.addEventListener('online', start, { once: true });
+      for (const type of ['pointerdown', 'keydown']) {
+        document.addEventListener(type, start, { capture: true, once: true, passive: true });
+      }
+    });
     document.head.appendChild(script);
   }
 
