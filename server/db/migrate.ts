@@ -51,7 +51,6 @@ export async function migrate(
     await takeMigrationLock(tx);
     await tx.exec(`
       create schema if not exists app_private;
-      comment on schema app_private is 'Server bookkeeping; never exposed through the REST API.';
       create table if not exists app_private.schema_migrations (
         name text primary key,
         checksum text not null,

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -8,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookingInsert } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
+import { migrate } from '../db/migrate.ts';
+import { openPglite } from '../db/pglite.ts';
 import {
   startNtfyPeer,
   startSmtpPeer,
@@ -17,6 +20,7 @@ import {
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
 import type { ChildRun } from '../testing/processes.ts';
+import { readSchemaCatalog } from '../testing/schema-catalog.ts';
 import {
   insertAsPostgrest,
   pushMigrations,
@@ -59,6 +63,8 @@ describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
     let ntfy: NtfyPeer | undefined;
     let notifyFunction: ChildRun | undefined;
     let stopFunction: (() => Promise<void>) | undefined;
+    /** What the migrations alone made, before the notifier's set-up. */
+    let catalogAfterMigrations: string[] = [];
 
     beforeAll(async () => {
       // The function's npm packages, fetched once so that its start waits for no registry.
@@ -68,6 +74,7 @@ describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
       stack = await startSupabaseStack(stackDir);
       db = await openPostgres(stack.url);
       await pushMigrations(db, path.join(root, 'supabase', 'migrations'));
+      catalogAfterMigrations = await readSchemaCatalog(db);
       [smtp, ntfy] = await Promise.all([startSmtpPeer(), startNtfyPeer({ token: ntfyToken })]);
       await installing;
 
@@ -173,6 +180,23 @@ describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
       instagram: null,
       ...overrides,
     });
+
+    it("makes the same schema as on the embedded database, Supabase's extensions and roles notwithstanding", async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'hijama-hosted-schema-'));
+      const pglite = await openPglite(dataDir);
+      try {
+        await migrate(pglite);
+        const onPglite = await readSchemaCatalog(pglite);
+        expect(onPglite.length).toBeGreaterThan(100);
+        // The server's record of the migrations it ran is its own (Supabase keeps
+        // its record in a schema of its own).
+        const migrationsRecord = (line: string) => line.includes('app_private.schema_migrations');
+        expect(catalogAfterMigrations).toEqual(onPglite.filter((line) => !migrationsRecord(line)));
+      } finally {
+        await pglite.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }, 60_000);
 
     it('e-mails and pushes a booking stored as PostgREST stores it, and tells the visitor, through pg_net', async () => {
       const sent = booking();
