@@ -233,6 +233,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const milliseconds = (ms: number) => `${Math.round(ms)} ms`;
 const signed = (value: number, show: (value: number) => string) =>
   `${value < 0 ? '−' : '+'}${show(Math.abs(value))}`;
+const signedWhole = (value: number) => signed(value, (whole) => String(Math.round(whole)));
 
 function printTable(rows: { label: string; result: ViewResult }[], runs: number): void {
   const header = [
@@ -283,6 +284,8 @@ function printAgainstControl(comparisons: [string, AgainstControl][]): void {
     pad('LCP−ctrl', 9),
     pad('index view/ctrl', 16),
     pad('goal', 5),
+    '  TBT−ctrl by round',
+    ' ctrl TBT spread',
   ].join(' ');
   console.log(`\nEach view against its control (medians, measured side by side)`);
   console.log(`${header}\n${'-'.repeat(header.length)}`);
@@ -297,13 +300,16 @@ function printAgainstControl(comparisons: [string, AgainstControl][]): void {
         pad(signed(against.lcpMs, seconds), 9),
         pad(index, 16),
         pad(against.meetsGoal ? 'yes' : 'no', 5),
+        `  ${against.tbtByRoundMs.map(signedWhole).join(' ')}`.padEnd(19),
+        pad(milliseconds(against.controlTbtSpreadMs), 16),
       ].join(' '),
     );
   }
   console.log(
     `goal: TBT at most ${goal.tbtAboveControlMs} ms above the control's and main-thread work at most` +
       ` ${goal.mainThreadTimesControl}× the control's. A low index with large differences is a slow machine;` +
-      ' large differences at any index are the page.',
+      ' large differences at any index are the page. By round (ms): each side-by-side pair on its own;' +
+      " a control's spread as large as the margin means one run cannot tell the page from the machine.",
   );
 }
 
@@ -486,8 +492,8 @@ try {
     comparisons.push([
       view,
       againstControl(
-        runsOf(view, 'view').map((run) => runMetrics(run.result)),
-        controls.map((run) => runMetrics(run.result)),
+        runsOf(view, 'view').map((run) => ({ ...runMetrics(run.result), round: run.round })),
+        controls.map((run) => ({ ...runMetrics(run.result), round: run.round })),
       ),
     ]);
   }

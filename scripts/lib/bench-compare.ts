@@ -46,6 +46,11 @@ export const goal = {
   mainThreadTimesControl: 1.5,
 } as const;
 
+/** A run and the round of the bench run it belongs to (a view and its control take turns in each). */
+export interface RoundRun extends RunMetrics {
+  round: number;
+}
+
 export interface AgainstControl {
   page: RunMetrics;
   control: RunMetrics;
@@ -56,16 +61,25 @@ export interface AgainstControl {
   /** The view's main-thread work as a multiple of the control's. */
   mainThreadRatio: number;
   meetsGoal: boolean;
+  /**
+   * Each round's TBT of the view minus its control's in that round, in round
+   * order (a round where either run failed is left out): how steady the
+   * difference is from one side-by-side pair to the next.
+   */
+  tbtByRoundMs: number[];
+  /** How far the control's own TBT moved between its runs: the noise the margin is read against. */
+  controlTbtSpreadMs: number;
 }
 
 export function againstControl(
-  pageRuns: readonly RunMetrics[],
-  controlRuns: readonly RunMetrics[],
+  pageRuns: readonly RoundRun[],
+  controlRuns: readonly RoundRun[],
 ): AgainstControl {
   const page = medianMetrics(pageRuns);
   const control = medianMetrics(controlRuns);
   const tbtMs = page.tbt - control.tbt;
   const mainThreadRatio = page.mainThread / control.mainThread;
+  const controlTbts = controlRuns.map((run) => run.tbt);
   return {
     page,
     control,
@@ -74,5 +88,13 @@ export function againstControl(
     lcpMs: page.lcp - control.lcp,
     mainThreadRatio,
     meetsGoal: tbtMs <= goal.tbtAboveControlMs && mainThreadRatio <= goal.mainThreadTimesControl,
+    tbtByRoundMs: [...pageRuns]
+      .sort((a, b) => a.round - b.round)
+      .flatMap((run) => {
+        const paired = controlRuns.find((controlRun) => controlRun.round === run.round);
+        return paired ? [run.tbt - paired.tbt] : [];
+      }),
+    controlTbtSpreadMs:
+      controlTbts.length > 0 ? Math.max(...controlTbts) - Math.min(...controlTbts) : Number.NaN,
   };
 }
