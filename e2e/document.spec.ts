@@ -145,7 +145,7 @@ test.describe('the HTML before any script runs', () => {
 
     await page.context().setOffline(false);
     await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
-    expect(appFetches.at(-1)).toBe('fetched');
+    await expect.poll(() => appFetches.at(-1)).toBe('fetched');
     expect(await storedBookings(request, email, 'full_name')).toEqual([
       { full_name: 'Patchy Signal' },
     ]);
