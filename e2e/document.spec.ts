@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Request } from '@playwright/test';
 import { site, type Weekday } from '../src/content/site.ts';
 import { formatTime } from '../src/lib/opening-hours.ts';
 import {
@@ -124,28 +124,24 @@ test.describe('the HTML before any script runs', () => {
     request,
   }) => {
     const email = `offline.${Date.now()}@example.com`;
-    const appFetches: string[] = [];
-    page.on('requestfailed', (failed) => {
-      if (/\/assets\/start-app-/.test(failed.url())) appFetches.push('failed');
-    });
-    page.on('requestfinished', (finished) => {
-      if (/\/assets\/start-app-/.test(finished.url())) appFetches.push('fetched');
-    });
+    const isAppCode = (asked: Request) => /\/assets\/start-app-/.test(asked.url());
     await loadPage(page, '/#contact');
     await untilInteractive(page);
     // The connection drops before the app's code has come: the visitor's
     // first touch asks for it, and that fails.
     await page.context().setOffline(true);
+    const appFailed = page.waitForEvent('requestfailed', isAppCode);
     await page.getByLabel(site.bookingForm.labels.fullName).fill('Patchy Signal');
     await page.getByLabel(site.bookingForm.labels.phone).fill('07700 900126');
     await page.getByLabel(site.bookingForm.labels.email).fill(email);
     await page.getByLabel(site.bookingForm.labels.email).press('Enter');
-    await expect.poll(() => appFetches).toContain('failed');
+    await appFailed;
     await expect(page.locator(`html[${appAdoptedAttribute}]`)).toHaveCount(0);
 
+    const appFetched = page.waitForEvent('requestfinished', isAppCode);
     await page.context().setOffline(false);
+    await appFetched;
     await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
-    await expect.poll(() => appFetches.at(-1)).toBe('fetched');
     expect(await storedBookings(request, email, 'full_name')).toEqual([
       { full_name: 'Patchy Signal' },
     ]);

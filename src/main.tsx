@@ -31,6 +31,7 @@ import {
   viewAttribute,
   viewOfPageName,
 } from './boot/protocol.ts';
+import { askAgainLater, onNextVisitorAct } from './boot/ask-again.ts';
 import { linkInHead } from './boot/link-in-head.ts';
 import { readBootManifest } from './boot/read-boot-manifest.ts';
 import { focusPageHeading, putInPageView } from './boot/show-in-page-view.ts';
@@ -72,13 +73,10 @@ function sideMenu(): HTMLDialogElement | null {
 function startApp(): Promise<void> {
   if (!appLoading) preloadViewCode();
   appLoading ??= import('./start-app.tsx').then(startLoadedApp, () => {
-    // The app's code did not come (the connection dropped): the attempt is
-    // forgotten and made again, and a held send with it, at the visitor's
-    // next touch, key or send, or when the connection is back. The browser
-    // fetches a module that failed once again (whatwg/html#10327).
+    // The app's code did not come: the attempt is forgotten and made again,
+    // and a held send with it (a send asks for the app too).
     appLoading = null;
-    onVisitorAct(askForAppSoon);
-    window.addEventListener('online', askForAppSoon, { once: true });
+    askAgainLater(window, askForAppSoon);
   });
   return appLoading;
 }
@@ -154,15 +152,8 @@ function askForAppSoon(): void {
   window.setTimeout(startAppAfterAnswer, tapMs);
 }
 
-/** Calls `then` once, at the visitor's next touch, key or focus. */
-function onVisitorAct(then: () => void): void {
-  for (const type of ['pointerdown', 'touchstart', 'keydown', 'focusin']) {
-    document.addEventListener(type, then, { capture: true, once: true, passive: true });
-  }
-}
-
 function waitForTheVisitor(): void {
-  onVisitorAct(askForAppSoon);
+  onNextVisitorAct(document, askForAppSoon);
   // A change of address is the app's to follow, at once.
   window.addEventListener('hashchange', () => void startApp(), { once: true });
   window.addEventListener('popstate', () => void startApp(), { once: true });

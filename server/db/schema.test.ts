@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, testDatabaseUrl } from '../testing/helpers.ts';
-import { readSchemaCatalog } from '../testing/schema-catalog.ts';
+import { readNewPgliteCatalog, readSchemaCatalog } from '../testing/schema-catalog.ts';
 import { migrate } from './migrate.ts';
-import { openPglite } from './pglite.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 
 /**
@@ -23,18 +19,13 @@ afterAll(async () => {
 
 describe.runIf(testDatabaseUrl)('the schema the migrations make', () => {
   it('is the same on PGlite and on PostgreSQL', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'hijama-schema-'));
-    cleanUps.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    const pglite = await openPglite(dataDir);
-    cleanUps.push(() => pglite.close());
     const scratch = await createScratchDatabase(testDatabaseUrl!);
     cleanUps.push(() => scratch.drop());
     const postgres = await openPostgres(scratch.url);
     cleanUps.push(() => postgres.close());
 
-    await migrate(pglite);
     await migrate(postgres);
-    const onPglite = await readSchemaCatalog(pglite);
+    const onPglite = await readNewPgliteCatalog();
     expect(onPglite.length).toBeGreaterThan(100);
     expect(await readSchemaCatalog(postgres)).toEqual(onPglite);
   }, 180_000);

@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -9,8 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookingInsert } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
-import { migrate } from '../db/migrate.ts';
-import { openPglite } from '../db/pglite.ts';
 import {
   startNtfyPeer,
   startSmtpPeer,
@@ -20,7 +17,7 @@ import {
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
 import type { ChildRun } from '../testing/processes.ts';
-import { readSchemaCatalog } from '../testing/schema-catalog.ts';
+import { readNewPgliteCatalog, readSchemaCatalog } from '../testing/schema-catalog.ts';
 import {
   insertAsPostgrest,
   pushMigrations,
@@ -182,20 +179,12 @@ describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
     });
 
     it("makes the same schema as on the embedded database, Supabase's extensions and roles notwithstanding", async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'hijama-hosted-schema-'));
-      const pglite = await openPglite(dataDir);
-      try {
-        await migrate(pglite);
-        const onPglite = await readSchemaCatalog(pglite);
-        expect(onPglite.length).toBeGreaterThan(100);
-        // The server's record of the migrations it ran is its own (Supabase keeps
-        // its record in a schema of its own).
-        const migrationsRecord = (line: string) => line.includes('app_private.schema_migrations');
-        expect(catalogAfterMigrations).toEqual(onPglite.filter((line) => !migrationsRecord(line)));
-      } finally {
-        await pglite.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      }
+      const onPglite = await readNewPgliteCatalog();
+      expect(onPglite.length).toBeGreaterThan(100);
+      // The server's record of the migrations it ran is its own (Supabase keeps
+      // its record in a schema of its own).
+      const migrationsRecord = (line: string) => line.includes('app_private.schema_migrations');
+      expect(catalogAfterMigrations).toEqual(onPglite.filter((line) => !migrationsRecord(line)));
     }, 60_000);
 
     it('e-mails and pushes a booking stored as PostgREST stores it, and tells the visitor, through pg_net', async () => {

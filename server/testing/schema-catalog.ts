@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Queryable } from '../../supabase/functions/_shared/db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { openPglite } from '../db/pglite.ts';
 
 /**
  * What the migrations made in some schemas, read from the catalog as sorted
@@ -19,6 +24,22 @@ export async function readSchemaCatalog(
     for (const row of rows) lines.push(`${kind}: ${row.line}`);
   }
   return lines.sort();
+}
+
+/**
+ * The catalog of a new PGlite database given every migration, as `npm start`
+ * makes it: what other databases are compared with.
+ */
+export async function readNewPgliteCatalog(): Promise<string[]> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'hijama-schema-'));
+  const pglite = await openPglite(dataDir);
+  try {
+    await migrate(pglite);
+    return await readSchemaCatalog(pglite);
+  } finally {
+    await pglite.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 // Privileges as "grantee=privilege", the grantor left out; `public` for PUBLIC.

@@ -29,6 +29,7 @@ import {
   viewOfPageName,
   type BootManifest,
 } from './protocol.ts';
+import { askAgainLater } from './ask-again.ts';
 import { linkInHead } from './link-in-head.ts';
 import { noticeIfSendStalls } from './send-stalled.ts';
 import { focusPageHeading, showInPageView } from './show-in-page-view.ts';
@@ -60,16 +61,11 @@ export function startPage(window: BootWindow): void {
     script.type = 'module';
     script.crossOrigin = 'anonymous';
     script.src = manifest.mainScript;
-    // It did not come (the connection dropped): asked for again at the
-    // visitor's next touch or key, or when the connection is back (the
-    // browser fetches a module that failed once again, whatwg/html#10327).
+    // It did not come: a new script asks for it again, later.
     script.addEventListener('error', () => {
       script.remove();
       started = false;
-      window.addEventListener('online', start, { once: true });
-      for (const type of ['pointerdown', 'keydown']) {
-        document.addEventListener(type, start, { capture: true, once: true, passive: true });
-      }
+      askAgainLater(window, start);
     });
     document.head.appendChild(script);
   }
