@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,8 +100,8 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
     const senders = [keepSending(), keepSending(), keepSending()];
     while (answered.length < 20) await new Promise((resolve) => setTimeout(resolve, 20));
 
+    // A folder that does not exist yet: the command makes it, for its owner alone.
     const backupsDir = path.join(workDir, 'backups');
-    mkdirSync(backupsDir);
     const file = path.join(backupsDir, 'hijama.json');
     const backupStarted = Date.now();
     const beforeBackup = answered.filter((booking) => booking.at < backupStarted).map((b) => b.id);
@@ -114,10 +114,11 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
     expect(backup.code).toBe(0);
     expect(backup.stdout).toMatch(
       new RegExp(
-        `^Backed up \\d+ booking requests, \\d+ notifications \\(\\d+ not yet sent\\), 0 alerts and the booking limits from ${engine.name === 'PGlite' ? 'the server at http://127\\.0\\.0\\.1:\\d+' : 'PostgreSQL at .*'} to .*hijama\\.json \\(.* KB\\)\\.\\n$`,
+        `^Backed up \\d+ booking requests \\(0 answered\\), \\d+ notifications \\(\\d+ not yet sent\\), 0 alerts and \\d+ other tables from ${engine.name === 'PGlite' ? 'the server at http://127\\.0\\.0\\.1:\\d+' : 'PostgreSQL at .*'} to .*hijama\\.json \\(.* KB\\)\\.\\n$`,
       ),
     );
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(backupsDir).mode & 0o777).toBe(0o700);
     const saved: Backup = parseBackup(readFileSync(file, 'utf8'));
     const savedIds = saved.tables['public.bookings']!.map((row) => row.id as string);
     expect(savedIds).toEqual(expect.arrayContaining(beforeBackup));
@@ -142,7 +143,7 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
     expect(intoFolder.code).toBe(0);
     expect(intoFolder.stdout).toMatch(
       new RegExp(
-        `^Restored ${savedIds.length} booking requests, .* into PGlite in .*restored.pgdata\\. Start the server with DATA_DIR=.*restored\\.\\n$`,
+        `^Restored ${savedIds.length} booking requests \\(0 answered\\), .* into PGlite in .*restored.pgdata\\. Start the server with DATA_DIR=.*restored\\.\\n$`,
       ),
     );
     expect((await listIds({ DATA_DIR: restoredDir })).sort()).toEqual([...savedIds].sort());

@@ -4,6 +4,7 @@ import {
   existsSync,
   fsyncSync,
   linkSync,
+  mkdirSync,
   openSync,
   readFileSync,
   unlinkSync,
@@ -16,11 +17,11 @@ import {
   parseBackup,
   restoreBackup,
   type Backup,
-  type BackupTable,
 } from '../db/backup.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import { openDatabase } from '../db/open-database.ts';
 import type { Settings } from '../settings.ts';
+import { defaultRemindBeforeReplyByMs } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
 import { CliError, openBookingsSource } from './bookings-source.ts';
 import type { CliIo } from './cli-io.ts';
@@ -37,9 +38,8 @@ export async function backup(io: CliIo, settings: Settings, file: string): Promi
       `${file} exists already, and a backup never overwrites a file: give another name, e.g. with the date (hijama-$(date +%F).json).`,
     );
   }
-  if (!existsSync(path.dirname(target))) {
-    throw new CliError(`The folder ${path.dirname(target)} does not exist: create it first.`);
-  }
+  // Made readable by its owner alone, as the files it will hold.
+  mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
   // As it is: a backup is how a database this version refuses to migrate moves on.
   const source = await openBookingsSource(settings.server, { migrate: false });
   let snapshot: Backup;
@@ -84,7 +84,13 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
     throw error;
   }
   try {
-    await restoreBackup(opened.db, snapshot);
+    await restoreBackup(opened.db, snapshot, {
+      release100: {
+        remindBeforeReplyByMs:
+          settings.notify?.remindBeforeReplyByMs ?? defaultRemindBeforeReplyByMs,
+        dailyAt: settings.daily.at,
+      },
+    });
   } finally {
     await opened.close();
   }
@@ -97,19 +103,25 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
   return 0;
 }
 
-/** "12 booking requests, 12 notifications (1 not yet sent), 0 alerts and the booking limits" */
+/** "12 booking requests (9 answered), 12 notifications (1 not yet sent), 0 alerts and 6 other tables" */
 function describeContent(snapshot: Backup): string {
-  const rows = (table: BackupTable) => snapshot.tables[table] ?? [];
+  const rows = (table: string) => snapshot.tables[table] ?? [];
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const notifications = rows('app_private.booking_notifications');
   const pending = notifications.filter((row) => row.completed_at === null).length;
-  const parts = [
-    count(rows('public.bookings').length, 'booking request', 'booking requests'),
-    `${count(notifications.length, 'notification', 'notifications')}${pending > 0 ? ` (${pending} not yet sent)` : ''}`,
-    count(rows('app_private.booking_alerts').length, 'alert', 'alerts'),
+  const answered = rows('app_private.booking_answers').length;
+  const described = [
+    'public.bookings',
+    'app_private.booking_answers',
+    'app_private.booking_notifications',
+    'app_private.booking_alerts',
   ];
-  if (rows('app_private.booking_limits').length > 0) parts.push('the booking limits');
-  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+  const others = Object.keys(snapshot.tables).filter((name) => !described.includes(name)).length;
+  return [
+    `${count(rows('public.bookings').length, 'booking request', 'booking requests')} (${answered} answered)`,
+    `${count(notifications.length, 'notification', 'notifications')}${pending > 0 ? ` (${pending} not yet sent)` : ''}`,
+    `${count(rows('app_private.booking_alerts').length, 'alert', 'alerts')} and ${count(others, 'other table', 'other tables')}`,
+  ].join(', ');
 }
 
 function formatSize(bytes: number): string {

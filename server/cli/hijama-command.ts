@@ -277,6 +277,7 @@ const channelWords: Record<AnswerChannel, string> = {
 const markedWords: Record<AnswerRecord['marked_by'], string> = {
   link: 'marked from the link in its e-mail',
   command: 'marked with npx hijama answer',
+  restore: 'taken as answered: restored from a backup of release 1.0.0, which kept no answers',
 };
 
 /** "Tuesday 24 November 2026, 13:05 GMT (by e-mail, marked with npx hijama answer)": when, how if said, and who marked it. */

@@ -1,4 +1,11 @@
 import type { Database, Queryable } from '../../supabase/functions/_shared/db/database.ts';
+import { practice } from '../../supabase/functions/_shared/content/practice.ts';
+import {
+  dailyRunDue,
+  defaultDailyTime,
+} from '../../supabase/functions/_shared/notifications/daily-schedule.ts';
+import { defaultRemindBeforeReplyByMs } from '../../supabase/functions/_shared/notifications/notify-config.ts';
+import type { UkClockTime } from '../../supabase/functions/_shared/uk-time.ts';
 import {
   appliedMigrations,
   findMigrationsDir,
@@ -9,48 +16,46 @@ import {
 } from './migrate.ts';
 
 /**
- * A backup: the rows of the project's tables as JSON, with the names of the
- * migrations that had made their schema. The schema itself is not in it: it
+ * A backup: the whole state of the database as rows in JSON, with the names of
+ * the migrations that had made its schema. The schema itself is not in it: it
  * comes from supabase/migrations, so a backup taken on PGlite loads into
  * PostgreSQL or Supabase and back, and into a later release, whose newer
  * migrations then run on the restored rows as they would at an upgrade.
- * Rows are loaded as one bound JSON parameter per table, into the known tables
- * and the columns they have: a backup file can never run SQL of its own.
+ *
+ * Whole by construction: the tables are read from the catalog, every table of
+ * `public` and `app_private` but those of `tablesLeftOut`, each left out for a
+ * reason given there. A table a later migration adds is in the next backup
+ * without a change here.
+ *
+ * Rows are loaded as one bound JSON parameter per table, into the tables the
+ * catalog has and the columns they have: a backup file can never run SQL of
+ * its own.
  */
 
 export const backupFormat = 'hijama-backup';
-export const backupVersion = 1;
+/** 2: the whole state; 1: release 1.0.0's four tables (`settleRelease100Backup`). */
+export const backupVersion = 2;
+const release100Version = 1;
 
-interface TableSpec {
-  name: string;
-  /** The order rows are written in, so that two backups of the same data compare equal. */
-  order: string;
-  /** One row of settings that the migrations create: a restore replaces it. */
-  settings?: boolean;
-}
+const backedUpSchemas = ['public', 'app_private'];
 
-/**
- * The tables a backup holds, in the order they are restored (bookings before
- * the notifications that reference them). Not kept: app_private.booking_clients
- * (visitors' addresses of the last hour, kept only to count them) and
- * app_private.schema_migrations (a restore applies the migrations itself).
- */
-const tables = [
-  { name: 'public.bookings', order: 'created_at, id' },
-  { name: 'app_private.booking_notifications', order: 'booking_id' },
-  { name: 'app_private.booking_alerts', order: 'id' },
-  { name: 'app_private.booking_limits', order: 'singleton', settings: true },
-] as const satisfies readonly TableSpec[];
-
-export type BackupTable = (typeof tables)[number]['name'];
-
-export const backupTables: readonly BackupTable[] = tables.map((table) => table.name);
+/** The tables of `public` and `app_private` that a backup leaves out, and why. */
+export const tablesLeftOut: Readonly<Record<string, string>> = {
+  'app_private.schema_migrations':
+    'the restore applies the migrations itself, up to those the backup names',
+  'app_private.booking_clients':
+    "the visitors' networks and address digests of the last hour, kept only to count them against the limits",
+  'app_private.booking_proofs_used':
+    'the proofs of work already accepted, kept only until they expire minutes later',
+  'app_private.booking_proof_key':
+    'signs proof-of-work challenges that live for minutes: a restored database signs with a key of its own, so no proof accepted before is accepted again',
+};
 
 export type BackupRow = Record<string, unknown>;
 
 export interface Backup {
   format: typeof backupFormat;
-  version: typeof backupVersion;
+  version: typeof backupVersion | typeof release100Version;
   /** The moment of the snapshot, by the database's clock (ISO 8601). */
   createdAt: string;
   /**
@@ -58,8 +63,8 @@ export interface Backup {
    * recorded (a Supabase project migrated with `supabase db push` only).
    */
   migrations: string[] | null;
-  /** Each table's rows as PostgreSQL writes them in JSON; a table the source lacks is absent. */
-  tables: Partial<Record<BackupTable, BackupRow[]>>;
+  /** Each table's rows as PostgreSQL writes them in JSON, by `schema.table`. */
+  tables: Record<string, BackupRow[]>;
 }
 
 /** A file that is not a backup this version can read; the message says why. */
@@ -78,6 +83,54 @@ export class RestoreRefusedError extends Error {
   }
 }
 
+interface TableSpec {
+  /** `schema.table`, as the catalog names it. */
+  name: string;
+  /** The primary key's columns: the order rows are written in, so that two backups of the same data compare equal. */
+  key: string[];
+  /** The tables its foreign keys reference, restored before it. */
+  references: string[];
+}
+
+/**
+ * One row of settings or keys that the migrations create (its primary key is
+ * `singleton`): a restore replaces it rather than refusing a database that has it.
+ */
+const isSettingsRow = (table: TableSpec) => table.key.join() === 'singleton';
+
+/** The tables a backup holds, read from the catalog, each after those it references. */
+export async function backedUpTables(db: Queryable): Promise<TableSpec[]> {
+  const { rows } = await db.query<TableSpec>(
+    `select n.nspname || '.' || c.relname as name,
+       coalesce((select array_agg(a.attname::text order by k.position)
+         from pg_index i
+         cross join unnest(i.indkey::int2[]) with ordinality as k(attnum, position)
+         join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
+         where i.indrelid = c.oid and i.indisprimary), '{}') as key,
+       coalesce((select array_agg(distinct rn.nspname || '.' || rc.relname)
+         from pg_constraint f
+         join pg_class rc on rc.oid = f.confrelid
+         join pg_namespace rn on rn.oid = rc.relnamespace
+         where f.conrelid = c.oid and f.contype = 'f' and f.confrelid <> c.oid), '{}') as references
+     from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = any($1) and c.relkind in ('r', 'p') and not c.relispartition
+     order by 1`,
+    [backedUpSchemas],
+  );
+  const tables = rows.filter((table) => !(table.name in tablesLeftOut));
+  const ordered: TableSpec[] = [];
+  const visit = (table: TableSpec) => {
+    if (ordered.includes(table)) return;
+    for (const name of table.references) {
+      const referenced = tables.find((candidate) => candidate.name === name);
+      if (referenced && referenced !== table) visit(referenced);
+    }
+    ordered.push(table);
+  };
+  tables.forEach(visit);
+  return ordered;
+}
+
 /**
  * Every table of the backup read in one transaction: on PostgreSQL a
  * repeatable-read snapshot, so bookings arriving meanwhile are in it whole or
@@ -92,12 +145,21 @@ export async function readBackup(db: Database): Promise<Backup> {
       `select to_json(now()) #>> '{}' as now`,
     );
     const content: Backup['tables'] = {};
-    for (const table of tables) {
-      if (!(await hasTable(tx, table.name))) continue;
+    for (const table of await backedUpTables(tx)) {
+      const order = table.key.length > 0 ? table.key.map(quoteIdentifier).join(', ') : 't::text';
       const { rows } = await tx.query<{ rows: string }>(
-        `select coalesce(json_agg(t order by ${table.order}), '[]')::text as rows from ${table.name} t`,
+        `select coalesce(json_agg(t order by ${order}), '[]')::text as rows from ${table.name} t`,
       );
       content[table.name] = JSON.parse(rows[0]?.rows ?? '[]') as BackupRow[];
+    }
+    // The key the answer links in sent e-mails were signed with: on hosted
+    // Supabase it is Vault's (20261201000200_notifications.sql), not the table's.
+    const linkKey = content['app_private.answer_link_key']?.[0];
+    if (linkKey) {
+      const { rows } = await tx.query<{ key: string }>(
+        `select to_json(app_private.answer_link_key()) #>> '{}' as key`,
+      );
+      linkKey.hmac_key = rows[0]?.key;
     }
     return {
       format: backupFormat,
@@ -131,6 +193,7 @@ export function formatBackup(backup: Backup): string {
 }
 
 const migrationName = /^\d{14}_[A-Za-z0-9_-]+\.sql$/;
+const tableName = /^(public|app_private)\.[a-z_][a-z0-9_]*$/;
 
 /** Reads a backup file's text, checking its shape. */
 export function parseBackup(text: string): Backup {
@@ -144,7 +207,7 @@ export function parseBackup(text: string): Backup {
   if (typeof backup !== 'object' || backup === null || backup.format !== backupFormat) {
     throw new BackupFileError('is not a backup made by `hijama backup`.');
   }
-  if (backup.version !== backupVersion) {
+  if (backup.version !== backupVersion && backup.version !== release100Version) {
     throw new BackupFileError(
       `was written in backup format ${String(backup.version)}, which this version does not know: restore it with the version that made it, or a later one.`,
     );
@@ -167,7 +230,7 @@ export function parseBackup(text: string): Backup {
     throw new BackupFileError('is damaged: it holds no tables.');
   }
   for (const [name, rows] of Object.entries(content)) {
-    if (!backupTables.includes(name as BackupTable)) {
+    if (!tableName.test(name) || name in tablesLeftOut) {
       throw new BackupFileError(`holds a table this version does not know (${name}).`);
     }
     const isRow = (row: unknown) => typeof row === 'object' && row !== null && !Array.isArray(row);
@@ -182,24 +245,37 @@ export function parseBackup(text: string): Backup {
 }
 
 /** How many rows of each table a restore loaded. */
-export type RestoreReport = Partial<Record<BackupTable, number>>;
+export type RestoreReport = Record<string, number>;
+
+/** What the restore of a 1.0.0 backup needs to know of the notifier's settings. */
+export interface Release100Settings {
+  /** NOTIFY_REMINDER_HOURS, in milliseconds. */
+  remindBeforeReplyByMs: number;
+  /** NOTIFY_DAILY_SUMMARY_AT. */
+  dailyAt: UkClockTime;
+}
 
 /**
  * Loads a backup into an empty database: applies the migrations the backup was
  * made with, loads the rows as they were (triggers and checks held off, so a
  * row is neither changed, re-notified nor refused by a rule newer than it), then
- * applies the remaining migrations. A backup that names no migrations (a
- * Supabase project migrated with `supabase db push` only), or those of a build
- * before release 1.0.0 (replaced by the 1.0.0 baseline), is loaded into the
- * whole schema, into the columns it has. Refuses, changing nothing, a database
- * that already holds bookings, notifications or alerts, and a backup made with
- * migrations of a newer version.
+ * applies the remaining migrations. The restored database is the same state:
+ * what was answered, sent, reminded or acknowledged stays so, and the answer
+ * links already sent still work. A backup that names no migrations (a Supabase
+ * project migrated with `supabase db push` only), or those of a build before
+ * release 1.0.0 (replaced by the 1.0.0 baseline), is loaded into the whole
+ * schema, into the columns it has; so is any backup restored into a Supabase
+ * project where `supabase db push` has made the schema.
+ *
+ * Refuses, changing nothing, a database that already holds rows other than the
+ * settings its migrations made, and a backup made with migrations of a newer version.
  */
 export async function restoreBackup(
   db: Database,
   backup: Backup,
-  migrationsDir: string = findMigrationsDir(),
+  options: { migrationsDir?: string; release100?: Release100Settings } = {},
 ): Promise<RestoreReport> {
+  const migrationsDir = options.migrationsDir ?? findMigrationsDir();
   const { older, newer } = unknownMigrations(
     backup.migrations ?? [],
     await listMigrations(migrationsDir),
@@ -212,24 +288,47 @@ export async function restoreBackup(
     );
   }
   await refuseUnlessEmpty(db);
+  // The schema made by `supabase db push`, which records its migrations elsewhere.
+  const pushed =
+    (await appliedMigrations(db)) === undefined && (await hasTable(db, 'public.bookings'));
   const last = older.length > 0 ? undefined : backup.migrations?.at(-1);
-  await migrate(db, migrationsDir, last ? { through: last } : {});
+  if (!pushed) await migrate(db, migrationsDir, last ? { through: last } : {});
   const report = await db.transaction(async (tx) => {
+    const tables = await backedUpTables(tx);
+    const unknownTable = Object.keys(backup.tables).find(
+      (name) => !tables.some((table) => table.name === name),
+    );
+    if (unknownTable) {
+      throw new RestoreRefusedError(
+        `The backup holds a table that this version's schema does not have (${unknownTable}): restore it with the version that made it.`,
+      );
+    }
     const loaded: RestoreReport = {};
     for (const table of tables) {
       const rows = backup.tables[table.name];
       if (rows) loaded[table.name] = await loadTable(tx, table, rows);
     }
+    if (backup.tables['app_private.answer_link_key'] && (await hasTable(tx, 'vault.secrets'))) {
+      // Where Vault holds the key (hosted Supabase), it takes the restored one.
+      await tx.query(
+        `select vault.update_secret(s.id, encode(k.hmac_key, 'hex'))
+           from vault.secrets s, app_private.answer_link_key k
+          where s.name = 'hijama_answer_link_key'`,
+      );
+    }
     return loaded;
   });
-  await migrate(db, migrationsDir);
+  if (!pushed) await migrate(db, migrationsDir);
+  if (backup.version === release100Version) {
+    await settleRelease100Backup(db, new Date(backup.createdAt), options.release100);
+  }
   return report;
 }
 
 async function refuseUnlessEmpty(db: Database) {
   const held: string[] = [];
-  for (const table of tables) {
-    if ('settings' in table || !(await hasTable(db, table.name))) continue;
+  for (const table of await backedUpTables(db)) {
+    if (isSettingsRow(table)) continue;
     const { rows } = await db.query<{ count: number }>(
       `select count(*)::integer as count from ${table.name}`,
     );
@@ -242,6 +341,58 @@ async function refuseUnlessEmpty(db: Database) {
         'Restore into a new DATA_DIR folder, or a new PostgreSQL or Supabase database.',
     );
   }
+}
+
+/**
+ * A backup written by release 1.0.0 held the requests, their notifications,
+ * the alerts and the limits, but not what the practice had done about each.
+ * Recorded here as of the backup's time, so that the restored database chases
+ * nothing older than the reply window and sends nothing again: a request older
+ * than the reply window is taken as answered (`restore`); one whose reminder
+ * was due is taken as reminded; every request is taken as acknowledged
+ * (`restored`); the day's run is taken as done if it was due.
+ * (20261202000000_restored_marks.sql.)
+ */
+async function settleRelease100Backup(
+  db: Database,
+  takenAt: Date,
+  settings: Release100Settings = {
+    remindBeforeReplyByMs: defaultRemindBeforeReplyByMs,
+    dailyAt: defaultDailyTime,
+  },
+) {
+  const replyWithinMs = practice.replyWithinHours * 3_600_000;
+  const remindAfterMs = Math.max(0, replyWithinMs - settings.remindBeforeReplyByMs);
+  const at = takenAt.toISOString();
+  const olderThan = (ms: number) => new Date(takenAt.getTime() - ms).toISOString();
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `insert into app_private.booking_answers (booking_id, answered_at, marked_by)
+         select id, $1, 'restore' from public.bookings where created_at <= $2
+       on conflict (booking_id) do nothing`,
+      [at, olderThan(replyWithinMs)],
+    );
+    await tx.query(
+      `insert into app_private.booking_reminders (booking_id, reminded_at)
+         select id, $1 from public.bookings where created_at <= $2
+       on conflict (booking_id) do nothing`,
+      [at, olderThan(remindAfterMs)],
+    );
+    await tx.query(
+      `insert into app_private.booking_acknowledgements (booking_id, address_key, state)
+         select id, extensions.hmac(convert_to(lower(email), 'UTF8'), app_private.answer_link_key(), 'sha256'), 'restored'
+           from public.bookings where email is not null and created_at <= $1
+       on conflict (booking_id) do nothing`,
+      [at],
+    );
+    const day = dailyRunDue(takenAt, settings.dailyAt);
+    if (day) {
+      await tx.query(
+        `insert into app_private.daily_runs (day, done_at) values ($1, $2) on conflict (day) do nothing`,
+        [day, at],
+      );
+    }
+  });
 }
 
 interface Column {
@@ -269,7 +420,7 @@ async function loadTable(tx: Queryable, table: TableSpec, rows: BackupRow[]): Pr
   for (const check of checks) {
     await tx.query(`alter table ${table.name} drop constraint ${quoteIdentifier(check.name)}`);
   }
-  if (table.settings) await tx.query(`delete from ${table.name}`);
+  if (isSettingsRow(table)) await tx.query(`delete from ${table.name}`);
   if (rows.length > 0 && loaded.length > 0) {
     const list = loaded.map((column) => quoteIdentifier(column.name)).join(', ');
     const overriding = loaded.some((column) => column.identity === 'a')

@@ -20,7 +20,7 @@ export function isAnswerChannel(value: string): value is AnswerChannel {
 }
 
 /** Who marked a request answered: the link in the e-mail, or the command. */
-export type AnswerMarkedBy = 'link' | 'command';
+export type AnswerMarkedBy = 'link' | 'command' | 'restore';
 
 /** A request's answer. */
 export interface BookingAnswer {

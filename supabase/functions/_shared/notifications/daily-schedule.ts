@@ -14,7 +14,7 @@ export interface DailySchedule {
   summary: boolean;
 }
 
-const defaultDailyTime: UkClockTime = { hour: 7, minute: 0 };
+export const defaultDailyTime: UkClockTime = { hour: 7, minute: 0 };
 
 type Env = Record<string, string | undefined>;
 

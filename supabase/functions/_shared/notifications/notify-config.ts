@@ -47,6 +47,9 @@ const defaults = {
   reminderHours: 4,
 };
 
+/** NOTIFY_REMINDER_HOURS's default, in milliseconds (a restore of a 1.0.0 backup needs it unset too). */
+export const defaultRemindBeforeReplyByMs = defaults.reminderHours * 3_600_000;
+
 /** What to set for a channel, for the messages that say none is configured. */
 export const channelSettingsHint =
   'SMTP_URL and NOTIFY_TO (and NOTIFY_FROM), or NOTIFY_WEBHOOK_URL, or NOTIFY_NTFY_URL';
