@@ -83,6 +83,8 @@ describe('firstNameOf', () => {
     ['Zoë Smith', 'Zoë'],
     ['محمد علي', 'محمد'],
     ['Nguyễn Văn An', 'Nguyễn'],
+    ['Nguye\u0302\u0303n Va\u0306n An', 'Nguye\u0302\u0303n'],
+    ['김민준', '김민준'],
   ])('takes "%s" as %s', (fullName, first) => {
     expect(firstNameOf(fullName)).toBe(first);
   });
@@ -94,6 +96,11 @@ describe('firstNameOf', () => {
     ['A'.repeat(31)],
     ['<b>Amina</b>'],
     ['   '],
+    // The Hangul fillers are letters to \p{L}, but show nothing.
+    ['\u3164 Amina'],
+    ['\u115f\u1160 Amina'],
+    ['\uffa0 Amina'],
+    ['A\u3164\u3164 Khan'],
   ])('repeats no first name from "%s"', (fullName) => {
     expect(firstNameOf(fullName)).toBeUndefined();
   });

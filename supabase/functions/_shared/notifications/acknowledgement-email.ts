@@ -1,4 +1,5 @@
 import { shortReference } from '../core/booking-reference.ts';
+import { combiningMarkRanges, letterRanges, rangesClass } from '../core/letters-and-marks.ts';
 import { practice } from '../content/practice.ts';
 import * as visitorEmails from '../content/visitor-emails.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
@@ -26,8 +27,17 @@ export interface AcknowledgementEmail {
   html: string;
 }
 
-/** Letters and marks, with the hyphen and apostrophes of names such as Jean-Luc or O'Neil. */
-const plainName = /^\p{L}[\p{L}\p{M}'’-]*$/u;
+/**
+ * Letters and marks, with the hyphen and apostrophes of names such as Jean-Luc
+ * or O'Neil: the letters of the full name's rule, which leave out the blank
+ * Hangul fillers that `\p{L}` counts, so that a "name" that shows nothing is
+ * never repeated.
+ */
+const letter = rangesClass(letterRanges);
+const plainName = new RegExp(
+  `^[${letter}][${letter}${rangesClass(combiningMarkRanges)}'’-]*$`,
+  'u',
+);
 
 /** Longer than any real first name; a longer word is not repeated. */
 const maxFirstNameLength = 30;
