@@ -12,6 +12,11 @@ import {
   type BookingField,
   type BookingForm,
 } from '../../supabase/functions/_shared/core/booking-rules.ts';
+import {
+  oneInboxSpellings,
+  plainAddresses,
+  unplainAddresses,
+} from '../../supabase/functions/_shared/core/email-examples.ts';
 import { fakeNames, realNames } from '../../supabase/functions/_shared/core/full-name-examples.ts';
 import {
   hasLetter,
@@ -42,8 +47,7 @@ function valueOfLength(field: BookingField, length: number): string {
     case 'phone':
       return '0'.repeat(length);
     case 'email':
-      // Characters outside the BMP count once, as SQL counts them.
-      return `${'é'.repeat(Math.max(0, length - '@b.co'.length))}@b.co`;
+      return `${'a'.repeat(Math.max(0, length - '@b.co'.length))}@b.co`;
     default:
       // Letters outside the BMP (a name needs one) count once, as SQL counts them.
       return '𝒜'.repeat(length);
@@ -124,6 +128,9 @@ function generatedCases(): Case[] {
     add('phone', JSON.stringify(phone), phone);
   }
   for (const typed of instagramExamples) add('instagram', JSON.stringify(typed), typed);
+  for (const typed of [...oneInboxSpellings, ...plainAddresses, ...unplainAddresses]) {
+    add('email', JSON.stringify(typed), typed);
+  }
   return cases;
 }
 

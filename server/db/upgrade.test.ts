@@ -134,7 +134,8 @@ describe.each(engines)('an upgrade from release 1.0.0 on $name', (engine) => {
       const repository = createBookingsRepository(db);
       const fromForm = request('Amina Khan', 'amina@example.com', '@Amina.K');
       await repository.insertAsAnon([fromForm], { clientAddress: '192.0.2.1' });
-      const fromService = request('Jo Smith', 'jo@example.com');
+      // An address 1.0.0 took and plain_email refuses: the row stays.
+      const fromService = request('Jo Smith', 'jo@example.com,');
       await db.transaction(async (tx) => {
         await tx.query('set local role service_role');
         await tx.query(
@@ -177,6 +178,11 @@ describe.each(engines)('an upgrade from release 1.0.0 on $name', (engine) => {
       const upgradedRepository = createBookingsRepository(upgraded);
       await expect(
         upgradedRepository.insertAsAnon([{ ...request('Bad', 'bad@example.com'), phone: 'x' }], {
+          clientAddress: '192.0.2.2',
+        }),
+      ).rejects.toMatchObject({ code: '23514' });
+      await expect(
+        upgradedRepository.insertAsAnon([request('Jo', fromService.email)], {
           clientAddress: '192.0.2.2',
         }),
       ).rejects.toMatchObject({ code: '23514' });

@@ -12,6 +12,7 @@ import {
   type BookingForm,
 } from './booking-rules.ts';
 import { toBookingRow } from './booking-row.ts';
+import { oneInbox, oneInboxSpellings, plainAddresses, unplainAddresses } from './email-examples.ts';
 import { fakeNames, realNames } from './full-name-examples.ts';
 
 const valid: BookingForm = {
@@ -159,6 +160,26 @@ describe('the full name', () => {
   it('needs a letter, which an emoji or a digit is not', () => {
     expect(validateBooking({ ...valid, fullName: '😀 7' })).toEqual({ fullName: 'invalid' });
     expect(validateBooking({ ...valid, fullName: '😀 A' })).toEqual({});
+  });
+});
+
+describe('the e-mail field', () => {
+  const verdict = (email: string) => validateBooking({ ...valid, email }).email;
+
+  it('takes a plain address', () => {
+    expect(plainAddresses.filter((email) => verdict(email) !== undefined)).toEqual([]);
+  });
+
+  it('refuses what is not one plain ASCII address', () => {
+    expect(unplainAddresses.filter((email) => verdict(email) !== 'invalid')).toEqual([]);
+  });
+
+  it('takes of the spellings of one inbox only the bare address, in any case', () => {
+    const taken = oneInboxSpellings.filter((email) => verdict(email) === undefined);
+    expect(taken).toEqual(['V@T.TEST', 'v@t.test ', 'v@t.test']);
+    expect(new Set(taken.map((email) => storedValue('email', email).toLowerCase()))).toEqual(
+      new Set([oneInbox]),
+    );
   });
 });
 

@@ -161,6 +161,18 @@ export function normaliseInstagram(trimmed: string): string {
   return instagramUserName.test(handle) ? handle.toLowerCase() : handle;
 }
 
+/**
+ * `local@domain`: dot-separated atoms of RFC 5322's `atext` before the @, and
+ * after it at least two dot-separated labels of letters, digits and inner hyphens.
+ * The database's twin is app_private.is_plain_email
+ * (supabase/migrations/20261202000100_plain_email.sql).
+ */
+const emailAtom = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
+const domainLabel = '[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+export const plainEmailAddress = new RegExp(
+  `^${emailAtom}(?:\\.${emailAtom})*@${domainLabel}(?:\\.${domainLabel})+$`,
+);
+
 /** Shortest accepted phone number, in characters (specification, section 9). */
 export const minPhoneLength = 10;
 
@@ -191,8 +203,12 @@ export const bookingFieldRules = {
     column: 'email',
     required: true,
     maxLength: 254,
-    // A local part, an @, a domain with at least one dot; no white space anywhere.
-    shape: new RegExp(`^[^${trimmedSpace}@]+@[^${trimmedSpace}@]+\\.[^${trimmedSpace}@]+$`),
+    // A bare address and nothing else: the acknowledgement is mailed to it, and
+    // a display name, comment, quoted part, group or list would let one inbox be
+    // spelled many ways, or carry text to it. In ASCII, so that SQL's lower()
+    // folds it as every side does whatever the database's locale: a domain
+    // with other letters is typed in its xn-- form.
+    shape: plainEmailAddress,
     input: { type: 'email', autoComplete: 'email', inputMode: 'email' },
   },
   instagram: {

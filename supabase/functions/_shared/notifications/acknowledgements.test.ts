@@ -115,6 +115,31 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
     expect(toPractice(peer)).toHaveLength(4);
   });
 
+  it('sends at most 20 in an hour in all, and records the rest limited', async () => {
+    const peer = await smtpPeer();
+    const ids: string[] = [];
+    for (let index = 0; index < 25; index += 1)
+      ids.push(await store(`visitor${index}@example.com`));
+    // The practice has heard of them: only the acknowledgements are left to send.
+    await database.db.query(
+      'update app_private.booking_notifications set attempts = 1, email_sent_at = now(), completed_at = now()',
+    );
+    const notifier = notifierOn(peer.port);
+
+    await notifier.runOnce();
+    await notifier.runOnce();
+
+    expect(toVisitors(peer)).toHaveLength(20);
+    const counts: Record<string, number> = {};
+    for (const state of Object.values(await states())) counts[state] = (counts[state] ?? 0) + 1;
+    expect(counts).toEqual({ sent: 20, limited: 5 });
+    // The oldest requests had theirs.
+    const sent = new Set(toVisitors(peer).map((mail) => mail.to[0]));
+    expect(sent).toEqual(
+      new Set(ids.slice(0, 20).map((_id, index) => `visitor${index}@example.com`)),
+    );
+  });
+
   it("is sent from the practice's address, answered to its inbox, with its bounces to the practice", async () => {
     const peer = await smtpPeer();
     const id = await store('amina@example.com');

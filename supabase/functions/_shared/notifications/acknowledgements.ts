@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts';
 import { composeAcknowledgement } from './acknowledgement-email.ts';
 import {
   createMailTransport,
+  mailboxOf,
   messageIdFor,
   sendTimeoutMs,
   type EmailSettings,
@@ -15,8 +16,8 @@ import { recordAcknowledgementRefused } from './practice-alerts.ts';
  * The e-mails that tell visitors their request arrived (NOTIFY_ACKNOWLEDGE). The database decides which request is
  * acknowledged and keeps an address to one acknowledgement in
  * `replyWithinHours`, however many requests name it and however many notifiers
- * run (app_private.claim_acknowledgement,
- * 20261201000200_notifications.sql); this task sends each
+ * run, and the site to 20 an hour whatever the addresses
+ * (app_private.claim_acknowledgement, 20261202000100_plain_email.sql); this task sends each
  * one it is given and records the outcome:
  * - sent: the SMTP server took it;
  * - refused: the server refused the visitor's address for good (5xx to
@@ -80,8 +81,9 @@ export function createAcknowledgementTask(options: AcknowledgementTaskOptions): 
   const { db, email } = options;
   const transport = createMailTransport(email.smtpUrl);
   const perAddressWithinMs = practice.replyWithinHours * 3_600_000;
+  const from = mailboxOf(email.from);
   // Replies go to the practice's inbox, whoever the sending account is.
-  const replyTo = email.to.join(', ');
+  const replyTo = email.to.map(mailboxOf);
 
   async function claimNext(claim: string, asOf: Date) {
     const { rows } = await db.query<ClaimedAcknowledgement>(
@@ -103,8 +105,10 @@ export function createAcknowledgementTask(options: AcknowledgementTaskOptions): 
       createdAt: new Date(request.created_at),
     });
     await transport.sendMail({
-      from: email.from,
-      to: request.email,
+      from,
+      // The address alone, as a mailbox: nodemailer never parses it, so no name
+      // or list the visitor might have typed reaches a header or the envelope.
+      to: { name: '', address: request.email },
       replyTo,
       subject: message.subject,
       text: message.text,

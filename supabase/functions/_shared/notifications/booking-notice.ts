@@ -1,6 +1,6 @@
 import { answerLink } from '../core/answer-link.ts';
 import { shortReference } from '../core/booking-reference.ts';
-import { bookingFieldColumns } from '../core/booking-rules.ts';
+import { bookingFieldColumns, plainEmailAddress } from '../core/booking-rules.ts';
 import { practice } from '../content/practice.ts';
 import * as visitorEmails from '../content/visitor-emails.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
@@ -91,10 +91,6 @@ export interface BookingEmail {
   /** The visitor, so that replying to the e-mail answers them; absent when the address is unusual. */
   replyTo?: { name: string; address: string };
 }
-
-/** A conservative address shape for Reply-To: no quotes, commas, brackets or spaces. */
-const plainAddress =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
 /** When the site's promise runs out: the request's arrival plus the promised hours (elapsed time, across clock changes). */
 export function replyBy(createdAt: Date): Date {
@@ -266,7 +262,8 @@ export function composeBookingEmail(notice: BookingNotice): BookingEmail {
   ].join('\n');
 
   const email: BookingEmail = { subject: `Booking request from ${shortName}`, text, html };
-  if (plainAddress.test(notice.email)) {
+  // A request stored before the field took plain addresses only may hold a name or a list.
+  if (plainEmailAddress.test(notice.email)) {
     email.replyTo = { name, address: notice.email };
   }
   return email;

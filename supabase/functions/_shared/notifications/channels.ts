@@ -48,6 +48,22 @@ export function createMailTransport(smtpUrl: string) {
   });
 }
 
+/** A mailbox as nodemailer takes it whole, never parsing it for names, comments or lists. */
+export interface Mailbox {
+  name: string;
+  address: string;
+}
+
+/**
+ * The mailbox of a configured address, `bookings@example.com` or
+ * `Clinic <bookings@example.com>` (notify-config.ts checks which).
+ */
+export function mailboxOf(configured: string): Mailbox {
+  const named = /^(.*?)\s*<([^<>]+)>$/.exec(configured);
+  if (!named) return { name: '', address: configured };
+  return { name: named[1]!.replace(/^"(.*)"$/, '$1'), address: named[2]!.trim() };
+}
+
 /** `<key@domain of the sender>`: a Message-ID the same at every attempt of one message. */
 export function messageIdFor(key: string, from: string): string {
   const domain = from.slice(from.lastIndexOf('@') + 1).replace(/>$/, '');
@@ -56,14 +72,16 @@ export function messageIdFor(key: string, from: string): string {
 
 export function createEmailChannel(settings: EmailSettings): NotificationChannel {
   const transport = createMailTransport(settings.smtpUrl);
+  const from = mailboxOf(settings.from);
+  const to = settings.to.map(mailboxOf);
   /** A message about the practice's own affairs, its id the same at every attempt. */
   const sendToPractice = async (
     { subject, text, html }: AlertMessage & { html?: string },
     id: string,
   ) => {
     await transport.sendMail({
-      from: settings.from,
-      to: settings.to,
+      from,
+      to,
       subject,
       text,
       ...(html === undefined ? {} : { html }),
@@ -77,8 +95,8 @@ export function createEmailChannel(settings: EmailSettings): NotificationChannel
     async send(notice) {
       const email = composeBookingEmail(notice);
       await transport.sendMail({
-        from: settings.from,
-        to: settings.to,
+        from,
+        to,
         replyTo: email.replyTo,
         subject: email.subject,
         text: email.text,

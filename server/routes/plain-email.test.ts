@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
+import { messageFor } from '../../supabase/functions/_shared/core/booking-rules.ts';
+import {
+  oneInbox,
+  oneInboxSpellings,
+} from '../../supabase/functions/_shared/core/email-examples.ts';
+import { practice } from '../../supabase/functions/_shared/content/practice.ts';
+import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
+import { loadNotifyConfig } from '../../supabase/functions/_shared/notifications/notify-config.ts';
+import { createConfiguredNotifier } from '../../supabase/functions/_shared/notifications/setup.ts';
+import { createApp } from '../app.ts';
+import type { OpenedDatabase } from '../db/open-database.ts';
+import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
+import { startSmtpPeer, type SmtpPeer } from '../testing/notification-peers.ts';
+
+/**
+ * No form becomes a mail relay: of the spellings a mail library reads as one
+ * inbox, the booking API takes only the bare address, and the acknowledgement
+ * reaches that inbox once, addressed to the address alone.
+ */
+
+const practiceInbox = 'practice@rochester-hijama.example';
+
+describe.each(testEngines('plain-email'))('the booking API on $name', (engine) => {
+  let opened: OpenedDatabase;
+  let cleanUp: () => Promise<void>;
+  let server: RunningServer;
+  let peer: SmtpPeer;
+  let distDir: string;
+
+  beforeAll(async () => {
+    ({ opened, cleanUp } = await engine.open());
+    distDir = mkdtempSync(path.join(tmpdir(), 'hijama-plain-email-dist-'));
+    server = await serve(
+      createApp({
+        bookings: createBookingsRepository(opened.db),
+        keys: { anon: developmentAnonKey, serviceRole: undefined },
+        distDir,
+      }),
+    );
+    peer = await startSmtpPeer();
+  });
+
+  afterAll(async () => {
+    await peer?.close();
+    await server?.close();
+    await opened?.close();
+    await cleanUp?.();
+    rmSync(distDir, { recursive: true, force: true });
+  });
+
+  const post = (email: string) =>
+    fetch(`${server.baseUrl}/rest/v1/bookings`, {
+      method: 'POST',
+      headers: anonJsonHeaders,
+      body: JSON.stringify({
+        full_name: 'Amina Khan',
+        phone: '01634 123456',
+        email,
+        instagram: null,
+      }),
+    });
+
+  it("refuses every spelling but the bare address with 400 and the field's message, and acknowledges that inbox once", async () => {
+    const taken: string[] = [];
+    for (const email of oneInboxSpellings) {
+      const response = await post(email);
+      if (response.status === 201) {
+        taken.push(email);
+        continue;
+      }
+      expect({ email, status: response.status, body: await response.json() }).toMatchObject({
+        status: 400,
+        body: { code: '23514', details: `email: ${messageFor('email', 'invalid')}` },
+      });
+    }
+    expect(taken).toEqual(['V@T.TEST', 'v@t.test ', 'v@t.test']);
+
+    const config = loadNotifyConfig({
+      SMTP_URL: `smtp://127.0.0.1:${peer.port}`,
+      NOTIFY_TO: practiceInbox,
+      NOTIFY_FROM: `${practice.name} <bookings@rochester-hijama.example>`,
+    })!;
+    const { notifier } = createConfiguredNotifier(opened.db, config, {
+      info: () => {},
+      error: () => {},
+    });
+    try {
+      await notifier.runOnce();
+    } finally {
+      await notifier.stop();
+    }
+
+    const toVisitors = peer.mails.filter((mail) => !mail.to.includes(practiceInbox));
+    // The first request's, as typed but for the domain's case.
+    expect(toVisitors.map((mail) => mail.to)).toEqual([['V@t.test']]);
+    expect(toVisitors[0]!.to[0]!.toLowerCase()).toBe(oneInbox);
+    // The header holds the address alone: no name, comment or list the visitor typed.
+    expect(toVisitors[0]!.raw).toMatch(/^To: V@t\.test\r?$/m);
+    // Every request taken still reaches the practice.
+    expect(peer.mails.filter((mail) => mail.to.includes(practiceInbox))).toHaveLength(3);
+  });
+});
