@@ -4,8 +4,9 @@ import { useTestDatabase } from '../testing/test-database.ts';
 
 /**
  * The database's side of reminders and acknowledgements
- * (20261201000200_notifications.sql): each waiting request is
- * claimed for one reminder once, and an address gets at most one
+ * (20261201000200_notifications.sql, 20261202000200_flood_reminders.sql):
+ * each waiting request is claimed for one reminder once, never a flood's, in
+ * at most one reminder every 15 minutes, and an address gets at most one
  * acknowledgement in 24 hours, whichever notifier asks.
  */
 
@@ -56,6 +57,32 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
       [due, start.toISOString()],
     );
     expect(await claimReminders(new Date(start.getTime() + 2 * hour))).toEqual([notYet]);
+  });
+
+  it("claims none of a flood's requests, and nothing within 15 minutes of the last reminder", async () => {
+    await database.db.query('delete from public.bookings');
+    const minutes = (count: number) => new Date(start.getTime() + count * 60_000);
+    const flooded = await storedRequest(new Date(start.getTime() - 22 * hour));
+    await database.db.query(
+      'update app_private.booking_notifications set digest = true where booking_id = $1',
+      [flooded],
+    );
+    const first = await storedRequest(new Date(start.getTime() - 21 * hour));
+    // Falls due a minute later, while the first one's reminder is being sent.
+    const second = await storedRequest(new Date(minutes(1).getTime() - 20 * hour));
+
+    expect(await claimReminders(start)).toEqual([first]);
+    expect(await claimReminders(minutes(2))).toEqual([]);
+    await database.db.query(
+      `update app_private.booking_reminders set reminded_at = $2, claimed_by = null
+        where booking_id = $1`,
+      [first, minutes(3).toISOString()],
+    );
+    expect(await claimReminders(minutes(17))).toEqual([]);
+    expect(await claimReminders(minutes(18))).toEqual([second]);
+    // Long after, with no reminder sent since: the flood's request is still never claimed.
+    await database.db.query('delete from app_private.booking_reminders');
+    expect(await claimReminders(new Date(start.getTime() + 48 * hour))).toEqual([first, second]);
   });
 
   const claimAcknowledgement = async (at: Date) => {

@@ -10,6 +10,7 @@ import {
   type DailySummaryInput,
 } from './daily-summary.ts';
 import { startDailyTimer } from '../../../../server/notifications/daily-timer.ts';
+import { messageListLimit } from './message-lists.ts';
 import type { RequestReply } from './notification-states.ts';
 import { practice } from '../content/practice.ts';
 
@@ -136,7 +137,7 @@ describe('composeDailySummary', () => {
     );
   });
 
-  it('lists every waiting request first, oldest first, with the time left or how late it is, and leads the subject with them', () => {
+  it('lists the waiting requests first, oldest first, with the time left or how late it is, and leads the subject with them', () => {
     // 07:00 GMT on the Sunday the clocks go back: a reply-by time is 24 real hours after arrival.
     const now = '2026-10-25T07:00:00Z';
     const late = notice(
@@ -215,6 +216,46 @@ describe('composeDailySummary', () => {
     const at = summaryAt('2026-03-29T06:01:00Z', { waiting });
     expect(at.subject).toBe('Daily summary: 1 waiting (1 late), no new requests');
     expect(at.text).toContain('- 0 min late: Amina Khan');
+  });
+});
+
+describe('a day of 30,000 requests', () => {
+  it('lists the first of each list and counts the rest, in a summary under 100 KB', () => {
+    const now = new Date('2026-11-25T07:00:00Z');
+    const flood = Array.from({ length: 30_000 }, (_, index) =>
+      notice(
+        `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+        new Date(now.getTime() - 23 * hour + index * 2000).toISOString(),
+        `Flood Robot ${index}`,
+      ),
+    );
+    const lastError = 'e-mail to practice@example.com: Invalid login: 535 Authentication failed';
+    const summary = summaryAt(now.toISOString(), {
+      waiting: flood,
+      requests: flood.map((booking) => ({
+        booking,
+        notification: { state: 'failing', attempts: 9, lastError },
+      })),
+      failing: flood.map((booking) => ({
+        bookingId: booking.id,
+        createdAt: booking.createdAt,
+        attempts: 9,
+        lastError,
+      })),
+    });
+    expect(new TextEncoder().encode(summary.text).length).toBeLessThan(100_000);
+    expect(summary.subject).toBe(
+      'Daily summary: 30,000 waiting, 30,000 new booking requests, 30,000 notifications failing',
+    );
+    expect(summary.text).toContain(`: Flood Robot ${messageListLimit - 1}, ref`);
+    expect(summary.text).not.toContain(`Flood Robot ${messageListLimit},`);
+    for (const more of [
+      '\u2026 and 29,950 more: npx hijama list --waiting',
+      '\u2026 and 29,950 more: npx hijama list --since 24h',
+      '  \u2026 and 29,950 more: npx hijama list\n',
+    ]) {
+      expect(summary.text).toContain(more);
+    }
   });
 });
 

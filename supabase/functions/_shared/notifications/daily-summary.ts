@@ -5,7 +5,9 @@ import { formatDuration, formatUkTimeLong, type UkClockTime, type UkDay } from '
 import { isLate, replyBy, type BookingNotice } from './booking-notice.ts';
 import { plainText, plural } from './email-html.ts';
 import { formatClockTime } from './daily-schedule.ts';
+import { capList, formatCount } from './message-lists.ts';
 import type { FailingNotification, NotifiedRequest, RequestReply } from './notification-states.ts';
+import { waitingListCommand } from './reminder-message.ts';
 
 /**
  * The daily summary (the "heartbeat"): once a day at a set UK time, one message
@@ -152,12 +154,14 @@ function timeLeft(createdAt: Date, now: Date): string {
 
 function waitingLines(waiting: readonly BookingNotice[], now: Date, lateCount: number): string[] {
   if (waiting.length === 0) return ['No request is waiting for a reply.'];
-  const late = lateCount === 0 ? '' : ` (${lateCount} late)`;
+  const late = lateCount === 0 ? '' : ` (${formatCount(lateCount)} late)`;
+  const { listed, unlisted } = capList(waiting);
   return [
-    `${waiting.length === 1 ? '1 request is' : `${waiting.length} requests are`} waiting for a reply${late}, oldest first:`,
-    ...waiting.map((booking) => {
+    `${waiting.length === 1 ? '1 request is' : `${formatCount(waiting.length)} requests are`} waiting for a reply${late}, oldest first:`,
+    ...listed.map((booking) => {
       return `- ${timeLeft(booking.createdAt, now)}: ${plainText(booking.fullName)}, ref ${shortReference(booking.id)}, phone ${plainText(booking.phone)} (reply by ${formatUkTimeLong(replyBy(booking.createdAt))})`;
     }),
+    ...(unlisted > 0 ? [`\u2026 and ${formatCount(unlisted)} more: ${waitingListCommand}`] : []),
     'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
   ];
 }
@@ -189,7 +193,7 @@ export function composeDailySummary(input: DailySummaryInput): DailySummaryMessa
   const waitingPart =
     waiting.length === 0
       ? ''
-      : `${waiting.length} waiting${lateCount === 0 ? '' : ` (${lateCount} late)`}, `;
+      : `${formatCount(waiting.length)} waiting${lateCount === 0 ? '' : ` (${formatCount(lateCount)} late)`}, `;
   const replies = new Map(input.replies.map((reply) => [reply.bookingId, reply]));
   const newRequests =
     requests.length === 0
@@ -214,7 +218,8 @@ export function composeDailySummary(input: DailySummaryInput): DailySummaryMessa
     lines.push(
       `${plural(requests.length, 'booking request', 'booking requests')} in the ${summaryWindowHours} hours since ${formatUkTimeLong(since)}, oldest first:`,
     );
-    requests.forEach((request, index) => {
+    const { listed, unlisted } = capList(requests);
+    listed.forEach((request, index) => {
       const { booking } = request;
       const contact = [
         `Phone ${plainText(booking.phone)}`,
@@ -230,18 +235,26 @@ export function composeDailySummary(input: DailySummaryInput): DailySummaryMessa
         `   ${answeredLine(booking, replies.get(booking.id), now)}`,
       );
     });
+    if (unlisted > 0) {
+      lines.push(
+        '',
+        `\u2026 and ${formatCount(unlisted)} more: npx hijama list --since ${summaryWindowHours}h`,
+      );
+    }
   }
 
   lines.push('');
   if (failing.length === 0) {
     lines.push('No notification is failing.');
   } else {
+    const { listed, unlisted } = capList(failing);
     lines.push(
-      `${failing.length === 1 ? 'This notification is' : `These ${failing.length} notifications are`} failing (retried until ${failing.length === 1 ? 'it gets' : 'they get'} through):`,
-      ...failing.map(
+      `${failing.length === 1 ? 'This notification is' : `These ${formatCount(failing.length)} notifications are`} failing (retried until ${failing.length === 1 ? 'it gets' : 'they get'} through):`,
+      ...listed.map(
         (entry) =>
           `  Ref ${shortReference(entry.bookingId)}, received ${formatUkTimeLong(entry.createdAt)}, ${plural(entry.attempts, 'attempt', 'attempts')}: ${entry.lastError}`,
       ),
+      ...(unlisted > 0 ? [`  \u2026 and ${formatCount(unlisted)} more: npx hijama list`] : []),
       'What to check: docs/notifications.md, \u201cWhen a notification fails\u201d.',
     );
   }

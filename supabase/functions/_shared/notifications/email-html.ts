@@ -1,4 +1,5 @@
 import { brandColours } from '../core/brand-colours.ts';
+import { formatCount } from './message-lists.ts';
 
 /**
  * What every e-mail to the practice or the visitor is made of: text made safe
@@ -15,9 +16,9 @@ export function plainText(value: string): string {
   return value.replace(controlCharacters, ' ');
 }
 
-/** "1 request", "3 requests". */
+/** "1 request", "3 requests", "30,000 requests". */
 export function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 
 const htmlEntities: Record<string, string> = {

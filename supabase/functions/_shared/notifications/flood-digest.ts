@@ -8,6 +8,7 @@ import {
   type BookingNotice,
 } from './booking-notice.ts';
 import { escapeHtml, plainText, plural } from './email-html.ts';
+import { capList } from './message-lists.ts';
 import { telUrl } from './reply-links.ts';
 
 /**
@@ -23,13 +24,6 @@ export const floodDigestIntervalMs = 15 * 60_000;
 
 /** The command that lists the requests of a flood, quoted by the digest and the flood alert. */
 export const floodReviewCommand = 'npx hijama list --since 1h';
-
-/**
- * The most requests a digest lists one by one: a flood of thousands would make
- * an e-mail too large to open on a phone. The rest are counted, and the
- * command lists them all.
- */
-export const floodDigestListLimit = 200;
 
 export interface FloodDigestInput {
   /** The digest's number, which makes its Message-ID and Idempotency-Key. */
@@ -81,8 +75,7 @@ export function composeFloodDigest(input: FloodDigestInput): FloodDigestMessage 
   const span = describeSpan(requests[0]?.createdAt ?? createdAt, createdAt);
   const requestWords = plural(count, 'more booking request', 'more booking requests');
   const subject = `${requestWords} in ${span}`;
-  const listed = requests.slice(0, floodDigestListLimit);
-  const unlisted = count - listed.length;
+  const { listed, unlisted } = capList(requests);
   const threshold =
     input.threshold > 0
       ? `the ${input.threshold} an hour that are e-mailed one by one`

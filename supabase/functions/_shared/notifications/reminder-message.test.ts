@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { answerLink } from '../core/answer-link.ts';
 import { practice } from '../content/practice.ts';
 import type { BookingNotice } from './booking-notice.ts';
+import { messageListLimit } from './message-lists.ts';
 import { composeReminderPush, maxNtfyActions } from './ntfy-messages.ts';
 import {
   composeReminder,
   describeDue,
   describeTimeLeft,
-  reminderListLimit,
   waitingListCommand,
 } from './reminder-message.ts';
 
@@ -156,7 +156,7 @@ describe('composeReminder', () => {
   });
 
   it('lists the first few of a crowd one by one and counts the rest', () => {
-    const crowd = Array.from({ length: reminderListLimit + 3 }, (_, index) =>
+    const crowd = Array.from({ length: messageListLimit + 3 }, (_, index) =>
       request(
         `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
         new Date(amina.createdAt.getTime() + index * 60_000).toISOString(),
@@ -165,17 +165,17 @@ describe('composeReminder', () => {
     );
     const reminder = composeReminder(crowd, before(amina, hour));
     expect(reminder.subject).toBe(
-      `${reminderListLimit + 3} requests wait for a reply; the first is due at 18:40`,
+      `${messageListLimit + 3} requests wait for a reply; the first is due at 18:40`,
     );
-    expect(reminder.text).toContain(`${reminderListLimit}. Visitor ${reminderListLimit - 1},`);
-    expect(reminder.text).not.toContain(`Visitor ${reminderListLimit},`);
+    expect(reminder.text).toContain(`${messageListLimit}. Visitor ${messageListLimit - 1},`);
+    expect(reminder.text).not.toContain(`Visitor ${messageListLimit},`);
     expect(reminder.text).toContain(
       `\u2026and 3 more, not listed here: see them all with ${waitingListCommand}`,
     );
     expect(reminder.html).toContain('3 more, not listed here');
-    expect(reminder.html).not.toContain(`Visitor ${reminderListLimit}<`);
+    expect(reminder.html).not.toContain(`Visitor ${messageListLimit}<`);
     // The webhook has them all.
-    expect(reminder.webhookBody).toMatchObject({ reminder: { count: reminderListLimit + 3 } });
+    expect(reminder.webhookBody).toMatchObject({ reminder: { count: messageListLimit + 3 } });
   });
 
   it('refuses to remind of nothing', () => {

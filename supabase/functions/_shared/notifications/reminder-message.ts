@@ -24,6 +24,7 @@ import {
   plainText,
   plural,
 } from './email-html.ts';
+import { capList, formatCount } from './message-lists.ts';
 import { telUrl } from './reply-links.ts';
 
 /**
@@ -53,13 +54,6 @@ export interface ReminderMessage {
 }
 
 const minuteMs = 60_000;
-
-/**
- * The most requests a reminder lists one by one: a flood of robots' requests
- * left waiting would make an e-mail too long to open on a phone. The rest are
- * counted, and the command lists them all.
- */
-export const reminderListLimit = 50;
 
 /** The command that lists every waiting request, quoted when some are not listed. */
 export const waitingListCommand = 'npx hijama list --waiting';
@@ -121,9 +115,8 @@ export function composeReminder(requests: readonly BookingNotice[], now: Date): 
   const afterAnswering =
     'Once you have answered one, tap its \u201cMark as answered\u201d: the daily summary then stops listing it as waiting. This is the only reminder.';
   const footer = `Reminder ${id}, ${formatUkTimeLong(now)}.`;
-  const listed = ordered.slice(0, reminderListLimit);
-  const unlisted = ordered.length - listed.length;
-  const more = `\u2026and ${unlisted} more, not listed here: see them all with ${waitingListCommand}`;
+  const { listed, unlisted } = capList(ordered);
+  const more = `\u2026and ${formatCount(unlisted)} more, not listed here: see them all with ${waitingListCommand}`;
 
   const text = [
     subject,

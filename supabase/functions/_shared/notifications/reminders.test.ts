@@ -29,8 +29,9 @@ import { createReminderTask } from './reminders.ts';
  * The reminders of waiting requests, sent by the notifier at a faked clock to
  * a real SMTP server and a real ntfy peer, on each database engine: once each,
  * NOTIFY_REMINDER_HOURS before the reply-by time, across both UK clock
- * changes, never for an answered request, retried when no channel took it, and
- * once however many notifiers run at the same time.
+ * changes, never for an answered request nor a flood's, at most one reminder
+ * every 15 minutes, retried when no channel took it, and once however many
+ * notifiers run at the same time.
  */
 
 const hour = 3_600_000;
@@ -335,6 +336,41 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
     } finally {
       await failingPush.close();
     }
+  });
+
+  it("never reminds of a flood's requests, and sends at most one reminder every 15 minutes", async () => {
+    const firstDue = at('2026-11-25T10:00:00Z');
+    const remindAfterMs = replyWithinMs - 4 * hour;
+    // 24 requests of a flood and 24 others, due every minute and every 3 minutes.
+    const flooded: string[] = [];
+    const others: string[] = [];
+    for (let index = 0; index < 24; index += 1) {
+      flooded.push(
+        await storeRequest(database.db, plus(firstDue, index * minute - remindAfterMs), 'Robot'),
+      );
+      others.push(
+        await storeRequest(database.db, plus(firstDue, index * 3 * minute - remindAfterMs)),
+      );
+    }
+    await database.db.query(
+      'update app_private.booking_notifications set digest = true where booking_id = any($1::uuid[])',
+      [flooded],
+    );
+    const clock = { now: firstDue };
+    const notifier = harness.notifier(clock);
+    // The minutes, from the first due, at which a reminder went out: a poll every 15 s for 75 minutes.
+    const sentAtMinutes: number[] = [];
+    for (let elapsed = 0; elapsed <= 75 * minute; elapsed += 15_000) {
+      clock.now = plus(firstDue, elapsed);
+      const before = reminderMails(harness.smtp).length;
+      await notifier.runOnce();
+      if (reminderMails(harness.smtp).length > before) sentAtMinutes.push(elapsed / minute);
+    }
+    expect(sentAtMinutes).toEqual([0, 15, 30, 45, 60, 75]);
+    expect(harness.ntfy.messages).toHaveLength(sentAtMinutes.length);
+    expect(remindedCounts(harness.smtp, others)).toEqual(others.map(() => 1));
+    expect(remindedCounts(harness.smtp, flooded)).toEqual(flooded.map(() => 0));
+    expect(harness.errors).toEqual([]);
   });
 });
 

@@ -8,10 +8,12 @@ import { composeReminder, describeReminderSize } from './reminder-message.ts';
  * The reminders of waiting requests, chased before they are late: a
  * request with no answer recorded, NOTIFY_REMINDER_HOURS before its reply-by
  * time, is reminded once through every channel, together with the others due
- * at the same run. The database decides which requests are due and makes
- * each reminded once however many notifiers run
- * (app_private.claim_due_reminders, 20261201000200_notifications.sql);
- * this task sends them and records the outcome.
+ * by then, in at most one reminder every 15 minutes. A flood's requests are
+ * never reminded: the flood digest and the daily summary carry them. The
+ * database decides which requests are due and makes each reminded once
+ * however many notifiers run (app_private.claim_due_reminders,
+ * 20261202000200_flood_reminders.sql); this task sends them and records the
+ * outcome.
  *
  * As with alerts, a reminder is done when one channel took it: the others'
  * failures are logged, not retried, since the practice has been reminded.
@@ -28,7 +30,7 @@ export interface ReminderTaskOptions {
 
 /**
  * The most requests claimed for one reminder (it lists the first few and
- * counts the rest): more are reminded by the next one, in the same run.
+ * counts the rest): more are reminded by the next one, 15 minutes later.
  */
 const maxRequestsPerReminder = 1000;
 
@@ -92,38 +94,35 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
       return rows.length;
     },
     async run({ channels, now, leaseMs, isStopping, log }) {
-      if (channels.length === 0) return;
-      while (!isStopping()) {
-        const claim = crypto.randomUUID();
-        const requests = await claimDue(claim, leaseMs, now);
-        if (requests.length === 0) return;
-        const ids = requests.map((notice) => notice.id);
-        const reminder = composeReminder(requests, now);
-        const what = `reminder ${reminder.id} (${describeReminderSize(ids.length)})`;
-        const { took, failures } = await sendThroughEvery(channels, (channel) =>
-          channel.sendReminder(reminder),
+      if (channels.length === 0 || isStopping()) return;
+      const claim = crypto.randomUUID();
+      const requests = await claimDue(claim, leaseMs, now);
+      if (requests.length === 0) return;
+      const ids = requests.map((notice) => notice.id);
+      const reminder = composeReminder(requests, now);
+      const what = `reminder ${reminder.id} (${describeReminderSize(ids.length)})`;
+      const { took, failures } = await sendThroughEvery(channels, (channel) =>
+        channel.sendReminder(reminder),
+      );
+      if (took.length === 0) {
+        const retryAt = new Date(now.getTime() + retryMs);
+        await giveBack(claim, ids, retryAt, failures.join('; '));
+        log.error(
+          `The ${what} could not be sent: ${failures.join('; ')}. Next attempt in ${Math.round(retryMs / 1000)} s.`,
         );
-        if (took.length === 0) {
-          const retryAt = new Date(now.getTime() + retryMs);
-          await giveBack(claim, ids, retryAt, failures.join('; '));
-          log.error(
-            `The ${what} could not be sent: ${failures.join('; ')}. Next attempt in ${Math.round(retryMs / 1000)} s.`,
-          );
-          return;
-        }
-        const recorded = await markReminded(claim, ids, now);
-        if (recorded < ids.length) {
-          log.error(
-            `The ${what} was sent, but ${ids.length - recorded} of its claims had expired or its requests were deleted; another notifier may remind of them again.`,
-          );
-        }
-        log.info(
-          `Reminded the practice of ${describeReminderSize(ids.length)} by ${took.join(' and ')}.`,
+        return;
+      }
+      const recorded = await markReminded(claim, ids, now);
+      if (recorded < ids.length) {
+        log.error(
+          `The ${what} was sent, but ${ids.length - recorded} of its claims had expired or its requests were deleted; another notifier may remind of them again.`,
         );
-        if (failures.length > 0) {
-          log.error(`The ${what} did not go through every channel: ${failures.join('; ')}.`);
-        }
-        if (requests.length < maxRequestsPerReminder) return;
+      }
+      log.info(
+        `Reminded the practice of ${describeReminderSize(ids.length)} by ${took.join(' and ')}.`,
+      );
+      if (failures.length > 0) {
+        log.error(`The ${what} did not go through every channel: ${failures.join('; ')}.`);
       }
     },
   };

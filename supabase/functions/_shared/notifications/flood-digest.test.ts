@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import type { BookingNotice } from './booking-notice.ts';
+import { composeFloodDigest } from './flood-digest.ts';
+import { messageListLimit } from './message-lists.ts';
+
+/** What a flood digest of many requests says, in the e-mail's two parts and the webhook. */
+
+describe('composeFloodDigest', () => {
+  it('lists the first of 30,000 requests and counts the rest, in parts under 100 KB', () => {
+    const createdAt = new Date('2026-11-25T14:20:00Z');
+    const requests: BookingNotice[] = Array.from({ length: 30_000 }, (_, index) => ({
+      id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+      createdAt: new Date(createdAt.getTime() - 15 * 60_000 + index * 30),
+      fullName: `Flood Robot ${index}`,
+      phone: '07700 900123',
+      email: `robot.${index}@example.com`,
+      instagram: null,
+      answerToken: 'token',
+    }));
+    const digest = composeFloodDigest({ id: '7', createdAt, requests, threshold: 20 });
+
+    const encoder = new TextEncoder();
+    expect(encoder.encode(digest.text).length).toBeLessThan(100_000);
+    expect(encoder.encode(digest.html).length).toBeLessThan(100_000);
+    expect(digest.subject).toBe('30,000 more booking requests in the last 15 minutes');
+    for (const part of [digest.text, digest.html]) {
+      expect(part).toMatch(new RegExp(`Flood Robot ${messageListLimit - 1}\\b`));
+      expect(part).not.toMatch(new RegExp(`Flood Robot ${messageListLimit}\\b`));
+      expect(part).toContain('\u2026and 29,950 more requests, not listed here');
+    }
+    // The webhook's receiver gets every request, as data.
+    expect(digest.webhookBody).toMatchObject({ digest: { count: 30_000 } });
+  });
+});

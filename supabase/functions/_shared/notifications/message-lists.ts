@@ -1,0 +1,21 @@
+/**
+ * How long a list in a message to the practice may be: the daily summary's,
+ * a reminder's, a flood digest's. A flood of robots' requests left waiting
+ * would otherwise make a message of megabytes that no phone opens. Each
+ * composer lists the first ones and, in its own words, counts the rest with
+ * the command that lists them all.
+ */
+
+/** The most items a list shows one by one. */
+export const messageListLimit = 50;
+
+/** The items a list shows, and how many it leaves to the command. */
+export function capList<T>(items: readonly T[]): { listed: readonly T[]; unlisted: number } {
+  const listed = items.slice(0, messageListLimit);
+  return { listed, unlisted: items.length - listed.length };
+}
+
+/** "29,950": a count as the practice reads it. */
+export function formatCount(count: number): string {
+  return count.toLocaleString('en-GB');
+}
