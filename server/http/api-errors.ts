@@ -422,6 +422,21 @@ export function internalError(): ApiError {
 }
 
 /**
+ * The statuses the database raises itself, as PostgREST does with a `PTnnn`
+ * error code (statusForSqlState passes them through), on the server and on
+ * hosted Supabase alike; each with what it means and the migration that
+ * raises it. api-errors-sql.test.ts holds this list to the migrations.
+ */
+export const statusesRaisedInSql = {
+  PT400: 'more than one booking in one request (20261201000100_limits.sql)',
+  PT403: 'an answer link this database did not sign (20261201000200_notifications.sql)',
+  PT404: 'the request of an answer link is no longer stored (20261201000200_notifications.sql)',
+  PT410: 'an answer link past its expiry (20261201000200_notifications.sql)',
+  PT428: 'a booking during a flood without a valid proof of work (20261201000100_limits.sql)',
+  PT429: 'too many bookings from one network or address in an hour (20261201000100_limits.sql)',
+} as const;
+
+/**
  * PostgREST's table from SQLSTATE to HTTP status (docs.postgrest.org, "Errors").
  * A custom SQLSTATE `PTxyz` raised by the database means HTTP status xyz.
  */
