@@ -33,12 +33,16 @@ import {
   medianRunIndex,
   type AgainstControl,
   type RunMetrics,
-} from './lib/bench-compare.ts';
-import { controlPath, prepareBenchSite, warmSite } from './lib/bench-site.ts';
-import { startBuiltServer, type RunningServer } from './lib/built-server.ts';
-import { chromiumArgs, chromiumPath } from './lib/chromium.ts';
-import { numeric } from './lib/lighthouse-results.ts';
-import { mainThreadTasks, type MainThreadTasks, type TraceEvent } from './lib/trace-long-tasks.ts';
+} from '../scripts/lib/bench-compare.ts';
+import { controlPath, prepareBenchSite, warmSite } from '../scripts/lib/bench-site.ts';
+import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
+import { chromiumArgs, chromiumPath } from '../scripts/lib/chromium.ts';
+import { numeric } from './lighthouse-results.ts';
+import {
+  mainThreadTasks,
+  type MainThreadTasks,
+  type TraceEvent,
+} from '../scripts/lib/trace-long-tasks.ts';
 
 const outDir = 'bench-results';
 const categoryIds = [
