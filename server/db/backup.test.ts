@@ -18,7 +18,6 @@ import {
   parseBackup,
   readBackup,
   restoreBackup,
-  RestoreRefusedError,
   tablesLeftOut,
   type Backup,
 } from './backup.ts';
@@ -53,7 +52,7 @@ interface Engine {
 const cleanUps: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const cleanUp of cleanUps.reverse()) await cleanUp();
-});
+}, 120_000);
 
 function track(db: Database): Database {
   cleanUps.push(() => db.close());
@@ -271,10 +270,10 @@ describe.each(pairs)('a backup of $from.name restored into $to.name', ({ from, t
     // The triggers and checks are back: a new booking is notified, a wrong one refused.
     const repository = createBookingsRepository(target);
     await repository.insertAsAnon([booking('New Client', 'new@example.com')], {});
-    expect(await notifierPass(target)).toEqual([
-      expect.stringMatching(/booking request/i),
-      expect.stringMatching(/booking request/i),
-    ]);
+    const { rows } = await target.query<{ count: number }>(
+      'select count(*)::integer as count from app_private.booking_notifications where completed_at is null',
+    );
+    expect(rows[0]?.count).toBe(1);
     await expect(
       repository.insertAsAnon([{ ...booking('Bad', 'bad@example.com'), phone: 'x' }], {}),
     ).rejects.toMatchObject({ code: '23514' });
@@ -283,7 +282,7 @@ describe.each(pairs)('a backup of $from.name restored into $to.name', ({ from, t
       `insert into app_private.booking_alerts (kind) values ('flood') returning id::text`,
     );
     expect(Number(alert[0]?.id)).toBe(2);
-  }, 60_000);
+  }, 120_000);
 });
 
 /** The same database's backup as release 1.0.0 wrote it: four tables, format 1. */
@@ -321,18 +320,17 @@ describe.each(engines)('restore on $name', (engine) => {
     );
     expect(rows[0]?.marked_by).toBe('restore');
     expect(new Date(rows[0]!.answered_at).toISOString()).toBe(backup.createdAt);
-  }, 60_000);
+  }, 120_000);
 
   it('refuses a database that already holds bookings, changing nothing', async () => {
-    const source = await engine.fresh();
-    await populate(source);
-    const backup = await readBackup(source);
-    await expect(restoreBackup(source, backup)).rejects.toThrow(RestoreRefusedError);
-    await expect(restoreBackup(source, backup)).rejects.toThrow(
+    const { backup } = await populatedBackup(engine);
+    const target = await (engine.empty ?? engine.fresh)();
+    await restoreBackup(target, backup);
+    await expect(restoreBackup(target, backup)).rejects.toThrow(
       /is not empty \(4 rows in public\.bookings, .*1 row in app_private\.booking_answers, .*\): a backup is restored only into an empty database/,
     );
-    expect(content(await readBackup(source))).toEqual(content(backup));
-  }, 60_000);
+    expect(content(await readBackup(target))).toEqual(content(backup));
+  }, 120_000);
 
   it('refuses a backup holding a table that the schema does not have', async () => {
     const source = await engine.fresh();
@@ -345,18 +343,16 @@ describe.each(engines)('restore on $name', (engine) => {
     await expect(restoreBackup(target, backup)).rejects.toThrow(
       /holds a table that this version's schema does not have \(app_private\.later_table\)/,
     );
-  }, 60_000);
+  }, 120_000);
 });
 
 describe.each(engines.filter((engine) => engine.empty))('restore into an empty $name', (engine) => {
   it('restores into a database migrated but never used', async () => {
-    const source = await engine.fresh();
-    await populate(source);
-    const backup = await readBackup(source);
+    const { backup } = await populatedBackup(engine);
     const target = await engine.fresh();
     await restoreBackup(target, backup);
     expect(content(await readBackup(target))).toEqual(content(backup));
-  }, 60_000);
+  }, 120_000);
 
   it('refuses a backup made by a newer version', async () => {
     const source = await engine.fresh();
