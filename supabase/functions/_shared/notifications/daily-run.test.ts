@@ -1,5 +1,6 @@
 import { practice } from '../content/practice.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { answerLink } from '../core/answer-link.ts';
 import { shortReference } from '../core/booking-reference.ts';
 import type { OpenedDatabase } from '../../../../server/db/open-database.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
@@ -13,6 +14,21 @@ import { createEmailChannel, createWebhookChannel, type NotificationChannel } fr
 import { noChannelNote, runDaily, type DailyRunOptions } from './daily-run.ts';
 
 const { replyWithinHours } = practice;
+
+/**
+ * The summary's text without its "Mark as answered" lines, once each of
+ * `ids` is checked to have one: a signed link to that very request.
+ */
+function withoutMarkLinks(text: string, ids: readonly string[]): string {
+  const prefix = answerLink(practice.url, '').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  for (const id of ids) {
+    expect(text).toMatch(
+      new RegExp(`\\n {2}Mark as answered: ${prefix}${id}\\.\\d+\\.[0-9a-f]{64}\\n`),
+    );
+  }
+  expect(text.match(/\n {2}Mark as answered: /g) ?? []).toHaveLength(ids.length);
+  return text.replace(/\n {2}Mark as answered: \S+/g, '');
+}
 
 /**
  * The daily run (purge and summary) against a real database and a real SMTP
@@ -176,13 +192,16 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     expect(mail.parsed.subject).toBe(
       'Daily summary: 2 waiting (1 late), 2 new booking requests, 1 notification failing',
     );
-    const text = mail.parsed.text ?? '';
+    const text = withoutMarkLinks(mail.parsed.text ?? '', [morning, night]);
+    // The HTML part: each waiting request with its buttons, marked from a phone.
+    expect(mail.parsed.html).toEqual(expect.any(String));
+    expect((mail.parsed.html as string).match(/>Mark as answered</g)).toHaveLength(2);
     expect(text).toContain(
       [
         '2 requests are waiting for a reply (1 late), oldest first:',
         `- 1 min late: Yesterday Morning, ref ${shortReference(morning)}, phone 07700 900123 (reply by Sunday 25 October 2026, 06:59 GMT)`,
         `- 18 h 30 min left: Night <Owl>, ref ${shortReference(night)}, phone 07700 900123 (reply by Monday 26 October 2026, 01:30 GMT)`,
-        'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
+        'Once you have answered one, open its \u201cMark as answered\u201d link; or run `npx hijama answer REF`.',
         '',
         `This week: answered 1 of 2 within ${replyWithinHours} hours, median 6 h 45 min.`,
         '',
@@ -253,7 +272,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     expect(peer.mails).toHaveLength(1);
     const mail = peer.mails[0]!;
     expect(mail.parsed.subject).toBe('Daily summary: 4 waiting (2 late), 3 new booking requests');
-    const text = mail.parsed.text ?? '';
+    const text = withoutMarkLinks(mail.parsed.text ?? '', [forgotten, missed, saturday, evening]);
     const waitingLine = (left: string, name: string, id: string, due: string) =>
       `- ${left}: ${name}, ref ${shortReference(id)}, phone 07700 900123 (reply by ${due})`;
     expect(text).toContain(
@@ -283,7 +302,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
           evening,
           'Sunday 29 March 2026, 21:00 BST',
         ),
-        'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
+        'Once you have answered one, open its \u201cMark as answered\u201d link; or run `npx hijama answer REF`.',
         '',
         // Quick (3 h 10), slow (26 h, late), missed (never), night (30 min): the median of three answers.
         `This week: answered 2 of 4 within ${replyWithinHours} hours, median 3 h 10 min.`,
@@ -316,11 +335,11 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     expect(peer.mails).toHaveLength(1);
     const mail = peer.mails[0]!;
     expect(mail.parsed.subject).toBe('Daily summary: 1 waiting (1 late), no new requests');
-    expect(mail.parsed.text).toContain(
+    expect(withoutMarkLinks(mail.parsed.text ?? '', [waiting])).toContain(
       [
         '1 request is waiting for a reply (1 late), oldest first:',
         `- 22 h 00 min late: Amina Khan, ref ${shortReference(waiting)}, phone 07700 900123 (reply by Sunday 1 November 2026, 10:00 GMT)`,
-        'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
+        'Once you have answered one, open its \u201cMark as answered\u201d link; or run `npx hijama answer REF`.',
         '',
         `This week: answered 1 of 2 within ${replyWithinHours} hours, median 1 h 05 min.`,
       ].join('\n'),

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { answerLink } from '../core/answer-link.ts';
 import { shortReference } from '../core/booking-reference.ts';
 import type { BookingNotice } from './booking-notice.ts';
 import { dailyRunDue, loadDailySchedule, nextDailyRun } from './daily-schedule.ts';
@@ -179,7 +180,7 @@ describe('composeDailySummary', () => {
         '2 requests are waiting for a reply (1 late), oldest first:',
         `- 1 h 05 min late: Old <Friend>, ref ${shortReference(late.id)}, phone 07700 900123 (reply by Sunday 25 October 2026, 05:55 GMT)`,
         `- 3 h 20 min left: Amina Khan, ref ${shortReference(soon.id)}, phone 07700 900123 (reply by Sunday 25 October 2026, 10:20 GMT)`,
-        'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
+        'Once you have answered one, open its \u201cMark as answered\u201d link; or run `npx hijama answer REF`.',
         '',
         // The late one counts; the other may yet be answered in time.
         `This week: answered 1 of 2 within ${replyWithinHours} hours, median 2 h 10 min.`,
@@ -256,6 +257,41 @@ describe('a day of 30,000 requests', () => {
     ]) {
       expect(summary.text).toContain(more);
     }
+  });
+});
+
+describe("the daily summary's HTML", () => {
+  const now = new Date('2026-11-02T07:00:00Z');
+  const waitingWithTokens = (count: number) =>
+    Array.from({ length: count }, (_, index) => {
+      const id = `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
+      return {
+        ...notice(id, new Date(now.getTime() - 3_600_000 + index).toISOString(), `Guest ${index}`),
+        answerToken: `${id}.1790000000.${'ab'.repeat(32)}`,
+      };
+    });
+
+  it('gives each waiting request its ways to answer and its own Mark as answered link, with no command to type', () => {
+    const waiting = waitingWithTokens(2);
+    waiting[0]!.fullName = 'Old <Friend>';
+    const { html, text } = summaryAt(now.toISOString(), { waiting });
+    for (const request of waiting) {
+      expect(html).toContain(`href="${answerLink(practice.url, request.answerToken)}"`);
+      expect(text).toContain(
+        `  Mark as answered: ${answerLink(practice.url, request.answerToken)}`,
+      );
+    }
+    expect(html.match(/>Mark as answered</g)).toHaveLength(2);
+    expect(html.match(/>Call</g)).toHaveLength(2);
+    expect(html).toContain('Old &lt;Friend&gt;');
+    expect(html).not.toContain('<Friend>');
+  });
+
+  it('lists the first 50 waiting requests with their buttons, and counts the rest', () => {
+    const { html } = summaryAt(now.toISOString(), { waiting: waitingWithTokens(30_000) });
+    expect(html.match(/>Mark as answered</g)).toHaveLength(messageListLimit);
+    expect(html).toContain('\u2026 and 29,950 more: npx hijama list --waiting');
+    expect(new TextEncoder().encode(html).length).toBeLessThan(400_000);
   });
 });
 

@@ -2,19 +2,27 @@ import { shortReference } from '../core/booking-reference.ts';
 import { practice } from '../content/practice.ts';
 import { describePeriod, type Period } from '../retention/period.ts';
 import { formatDuration, formatUkTimeLong, type UkClockTime, type UkDay } from '../uk-time.ts';
-import { isLate, replyBy, type BookingNotice } from './booking-notice.ts';
-import { plainText, plural } from './email-html.ts';
+import {
+  isLate,
+  markAnsweredAction,
+  replyActions,
+  replyBy,
+  type BookingNotice,
+} from './booking-notice.ts';
+import { colours, emailDocument, escapeHtml, plainText, plural } from './email-html.ts';
 import { formatClockTime } from './daily-schedule.ts';
 import { capList, formatCount } from './message-lists.ts';
 import type { FailingNotification, NotifiedRequest, RequestReply } from './notification-states.ts';
-import { waitingListCommand } from './reminder-message.ts';
+import { waitingListCommand, waitingRequestHtml } from './reminder-message.ts';
 
 /**
  * The daily summary (the "heartbeat"): once a day at a set UK time, one message
  * to the practice listing first every request still waiting for a reply, with
  * the time left before its reply-by time or how late it is, then the week's
  * record of replies, then the requests of the last 24 hours, and the
- * notifications that keep failing. It is sent when there is
+ * notifications that keep failing. In the e-mail's HTML part each waiting
+ * request comes with the buttons that answer it and mark it answered, so that
+ * the whole day is run from a phone. It is sent when there is
  * nothing to report too, so that a morning without it is itself the alarm.
  * When it is due, and what it says, are decided here for the server and the
  * Edge Function alike.
@@ -64,6 +72,7 @@ export interface DailySummaryMessage {
   day: UkDay;
   subject: string;
   text: string;
+  html: string;
   /** The requests it lists, for a channel that says less than the text (a push). */
   requests: readonly NotifiedRequest[];
   /** How many notifications are failing. */
@@ -152,17 +161,24 @@ function timeLeft(createdAt: Date, now: Date): string {
     : `${formatDuration(now, due)} left`;
 }
 
+const afterAnswering =
+  'Once you have answered one, open its \u201cMark as answered\u201d link; or run `npx hijama answer REF`.';
+
 function waitingLines(waiting: readonly BookingNotice[], now: Date, lateCount: number): string[] {
   if (waiting.length === 0) return ['No request is waiting for a reply.'];
   const late = lateCount === 0 ? '' : ` (${formatCount(lateCount)} late)`;
   const { listed, unlisted } = capList(waiting);
   return [
     `${waiting.length === 1 ? '1 request is' : `${formatCount(waiting.length)} requests are`} waiting for a reply${late}, oldest first:`,
-    ...listed.map((booking) => {
-      return `- ${timeLeft(booking.createdAt, now)}: ${plainText(booking.fullName)}, ref ${shortReference(booking.id)}, phone ${plainText(booking.phone)} (reply by ${formatUkTimeLong(replyBy(booking.createdAt))})`;
+    ...listed.flatMap((booking) => {
+      const markAnswered = markAnsweredAction(booking);
+      return [
+        `- ${timeLeft(booking.createdAt, now)}: ${plainText(booking.fullName)}, ref ${shortReference(booking.id)}, phone ${plainText(booking.phone)} (reply by ${formatUkTimeLong(replyBy(booking.createdAt))})`,
+        ...(markAnswered ? [`  ${markAnswered.label}: ${markAnswered.href}`] : []),
+      ];
     }),
     ...(unlisted > 0 ? [`\u2026 and ${formatCount(unlisted)} more: ${waitingListCommand}`] : []),
-    'Mark each one answered with the button in its e-mail, or with `npx hijama answer REF`.',
+    afterAnswering,
   ];
 }
 
@@ -190,7 +206,7 @@ export function composeDailySummary(input: DailySummaryInput): DailySummaryMessa
   const { requests, failing, waiting, now } = input;
   const since = new Date(now.getTime() - summaryWindowMs);
   const lateCount = waiting.filter((booking) => isLate(booking.createdAt, now)).length;
-  const waitingPart =
+  const waitingCount =
     waiting.length === 0
       ? ''
       : `${formatCount(waiting.length)} waiting${lateCount === 0 ? '' : ` (${formatCount(lateCount)} late)`}, `;
@@ -203,12 +219,8 @@ export function composeDailySummary(input: DailySummaryInput): DailySummaryMessa
     failing.length === 0
       ? ''
       : `, ${plural(failing.length, 'notification', 'notifications')} failing`;
-  const lines: string[] = [
-    ...waitingLines(waiting, now, lateCount),
-    '',
-    replyRecordLine(replyRecordOf(input.replies, now)),
-    '',
-  ];
+  const waitingPart = waitingLines(waiting, now, lateCount);
+  const lines: string[] = [replyRecordLine(replyRecordOf(input.replies, now)), ''];
 
   if (requests.length === 0) {
     lines.push(
@@ -267,14 +279,60 @@ export function composeDailySummary(input: DailySummaryInput): DailySummaryMessa
     '',
   );
 
+  // What needs doing first: the requests waiting, then what is new.
+  const subject = `Daily summary: ${waitingCount}${newRequests}${failingPart}`;
   return {
     day: input.day,
-    // What needs doing first: the requests waiting, then what is new.
-    subject: `Daily summary: ${waitingPart}${newRequests}${failingPart}`,
-    text: lines.join('\n'),
+    subject,
+    text: [...waitingPart, '', ...lines].join('\n'),
+    html: composeHtml(subject, waitingPart, waiting, lines, now),
     requests,
     failingCount: failing.length,
     waitingCount: waiting.length,
     lateCount,
   };
+}
+
+/**
+ * The HTML part: the waiting requests first, each a block with its buttons
+ * (every way to answer it, then "Mark as answered"), then the rest of the
+ * text, paragraph by paragraph.
+ */
+function composeHtml(
+  subject: string,
+  waitingPart: readonly string[],
+  waiting: readonly BookingNotice[],
+  rest: readonly string[],
+  now: Date,
+): string {
+  const { listed, unlisted } = capList(waiting);
+  const paragraph = (text: string, style = '') =>
+    `<p style="margin:0 0 12px${style}">${text.split('\n').map(escapeHtml).join('<br>')}</p>`;
+  const muted = `;font-size:14px;line-height:20px;color:${colours.muted}`;
+  const restParagraphs = rest
+    .join('\n')
+    .split(/\n{2,}/)
+    .filter((block) => block.trim() !== '')
+    .map((block) => paragraph(block.trimEnd()));
+  return emailDocument({
+    title: subject,
+    preheader: waitingPart[0]!,
+    kind: 'Daily summary',
+    content: [
+      paragraph(waitingPart[0]!, ';font-weight:bold'),
+      ...(listed.length === 0
+        ? []
+        : [
+            '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 12px;border-collapse:collapse">',
+            ...listed.map((booking) => waitingRequestHtml(booking, now, replyActions(booking))),
+            '</table>',
+            ...(unlisted > 0
+              ? [paragraph(`\u2026 and ${formatCount(unlisted)} more: ${waitingListCommand}`)]
+              : []),
+            paragraph(afterAnswering, muted),
+          ]),
+      `<hr style="margin:8px 0 16px;border:0;border-top:1px solid ${colours.border}">`,
+      ...restParagraphs,
+    ],
+  });
 }

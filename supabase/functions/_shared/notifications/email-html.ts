@@ -1,3 +1,4 @@
+import { practice } from '../content/practice.ts';
 import { brandColours } from '../core/brand-colours.ts';
 import { formatCount } from './message-lists.ts';
 
@@ -75,4 +76,47 @@ export function buttonHtml(
     '</td></tr></table>',
     '</td></tr>',
   ].join('');
+}
+
+/** What an e-mail to the practice puts in the shared frame of emailDocument. */
+export interface EmailFrame {
+  /** The document's title, and the heading's large line. */
+  title: string;
+  /** The line an inbox shows beside the subject. */
+  preheader: string;
+  /** The small line above the heading: "Reminder", "Daily summary". */
+  kind: string;
+  /** The card's content, as HTML. */
+  content: readonly string[];
+}
+
+/**
+ * The frame of a message to the practice: a card no wider than 560 px on the
+ * site's colours, its heading in the dark band. Tables, not styles, hold it
+ * together in the mail clients that drop style sheets.
+ */
+export function emailDocument({ title, preheader, kind, content }: EmailFrame): string {
+  return [
+    '<!doctype html>',
+    '<html lang="en-GB"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light"><meta name="supported-color-schemes" content="light">',
+    `<title>${escapeHtml(title)}</title></head>`,
+    `<body style="margin:0;padding:0;background-color:${colours.page};color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
+    `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">${escapeHtml(preheader)}</div>`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.page}" style="background-color:${colours.page}">`,
+    // The text style again on a cell: some mail clients drop the body's.
+    `<tr><td align="center" style="padding:16px 12px;color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.card}" style="max-width:560px;background-color:${colours.card};border:1px solid ${colours.border};border-collapse:separate;border-radius:12px">`,
+    `<tr><td bgcolor="${colours.heading}" style="padding:16px 20px;background-color:${colours.heading};border-radius:11px 11px 0 0;color:${colours.onHeading};${breakAnywhere}">`,
+    `<p style="margin:0;font-size:14px;line-height:20px;color:${colours.onHeading}">${escapeHtml(practice.name)} · ${escapeHtml(kind)}</p>`,
+    `<h1 style="margin:4px 0 0;font-family:Georgia,'Times New Roman',serif;font-size:24px;font-weight:normal;line-height:30px;color:#ffffff">${escapeHtml(title)}</h1>`,
+    '</td></tr>',
+    `<tr><td style="padding:20px 20px 12px;${breakAnywhere}">`,
+    ...content,
+    '</td></tr></table>',
+    '</td></tr></table>',
+    '</body></html>',
+    '',
+  ].join('\n');
 }

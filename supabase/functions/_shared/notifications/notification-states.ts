@@ -68,7 +68,7 @@ export interface NotificationStates {
   requestsBetween(from: Date, to: Date): Promise<NotifiedRequest[]>;
   /**
    * Every request waiting for a reply at `now` (no answer recorded by then),
-   * oldest first, however old. Answers recorded after `now` do not count, so
+   * oldest first, however old, each with the token of its answer link. Answers recorded after `now` do not count, so
    * that a run at a given clock reads the answers as they stood then.
    */
   waiting(now: Date): Promise<BookingNotice[]>;
@@ -157,8 +157,9 @@ export function createNotificationStates(db: Queryable): NotificationStates {
     // so that the daily run at a given instant (or a test's faked clock)
     // reads what was waiting at that instant.
     async waiting(now) {
+      // With the token of each one's "Mark as answered" link, for the summary's buttons.
       const { rows } = await db.query<BookingNoticeRow>(
-        `select ${noticeColumnsSql('b')}
+        `select ${noticeColumnsSql('b')}, app_private.answer_token(b.id) as answer_token
            from public.bookings b
           where b.created_at < $1
             and not exists (

@@ -70,8 +70,18 @@ function pushedReplyActions(notice: BookingNotice, limit: number): NtfyViewActio
     .map(({ label, href }) => viewAction(label, href));
 }
 
+/**
+ * A new request: who, and the buttons that answer it, then its "Mark as
+ * answered" (which takes the last of ntfy's three places), so that it is
+ * answered and marked from the lock screen.
+ */
 export function composeBookingPush(notice: BookingNotice): NtfyMessage {
-  const actions = pushedReplyActions(notice, maxNtfyActions);
+  const markAnswered = markAnsweredAction(notice);
+  const markAction = markAnswered ? [viewAction(markAnswered.label, markAnswered.href)] : [];
+  const actions = [
+    ...pushedReplyActions(notice, maxNtfyActions - markAction.length),
+    ...markAction,
+  ];
   return {
     title: composeBookingEmail(notice).subject,
     message: [

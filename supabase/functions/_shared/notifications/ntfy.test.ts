@@ -148,7 +148,7 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
 
   const ukShort = /\w{3} \d{1,2} \w{3} \d{4} \d{2}:\d{2}/.source;
 
-  it('pushes a booking with the Instagram chat first, then a call and an e-mail, and keeps the e-mail address and handle out of the text', async () => {
+  it('pushes a booking with the Instagram chat first, then a call and Mark as answered, and keeps the e-mail address and handle out of the text', async () => {
     const peer = await ntfyPeer({ token });
     startNotifier([pushTo(peer, token)]);
     const sent = booking({ full_name: 'Zoë Łucja', instagram: '@zoe.l' });
@@ -176,8 +176,10 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
       { action: 'view', label: 'Call', url: 'tel:07700900123', clear: true },
       {
         action: 'view',
-        label: 'Reply by e-mail',
-        url: expect.stringMatching(/^mailto:amina@example\.com\?subject=[^&]+&body=/),
+        label: 'Mark as answered',
+        url: expect.stringMatching(
+          new RegExp(`#answer=${sent.id}\\.\\d+\\.[0-9a-f]{64}$`),
+        ) as unknown as string,
         clear: true,
       },
     ]);
@@ -205,6 +207,7 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
     expect(peer.messages[0]!.actions.map((action) => action.label)).toEqual([
       'Call',
       'Reply by e-mail',
+      'Mark as answered',
     ]);
     expect(peer.messages[0]!.actions[0]!.url).toBe('tel:01634123456');
     expect(peer.messages[0]!.message).not.toContain('Instagram');

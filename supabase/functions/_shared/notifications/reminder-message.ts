@@ -14,13 +14,14 @@ import {
   replyActions,
   replyBy,
   type BookingNotice,
+  type ReplyAction,
 } from './booking-notice.ts';
 import {
   breakAnywhere,
   buttonHtml,
   colours,
+  emailDocument,
   escapeHtml,
-  fontStack,
   plainText,
   plural,
 } from './email-html.ts';
@@ -144,70 +145,23 @@ export function composeReminder(requests: readonly BookingNotice[], now: Date): 
     '',
   ].join('\n');
 
-  const entryHtml = (notice: BookingNotice) => {
-    const due = replyBy(notice.createdAt);
-    const late = isLate(due, now);
-    const tel = telUrl(notice.phone);
-    const phoneHtml = tel
-      ? `<a href="${escapeHtml(tel)}" style="color:${colours.heading}">${escapeHtml(notice.phone)}</a>`
-      : escapeHtml(notice.phone);
-    const answer = replyActions(notice)[0];
-    const markAnswered = markAnsweredAction(notice);
-    const buttons = [
-      ...(answer ? [buttonHtml(answer, true)] : []),
-      ...(markAnswered ? [buttonHtml(markAnswered, false)] : []),
-    ];
-    return [
-      `<tr><td style="padding:20px 0 8px;border-top:1px solid ${colours.border};${breakAnywhere}">`,
-      `<p style="margin:0;font-size:18px;font-weight:bold;line-height:26px">${escapeHtml(notice.fullName)}</p>`,
-      `<p style="margin:0 0 12px;font-size:14px;line-height:20px;color:${colours.muted}">Reference <strong style="color:${colours.ink};letter-spacing:1px">${escapeHtml(shortReference(notice.id))}</strong><br>Received ${escapeHtml(formatUkTimeShort(notice.createdAt))}</p>`,
-      `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 12px"><tr><td bgcolor="${colours.accentTint}" style="padding:10px 14px;background-color:${colours.accentTint};border-left:4px solid ${colours.accent};border-radius:0 8px 8px 0">`,
-      `<p style="margin:0;font-size:14px;line-height:20px;color:${colours.muted}">Reply by</p>`,
-      `<p style="margin:0;font-size:16px;font-weight:bold;line-height:24px">${escapeHtml(formatUkTimeShort(due))}</p>`,
-      `<p style="margin:0;font-size:14px;line-height:20px;font-weight:bold;color:${late ? colours.accent : colours.heading}">${escapeHtml(describeTimeLeft(due, now))}</p>`,
-      '</td></tr></table>',
-      `<p style="margin:0 0 12px">Phone ${phoneHtml}</p>`,
-      ...(buttons.length > 0
-        ? [
-            '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">',
-            ...buttons,
-            '</table>',
-          ]
-        : []),
-      '</td></tr>',
-    ].join('\n');
-  };
+  const entryHtml = (notice: BookingNotice) =>
+    waitingRequestHtml(notice, now, replyActions(notice).slice(0, 1));
 
-  const html = [
-    '<!doctype html>',
-    '<html lang="en-GB"><head><meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="color-scheme" content="light"><meta name="supported-color-schemes" content="light">',
-    `<title>${escapeHtml(subject)}</title></head>`,
-    `<body style="margin:0;padding:0;background-color:${colours.page};color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
-    // The line an inbox shows beside the subject.
-    `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">${escapeHtml(listed.map((notice) => shortReference(notice.id)).join(' · '))}</div>`,
-    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.page}" style="background-color:${colours.page}">`,
-    // The text style again on a cell: some mail clients drop the body's.
-    `<tr><td align="center" style="padding:16px 12px;color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
-    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.card}" style="max-width:560px;background-color:${colours.card};border:1px solid ${colours.border};border-collapse:separate;border-radius:12px">`,
-    `<tr><td bgcolor="${colours.heading}" style="padding:16px 20px;background-color:${colours.heading};border-radius:11px 11px 0 0;color:${colours.onHeading};${breakAnywhere}">`,
-    `<p style="margin:0;font-size:14px;line-height:20px;color:${colours.onHeading}">${escapeHtml(practice.name)} · Reminder</p>`,
-    `<h1 style="margin:4px 0 0;font-family:Georgia,'Times New Roman',serif;font-size:24px;font-weight:normal;line-height:30px;color:#ffffff">${escapeHtml(subject)}</h1>`,
-    '</td></tr>',
-    `<tr><td style="padding:20px 20px 12px;${breakAnywhere}">`,
-    `<p style="margin:0 0 12px">${escapeHtml(intro)}</p>`,
-    `<p style="margin:0 0 16px;font-size:14px;line-height:20px;color:${colours.muted}">${escapeHtml(afterAnswering)}</p>`,
-    '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="border-collapse:collapse">',
-    ...listed.map(entryHtml),
-    '</table>',
-    ...(unlisted > 0 ? [`<p style="margin:8px 0 0">${escapeHtml(more)}</p>`] : []),
-    `<p style="margin:8px 0 0;font-size:14px;line-height:20px;color:${colours.muted}">${escapeHtml(footer)}</p>`,
-    '</td></tr></table>',
-    '</td></tr></table>',
-    '</body></html>',
-    '',
-  ].join('\n');
+  const html = emailDocument({
+    title: subject,
+    preheader: listed.map((notice) => shortReference(notice.id)).join(' · '),
+    kind: 'Reminder',
+    content: [
+      `<p style="margin:0 0 12px">${escapeHtml(intro)}</p>`,
+      `<p style="margin:0 0 16px;font-size:14px;line-height:20px;color:${colours.muted}">${escapeHtml(afterAnswering)}</p>`,
+      '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="border-collapse:collapse">',
+      ...listed.map(entryHtml),
+      '</table>',
+      ...(unlisted > 0 ? [`<p style="margin:8px 0 0">${escapeHtml(more)}</p>`] : []),
+      `<p style="margin:8px 0 0;font-size:14px;line-height:20px;color:${colours.muted}">${escapeHtml(footer)}</p>`,
+    ],
+  });
 
   return {
     id,
@@ -232,6 +186,49 @@ export function composeReminder(requests: readonly BookingNotice[], now: Date): 
       },
     },
   };
+}
+
+/**
+ * One waiting request as a row of a message's list: who, the reference, when
+ * to reply by and the time left, the phone, then `replies` as buttons (the
+ * first one primary) and its "Mark as answered", so that it is answered and
+ * marked from a phone alone. Shared by the reminder and the daily summary.
+ */
+export function waitingRequestHtml(
+  notice: BookingNotice,
+  now: Date,
+  replies: readonly ReplyAction[],
+): string {
+  const due = replyBy(notice.createdAt);
+  const late = isLate(due, now);
+  const tel = telUrl(notice.phone);
+  const phoneHtml = tel
+    ? `<a href="${escapeHtml(tel)}" style="color:${colours.heading}">${escapeHtml(notice.phone)}</a>`
+    : escapeHtml(notice.phone);
+  const markAnswered = markAnsweredAction(notice);
+  const buttons = [
+    ...replies.map((reply, index) => buttonHtml(reply, index === 0)),
+    ...(markAnswered ? [buttonHtml(markAnswered, false)] : []),
+  ];
+  return [
+    `<tr><td style="padding:20px 0 8px;border-top:1px solid ${colours.border};${breakAnywhere}">`,
+    `<p style="margin:0;font-size:18px;font-weight:bold;line-height:26px">${escapeHtml(notice.fullName)}</p>`,
+    `<p style="margin:0 0 12px;font-size:14px;line-height:20px;color:${colours.muted}">Reference <strong style="color:${colours.ink};letter-spacing:1px">${escapeHtml(shortReference(notice.id))}</strong><br>Received ${escapeHtml(formatUkTimeShort(notice.createdAt))}</p>`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 12px"><tr><td bgcolor="${colours.accentTint}" style="padding:10px 14px;background-color:${colours.accentTint};border-left:4px solid ${colours.accent};border-radius:0 8px 8px 0">`,
+    `<p style="margin:0;font-size:14px;line-height:20px;color:${colours.muted}">Reply by</p>`,
+    `<p style="margin:0;font-size:16px;font-weight:bold;line-height:24px">${escapeHtml(formatUkTimeShort(due))}</p>`,
+    `<p style="margin:0;font-size:14px;line-height:20px;font-weight:bold;color:${late ? colours.accent : colours.heading}">${escapeHtml(describeTimeLeft(due, now))}</p>`,
+    '</td></tr></table>',
+    `<p style="margin:0 0 12px">Phone ${phoneHtml}</p>`,
+    ...(buttons.length > 0
+      ? [
+          '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">',
+          ...buttons,
+          '</table>',
+        ]
+      : []),
+    '</td></tr>',
+  ].join('\n');
 }
 
 /** "Amina Khan, ref 5F0C2A8E: reply by Thu 26 Nov 2026 18:40 (3 h 20 min left)", for a push. */
