@@ -8,6 +8,9 @@ import {
   withClient,
   type ScratchDatabase,
 } from '../server/testing/helpers.ts';
+import { openPostgres } from '../supabase/functions/_shared/db/postgres.ts';
+import { composeDailySummary } from '../supabase/functions/_shared/notifications/daily-summary.ts';
+import { createNotificationStates } from '../supabase/functions/_shared/notifications/notification-states.ts';
 import { formatAnsweredAt } from '../src/answer/answer-outcome.ts';
 import { site } from '../src/content/site.ts';
 import {
@@ -133,6 +136,7 @@ async function viewsShown(page: Page): Promise<string[]> {
 }
 
 const markButton = (page: Page) => page.getByRole('button', { name: copy.button });
+const undoButton = (page: Page) => page.getByRole('button', { name: copy.undo });
 
 test('opening the link changes nothing; its button marks the request, and a second tap is harmless', async ({
   page,
@@ -248,5 +252,98 @@ test('the answer page is in neither the sitemap nor llms.txt', async ({ request 
   for (const file of ['/sitemap.xml', '/llms.txt']) {
     const text = await (await request.get(`${server.url}${file}`)).text();
     expect(text).not.toContain('answer');
+  }
+});
+
+test('Undo takes the mark back: the request waits again, and can be marked again', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const bookingId = await storeBooking();
+  const calls = recordApiCalls(page);
+  await openAnswerPage(page, `#answer=${await answerToken(bookingId)}`);
+  await markButton(page).click();
+  await expect(page.getByText(copy.answeredHeading)).toBeVisible();
+  expect(await answeredAt(bookingId)).toBeInstanceOf(Date);
+
+  await undoButton(page).click();
+  await expect(page.getByText(copy.unmarkedHeading)).toBeVisible();
+  await expect(page.getByText(copy.unmarked)).toBeVisible();
+  expect(await answeredAt(bookingId)).toBeUndefined();
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await page.screenshot({ path: 'test-results/answer-link-390-undone.png', fullPage: true });
+
+  await markButton(page).click();
+  await expect(page.getByText(copy.answeredHeading)).toBeVisible();
+  expect(await answeredAt(bookingId)).toBeInstanceOf(Date);
+  expect(calls).toEqual([
+    'POST /rest/v1/rpc/mark_booking_answered',
+    'POST /rest/v1/rpc/unmark_booking_answered',
+    'POST /rest/v1/rpc/mark_booking_answered',
+  ]);
+});
+
+test('Undo refuses a forged token and changes nothing', async ({ request }) => {
+  const bookingId = await storeBooking();
+  const token = await answerToken(bookingId);
+  await sql('insert into app_private.booking_answers (booking_id) values ($1)', [bookingId]);
+  const forged = token.slice(0, -1) + (token.endsWith('0') ? '1' : '0');
+  const answer = await request.post(`${server.url}/rest/v1/rpc/unmark_booking_answered`, {
+    headers: anonHeaders,
+    data: { token: forged },
+  });
+  expect(answer.status()).toBe(403);
+  expect(await answer.json()).toMatchObject({ code: 'PT403' });
+  expect(await answeredAt(bookingId)).toBeInstanceOf(Date);
+});
+
+test("the daily summary's e-mail, on a 390 px phone, marks each waiting request from its own link", async ({
+  page,
+}) => {
+  const ids = [await storeBooking(), await storeBooking()];
+  const db = await openPostgres(database.url);
+  let html: string;
+  let waitingIds: string[];
+  try {
+    const states = createNotificationStates(db);
+    const now = new Date(Date.now() + 1_000);
+    const waiting = await states.waiting(now);
+    waitingIds = waiting.map((notice) => notice.id);
+    html = composeDailySummary({
+      day: '2026-11-27',
+      now,
+      at: { hour: 7, minute: 0 },
+      requests: await states.requestsBetween(new Date(now.getTime() - 86_400_000), now),
+      failing: [],
+      waiting,
+      replies: [],
+      retention: { kind: 'off' },
+    }).html;
+  } finally {
+    await db.close();
+  }
+  expect(waitingIds).toEqual(expect.arrayContaining(ids));
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.setContent(html);
+  await page.screenshot({ path: 'test-results/daily-summary-390.png', fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const markLinks = page.getByRole('link', { name: 'Mark as answered', exact: true });
+  await expect(markLinks).toHaveCount(waitingIds.length);
+  const hrefs: string[] = [];
+  for (let index = 0; index < waitingIds.length; index++) {
+    const link = markLinks.nth(index);
+    const box = (await link.boundingBox())!;
+    expect(box.height).toBeGreaterThanOrEqual(44);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    hrefs.push((await link.getAttribute('href'))!);
+  }
+
+  // Each link, opened on this site (the e-mail's links name the practice's own), marks its request.
+  for (const [index, href] of hrefs.entries()) {
+    await openAnswerPage(page, new URL(href).hash);
+    await markButton(page).click();
+    await expect(page.getByText(copy.answeredHeading)).toBeVisible();
+    expect(await answeredAt(waitingIds[index]!)).toBeInstanceOf(Date);
   }
 });

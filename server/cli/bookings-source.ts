@@ -37,6 +37,10 @@ import type { RequestReference } from './request-reference.ts';
 export type MarkAnswerRecord =
   { outcome: 'marked' | 'already answered'; answer: AnswerRecord } | { outcome: 'not found' };
 
+/** What taking back a request's mark did, with the answer taken back as the command prints it. */
+export type UnmarkAnswerRecord =
+  { outcome: 'unmarked'; answer: AnswerRecord } | { outcome: 'not answered' | 'not found' };
+
 /**
  * Where `hijama` finds the requests:
  * - DATABASE_URL set: that PostgreSQL database (this project's or a Supabase
@@ -66,6 +70,10 @@ export interface BookingsSource {
   list(query: ListQuery): Promise<BookingRecord[]>;
   /** Marks the request `bookingId` answered by the command, unless it already is. */
   markAnswered(bookingId: string, channel: AnswerChannel | null): Promise<MarkAnswerRecord>;
+  /** Takes back the mark of the request `bookingId`: it waits again. */
+  unmarkAnswered(bookingId: string): Promise<UnmarkAnswerRecord>;
+  /** Deletes the request `bookingId` with every row about it; false when it is not stored. */
+  deleteRequest(bookingId: string): Promise<boolean>;
   /** The notifications still failing, whatever their age. */
   failingNotifications(): Promise<FailingRecord[]>;
   /** How many requests were stored before `cutoff`. */
@@ -202,6 +210,14 @@ function databaseSource(db: Database, close: () => Promise<void>): BookingsSourc
         ? result
         : { outcome: result.outcome, answer: answerRecord(result.answer) };
     },
+    async unmarkAnswered(bookingId) {
+      if (!(await hasAnswers())) throw noAnswersTable();
+      const result = await answers.unmarkById(bookingId);
+      return result.outcome === 'unmarked'
+        ? { outcome: result.outcome, answer: answerRecord(result.answer) }
+        : result;
+    },
+    deleteRequest: async (bookingId) => (await bookings.delete(idFilter(bookingId))) > 0,
     async failingNotifications() {
       if (!(await hasOutbox())) return [];
       return (await createNotificationStates(db).failing()).map((entry) => ({
@@ -271,6 +287,10 @@ async function withStates(
     ...(notifications && { notification: notifications.get(record.id) ?? noNotification }),
     ...(answers && { answer: answers.get(record.id) ?? null }),
   }));
+}
+
+function idFilter(bookingId: string): BookingFilter[] {
+  return [{ column: 'id', operator: 'eq', value: bookingId, negated: false }];
 }
 
 function listFilters({ ids, since, before }: ListQuery): BookingFilter[] {
@@ -431,6 +451,19 @@ function httpSource(config: ServerConfig): BookingsSource {
         await rpc('answer_booking_request', { booking_id: bookingId, channel })
       ).json()) as { outcome: MarkAnswerRecord['outcome'] } & AnswerRecord;
       return outcome === 'not found' ? { outcome } : { outcome, answer };
+    },
+    async unmarkAnswered(bookingId) {
+      const { outcome, ...answer } = (await (
+        await rpc('unanswer_booking_request', { booking_id: bookingId })
+      ).json()) as { outcome: UnmarkAnswerRecord['outcome'] } & AnswerRecord;
+      return outcome === 'unmarked' ? { outcome, answer } : { outcome };
+    },
+    async deleteRequest(bookingId) {
+      const query = new URLSearchParams({ id: `eq.${bookingId}` });
+      return (
+        countFrom(await request(query, { method: 'DELETE', headers: { Prefer: 'count=exact' } })) >
+        0
+      );
     },
     async failingNotifications() {
       return (await (await rpc('failing_booking_notifications', {})).json()) as FailingRecord[];

@@ -33,6 +33,7 @@ export type Values = {
   json?: boolean;
   'older-than'?: string;
   yes?: boolean;
+  undo?: boolean;
   'dry-run'?: boolean;
   once?: boolean;
 };

@@ -12,6 +12,7 @@ export const commandNames = [
   'answer',
   'export',
   'purge',
+  'delete',
   'notify',
   'backup',
   'restore',
@@ -60,14 +61,15 @@ export const commands: Record<CommandName, CommandSpec> = {
       'or the link in its e-mail), or how long is left to reply.',
   },
   answer: {
-    summary: 'marks a booking request answered',
-    usage: 'REF [--by <channel>]',
+    summary: 'marks a booking request answered, or takes the mark back',
+    usage: 'REF [--by <channel> | --undo]',
     argument: 'REF',
     options: {
       by: {
         value: '<channel>',
         help: `how you answered: ${answerChannels.join(', ')}`,
       },
+      undo: { help: 'take back the mark (one made by mistake): the request waits again' },
     },
     details:
       "REF is the request's reference, as in its e-mail and npx hijama list\n" +
@@ -99,6 +101,18 @@ export const commands: Record<CommandName, CommandSpec> = {
     details:
       'Shows the requests it would delete first. On a terminal it then asks you to\n' +
       'type "delete"; elsewhere (cron, a script, a pipe) it deletes only with --yes.',
+  },
+  delete: {
+    summary: 'erases one booking request and every record about it',
+    usage: 'REF [--yes]',
+    argument: 'REF',
+    options: {
+      yes: { help: 'delete it; without --yes, only show what would be deleted' },
+    },
+    details:
+      'For a request to erase personal data (UK GDPR), a test booking or spam. Goes\n' +
+      'with it: its notification, answer, reminder and acknowledgement, and its id in\n' +
+      'flood digests and alerts. Backups made before keep it until they are deleted.',
   },
   notify: {
     summary: 'sends the pending notifications of booking requests',

@@ -525,13 +525,18 @@ describe('hijama on the embedded database, no server running', () => {
     [['restroe', 'x.json'], 'There is no command restroe. Did you mean restore?'],
     [
       ['sync'],
-      'There is no command sync: the commands are list, answer, export, purge, notify, backup, restore, help.',
+      'There is no command sync: the commands are list, answer, export, purge, delete, notify, backup, restore, help.',
     ],
     [['backup'], 'backup needs a file: npx hijama backup FILE.'],
     [['list', 'purge'], 'list takes no argument purge. Run one command at a time.'],
     [['--since'], '--since needs a value: --since <when>.'],
     [['--json=yes'], '--json takes no value (got --json=yes).'],
-    [['answer'], "answer needs a request's reference: npx hijama answer REF [--by <channel>]."],
+    [
+      ['answer'],
+      "answer needs a request's reference: npx hijama answer REF [--by <channel> | --undo].",
+    ],
+    [['delete'], "delete needs a request's reference: npx hijama delete REF [--yes]."],
+    [['answer', '1A2B3C4D', '--undo', '--by', 'email'], 'Choose one of --by and --undo.'],
     [
       ['answer', '1A2B3C4'],
       'answer takes a request\'s reference, the 8 characters the e-mail and npx hijama list show (e.g. 1A2B3C4D), or its full id, not "1A2B3C4".',
@@ -554,7 +559,16 @@ describe('hijama on the embedded database, no server running', () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: npx hijama <command> \[options\]/);
-    for (const command of ['list', 'answer', 'export', 'purge', 'notify', 'backup', 'restore']) {
+    for (const command of [
+      'list',
+      'answer',
+      'export',
+      'purge',
+      'delete',
+      'notify',
+      'backup',
+      'restore',
+    ]) {
       expect(help.stdout).toContain(`\n  ${command} `);
       const own = await runCli([command, '--help']);
       expect(own.code).toBe(0);
@@ -584,6 +598,72 @@ async function seedTwins(db: Database): Promise<string[]> {
   }
   return ids;
 }
+
+/**
+ * A request with a row of every kind about it, and a neighbour that shares its
+ * flood digest and an alert: what `delete` must erase, and what it must keep.
+ */
+async function seedRequestWithRecords(db: Database, name: string): Promise<[string, string]> {
+  const ids: string[] = [];
+  for (const who of [name, `${name}'s neighbour`]) {
+    const { rows } = await db.query<{ id: string }>(
+      `insert into public.bookings (full_name, phone, email)
+       values ($1, '01634 555555', 'erase@example.com') returning id::text as id`,
+      [who],
+    );
+    ids.push(rows[0]!.id);
+  }
+  const [id, neighbour] = ids as [string, string];
+  await db.query(
+    'insert into app_private.booking_notifications (booking_id) values ($1) on conflict do nothing',
+    [id],
+  );
+  await db.query('insert into app_private.booking_answers (booking_id) values ($1)', [id]);
+  await db.query('insert into app_private.booking_reminders (booking_id) values ($1)', [id]);
+  await db.query(
+    `insert into app_private.booking_acknowledgements (booking_id, address_key) values ($1, '\\x00')`,
+    [id],
+  );
+  await db.query(
+    'insert into app_private.flood_digests (booking_ids) values (array[$1, $2]::uuid[])',
+    [id, neighbour],
+  );
+  await db.query(
+    `insert into app_private.booking_alerts (kind, details) values
+       ('acknowledgement_refused', jsonb_build_object('booking_id', $1::text, 'received_at', now(), 'smtp_reply', '550')),
+       ('notification_failing', jsonb_build_object('after_minutes', 60, 'notifications',
+          jsonb_build_array(jsonb_build_object('booking_id', $1::text), jsonb_build_object('booking_id', $2::text)))),
+       ('notification_failing', jsonb_build_object('after_minutes', 60, 'notifications',
+          jsonb_build_array(jsonb_build_object('booking_id', $1::text))))`,
+    [id, neighbour],
+  );
+  return [id, neighbour];
+}
+
+/** How many rows of each table name the request `id`. */
+async function rowsAbout(db: Database, id: string) {
+  const { rows } = await db.query<Record<string, number>>(
+    `select (select count(*)::int from public.bookings where id = $1) as bookings,
+            (select count(*)::int from app_private.booking_notifications where booking_id = $1) as notifications,
+            (select count(*)::int from app_private.booking_answers where booking_id = $1) as answers,
+            (select count(*)::int from app_private.booking_reminders where booking_id = $1) as reminders,
+            (select count(*)::int from app_private.booking_acknowledgements where booking_id = $1) as acknowledgements,
+            (select count(*)::int from app_private.flood_digests where $1 = any (booking_ids)) as digests,
+            (select count(*)::int from app_private.booking_alerts where details::text like '%' || $1::text || '%') as alerts`,
+    [id],
+  );
+  return rows[0]!;
+}
+
+const noRows = {
+  bookings: 0,
+  notifications: 0,
+  answers: 0,
+  reminders: 0,
+  acknowledgements: 0,
+  digests: 0,
+  alerts: 0,
+};
 
 async function storedAnswers(db: Database) {
   const { rows } = await db.query<{
@@ -723,6 +803,82 @@ describe('hijama answer and list --waiting, no server running', () => {
     } finally {
       await opened.close();
     }
+  });
+
+  it('takes a mark back with --undo: the request waits again, and a second --undo changes nothing', async () => {
+    const reference = shortReference(jo().id);
+    const undone = await spawnCli(['answer', reference, '--undo'], { DATA_DIR: dataDir });
+    expect(undone.stderr).toBe('');
+    expect(undone.code).toBe(0);
+    expect(undone.stdout).toMatch(
+      new RegExp(
+        `^Booking request ${reference} from Smith, "Jo" is waiting for a reply again: its mark of .* \\(by Instagram message, marked with npx hijama answer\\) is taken back\\.\\n$`,
+      ),
+    );
+    const again = await runCli(['answer', reference, '--undo'], { DATA_DIR: dataDir });
+    expect(again.stdout).toBe(
+      `Booking request ${reference} from Smith, "Jo" was not marked answered: nothing changed.\n`,
+    );
+    const opened = await openDatabase({ databaseUrl: undefined, dataDir });
+    try {
+      expect((await storedAnswers(opened.db)).map((row) => row.booking_id)).not.toContain(jo().id);
+    } finally {
+      await opened.close();
+    }
+    await runCli(['answer', reference, '--by', 'instagram'], { DATA_DIR: dataDir });
+  });
+
+  it('delete shows what would go and deletes nothing; with --yes every row about the request is gone', async () => {
+    let id: string;
+    let neighbour: string;
+    let opened = await openDatabase({ databaseUrl: undefined, dataDir });
+    try {
+      [id, neighbour] = await seedRequestWithRecords(opened.db, 'Erase Me');
+    } finally {
+      await opened.close();
+    }
+    const everyRow = {
+      bookings: 1,
+      notifications: 1,
+      answers: 1,
+      reminders: 1,
+      acknowledgements: 1,
+      digests: 1,
+      alerts: 3,
+    };
+
+    const preview = await runCli(['delete', shortReference(id)], { DATA_DIR: dataDir });
+    expect(preview.code).toBe(0);
+    expect(preview.stdout).toContain('Erase Me');
+    expect(preview.stdout).toContain(
+      `Nothing deleted. To delete it: npx hijama delete ${id} --yes\n`,
+    );
+    opened = await openDatabase({ databaseUrl: undefined, dataDir });
+    try {
+      expect(await rowsAbout(opened.db, id)).toEqual(everyRow);
+    } finally {
+      await opened.close();
+    }
+
+    const deleted = await runCli(['delete', shortReference(id), '--yes'], { DATA_DIR: dataDir });
+    expect(deleted.code).toBe(0);
+    expect(deleted.stdout).toMatch(
+      new RegExp(`^Deleted booking request ${shortReference(id)} from Erase Me, with its `),
+    );
+    opened = await openDatabase({ databaseUrl: undefined, dataDir });
+    try {
+      expect(await rowsAbout(opened.db, id)).toEqual(noRows);
+      // The neighbour keeps its request, its place in the digest and its alert.
+      expect(await rowsAbout(opened.db, neighbour)).toMatchObject({
+        bookings: 1,
+        digests: 1,
+        alerts: 1,
+      });
+    } finally {
+      await opened.close();
+    }
+    const gone = await runCli(['delete', shortReference(id), '--yes'], { DATA_DIR: dataDir });
+    expect(gone.code).toBe(1);
   });
 
   it('says so when no request has the reference, with the exit code of the other not-found cases', async () => {
@@ -1073,6 +1229,26 @@ describe('hijama while a server holds the embedded database', () => {
     expect(unknown.stderr).toMatch(
       /^No booking request has the reference ABCDEF12 in the server at /,
     );
+  });
+
+  it('takes a mark back and deletes a request through the server', async () => {
+    const [id, neighbour] = await seedRequestWithRecords(opened.db, 'Served Erase');
+    const undone = await runCli(['answer', shortReference(id), '--undo'], env);
+    expect(undone.code).toBe(0);
+    expect(undone.stdout).toMatch(
+      /is waiting for a reply again: its mark of .* is taken back\.\n$/,
+    );
+    expect((await rowsAbout(opened.db, id)).answers).toBe(0);
+
+    const preview = await runCli(['delete', shortReference(id)], env);
+    expect(preview.stdout).toContain('Nothing deleted.');
+    expect((await rowsAbout(opened.db, id)).bookings).toBe(1);
+    const deleted = await runCli(['delete', id, '--yes'], env);
+    expect(deleted.stderr).toBe('');
+    expect(deleted.code).toBe(0);
+    expect(await rowsAbout(opened.db, id)).toEqual(noRows);
+    // The other tests here count the requests as seeded.
+    await opened.db.query('delete from public.bookings where id = $1', [neighbour]);
   });
 
   it('reads and marks answers only with the service key', async () => {

@@ -35,6 +35,7 @@ import {
   formatJson,
   formatTable,
   type AnswerRecord,
+  type BookingRecord,
 } from './bookings-output.ts';
 import {
   CliError,
@@ -115,6 +116,7 @@ async function run(
   const limit = command === 'list' ? readLimit(values) : undefined;
   const purgeRequest = command === 'purge' ? readPurge(values, now) : undefined;
   const answerRequest = command === 'answer' ? readAnswer(argument!, values) : undefined;
+  const deleteReference = command === 'delete' ? readReference(command, argument!) : undefined;
   if (values.csv && values.json) throw new UsageError('Choose one of --csv and --json.');
   const settings = loadSettings(withDotEnv(io), io.cwd);
   switch (command) {
@@ -135,6 +137,8 @@ async function run(
       );
     case 'purge':
       return purge(io, settings, purgeRequest!);
+    case 'delete':
+      return deleteRequest(io, settings, deleteReference!, values.yes === true);
     case 'notify':
       return notify(io, settings, values.once === true);
     case 'backup':
@@ -248,20 +252,30 @@ function plural(count: number, noun: string): string {
 interface AnswerRequest {
   reference: RequestReference;
   channel: AnswerChannel | null;
+  /** Take the mark back instead. */
+  undo: boolean;
 }
 
-function readAnswer(typed: string, values: Values): AnswerRequest {
+function readReference(command: 'answer' | 'delete', typed: string): RequestReference {
   const reference = parseRequestReference(typed);
   if (!reference) {
     throw new UsageError(
-      `answer takes a request's reference, the 8 characters the e-mail and npx hijama list show (e.g. 1A2B3C4D), or its full id, not "${typed}".`,
+      `${command} takes a request's reference, the 8 characters the e-mail and npx hijama list show (e.g. 1A2B3C4D), or its full id, not "${typed}".`,
     );
+  }
+  return reference;
+}
+
+function readAnswer(typed: string, values: Values): AnswerRequest {
+  const reference = readReference('answer', typed);
+  if (values.undo && values.by !== undefined) {
+    throw new UsageError('Choose one of --by and --undo.');
   }
   const channel = values.by?.trim().toLowerCase();
   if (channel !== undefined && !isAnswerChannel(channel)) {
     throw new UsageError(`--by takes one of ${answerChannels.join(', ')}, not "${values.by}".`);
   }
-  return { reference, channel: channel ?? null };
+  return { reference, channel: channel ?? null, undo: values.undo === true };
 }
 
 /** "by Instagram message" and the like, for the sentence that says how a request was answered. */
@@ -287,33 +301,59 @@ function describeAnswer(answer: AnswerRecord): string {
   return `${formatUkTimeLong(new Date(answer.answered_at))} (${how}${marked})`;
 }
 
+/** The one request of a reference; a CliError when there is none, or several to choose from. */
+async function findOneRequest(
+  source: BookingsSource,
+  reference: RequestReference,
+  command: 'answer' | 'delete',
+): Promise<BookingRecord> {
+  const found = await source.list({ ids: reference, oldestFirst: true });
+  if (found.length === 0) {
+    throw new CliError(
+      `No booking request has the ${reference.kind} ${reference.shown} in ${source.description}. ` +
+        'Check it against the e-mail; npx hijama list shows the references of the requests stored.',
+    );
+  }
+  if (found.length > 1) {
+    throw new CliError(
+      [
+        `${found.length} booking requests have the reference ${reference.shown}:`,
+        ...found.map(
+          (record) => `  ${record.id}  received ${formatUkTimeLong(new Date(record.created_at))}`,
+        ),
+        `Give the full id of the one ${command === 'answer' ? 'you answered' : 'to delete'}: npx hijama ${command} ${found[0]!.id}`,
+      ].join('\n'),
+    );
+  }
+  return found[0]!;
+}
+
+/** "5F0C2A8E from Amina Khan". */
+function describeRequest(request: BookingRecord): string {
+  return `${shortReference(request.id)} from ${plainText(request.full_name)}`;
+}
+
 async function answer(
   io: CliIo,
   settings: Settings,
-  { reference, channel }: AnswerRequest,
+  { reference, channel, undo }: AnswerRequest,
 ): Promise<number> {
   const source = await openBookingsSource(settings.server);
   try {
-    const found = await source.list({ ids: reference, oldestFirst: true });
-    if (found.length === 0) {
-      throw new CliError(
-        `No booking request has the ${reference.kind} ${reference.shown} in ${source.description}. ` +
-          'Check it against the e-mail; npx hijama list shows the references of the requests stored.',
+    const request = await findOneRequest(source, reference, 'answer');
+    const name = describeRequest(request);
+    if (undo) {
+      const result = await source.unmarkAnswered(request.id);
+      if (result.outcome === 'not found') {
+        throw new CliError(`Booking request ${name} was deleted meanwhile: nothing to undo.`);
+      }
+      await io.out(
+        result.outcome === 'unmarked'
+          ? `Booking request ${name} is waiting for a reply again: its mark of ${describeAnswer(result.answer)} is taken back.\n`
+          : `Booking request ${name} was not marked answered: nothing changed.\n`,
       );
+      return 0;
     }
-    if (found.length > 1) {
-      throw new CliError(
-        [
-          `${found.length} booking requests have the reference ${reference.shown}:`,
-          ...found.map(
-            (record) => `  ${record.id}  received ${formatUkTimeLong(new Date(record.created_at))}`,
-          ),
-          `Give the full id of the one you answered: npx hijama answer ${found[0]!.id}`,
-        ].join('\n'),
-      );
-    }
-    const request = found[0]!;
-    const name = `${shortReference(request.id)} from ${plainText(request.full_name)}`;
     const result = await source.markAnswered(request.id, channel);
     if (result.outcome === 'not found') {
       throw new CliError(`Booking request ${name} was deleted meanwhile: nothing to mark.`);
@@ -323,6 +363,38 @@ async function answer(
         ? `Booking request ${name}, received ${formatUkTimeLong(new Date(request.created_at))}, marked answered on ${describeAnswer(result.answer)}.\n`
         : `Booking request ${name} was already answered on ${describeAnswer(result.answer)}: nothing changed.\n`,
     );
+    return 0;
+  } finally {
+    await source.close();
+  }
+}
+
+/** What goes with a request when it is deleted, for the command to say before and after. */
+const deletedWithIt =
+  'its notification, answer, reminder and acknowledgement records, and its id in flood digests and alerts';
+
+async function deleteRequest(
+  io: CliIo,
+  settings: Settings,
+  reference: RequestReference,
+  confirmed: boolean,
+): Promise<number> {
+  const source = await openBookingsSource(settings.server);
+  try {
+    const request = await findOneRequest(source, reference, 'delete');
+    const name = describeRequest(request);
+    if (!confirmed) {
+      await io.out(
+        `This booking request, from ${source.description}:\n\n${formatTable([request])}\n` +
+          `Deleting it also deletes ${deletedWithIt}.\n` +
+          `Nothing deleted. To delete it: npx hijama delete ${request.id} --yes\n`,
+      );
+      return 0;
+    }
+    if (!(await source.deleteRequest(request.id))) {
+      throw new CliError(`Booking request ${name} was deleted meanwhile: nothing to delete.`);
+    }
+    await io.out(`Deleted booking request ${name}, with ${deletedWithIt}.\n`);
     return 0;
   } finally {
     await source.close();

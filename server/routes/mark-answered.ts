@@ -5,37 +5,45 @@ import type { RpcRequest } from './notification-rpc.ts';
 import { readRpcArguments } from './rpc-arguments.ts';
 
 /**
- * `/rest/v1/rpc/mark_booking_answered`: the button of the page the e-mail's
- * "Mark as answered" link opens, as PostgREST serves the SQL function of the
- * same name on hosted Supabase. `POST {"token": "…"}` (postgrest-js's
- * `.rpc('mark_booking_answered', { token })`) for the anon or service key;
- * answers `{reference, answered_at}`, and the function's own refusals (PT403,
- * PT404, PT410) with their status. A `GET` runs it in a read-only transaction,
- * as PostgREST does: the function changes data, so the database refuses it
- * (405) and a link opened by a mail scanner changes nothing.
+ * `/rest/v1/rpc/mark_booking_answered` and `/rest/v1/rpc/unmark_booking_answered`:
+ * the button of the page the e-mail's "Mark as answered" link opens, and its
+ * "Undo", as PostgREST serves the SQL functions of the same names on hosted
+ * Supabase. `POST {"token": "…"}` (postgrest-js's `.rpc(name, { token })`)
+ * for the anon or service key; answers what the function returns, and its own
+ * refusals (PT403, PT404, PT410) with their status. A `GET` runs it in a
+ * read-only transaction, as PostgREST does: the functions change data, so the
+ * database refuses it (405) and a link opened by a mail scanner changes nothing.
  */
 
-export const markAnsweredRpcName = 'mark_booking_answered';
+export const answerTokenRpcNames = ['mark_booking_answered', 'unmark_booking_answered'] as const;
 
-/** The function's one argument. */
+type AnswerTokenRpcName = (typeof answerTokenRpcNames)[number];
+
+export function isAnswerTokenRpc(name: string): name is AnswerTokenRpcName {
+  return (answerTokenRpcNames as readonly string[]).includes(name);
+}
+
+/** The functions' one argument. */
 const argumentName = 'token';
 
-export async function callMarkAnswered(
+export async function callAnswerTokenRpc(
+  name: AnswerTokenRpcName,
   { req, res, role, headers }: RpcRequest,
   url: URL,
   answers: BookingAnswers | undefined,
 ) {
-  if (!answers) throw functionNotFound(markAnsweredRpcName);
+  if (!answers) throw functionNotFound(name);
   const args = await readRpcArguments(req, url);
   // PostgREST finds functions by their arguments' names: other names name no function.
   const names = Object.keys(args);
   if (names.length !== 1 || names[0] !== argumentName) {
-    throw functionNotFound(`${markAnsweredRpcName}(${names.sort().join(', ')})`);
+    throw functionNotFound(`${name}(${names.sort().join(', ')})`);
   }
-  const mark = await answers.markByToken(role, asText(args[argumentName]), {
+  const call = name === 'mark_booking_answered' ? answers.markByToken : answers.unmarkByToken;
+  const result = await call(role, asText(args[argumentName]), {
     readOnly: req.method !== 'POST',
   });
-  sendJson(res, 200, mark, headers);
+  sendJson(res, 200, result, headers);
 }
 
 /** A JSON value as PostgREST passes it to a text argument: strings as they are, others as JSON. */

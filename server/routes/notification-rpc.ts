@@ -35,7 +35,11 @@ import { readJsonArguments } from './rpc-arguments.ts';
  * - `answer_booking_request` with `{"booking_id": "<uuid>", "channel": "email"|…|null}`
  *   marks that request answered by the command unless it already is, and
  *   answers `{outcome, answered_at, channel, marked_by}` (`outcome`: `marked`
- *   or `already answered`), or `{outcome: "not found"}`.
+ *   or `already answered`), or `{outcome: "not found"}`;
+ * - `unanswer_booking_request` with `{"booking_id": "<uuid>"}` takes back that
+ *   request's mark (`npx hijama answer REF --undo`) and answers
+ *   `{outcome: "unmarked", answered_at, channel, marked_by}` with the mark it
+ *   took back, or `{outcome: "not answered"}`, or `{outcome: "not found"}`.
  */
 
 export const serviceRpcNames = [
@@ -43,6 +47,7 @@ export const serviceRpcNames = [
   'failing_booking_notifications',
   'booking_answer_states',
   'answer_booking_request',
+  'unanswer_booking_request',
 ] as const;
 
 type ServiceRpcName = (typeof serviceRpcNames)[number];
@@ -115,6 +120,14 @@ export async function callServiceRpc(
           : { outcome: result.outcome, ...answerJson(result.answer) },
       );
     }
+    case 'unanswer_booking_request': {
+      const result = await deps.bookingAnswers!.unmarkById(bookingIdArgument(args));
+      return answer(
+        result.outcome === 'unmarked'
+          ? { outcome: result.outcome, ...answerJson(result.answer) }
+          : { outcome: result.outcome },
+      );
+    }
   }
 }
 
@@ -123,7 +136,9 @@ function isServiceRpc(name: string): name is ServiceRpcName {
 }
 
 function provides(name: ServiceRpcName, deps: ServiceRpcDeps): boolean {
-  return name === 'booking_answer_states' || name === 'answer_booking_request'
+  return name === 'booking_answer_states' ||
+    name === 'answer_booking_request' ||
+    name === 'unanswer_booking_request'
     ? deps.bookingAnswers !== undefined
     : deps.notificationStates !== undefined;
 }

@@ -28,7 +28,7 @@ import type { NotificationStates } from '../../supabase/functions/_shared/notifi
 import { sendBackup } from './backup.ts';
 import { bookingChallengeRpcName, callBookingChallenge } from './booking-challenge.ts';
 import { allowedMethods, deleteBookings, insertBookings, readBookings } from './bookings.ts';
-import { callMarkAnswered, markAnsweredRpcName } from './mark-answered.ts';
+import { callAnswerTokenRpc, isAnswerTokenRpc } from './mark-answered.ts';
 import { callServiceRpc } from './notification-rpc.ts';
 
 /**
@@ -52,7 +52,7 @@ export interface RestDeps {
   notificationStates?: NotificationStates;
   /** Proof-of-work challenges (`/rest/v1/rpc/booking_challenge`); unset: that function is not found. */
   issueBookingChallenge?: IssueBookingChallenge;
-  /** Which requests were answered, and marking them (`/rest/v1/rpc/mark_booking_answered`); unset: not found. */
+  /** Which requests were answered, and marking them and taking the mark back (`/rest/v1/rpc/mark_booking_answered`, `unmark_booking_answered`); unset: not found. */
   bookingAnswers?: BookingAnswers;
   logError: (message: string, error: unknown) => void;
 }
@@ -92,8 +92,8 @@ export function createRestHandler(deps: RestDeps) {
         if (rpc[1] === bookingChallengeRpcName) {
           return await callBookingChallenge(request, url, deps.issueBookingChallenge);
         }
-        if (rpc[1] === markAnsweredRpcName) {
-          return await callMarkAnswered(request, url, deps.bookingAnswers);
+        if (isAnswerTokenRpc(rpc[1]!)) {
+          return await callAnswerTokenRpc(rpc[1], request, url, deps.bookingAnswers);
         }
         return await callServiceRpc(rpc[1]!, request, deps);
       }

@@ -12,6 +12,15 @@ describe('answerOutcome', () => {
     });
   });
 
+  it('reads a mark taken back by Undo, whether or not there was one', () => {
+    for (const wasAnswered of [true, false]) {
+      expect(answerOutcome(200, { reference: '5F0C2A8E', was_answered: wasAnswered })).toEqual({
+        kind: 'unmarked',
+        reference: '5F0C2A8E',
+      });
+    }
+  });
+
   it.each([
     [403, 'PT403', 'invalid'],
     [410, 'PT410', 'expired'],

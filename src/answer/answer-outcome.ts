@@ -1,10 +1,13 @@
 /**
- * What the answer page's button ended in, read from the API's answer: the
- * database's own refusals (supabase/migrations/20261201000200_notifications.sql)
- * by their PostgREST code, anything else as a failure worth trying again.
+ * What the answer page's buttons ended in, read from the API's answer: the
+ * database's own refusals (supabase/migrations/20261201000200_notifications.sql,
+ * 20261202000400_undo_and_delete.sql) by their PostgREST code, anything else
+ * as a failure worth trying again.
  */
 export type AnswerOutcome =
   | { kind: 'answered'; reference: string; answeredAt: Date }
+  /** "Undo": the mark is taken back, the request waits again. */
+  | { kind: 'unmarked'; reference: string }
   /** The token is not one the database signed: forged, cut short or for another request. */
   | { kind: 'invalid' }
   | { kind: 'expired' }
@@ -13,7 +16,7 @@ export type AnswerOutcome =
   /** No answer, or one that says nothing about the link: trying again may work. */
   | { kind: 'failed' };
 
-/** The codes public.mark_booking_answered raises (PostgREST answers them with the status in their name). */
+/** The codes public.mark_booking_answered and public.unmark_booking_answered raise (PostgREST answers them with the status in their name). */
 const refusals: Record<string, AnswerOutcome> = {
   PT403: { kind: 'invalid' },
   PT410: { kind: 'expired' },
@@ -28,6 +31,7 @@ export function answerOutcome(status: number, body: unknown): AnswerOutcome {
       return { kind: 'answered', reference: body.reference, answeredAt };
     }
   }
+  if (status === 200 && isUnmark(body)) return { kind: 'unmarked', reference: body.reference };
   const code = isRecord(body) && typeof body.code === 'string' ? body.code : undefined;
   return (code !== undefined && refusals[code]) || { kind: 'failed' };
 }
@@ -39,6 +43,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function isMark(value: unknown): value is { reference: string; answered_at: string } {
   return (
     isRecord(value) && typeof value.reference === 'string' && typeof value.answered_at === 'string'
+  );
+}
+
+function isUnmark(value: unknown): value is { reference: string; was_answered: boolean } {
+  return (
+    isRecord(value) &&
+    typeof value.reference === 'string' &&
+    typeof value.was_answered === 'boolean'
   );
 }
 

@@ -1,25 +1,34 @@
 import { restEndpoint } from '../lib/rest-endpoint.ts';
 import { answerOutcome, type AnswerOutcome } from './answer-outcome.ts';
 
-/** The SQL function the button calls, as PostgREST exposes it (`/rest/v1/rpc/<name>`). */
-const markAnsweredFunction = 'mark_booking_answered';
+/** The SQL functions the buttons call, as PostgREST exposes them (`/rest/v1/rpc/<name>`). */
+type AnswerFunction = 'mark_booking_answered' | 'unmark_booking_answered';
 
 /** How long the button waits for an answer before saying the connection failed. */
 const requestTimeoutMs = 15_000;
 
+/** Marks the request of `token` answered. */
+export const markAnswered = (token: string, timeoutMs?: number) =>
+  callAnswerFunction('mark_booking_answered', token, timeoutMs);
+
+/** Takes the mark of the request of `token` back ("Undo"). */
+export const unmarkAnswered = (token: string, timeoutMs?: number) =>
+  callAnswerFunction('unmark_booking_answered', token, timeoutMs);
+
 /**
- * Marks the request of `token` answered, as postgrest-js's
- * `.rpc('mark_booking_answered', { token })` would, without loading it: one
- * POST. Called only by the button, never on opening the page (mail scanners
- * open links). Never throws: a lost connection is the 'failed' outcome.
+ * Calls `name` with the token, as postgrest-js's `.rpc(name, { token })`
+ * would, without loading it: one POST. Called only by a button, never on
+ * opening the page (mail scanners open links). Never throws: a lost connection
+ * is the 'failed' outcome.
  */
-export async function markAnswered(
+async function callAnswerFunction(
+  name: AnswerFunction,
   token: string,
   timeoutMs = requestTimeoutMs,
 ): Promise<AnswerOutcome> {
   const { url, key } = restEndpoint();
   try {
-    const response = await fetch(`${url}/rpc/${markAnsweredFunction}`, {
+    const response = await fetch(`${url}/rpc/${name}`, {
       method: 'POST',
       headers: {
         apikey: key,

@@ -443,6 +443,11 @@ export const site = {
     answeredHeading: 'Marked as answered',
     /** `time` is when it was first marked, in UK time. */
     answeredAt: (time: string): string => `On ${time} (UK time).`,
+    /** Takes back a mark made by a slip of the thumb. */
+    undo: 'Undo',
+    undoing: 'Undoing…',
+    unmarkedHeading: 'Mark taken back',
+    unmarked: 'The request is waiting for a reply again.',
     /** The link is not one the site signed, or not whole. */
     invalid: (reference = '<reference>'): string =>
       `This link is not valid. Open it again from the booking e-mail, or run: npx hijama answer ${reference}`,

@@ -3,20 +3,22 @@ import { useEffect, useRef, useState } from 'react';
 import { parseAnswerFragment } from '../../supabase/functions/_shared/core/answer-link.ts';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { formatAnsweredAt, type AnswerOutcome } from '../answer/answer-outcome.ts';
-import { markAnswered } from '../answer/mark-answered.ts';
+import { markAnswered, unmarkAnswered } from '../answer/mark-answered.ts';
 import { ViewHeading } from '../components/view-heading.tsx';
 import { site } from '../content/site.ts';
 import { PageLink } from '../navigation/page-link.tsx';
 import { useNavigation } from '../navigation/navigation.ts';
 
-type AnswerState = { kind: 'ready' } | { kind: 'marking' } | AnswerOutcome;
+type AnswerState = { kind: 'ready' } | { kind: 'marking' } | { kind: 'undoing' } | AnswerOutcome;
 
 /**
  * The page the "Mark as answered" link of a booking e-mail opens
  * (/#answer=<token>). Opening it changes nothing and fetches nothing, since
  * mail scanners open links too: only its button marks the request, and a
  * second tap answers as the first did. It shows the request's short reference
- * alone, read from the link: nothing personal is on it.
+ * alone, read from the link: nothing personal is on it. Once marked, "Undo"
+ * takes the mark back (a slip of the thumb on a phone), and the button to
+ * mark it comes back.
  */
 export function AnswerView() {
   const { answerPage } = site;
@@ -28,13 +30,16 @@ export function AnswerView() {
   useNoIndex(`${answerPage.heading} · ${site.practiceName}`);
   const result = useRef<HTMLDivElement>(null);
 
-  const canMark = state.kind === 'ready' || state.kind === 'marking' || state.kind === 'failed';
-  // The button goes once it has nothing left to do: focus moves to what it
-  // ended in rather than falling back to the top of the page.
-  const outcomeKnown = !canMark && link !== undefined;
+  const canMark = ['ready', 'marking', 'failed', 'unmarked'].includes(state.kind);
+  const canUndo = state.kind === 'answered' || state.kind === 'undoing';
+  // The button tapped goes once it has done its work (another takes its
+  // place): focus moves to what it ended in rather than falling back to the
+  // top of the page.
+  const settled =
+    link !== undefined && !['ready', 'marking', 'undoing', 'failed'].includes(state.kind);
   useEffect(() => {
-    if (outcomeKnown) result.current?.focus();
-  }, [outcomeKnown]);
+    if (settled) result.current?.focus();
+  }, [settled, state.kind]);
 
   async function mark() {
     if (!link) return;
@@ -42,11 +47,17 @@ export function AnswerView() {
     setState(await markAnswered(link.token));
   }
 
+  async function undo() {
+    if (!link) return;
+    setState({ kind: 'undoing' });
+    setState(await unmarkAnswered(link.token));
+  }
+
   return (
     <section className="coming-soon answer-page">
       <div className="container coming-soon-inner">
         <span className="coming-soon-icon">
-          {state.kind === 'answered' ? (
+          {state.kind === 'answered' || state.kind === 'undoing' ? (
             <CircleCheck aria-hidden="true" />
           ) : (
             <MailCheck aria-hidden="true" />
@@ -69,6 +80,13 @@ export function AnswerView() {
               )}
             </p>
           ) : null}
+          {state.kind === 'unmarked' ? (
+            <p>
+              <strong>{answerPage.unmarkedHeading}</strong>
+              <br />
+              {answerPage.unmarked}
+            </p>
+          ) : null}
           {refusalMessage(state, reference) ? (
             <p className="form-failure">
               <CircleAlert aria-hidden="true" className="form-failure-icon" />
@@ -78,6 +96,17 @@ export function AnswerView() {
         </div>
         {state.kind === 'ready' ? <p>{answerPage.intro}</p> : null}
         <div className="coming-soon-actions">
+          {canUndo ? (
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={state.kind === 'undoing'}
+              aria-busy={state.kind === 'undoing'}
+              onClick={() => void undo()}
+            >
+              {state.kind === 'undoing' ? answerPage.undoing : answerPage.undo}
+            </button>
+          ) : null}
           {canMark ? (
             <button
               type="button"

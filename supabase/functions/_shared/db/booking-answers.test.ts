@@ -7,7 +7,8 @@ import type { DatabaseError } from './database.ts';
 
 /**
  * The answers of booking requests in the database itself: what `anon` may do
- * (call public.mark_booking_answered, nothing else), and the owner's side
+ * (call public.mark_booking_answered and public.unmark_booking_answered,
+ * nothing else), and the owner's side
  * that `npx hijama answer` and `list` use.
  */
 
@@ -63,6 +64,49 @@ describe.each(testEngines('answers'))('booking answers on $name', (engine) => {
     expect((await refusal(call(await tokenFor(id, '-1 second')))).code).toBe('PT410');
     await database.db.query('delete from public.bookings where id = $1', [id]);
     expect((await refusal(call(token))).code).toBe('PT404');
+  });
+
+  it('lets anon take a mark back with the same token, and refuses the same tokens as marking', async () => {
+    const id = await storedRequest();
+    const token = await tokenFor(id);
+    await answers.markByToken('anon', token);
+    expect(await answers.unmarkByToken('anon', token)).toEqual({
+      reference: id.replaceAll('-', '').slice(0, 8).toUpperCase(),
+      was_answered: true,
+    });
+    expect((await answers.unmarkByToken('anon', token)).was_answered).toBe(false);
+    const { rows } = await database.db.query(
+      'select 1 from app_private.booking_answers where booking_id = $1',
+      [id],
+    );
+    expect(rows).toEqual([]);
+
+    await answers.markByToken('anon', token);
+    const forged = token.slice(0, -1) + (token.endsWith('0') ? '1' : '0');
+    const call = (t: string) => answers.unmarkByToken('anon', t);
+    expect((await refusal(call(forged))).code).toBe('PT403');
+    expect((await refusal(call(await tokenFor(id, '-1 second')))).code).toBe('PT410');
+    expect((await refusal(answers.unmarkByToken('anon', token, { readOnly: true }))).code).toBe(
+      '25006',
+    );
+    await database.db.query('delete from public.bookings where id = $1', [id]);
+    expect((await refusal(call(token))).code).toBe('PT404');
+    const { rows: grants } = await database.db.query(
+      `select has_function_privilege('anon', 'public.unmark_booking_answered(text)', 'execute') as unmarking,
+              has_function_privilege('anon', 'app_private.answer_token_booking(text)', 'execute') as checking`,
+    );
+    expect(grants).toEqual([{ unmarking: true, checking: false }]);
+  });
+
+  it('takes back a mark by id for the command, and says when there was none', async () => {
+    const id = await storedRequest();
+    const marked = await answers.markById(id, 'sms');
+    expect(await answers.unmarkById(id)).toEqual({
+      outcome: 'unmarked',
+      answer: marked.outcome === 'marked' ? marked.answer : undefined,
+    });
+    expect(await answers.unmarkById(id)).toEqual({ outcome: 'not answered' });
+    expect(await answers.unmarkById(crypto.randomUUID())).toEqual({ outcome: 'not found' });
   });
 
   it('keeps the answers, the key and the signing function from anon', async () => {

@@ -6,8 +6,9 @@ import type { Database, Queryable } from './database.ts';
  * (app_private.booking_answers, migration 20261201000200_notifications.sql):
  * a request without a row there is waiting. The link in the notification
  * e-mail marks one through public.mark_booking_answered(token), run here as
- * the caller's role the way PostgREST runs a function; `npx hijama answer`
- * marks one as the tables' owner.
+ * the caller's role the way PostgREST runs a function, and its page's "Undo"
+ * takes the mark back through public.unmark_booking_answered(token);
+ * `npx hijama answer` marks one, and `--undo` unmarks it, as the tables' owner.
  */
 
 /** How the practice answered, as the table's check constraint allows it. */
@@ -36,12 +37,26 @@ export interface AnswerMark {
   answered_at: string;
 }
 
+/** What public.unmark_booking_answered answers: the short reference, and whether it had been marked. */
+export interface AnswerUnmark {
+  reference: string;
+  was_answered: boolean;
+}
+
 /** What marking a request answered by its id did. */
 export type MarkResult =
   | { outcome: 'marked'; answer: BookingAnswer }
   /** It was answered before; nothing changed. */
   | { outcome: 'already answered'; answer: BookingAnswer }
   /** No request has that id (deleted meanwhile, or never stored). */
+  | { outcome: 'not found' };
+
+/** What taking back a request's mark by its id did. */
+export type UnmarkResult =
+  /** Its answer, now taken back: it waits again. */
+  | { outcome: 'unmarked'; answer: BookingAnswer }
+  /** It was not marked; nothing changed. */
+  | { outcome: 'not answered' }
   | { outcome: 'not found' };
 
 export interface BookingAnswers {
@@ -56,10 +71,18 @@ export interface BookingAnswers {
     token: string | null,
     options?: { readOnly?: boolean },
   ): Promise<AnswerMark>;
+  /** Calls public.unmark_booking_answered(token) as `role`, as markByToken calls its counterpart. */
+  unmarkByToken(
+    role: ApiFunctionRole,
+    token: string | null,
+    options?: { readOnly?: boolean },
+  ): Promise<AnswerUnmark>;
   /** The answers of the requests received at or after `since`, by booking id. Owner only. */
   answeredSince(since: Date): Promise<Map<string, BookingAnswer>>;
   /** Marks the request `bookingId` answered by the command, unless it already is. Owner only. */
   markById(bookingId: string, channel: AnswerChannel | null): Promise<MarkResult>;
+  /** Takes back the mark of the request `bookingId`, so that it waits again. Owner only. */
+  unmarkById(bookingId: string): Promise<UnmarkResult>;
 }
 
 interface AnswerRow {
@@ -82,6 +105,15 @@ export function createBookingAnswers(db: Database): BookingAnswers {
   return {
     markByToken: (role, token, options = {}) =>
       callApiFunction<AnswerMark>(db, role, 'public.mark_booking_answered($1)', [token], options),
+
+    unmarkByToken: (role, token, options = {}) =>
+      callApiFunction<AnswerUnmark>(
+        db,
+        role,
+        'public.unmark_booking_answered($1)',
+        [token],
+        options,
+      ),
 
     async answeredSince(since) {
       const { rows } = await db.query<AnswerRow>(
@@ -112,6 +144,20 @@ export function createBookingAnswers(db: Database): BookingAnswers {
         return existing.rows[0]
           ? { outcome: 'already answered', answer: answerOf(existing.rows[0]) }
           : { outcome: 'not found' };
+      }),
+
+    unmarkById: (bookingId) =>
+      db.transaction(async (tx: Queryable) => {
+        const removed = await tx.query<AnswerRow>(
+          `delete from app_private.booking_answers a where a.booking_id = $1::uuid
+             returning ${answerColumns('a')}`,
+          [bookingId],
+        );
+        if (removed.rows[0]) return { outcome: 'unmarked', answer: answerOf(removed.rows[0]) };
+        const stored = await tx.query('select 1 from public.bookings b where b.id = $1::uuid', [
+          bookingId,
+        ]);
+        return stored.rows.length > 0 ? { outcome: 'not answered' } : { outcome: 'not found' };
       }),
   };
 }
