@@ -269,13 +269,17 @@ describe.each(pairs)('a backup of $from.name restored into $to.name', ({ from, t
     });
     // The triggers and checks are back: a new booking is notified, a wrong one refused.
     const repository = createBookingsRepository(target);
-    await repository.insertAsAnon([booking('New Client', 'new@example.com')], {});
+    await repository.insertAsAnon([booking('New Client', 'new@example.com')], {
+      clientAddress: '192.0.2.90',
+    });
     const { rows } = await target.query<{ count: number }>(
       'select count(*)::integer as count from app_private.booking_notifications where completed_at is null',
     );
     expect(rows[0]?.count).toBe(1);
     await expect(
-      repository.insertAsAnon([{ ...booking('Bad', 'bad@example.com'), phone: 'x' }], {}),
+      repository.insertAsAnon([{ ...booking('Bad', 'bad@example.com'), phone: 'x' }], {
+        clientAddress: '192.0.2.90',
+      }),
     ).rejects.toMatchObject({ code: '23514' });
     // The alerts' identity continues after the restored ids.
     const { rows: alert } = await target.query<{ id: string }>(

@@ -3,6 +3,7 @@ import {
   callApiFunction,
   type ApiFunctionRole,
 } from '../../supabase/functions/_shared/db/api-function.ts';
+import { databaseRequestHeaders } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 
 /**
@@ -10,14 +11,28 @@ import type { Database } from '../../supabase/functions/_shared/db/database.ts';
  * (ALTCHA v1): public.booking_challenge() of the migration
  * 20261201000100_limits.sql makes and signs them with a key no API
  * role can read, so this layer only calls it, as the caller's role, the way
- * PostgREST runs a function.
+ * PostgREST runs a function. The challenge is bound to the client's network,
+ * read from the address given as PostgREST would pass it: a proof solved for
+ * one network is refused from another.
  */
 
-/** Issues one new challenge, run as `role` so that the function's grants decide. */
-export type IssueBookingChallenge = (role: ApiFunctionRole) => Promise<BookingChallenge>;
+/**
+ * Issues one new challenge for the client at `clientAddress` (undefined when
+ * unknown), run as `role` so that the function's grants decide.
+ */
+export type IssueBookingChallenge = (
+  role: ApiFunctionRole,
+  clientAddress: string | undefined,
+) => Promise<BookingChallenge>;
 
 export type { BookingChallenge };
 
 export function createBookingChallengeIssuer(db: Database): IssueBookingChallenge {
-  return (role) => callApiFunction<BookingChallenge>(db, role, 'public.booking_challenge()');
+  return (role, clientAddress) =>
+    callApiFunction<BookingChallenge>(db, role, 'public.booking_challenge()', [], {
+      requestHeaders:
+        clientAddress === undefined
+          ? {}
+          : { [databaseRequestHeaders.clientAddress]: clientAddress },
+    });
 }

@@ -131,19 +131,43 @@ describe.each(engines)("the database's limits on $name", (engine) => {
       );
   const insertAsAnonFrom = (address: string, rows: ReturnType<typeof booking>[]) =>
     insertAsAnonWith({ [databaseRequestHeaders.clientAddress]: address }, rows);
-  /** A challenge as anon gets it from rpc/booking_challenge. */
-  const challengeAsAnon = () =>
+  /**
+   * A challenge as anon gets it from rpc/booking_challenge, for a client at
+   * `address` (in cf-connecting-ip, as on hosted Supabase), or with none.
+   */
+  const challengeAsAnon = (address?: string) =>
     opened.db.transaction(async (tx) => {
       await tx.query('set local role anon');
+      const requestHeaders =
+        address === undefined ? {} : { [databaseRequestHeaders.clientAddress]: address };
+      await tx.query(`select set_config('request.headers', $1, true)`, [
+        JSON.stringify(requestHeaders),
+      ]);
       const { rows } = await tx.query<{ challenge: BookingChallenge }>(
         'select public.booking_challenge() as challenge',
       );
       return rows[0]!.challenge;
     });
-  const solvedProof = async () => {
-    const challenge = await challengeAsAnon();
+  const solvedProof = async (address?: string) => {
+    const challenge = await challengeAsAnon(address);
     return encodeBookingProof(challenge, solveBookingChallenge(challenge));
   };
+  /**
+   * An insert as anon from `address` (undefined: no client address) with a
+   * proof solved for `provedFor` (null: a client without an address).
+   */
+  const insertWithProof = async (
+    address: string | undefined,
+    email: string,
+    provedFor: string | null | undefined = address,
+  ) =>
+    insertAsAnonWith(
+      {
+        ...(address === undefined ? {} : { [databaseRequestHeaders.clientAddress]: address }),
+        [databaseRequestHeaders.proof]: await solvedProof(provedFor ?? undefined),
+      },
+      [booking(email)],
+    );
   const networksCounted = async () => {
     const { rows } = await opened.db.query<{ network: string }>(
       'select network from app_private.booking_clients order by created_at',
@@ -240,16 +264,45 @@ describe.each(engines)("the database's limits on $name", (engine) => {
       'x-forwarded-for': `198.51.100.${n}`,
       'x-real-ip': `198.51.100.${n}`,
     });
-    const answers = [];
-    for (let n = 1; n <= defaults.perClientPerHour + 2; n += 1) {
-      answers.push(await insertAsAnonWith(spoofed(n), [booking(`shared${n}@example.com`)]));
+    for (let n = 1; n <= 3; n += 1) {
+      expect(await insertAsAnonWith(spoofed(n), [booking(`shared${n}@example.com`)])).toBe('PT428');
     }
-    expect(answers.filter((answer) => answer === 'stored')).toHaveLength(defaults.perClientPerHour);
-    expect(answers.at(-1)).toBe('PT429');
-    for (const address of ['', 'not-an-ip', '192.0.2.0/24']) {
-      expect(await insertAsAnonFrom(address, [booking('more@example.com')])).toBe('PT429');
+    for (const [index, address] of [
+      '',
+      'not-an-ip',
+      '192.0.2.0/24',
+      '198.51.100.7:https',
+    ].entries()) {
+      expect(await insertAsAnonFrom(address, [booking('more@example.com')])).toBe('PT428');
+      expect(await insertWithProof(address, `proved${index}@example.com`)).toBe('stored');
     }
     expect(new Set(await networksCounted())).toEqual(new Set(['unknown']));
+  });
+
+  it('reads an address with its port or in brackets in cf-connecting-ip as the address it names', async () => {
+    for (const [index, address] of [
+      '198.51.100.7:443',
+      '[2001:db8::4]:443',
+      '[2001:db8::4]',
+    ].entries()) {
+      expect(await insertAsAnonFrom(address, [booking(`port${index}@example.com`)])).toBe('stored');
+    }
+    expect(await networksCounted()).toEqual(['198.51.100.7', '2001:db8::/56', '2001:db8::/56']);
+  });
+
+  it('asks every request without a client address for a proof, never closes the form to them, and tells the practice once', async () => {
+    const answers = [];
+    for (let n = 1; n <= 20; n += 1) {
+      answers.push(await insertWithProof(undefined, `nobody${n}@example.com`));
+    }
+    expect(answers).toEqual(Array(20).fill('stored'));
+    expect(await networksCounted()).toEqual(Array(20).fill('unknown'));
+    // The bucket is the site's own hour (site_per_hour), not one network's 5.
+    expect(await insertWithProof(undefined, 'nobody21@example.com')).toBe('PT429');
+    const { rows } = await opened.db.query<{ kind: string }>(
+      'select kind from app_private.booking_alerts order by id',
+    );
+    expect(rows.map((row) => row.kind)).toEqual(['no_client_address']);
   });
 
   it('refuses a fourth request for one e-mail address from one network within the hour, in any letter case', async () => {
@@ -341,19 +394,19 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     expect(Object.keys(unproven.body!).sort()).toEqual(errorKeys);
     expect(unproven.body?.code).toBe('PT428');
 
-    const proof = await solvedProof();
+    const proof = await solvedProof('127.0.2.1');
     const proven = await postFrom(server.baseUrl, '127.0.2.1', booking('late@example.com'), {
       [databaseRequestHeaders.proof]: proof,
     });
     expect(proven.status).toBe(201);
-    const replayed = await postFrom(server.baseUrl, '127.0.2.2', booking('again@example.com'), {
+    const replayed = await postFrom(server.baseUrl, '127.0.2.1', booking('again@example.com'), {
       [databaseRequestHeaders.proof]: proof,
     });
     expect(replayed.status).toBe(428);
     expect(await storedCount()).toBe(3);
   });
 
-  it('accepts as anon in SQL only a proof this database signed, unexpired and unused', async () => {
+  it('accepts as anon in SQL only a proof this database signed for the same network, unexpired and unused', async () => {
     await setBookingLimits(opened.db, { sitePerHour: 1 });
     expect(await insertAsAnonFrom('192.0.2.1', [booking('first@example.com')])).toBe('stored');
     const { rows } = await opened.db.query<{ key: Buffer }>(
@@ -366,15 +419,21 @@ describe.each(engines)("the database's limits on $name", (engine) => {
         { [databaseRequestHeaders.clientAddress]: address, [databaseRequestHeaders.proof]: proof },
         [booking(email)],
       );
-    const forged = signedChallenge(Buffer.alloc(32, 7), inAMinute);
-    const expired = signedChallenge(key, new Date(Date.now() - 1_000));
-    const valid = signedChallenge(key, inAMinute);
+    const forged = signedChallenge(Buffer.alloc(32, 7), inAMinute, '192.0.2.3');
+    // Signed with the database's own key, with an expiry just past, and one
+    // further ahead than any challenge lives (2 minutes).
+    const expired = signedChallenge(key, new Date(Date.now() - 1_000), '192.0.2.3');
+    const tooLong = signedChallenge(key, new Date(Date.now() + 5 * 60_000), '192.0.2.3');
+    const forAnother = signedChallenge(key, inAMinute, '192.0.2.99');
+    const valid = signedChallenge(key, inAMinute, '192.0.2.3');
     const wrongNumber = encodeBookingProof(valid, 43);
 
     expect(await insertAsAnonFrom('192.0.2.2', [booking('none@example.com')])).toBe('PT428');
     for (const proof of [
       encodeBookingProof(forged, 42),
       encodeBookingProof(expired, 42),
+      encodeBookingProof(tooLong, 42),
+      encodeBookingProof(forAnother, 42),
       wrongNumber,
       'not base64 at all!',
       Buffer.from('[1, 2]').toString('base64'),
@@ -382,30 +441,79 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     ]) {
       expect(await withProof('192.0.2.3', proof, 'bad@example.com')).toBe('PT428');
     }
-    expect(await withProof('192.0.2.4', encodeBookingProof(valid, 42), 'good@example.com')).toBe(
+    expect(await withProof('192.0.2.3', encodeBookingProof(valid, 42), 'good@example.com')).toBe(
       'stored',
     );
-    expect(await withProof('192.0.2.5', encodeBookingProof(valid, 42), 'replay@example.com')).toBe(
+    expect(await withProof('192.0.2.3', encodeBookingProof(valid, 42), 'replay@example.com')).toBe(
       'PT428',
     );
-    expect(await withProof('192.0.2.6', await solvedProof(), 'solved@example.com')).toBe('stored');
+    expect(await insertWithProof('192.0.2.6', 'solved@example.com')).toBe('stored');
     expect(await storedCount()).toBe(3);
+  });
+
+  it('refuses a proof solved for another network, and issues challenges that live 2 minutes', async () => {
+    await setBookingLimits(opened.db, { sitePerHour: 1 });
+    expect(await insertAsAnonFrom('192.0.2.1', [booking('first@example.com')])).toBe('stored');
+    expect(await insertWithProof('192.0.2.7', 'elsewhere@example.com', '192.0.2.8')).toBe('PT428');
+    expect(await insertWithProof('2001:db8:1:300::1', 'v6@example.com', '2001:db8:2::1')).toBe(
+      'PT428',
+    );
+    expect(await insertWithProof('192.0.2.7', 'nowhere@example.com', null)).toBe('PT428');
+    // One /56: the same network.
+    expect(await insertWithProof('2001:db8:1:300::1', 'v6@example.com', '2001:db8:1:3ff::9')).toBe(
+      'stored',
+    );
+    const { salt } = await challengeAsAnon('192.0.2.7');
+    expect(salt).toMatch(/&network=192\.0\.2\.7&$/);
+    const expires = Number(/expires=(\d+)/.exec(salt)![1]) * 1000;
+    expect(expires - Date.now()).toBeGreaterThan(110_000);
+    expect(expires - Date.now()).toBeLessThanOrEqual(120_000);
+  });
+
+  it('makes the proof harder as the hour fills past the threshold, up to a bound', async () => {
+    await setBookingLimits(opened.db, { sitePerHour: 5 });
+    const { rows } = await opened.db.query<{ base: number }>(
+      'select proof_max_number as base from app_private.booking_limits',
+    );
+    const base = rows[0]!.base;
+    const repository = createBookingsRepository(opened.db);
+    const difficultyAfter = async (count: number) => {
+      await opened.db.exec('delete from public.bookings');
+      await repository.insertAsService(
+        Array.from({ length: count }, (_, n) => booking(`hour${n}@example.com`)),
+      );
+      return (await challengeAsAnon('192.0.2.1')).maxnumber;
+    };
+    expect(await difficultyAfter(0)).toBe(base);
+    const atThreshold = await difficultyAfter(5);
+    expect(atThreshold).toBe(base);
+    expect(await difficultyAfter(10)).toBe(2 * base);
+    const atFourTimes = await difficultyAfter(20);
+    expect(atFourTimes).toBeGreaterThan(atThreshold);
+    expect(await difficultyAfter(200)).toBe(atFourTimes);
+  });
+
+  it('while flooded, counts an IPv6 client per /48 as well as per /56', async () => {
+    await setBookingLimits(opened.db, { sitePerHour: 1 });
+    expect(await insertAsAnonFrom('192.0.2.1', [booking('first@example.com')])).toBe('stored');
+    const answers = [];
+    // Twelve /56s of one /48.
+    for (let n = 0; n < 12; n += 1) {
+      const address = `2001:db8:5:${(n * 0x100).toString(16)}::1`;
+      answers.push(await insertWithProof(address, `v48-${n}@example.com`));
+    }
+    expect(answers.filter((answer) => answer === 'stored')).toHaveLength(defaults.perClientPerHour);
+    expect(answers.filter((answer) => answer === 'PT429')).toHaveLength(
+      12 - defaults.perClientPerHour,
+    );
+    expect(await insertWithProof('2001:db8:6::1', 'v48-other@example.com')).toBe('stored');
   });
 
   it('sends requests above the threshold to the digest, and tells the practice once an hour', async () => {
     await setBookingLimits(opened.db, { sitePerHour: 1 });
     expect(await insertAsAnonFrom('192.0.2.1', [booking('first@example.com')])).toBe('stored');
     for (let i = 2; i <= 4; i += 1) {
-      const proof = await solvedProof();
-      expect(
-        await insertAsAnonWith(
-          {
-            [databaseRequestHeaders.clientAddress]: `192.0.2.${i}`,
-            [databaseRequestHeaders.proof]: proof,
-          },
-          [booking(`flood${i}@example.com`)],
-        ),
-      ).toBe('stored');
+      expect(await insertWithProof(`192.0.2.${i}`, `flood${i}@example.com`)).toBe('stored');
     }
     const { rows: digests } = await opened.db.query<{ email: string; digest: boolean }>(
       `select b.email, n.digest from app_private.booking_notifications n

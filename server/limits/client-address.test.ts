@@ -42,11 +42,21 @@ describe('the client address of a request', () => {
   });
 
   it('is unknown, never unlimited, when the entry to read is not an address', () => {
-    for (const forwardedFor of ['', 'unknown', '203.0.113.7:443', '[2001:db8::1]', '1.2.3.4, ']) {
+    for (const forwardedFor of ['', 'unknown', '203.0.113.7:https', '[unknown]:443', '1.2.3.4, ']) {
       expect(resolveClientAddress('127.0.0.1', forwardedFor, loopback)).toBeUndefined();
     }
     expect(resolveClientAddress('127.0.0.1', 'garbage, 127.0.0.1', loopback)).toBeUndefined();
     expect(resolveClientAddress(undefined, '203.0.113.7', loopback)).toBeUndefined();
+  });
+
+  it('is the address an entry names with its port or in brackets', () => {
+    expect(resolveClientAddress('127.0.0.1', '198.51.100.7:443', loopback)).toBe('198.51.100.7');
+    expect(resolveClientAddress('127.0.0.1', '[2001:db8::4]:443', loopback)).toBe('2001:db8::4');
+    expect(resolveClientAddress('127.0.0.1', '[2001:db8::4]', loopback)).toBe('2001:db8::4');
+    // A trusted proxy written with its port is still skipped.
+    expect(resolveClientAddress('127.0.0.1', '203.0.113.7, 127.0.0.1:8080', loopback)).toBe(
+      '203.0.113.7',
+    );
   });
 
   it('is the farthest proxy when every hop is trusted, or the peer without the header', () => {

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { addressNamed } from './client-network.ts';
 import type { TrustedProxies } from './trusted-proxies.ts';
 
 /**
@@ -10,7 +11,9 @@ import type { TrustedProxies } from './trusted-proxies.ts';
  * X-Forwarded-For, so the header is read from the right: each entry added by
  * a trusted proxy is skipped, and the first that is not a trusted proxy is
  * the client. Entries further left were written by the client itself and are
- * never read. Without a trusted peer the header is ignored altogether.
+ * never read. Without a trusted peer the header is ignored altogether. An
+ * entry with a port or in brackets (`198.51.100.7:443`, `[2001:db8::4]:443`)
+ * is the address it names.
  */
 export function resolveClientAddress(
   peer: string | undefined,
@@ -36,9 +39,5 @@ export function resolveClientAddress(
 /** The entries of X-Forwarded-For, left to right, every occurrence of the header joined. */
 function forwardedHops(forwardedFor: string | string[] | undefined): string[] {
   if (forwardedFor === undefined) return [];
-  return [forwardedFor]
-    .flat()
-    .join(',')
-    .split(',')
-    .map((hop) => hop.trim());
+  return [forwardedFor].flat().join(',').split(',').map(addressNamed);
 }

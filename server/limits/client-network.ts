@@ -7,15 +7,16 @@ export const unknownNetwork = 'unknown';
  * The network a per-client limit counts: an IPv4 address alone, the /56 of an
  * IPv6 address (what a UK home connection is given, so counting single
  * addresses, or even /64s, would give one subscriber an endless supply), an
- * IPv4 address seen through an IPv6 socket as that IPv4 address, and anything
- * else as `unknown`: one shared bucket, limited, never unlimited.
+ * IPv4 address seen through an IPv6 socket as that IPv4 address, an address
+ * with its port or in brackets as the address it names, and anything else as
+ * `unknown`: one shared bucket, limited, never unlimited.
  *
  * The database counts the same way, in the same text
  * (app_private.request_client_network); client-network-sql.test.ts runs both
  * over one list of addresses so that the two cannot drift apart.
  */
 export function clientNetwork(address: string | undefined): string {
-  const text = address?.trim() ?? '';
+  const text = addressNamed(address ?? '');
   if (isIPv4(text)) return text;
   // A zone (fe80::1%eth0) is the receiver's, not part of the address: PostgreSQL refuses it.
   if (!isIPv6(text) || text.includes('%')) return unknownNetwork;
@@ -25,6 +26,20 @@ export function clientNetwork(address: string | undefined): string {
     return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
   }
   return networkText56(groups);
+}
+
+/**
+ * The address that `text` names, without the brackets or the port that some
+ * proxies and gateways write: `[2001:db8::4]`, `[2001:db8::4]:443` and
+ * `198.51.100.7:443` name 2001:db8::4 and 198.51.100.7. Anything else is
+ * returned trimmed, for the caller to judge.
+ */
+export function addressNamed(text: string): string {
+  const trimmed = text.trim();
+  const bracketed = /^\[([^\]]*)\](?::\d{1,5})?$/.exec(trimmed);
+  if (bracketed) return bracketed[1]!;
+  const withPort = /^([\d.]+):\d{1,5}$/.exec(trimmed);
+  return withPort ? withPort[1]! : trimmed;
 }
 
 /** The eight 16-bit groups of an address that `isIPv6` accepts. */

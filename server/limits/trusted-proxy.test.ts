@@ -111,16 +111,27 @@ describe.each(testEngines('trusted-proxy', {}))('the client of a request, on $na
     expect(await countedNetworks()).toEqual(['127.0.0.3']);
   });
 
-  it('puts clients it cannot tell in one shared bucket, limited like any other', async () => {
+  it('reads X-Forwarded-For entries with a port or in brackets as the addresses they name', async () => {
+    const server = await start({ trustProxy: ['loopback'] });
+    for (const [index, forwardedFor] of ['198.51.100.7:443', '[2001:db8::4]:443'].entries()) {
+      expect(
+        await bookFrom(server.baseUrl, `127.0.0.${20 + index}`, {
+          'X-Forwarded-For': forwardedFor,
+        }),
+      ).toBe(201);
+    }
+    expect(await countedNetworks()).toEqual(['198.51.100.7', '2001:db8::/56']);
+  });
+
+  it('puts clients it cannot tell in one shared bucket, limited like any other, each asked for a proof', async () => {
     const server = await start({ trustProxy: ['loopback'], rateLimitPerMinute: 2 });
     const statuses = [];
-    for (const [index, garbage] of ['unknown', '203.0.113.7:443', 'x'].entries()) {
+    for (const [index, garbage] of ['unknown', '203.0.113.7:https', 'x'].entries()) {
       statuses.push(
         await bookFrom(server.baseUrl, `127.0.0.${10 + index}`, { 'X-Forwarded-For': garbage }),
       );
     }
-    expect(statuses).toEqual([201, 201, 429]);
-    expect(await countedNetworks()).toEqual(['unknown', 'unknown']);
+    expect(statuses).toEqual([428, 428, 429]);
   });
 
   it('warns once when a proxy on this machine sends X-Forwarded-For while no proxy is trusted', async () => {

@@ -8,7 +8,8 @@ import { readRpcArguments } from './rpc-arguments.ts';
  * `/rest/v1/rpc/booking_challenge`: a proof-of-work challenge for a booking
  * sent while the site is flooded, as PostgREST serves the SQL function of the
  * same name on hosted Supabase. `POST` with `{}`, or `GET` (the function only
- * reads), for anyone holding the anon key; it answers the challenge object.
+ * reads), for anyone holding the anon key; it answers the challenge object,
+ * bound to the network of `clientAddress` (the address the server trusts).
  */
 
 export const bookingChallengeRpcName = 'booking_challenge';
@@ -17,6 +18,7 @@ export async function callBookingChallenge(
   { req, res, role, headers }: RpcRequest,
   url: URL,
   issue: IssueBookingChallenge | undefined,
+  clientAddress: string | undefined,
 ) {
   if (!issue) throw functionNotFound(bookingChallengeRpcName);
   const argumentNames = Object.keys(await readRpcArguments(req, url));
@@ -24,5 +26,5 @@ export async function callBookingChallenge(
   if (argumentNames.length > 0) {
     throw functionNotFound(`${bookingChallengeRpcName}(${argumentNames.join(', ')})`);
   }
-  sendJson(res, 200, await issue(role), headers);
+  sendJson(res, 200, await issue(role, clientAddress), headers);
 }

@@ -90,7 +90,12 @@ export function createRestHandler(deps: RestDeps) {
       if (rpc) {
         const request = { req, res, role, headers: apiCorsHeaders };
         if (rpc[1] === bookingChallengeRpcName) {
-          return await callBookingChallenge(request, url, deps.issueBookingChallenge);
+          return await callBookingChallenge(
+            request,
+            url,
+            deps.issueBookingChallenge,
+            clientAddress,
+          );
         }
         if (isAnswerTokenRpc(rpc[1]!)) {
           return await callAnswerTokenRpc(rpc[1], request, url, deps.bookingAnswers);

@@ -20,11 +20,18 @@ export function solveBookingChallenge(challenge: BookingChallenge): number {
 }
 
 /**
- * A challenge signed with `key` and expiring at `expiresAt`, as the database
- * makes them: for tests of proofs signed with another key, or expired.
+ * A challenge signed with `key`, expiring at `expiresAt`, for the client
+ * network `network`, as the database makes them: for tests of proofs signed
+ * with another key, expired, living too long or solved for another network.
  */
-export function signedChallenge(key: Buffer, expiresAt: Date, number = 42): BookingChallenge {
-  const salt = `0123456789abcdef01234567?expires=${Math.floor(expiresAt.getTime() / 1000)}&`;
+export function signedChallenge(
+  key: Buffer,
+  expiresAt: Date,
+  network: string,
+  number = 42,
+): BookingChallenge {
+  const expires = Math.floor(expiresAt.getTime() / 1000);
+  const salt = `0123456789abcdef01234567?expires=${expires}&network=${network}&`;
   const challenge = createHash('sha256').update(`${salt}${number}`).digest('hex');
   const signature = createHmac('sha256', key).update(challenge).digest('hex');
   return { algorithm: 'SHA-256', challenge, maxnumber: 1000, salt, signature };

@@ -81,7 +81,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
 
   /** A challenge of the database solved with ALTCHA's solver, as the browser solves it: the X-Booking-Proof header. */
   async function solveProof(): Promise<string> {
-    const challenge = await createBookingChallengeIssuer(harness.db)('anon');
+    const challenge = await createBookingChallengeIssuer(harness.db)('anon', '127.0.0.1');
     const solution = await solveChallenge(
       challenge.challenge,
       challenge.salt,
@@ -289,6 +289,10 @@ describe.each(engines)('the notifier on $name', (engine) => {
     startNotifier([emailTo(peer.port)]);
     await harness.db.transaction(async (tx) => {
       await tx.query('set local role anon');
+      // The client's address, as Supabase's gateway passes it to PostgREST.
+      await tx.query(
+        `select set_config('request.headers', '{"cf-connecting-ip":"192.0.2.80"}', true)`,
+      );
       await tx.query(
         `insert into public.bookings (full_name, phone, email) values ('Direct Guest', '01634 123456', 'direct@example.com')`,
       );

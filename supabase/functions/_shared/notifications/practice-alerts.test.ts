@@ -231,3 +231,43 @@ describe("the alert that a visitor's address refused the acknowledgement", () =>
     });
   });
 });
+
+describe('the alert that requests arrive without a client address', () => {
+  it('says what to check on the server and on hosted Supabase', () => {
+    const { subject, text } = composeAlert({
+      id: '8',
+      kind: 'no_client_address',
+      createdAt: new Date('2026-11-24T14:03:00Z'),
+      details: null,
+    });
+    expect(subject).toBe(
+      'Booking requests arrive without the visitor\u2019s address: check the proxy setting',
+    );
+    expect(text).toContain('the first at Tuesday 24 November 2026, 14:03 GMT');
+    expect(text).toContain('TRUST_PROXY');
+    expect(text).toContain('through Supabase\u2019s gateway');
+  });
+
+  describe.each(testEngines('no-address-alerts'))('stored on $name', (engine) => {
+    let opened: OpenedDatabase;
+    let cleanUp: () => Promise<void>;
+
+    beforeAll(async () => {
+      ({ opened, cleanUp } = await engine.open());
+    });
+
+    afterAll(async () => {
+      await opened?.close();
+      await cleanUp?.();
+    });
+
+    it('is claimed as the database leaves it', async () => {
+      await opened.db.query(
+        `insert into app_private.booking_alerts (kind) values ('no_client_address')`,
+      );
+      const alert = await createAlertStore(opened.db).claimNext();
+      expect(alert).toMatchObject({ kind: 'no_client_address', details: null });
+      expect(composeAlert(alert!).text).toContain('TRUST_PROXY');
+    });
+  });
+});

@@ -11,6 +11,10 @@ import { sentChannels, sentFlagsSql, type ChannelName } from './channel-names.ts
  * - `flood`, left by the database (20261201000100_limits.sql) when more
  *   requests than the site's hourly threshold arrive within an hour, at most
  *   once an hour while they keep coming;
+ * - `no_client_address`, left by the database
+ *   (20261202000300_client_network_and_proof.sql) when requests arrive whose
+ *   client address is missing or unreadable, at most once an hour while they
+ *   keep coming: the proxy or gateway setting is wrong;
  * - `notification_failing`, left by the notifier when notifications have kept
  *   failing for NOTIFY_ALERT_AFTER_MINUTES (20261201000200_notifications.sql),
  *   once for each notification;
@@ -24,7 +28,8 @@ import { sentChannels, sentFlagsSql, type ChannelName } from './channel-names.ts
  * broken too) while they got through is not sent at all.
  */
 
-export type PracticeAlertKind = 'flood' | 'notification_failing' | 'acknowledgement_refused';
+export type PracticeAlertKind =
+  'flood' | 'no_client_address' | 'notification_failing' | 'acknowledgement_refused';
 
 /** What the database records with a flood alert. */
 export interface FloodDetails {
@@ -64,6 +69,7 @@ export interface AcknowledgementRefusedDetails {
 export type PracticeAlert =
   /** `details` is null for an alert left before the threshold was recorded with it. */
   | { id: string; kind: 'flood'; createdAt: Date; details: FloodDetails | null }
+  | { id: string; kind: 'no_client_address'; createdAt: Date; details: null }
   | {
       id: string;
       kind: 'notification_failing';
@@ -132,6 +138,27 @@ export function composeAlert(alert: PracticeAlert): AlertMessage {
         ].join('\n'),
       };
     }
+    case 'no_client_address':
+      return {
+        subject:
+          'Booking requests arrive without the visitor\u2019s address: check the proxy setting',
+        text: [
+          `Booking requests arrived without a readable client address, the first at ${formatUkTimeLong(alert.createdAt)}. The limits per visitor count them all as one visitor, so the setting that passes on visitors\u2019 addresses is wrong.`,
+          '',
+          'What happens now, by itself:',
+          '- Each such request must carry a proof of work, which visitors\u2019 browsers do by themselves, unseen. Together they may send as many requests in an hour as the whole site takes before a flood (BOOKING_LIMIT_SITE_PER_HOUR, or site_per_hour); beyond that they are refused.',
+          '- This alert comes again each hour while such requests keep arriving.',
+          '',
+          'What to check:',
+          '- On the project\u2019s server: TRUST_PROXY must list the reverse proxy in front of it (`loopback` for Caddy on the same machine, deploy/Caddyfile), and that proxy must write X-Forwarded-For.',
+          '- On hosted Supabase: the site must send its requests to the project\u2019s own address (https://<project>.supabase.co), through Supabase\u2019s gateway, which sets the visitor\u2019s address (cf-connecting-ip); not through another proxy or a custom domain that drops it.',
+          '',
+          'Then send a booking from the site and run, in the SQL editor:',
+          '  select network from app_private.booking_clients order by created_at desc limit 1;',
+          'It should show your own address, not \u201cunknown\u201d (docs/limits.md).',
+          '',
+        ].join('\n'),
+      };
     case 'notification_failing': {
       const { notifications } = alert.details;
       const failed = [...new Set(notifications.flatMap((entry) => entry.unsent))].sort();
@@ -259,6 +286,9 @@ function alertOf(row: AlertRow): PracticeAlert {
         smtp_reply: refused?.smtp_reply ?? 'no reply recorded',
       },
     };
+  }
+  if (row.kind === 'no_client_address') {
+    return { id: row.id, kind: row.kind, createdAt, details: null };
   }
   if (row.kind === 'notification_failing') {
     return {
