@@ -15,7 +15,8 @@
  * the page's words from it) and the page's DOM contract (the static site knows
  * the pre-rendered view files from it).
  */
-const srcLoadedByServer = '^src/(content/(site|page-names|clinic-hours)|boot/protocol)\\.ts$';
+const srcLoadedByServer =
+  '^src/(content/(site|page-names|clinic-hours|before-booking|image-slot)|boot/protocol)\\.ts$';
 
 const sharedCore = '^supabase/functions/_shared/core/';
 const sharedContent = '^supabase/functions/_shared/content/';

@@ -143,3 +143,13 @@ export async function storedBookings(
   expect(response.status()).toBe(200);
   return (await response.json()) as Array<Record<string, unknown>>;
 }
+
+/** The booking button fixed at the bottom of a phone's screen (src/components/fixed-book-button.tsx). */
+export function fixedBookButton(page: Page) {
+  return page.locator('a.fixed-book-button');
+}
+
+/** Scrolls the page to its very end, where the footer's last line is. */
+export async function scrollToEnd(page: Page): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+}

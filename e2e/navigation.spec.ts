@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { site, type PageName } from '../src/content/site.ts';
+import { site, viewTitles, type PageName } from '../src/content/site.ts';
 import { openMenu, openView, sideMenu, viewHeadings } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
@@ -291,5 +291,28 @@ test.describe('motion', () => {
     await openView(page, 'benefits');
     const last = page.locator('.card').last();
     expect(await last.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+  });
+});
+
+test.describe('titles', () => {
+  for (const view of ['home', 'benefits', 'testimonials', 'location', 'contact'] as const) {
+    test(`${view} has its own title on arrival and after a switch`, async ({ page }) => {
+      await openView(page, view);
+      await expect(page).toHaveTitle(viewTitles[view]);
+      const other = view === 'home' ? 'location' : 'home';
+      await openMenu(page);
+      await sideMenu(page)
+        .getByRole('link', { name: menuLabel(other), exact: true })
+        .click();
+      await expect(page).toHaveTitle(viewTitles[other]);
+      await page.goBack();
+      await expect(page).toHaveTitle(viewTitles[view]);
+    });
+  }
+
+  test('the pre-rendered views carry their titles', async ({ page }) => {
+    await openView(page, 'nowhere');
+    await expect(page).toHaveTitle(viewTitles['coming-soon']);
+    expect(viewTitles.benefits).toBe('Benefits of Hijama · Rochester Hijama');
   });
 });

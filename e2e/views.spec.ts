@@ -245,3 +245,86 @@ test('any other page name shows Coming Soon', async ({ page }) => {
   await page.getByRole('link', { name: site.comingSoon.homeLink }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.home);
 });
+
+test.describe('before booking', () => {
+  test('home introduces the practitioner and lists the sessions with their length and price', async ({
+    page,
+  }) => {
+    await openView(page, 'home');
+    const { practitioner, sessions } = site.home;
+    const about = page.getByRole('region', { name: practitioner.heading });
+    await expect(about).toContainText(practitioner.name);
+    await expect(about).toContainText(practitioner.insurance);
+    const prices = page.getByRole('region', { name: sessions.heading });
+    for (const session of sessions.sessions) {
+      await expect(prices).toContainText(session.name);
+      await expect(prices).toContainText(sessions.terms(session.minutes, session.fromPounds));
+    }
+  });
+
+  test("the booking view's intro lists the sessions and prices", async ({ page }) => {
+    await openView(page, 'contact');
+    const { sessions, terms } = site.home.sessions;
+    await expect(page.locator('.page-header .price-item')).toHaveText(
+      sessions.map((session) => literally(terms(session.minutes, session.fromPounds))),
+    );
+  });
+
+  test('each first-visit question opens by keyboard', async ({ page }) => {
+    await openView(page, 'benefits');
+    const { questions } = site.benefits.firstVisit;
+    const summaries = page.locator('details.question summary');
+    await expect(summaries).toHaveText(questions.map((question) => question.question));
+    for (const [index, { answer }] of questions.entries()) {
+      await summaries.nth(index).focus();
+      await page.keyboard.press('Enter');
+      await expect(page.locator('details.question').nth(index)).toHaveAttribute('open', '');
+      await expect(page.locator('details.question').nth(index)).toContainText(answer[0]!);
+    }
+  });
+
+  test('the benefits disclaimer comes before the cards', async ({ page }) => {
+    await openView(page, 'benefits');
+    const order = await page
+      .locator('.disclaimer, .card-grid')
+      .evaluateAll((elements) => elements.map((element) => element.className.split(' ')[0]));
+    expect(order).toEqual(['disclaimer', 'card-grid']);
+  });
+
+  test("home's Get in Touch links its booking request to the booking view", async ({ page }) => {
+    await openView(page, 'home');
+    await page.getByRole('link', { name: site.home.getInTouch.intro.link }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.contact);
+  });
+
+  test("the phone field's example is not the clinic's own number", () => {
+    expect(site.bookingForm.hints.phone).not.toContain(site.contactDetails.phone.display);
+  });
+});
+
+test.describe('footer', () => {
+  for (const view of ['home', 'location'] as const) {
+    test(`on ${view}, shows the address, phone, e-mail, hours and the Instagram link`, async ({
+      page,
+    }) => {
+      await openView(page, view);
+      const footer = page.locator('footer.site-footer');
+      const { address, contactDetails } = site;
+      await expect(footer.getByRole('link', { name: literally(address.road) })).toHaveAttribute(
+        'href',
+        address.directionsUrl,
+      );
+      await expect(footer).toContainText(address.postcode);
+      await expect(footer.getByRole('link', { name: contactDetails.phone.display })).toBeVisible();
+      await expect(footer.getByRole('link', { name: contactDetails.email })).toBeVisible();
+      await expect(
+        footer.getByRole('link', { name: literally(contactDetails.instagram.text) }),
+      ).toHaveAttribute('href', contactDetails.instagram.url);
+      for (const hours of site.openingHours) {
+        await expect(footer).toContainText(hours.label);
+        await expect(footer).toContainText(formatTime(hours.closes));
+      }
+      await expect(footer.getByRole('link', { name: site.chrome.privacyLink })).toBeVisible();
+    });
+  }
+});

@@ -34,7 +34,7 @@ import {
 import { askAgainLater, onNextVisitorAct } from './boot/ask-again.ts';
 import { linkInHead } from './boot/link-in-head.ts';
 import { readBootManifest } from './boot/read-boot-manifest.ts';
-import { focusPageHeading, putInPageView } from './boot/show-in-page-view.ts';
+import { focusPageHeading, putInPageView, takeViewTitle } from './boot/show-in-page-view.ts';
 import { lockBodyScroll } from './lib/body-scroll-lock.ts';
 import { afterFirstViewShown } from './lib/first-view.ts';
 import { scrollToTop } from './lib/motion.ts';
@@ -42,6 +42,7 @@ import { holdSendsForApp } from './booking/form-before-app.ts';
 import { linkPageExtras, linkWebFonts } from './lib/page-extras.ts';
 import { fillInOpeningStatus } from './lib/opening-status-text.ts';
 import { revealAllOnScroll } from './lib/reveal-on-scroll.ts';
+import { keepBookingInReach } from './lib/booking-in-reach.ts';
 import { isScrolledPast } from './lib/scrolled-past.ts';
 import './styles/index.css';
 
@@ -121,6 +122,8 @@ function whenIdle(then: () => void): void {
 
 fillInOpeningStatus(document);
 revealAllOnScroll(document);
+keepBookingInReach(document);
+takeViewTitle(document);
 
 const view = viewFor(pageNameFromHash(window.location.hash));
 const shownView = document.getElementById(mainElementId)?.getAttribute(viewAttribute);
@@ -236,6 +239,7 @@ function keepMenuInStep(dialog: HTMLDialogElement, button: HTMLElement): void {
  */
 function showInPageView(pageName: string): boolean {
   if (!putInPageView(document, pageName)) return false;
+  takeViewTitle(document);
   window.history.pushState(null, '', urlFor(pageName, window.location.pathname));
   scrollToTop();
   focusPageHeading(document);

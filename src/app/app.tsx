@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useMemo } from 'react';
-import { mainElementId, viewAttribute } from '../boot/protocol.ts';
-import { site } from '../content/site.ts';
+import { mainElementId, titleAttribute, viewAttribute } from '../boot/protocol.ts';
+import { site, viewTitles } from '../content/site.ts';
+import { FixedBookButton } from '../components/fixed-book-button.tsx';
 import { noteFirstViewShown } from '../lib/first-view.ts';
 import { scrollToTop } from '../lib/motion.ts';
 import { linkWebFonts } from '../lib/page-extras.ts';
@@ -34,6 +35,12 @@ export function App({ initialPageName, menuOpen = false }: AppProps) {
 
   const view = viewFor(pageName);
   const View = views[view];
+  const title = viewTitles[view];
+
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+
   return (
     <NavigationContext.Provider value={navigation}>
       <a
@@ -48,11 +55,16 @@ export function App({ initialPageName, menuOpen = false }: AppProps) {
         {site.chrome.skipLink}
       </a>
       <NavBar menuOpen={menuOpen} />
-      <main id={mainElementId} tabIndex={-1} {...{ [viewAttribute]: view }}>
+      <main
+        id={mainElementId}
+        tabIndex={-1}
+        {...{ [viewAttribute]: view, [titleAttribute]: title }}
+      >
         <Suspense fallback={<div className="view-loading" />}>
           <View key={pageName} />
           <ViewShown />
         </Suspense>
+        <FixedBookButton />
       </main>
       <Footer />
     </NavigationContext.Provider>

@@ -1,6 +1,7 @@
 import { Menu } from 'lucide-react';
 import { menuButtonClass, navBarClass, scrolledAttribute } from '../boot/protocol.ts';
 import { site } from '../content/site.ts';
+import { BookButton } from '../components/book-button.tsx';
 import { CupMark } from '../components/cup-mark.tsx';
 import { useDisclosure } from '../components/use-disclosure.ts';
 import { PageLink } from '../navigation/page-link.tsx';
@@ -23,6 +24,7 @@ export function NavBar({ menuOpen = false }: { menuOpen?: boolean }) {
           <CupMark className="brand-mark" />
           <span className="brand-name">{site.practiceName}</span>
         </PageLink>
+        <BookButton label={site.chrome.quickBook} className="nav-book-button" />
         <button
           type="button"
           className={`icon-button ${menuButtonClass}`}

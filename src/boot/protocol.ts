@@ -18,6 +18,18 @@ export const mainElementId = 'main';
 /** On <main>: the view rendered in it ('home', 'contact', 'coming-soon'…). */
 export const viewAttribute = 'data-view';
 
+/** On <main>: the title of the view rendered in it, which whatever puts the view in place gives the document. */
+export const titleAttribute = 'data-title';
+
+/**
+ * Marks the top of a view whose booking button, or heading, the fixed booking
+ * button of a phone's screen stands in for once it has scrolled out of view.
+ */
+export const bookingHeroClass = 'booking-hero';
+
+/** On <html>: the view's `bookingHeroClass` element is out of view, so the fixed booking button shows. */
+export const bookingHeroAwayAttribute = 'data-booking-hero-away';
+
 /**
  * On <html>: the view the address asks for is not on screen yet (its file is
  * being fetched, or the script renders it). The page is hidden meanwhile, so

@@ -4,7 +4,13 @@
  * home. The page's first script, and then the app, adopt it; its form takes
  * what is typed from the start (src/booking/form-before-app.ts).
  */
-import { inPageTemplateId, mainElementId, pageNameFromHash, rootElementId } from './protocol.ts';
+import {
+  inPageTemplateId,
+  mainElementId,
+  pageNameFromHash,
+  rootElementId,
+  titleAttribute,
+} from './protocol.ts';
 
 /** Whether the page the address names was put in place. */
 export function showInPageView({
@@ -24,6 +30,16 @@ export function putInPageView(document: Document, pageName: string): boolean {
   if (template?.tagName !== 'TEMPLATE' || !root) return false;
   root.replaceChildren((template as HTMLTemplateElement).content.cloneNode(true));
   return true;
+}
+
+/**
+ * Gives the document the title of the view on screen, as the app does on a
+ * switch. The page's first script calls it, not the boot scripts: a title is
+ * not painted, and they must stay within the first round trip.
+ */
+export function takeViewTitle(document: Document): void {
+  document.title =
+    document.getElementById(mainElementId)?.getAttribute(titleAttribute) || document.title;
 }
 
 /**

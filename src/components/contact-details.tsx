@@ -1,4 +1,4 @@
-import { Mail, MapPin, Phone, type LucideIcon } from 'lucide-react';
+import { AtSign, Mail, MapPin, MessageCircle, Phone, type LucideIcon } from 'lucide-react';
 import type { AnchorHTMLAttributes } from 'react';
 import { site } from '../content/site.ts';
 
@@ -11,7 +11,8 @@ interface ContactItem {
   note?: string;
 }
 
-const { phone, email, location } = site.contactDetails;
+const { phone, email, location, instagram, whatsapp } = site.contactDetails;
+const newTab = { rel: 'noopener', target: '_blank' } as const;
 const items: ContactItem[] = [
   {
     icon: Phone,
@@ -21,19 +22,47 @@ const items: ContactItem[] = [
   },
   { icon: Mail, label: site.contactLabels.email, text: email, link: { href: `mailto:${email}` } },
   {
+    icon: AtSign,
+    label: site.contactLabels.instagram,
+    text: instagram.text,
+    link: { href: instagram.url, ...newTab },
+    note: site.chrome.opensInNewTab,
+  },
+  ...(whatsapp
+    ? [
+        {
+          icon: MessageCircle,
+          label: site.contactLabels.whatsapp,
+          text: whatsapp.text,
+          link: { href: whatsapp.url, ...newTab },
+          note: site.chrome.opensInNewTab,
+        },
+      ]
+    : []),
+  {
     icon: MapPin,
     label: site.contactLabels.location,
     text: location,
-    link: { href: site.address.directionsUrl, rel: 'noopener', target: '_blank' },
+    link: { href: site.address.directionsUrl, ...newTab },
     note: site.chrome.opensInNewTab,
   },
 ];
 
+/** The ways to reach the practice, without the location line (the footer gives the whole address). */
+export const messageItems = items.filter((item) => item.label !== site.contactLabels.location);
+
 /** Phone, e-mail and location (with directions), each a link a phone can act on. */
-export function ContactDetails({ className }: { className?: string }) {
+export function ContactDetails({
+  className,
+  only = items,
+}: {
+  className?: string;
+  /** The items to list; all of them unless given. */
+  only?: ContactItem[];
+}) {
   return (
     <ul className={['contact-details', className].filter(Boolean).join(' ')}>
-      {items.map(({ icon: ItemIcon, label, text, link, note }) => (
+      {only.map(({ icon: ItemIcon, label, text, link, note }) => (
         <li key={label}>
           <span className="contact-icon">
             <ItemIcon aria-hidden="true" />

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { bookingHeroClass } from '../boot/protocol.ts';
 import { ViewHeading } from './view-heading.tsx';
 
 /** The top of every view but home: its title and an optional subtitle. */
@@ -12,7 +13,7 @@ export function PageHeader({
   children?: ReactNode;
 }) {
   return (
-    <header className="page-header">
+    <header className={`page-header ${bookingHeroClass}`}>
       <div className="container">
         <ViewHeading>{title}</ViewHeading>
         {subtitle ? <p className="page-subtitle">{subtitle}</p> : null}

@@ -10,11 +10,15 @@
  * before going live.
  */
 import { practice } from '../../supabase/functions/_shared/content/practice.ts';
+import { firstVisit, practitioner, sessionPrices } from './before-booking.ts';
 import { clinicTimeZone, openingHours, openingStatusWords } from './clinic-hours.ts';
+import type { ImageSlot } from './image-slot.ts';
 import type { PageName } from './page-names.ts';
 
 export { pageNames, type PageName } from './page-names.ts';
 export type { OpeningHours, Weekday } from './clinic-hours.ts';
+export type { ImageSlot } from './image-slot.ts';
+export type { Practitioner, Question, Session } from './before-booking.ts';
 
 /** Icons a who-can-benefit card may show; the home view maps each name to an SVG icon. */
 export type AudienceIconName =
@@ -35,16 +39,6 @@ export type BenefitIconName =
 /** Icons a getting-here line may show. */
 export type TravelIconName = 'train' | 'bus' | 'parking' | 'car';
 
-/** An image the practitioner may add later; width and height keep the layout still while it loads. */
-export interface ImageSlot {
-  /** A path under public/, in a modern format (AVIF or WebP). */
-  src: string;
-  width: number;
-  height: number;
-  /** What the picture shows, read aloud by screen readers. */
-  alt: string;
-}
-
 export interface NavigationItem {
   id: PageName;
   label: string;
@@ -64,7 +58,18 @@ export interface Testimonial {
   rating: 1 | 2 | 3 | 4 | 5;
 }
 
-const { name: practiceName, phone, email, replyWithinHours, address } = practice;
+const {
+  name: practiceName,
+  phone,
+  email,
+  replyWithinHours,
+  address,
+  instagram,
+  whatsapp,
+} = practice;
+
+/** A view's title in the browser's tab and history, e.g. 'Benefits of Hijama · Rochester Hijama'. */
+const viewTitle = (heading: string): string => `${heading} · ${practiceName}`;
 
 /**
  * How long booking requests are kept, as the privacy notice under the form
@@ -104,7 +109,15 @@ export const site = {
     /** The short location line of the contact blocks. */
     location: 'Rochester, United Kingdom',
     replyPromise: `We reply within ${replyWithinHours} hours by e-mail or Instagram message.`,
+    instagram: { text: `@${instagram}`, url: `https://www.instagram.com/${instagram}/` },
+    /** Linked only where the practice has set a WhatsApp number. */
+    whatsapp: whatsapp
+      ? { text: whatsapp, url: `https://wa.me/${whatsapp.replace(/\D/g, '')}` }
+      : null,
   },
+
+  /** The council's skin-piercing registration, shown with the practitioner and in the footer. */
+  registration: practice.skinPiercingRegistration,
 
   address: {
     ...address,
@@ -138,6 +151,10 @@ export const site = {
     healthNotice: 'Health notice',
     /** Read after a link that opens a new tab, by screen readers only. */
     opensInNewTab: ' (opens in a new tab)',
+    /** The booking link of the top bar on wide screens, and of the bar fixed at the bottom of a phone's screen. */
+    quickBook: 'Book a session',
+    footerContact: 'Contact and opening hours',
+    privacyLink: 'Privacy notice (under the booking form)',
   },
 
   bookButton: 'Book Your Session',
@@ -202,16 +219,24 @@ export const site = {
       ] satisfies Card<AudienceIconName>[],
       cta: 'Book Your Session Now',
     },
+    practitioner,
+    sessions: sessionPrices,
     getInTouch: {
       heading: 'Get in Touch',
-      intro:
-        'Questions before you book? Call, e-mail or send a booking request and we will get back to you.',
+      /** The intro reads before, then the link to the booking view, then after. */
+      intro: {
+        before: 'Questions before you book? Call, e-mail or ',
+        link: 'send a booking request',
+        after: ' and we will get back to you.',
+      },
     },
   },
 
   benefits: {
     heading: 'Benefits of Hijama',
     subtitle: 'Discover the transformative effects of traditional cupping therapy',
+    /** Questions a first-timer asks, after the cards (src/content/before-booking.ts). */
+    firstVisit,
     intro:
       'What our clients most often tell us after their sessions. Everyone is different, and results vary from person to person.',
     cards: [
@@ -357,7 +382,7 @@ export const site = {
       instagram: 'Instagram Username (Optional)',
     },
     hints: {
-      phone: 'A UK mobile or landline, e.g. 07700 900 123.',
+      phone: 'A UK mobile or landline, e.g. 07700 900 461.',
       instagram: 'If you would like us to reply by Instagram message.',
     },
     instagramPlaceholder: '@yourusername',
@@ -394,7 +419,7 @@ export const site = {
       fields: {
         fullName: 'The full name of the person who wants the session, e.g. Aisha Khan.',
         phone:
-          'A phone number the practice can call or text, e.g. 07700 900123 or +44 1634 123456.',
+          'A phone number the practice can call or text, e.g. 07700 900461 or +44 1634 123456.',
         email: 'The e-mail address the practice should reply to, e.g. aisha@example.com.',
         instagram:
           'Only if the visitor would like a reply by Instagram message: their username, e.g. @aisha.k.',
@@ -421,6 +446,10 @@ export const site = {
     phone: 'Phone',
     email: 'Email',
     location: 'Location',
+    instagram: 'Instagram',
+    whatsapp: 'WhatsApp',
+    address: 'Address',
+    hours: 'Opening hours',
   },
 
   comingSoon: {
@@ -462,3 +491,14 @@ export const site = {
 } as const;
 
 export type SiteContent = typeof site;
+
+/** Each view's title in the browser's tab and history; home keeps the search engines' title. */
+export const viewTitles = {
+  home: site.seo.title,
+  benefits: viewTitle(site.benefits.heading),
+  testimonials: viewTitle(site.testimonials.heading),
+  location: viewTitle(site.location.heading),
+  contact: viewTitle(site.contact.heading),
+  answer: viewTitle(site.answerPage.heading),
+  'coming-soon': viewTitle(site.comingSoon.heading),
+} as const satisfies Record<PageName | 'answer' | 'coming-soon', string>;

@@ -14,6 +14,7 @@ import {
 import { site, type BenefitIconName } from '../content/site.ts';
 import { CardGrid } from '../components/card-grid.tsx';
 import { ClosingCall } from '../components/closing-call.tsx';
+import { FirstVisitQuestions } from '../components/first-visit-questions.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 
 const benefitIcons: Record<BenefitIconName, LucideIcon> = {
@@ -29,23 +30,28 @@ const benefitIcons: Record<BenefitIconName, LucideIcon> = {
 };
 
 export function BenefitsView() {
-  const { heading, subtitle, intro, cards } = site.benefits;
+  const { heading, subtitle, intro, cards, firstVisit } = site.benefits;
   return (
     <>
       <PageHeader title={heading} subtitle={subtitle} />
       <section className="section section-flush" aria-label={heading}>
         <div className="container">
           <p className="section-lead">{intro}</p>
+          <aside className="disclaimer" aria-label={site.chrome.healthNotice}>
+            <Info aria-hidden="true" className="disclaimer-icon" />
+            <p>{site.disclaimer}</p>
+          </aside>
           <CardGrid
             cards={cards}
             icons={benefitIcons}
             headingLevel={2}
             className="card-grid-four"
           />
-          <aside className="disclaimer" aria-label={site.chrome.healthNotice}>
-            <Info aria-hidden="true" className="disclaimer-icon" />
-            <p>{site.disclaimer}</p>
-          </aside>
+          <div className="section-intro first-visit">
+            <h2 className="section-title">{firstVisit.heading}</h2>
+            <p>{firstVisit.intro}</p>
+          </div>
+          <FirstVisitQuestions />
           <ClosingCall />
         </div>
       </section>

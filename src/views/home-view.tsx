@@ -8,14 +8,18 @@ import {
   Zap,
   type LucideIcon,
 } from 'lucide-react';
+import { bookingHeroClass } from '../boot/protocol.ts';
 import { site, type AudienceIconName } from '../content/site.ts';
 import { BookButton } from '../components/book-button.tsx';
 import { CardGrid } from '../components/card-grid.tsx';
 import { ContactDetails } from '../components/contact-details.tsx';
 import { HeroArt } from '../components/hero-art.tsx';
 import { OpeningStatusLine } from '../components/opening-status.tsx';
+import { PractitionerCard } from '../components/practitioner-card.tsx';
 import { Reveal, revealStep } from '../components/reveal.tsx';
+import { SessionPrices } from '../components/session-prices.tsx';
 import { ViewHeading } from '../components/view-heading.tsx';
+import { PageLink } from '../navigation/page-link.tsx';
 
 const audienceIcons: Record<AudienceIconName, LucideIcon> = {
   dumbbell: Dumbbell,
@@ -28,7 +32,7 @@ const audienceIcons: Record<AudienceIconName, LucideIcon> = {
 };
 
 export function HomeView() {
-  const { hero, whatIs, whoCanBenefit, getInTouch } = site.home;
+  const { hero, whatIs, whoCanBenefit, sessions, getInTouch } = site.home;
   return (
     <>
       <section className="hero" aria-labelledby="hero-title">
@@ -40,7 +44,7 @@ export function HomeView() {
             </ViewHeading>
             <p className="hero-lead">{hero.lead}</p>
             <div className="hero-actions">
-              <BookButton />
+              <BookButton className={bookingHeroClass} />
               <p className="hero-reassurance">{hero.reassurance}</p>
             </div>
           </div>
@@ -96,6 +100,24 @@ export function HomeView() {
         </div>
       </section>
 
+      <section className="section" aria-labelledby="sessions-and-prices">
+        <div className="container">
+          <div className="section-intro">
+            <h2 id="sessions-and-prices" className="section-title">
+              {sessions.heading}
+            </h2>
+            <p>{sessions.intro}</p>
+          </div>
+          <SessionPrices withDescriptions />
+        </div>
+      </section>
+
+      <section className="section section-tinted" aria-labelledby="practitioner">
+        <div className="container">
+          <PractitionerCard />
+        </div>
+      </section>
+
       <section className="section" aria-labelledby="get-in-touch">
         <div className="container">
           <Reveal className="touch-card">
@@ -103,7 +125,13 @@ export function HomeView() {
               <h2 id="get-in-touch" className="section-title">
                 {getInTouch.heading}
               </h2>
-              <p>{getInTouch.intro}</p>
+              <p>
+                {getInTouch.intro.before}
+                <PageLink page="contact" className="inline-link">
+                  {getInTouch.intro.link}
+                </PageLink>
+                {getInTouch.intro.after}
+              </p>
               <p className="reply-promise">{site.contactDetails.replyPromise}</p>
               <OpeningStatusLine />
             </div>

@@ -4,8 +4,8 @@
  * (src/content/site.ts) and the e-mails sent in the practice's name, by the
  * Node server and by the Edge Function alike, all take them from here.
  *
- * PLACEHOLDERS: the phone number, e-mail address, street address, postcode and
- * url below are examples (the phone number is from Ofcom's range reserved for
+ * PLACEHOLDERS: the phone number, e-mail address, Instagram username, council
+ * registration number, street address, postcode and url below are examples (the phone number is from Ofcom's range reserved for
  * fiction; the e-mail and the site use the reserved `.example` domain).
  * Replace them with the practice's real details before going live.
  */
@@ -24,6 +24,26 @@ export const practice = {
 
   /** PLACEHOLDER: replace with the practice's e-mail address. */
   email: 'bookings@rochester-hijama.example',
+
+  /**
+   * PLACEHOLDER: the practice's Instagram username, without the @ (this one is
+   * an example that belongs to nobody). Visitors come from there and replies go there.
+   */
+  instagram: 'rochesterhijama.example',
+
+  /**
+   * The WhatsApp number in international form (e.g. '+447700900123'), or null
+   * where the practice takes no WhatsApp messages: the page links it only when set.
+   */
+  whatsapp: null as string | null,
+
+  /**
+   * PLACEHOLDER: the council registration for skin piercing (special treatment
+   * licence) the practice holds, as its certificate words it; null where it holds none.
+   */
+  skinPiercingRegistration:
+    'Registered with Medway Council for skin piercing (registration number PLACEHOLDER)' as
+      string | null,
 
   address: {
     /** PLACEHOLDER venue, club, road and postcode: replace with the real address. */

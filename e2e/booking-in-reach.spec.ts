@@ -1,0 +1,106 @@
+import { expect, test } from '@playwright/test';
+import { site } from '../src/content/site.ts';
+import { fixedBookButton, openMenu, openView, scrollToEnd, viewHeadings } from './fixtures.ts';
+
+test.describe('on a phone', () => {
+  test.beforeEach(async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.setViewportSize({ width: 390, height: 844 });
+  });
+
+  for (const view of ['home', 'benefits', 'testimonials', 'location'] as const) {
+    test(`on ${view}, the fixed Book button appears once the top of the view has scrolled away`, async ({
+      page,
+    }) => {
+      await openView(page, view);
+      await expect(fixedBookButton(page)).toBeHidden();
+      await page.mouse.wheel(0, 1500);
+      await expect(fixedBookButton(page)).toBeVisible();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await expect(fixedBookButton(page)).toBeHidden();
+    });
+  }
+
+  test('the fixed Book button never shows on the booking view', async ({ page }) => {
+    await openView(page, 'contact');
+    await scrollToEnd(page);
+    await page.waitForTimeout(300);
+    await expect(fixedBookButton(page)).toBeHidden();
+  });
+
+  test('the fixed Book button is not over the open menu', async ({ page }) => {
+    await openView(page, 'benefits');
+    await page.mouse.wheel(0, 1500);
+    await expect(fixedBookButton(page)).toBeVisible();
+    await openMenu(page);
+    await expect(fixedBookButton(page)).toBeHidden();
+  });
+
+  test('the fixed Book button is not over the thank-you dialog', async ({ page }) => {
+    await openView(page, 'contact');
+    const { labels } = site.bookingForm;
+    await page.getByLabel(labels.fullName).fill('Aisha Khan');
+    await page.getByLabel(labels.phone).fill('07700 900 461');
+    await page.getByLabel(labels.email).fill(`in-reach.${Date.now()}@example.com`);
+    await page.getByRole('button', { name: site.bookingForm.submit }).click();
+    await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
+    await expect(fixedBookButton(page)).toBeHidden();
+  });
+
+  test("the fixed Book button leaves the footer's last line uncovered", async ({ page }) => {
+    for (const view of ['home', 'benefits'] as const) {
+      await openView(page, view);
+      await scrollToEnd(page);
+      await expect(fixedBookButton(page)).toBeVisible();
+      const button = (await fixedBookButton(page).boundingBox())!;
+      const lastLine = (await page
+        .locator('.site-footer .footer-small-print > :last-child')
+        .boundingBox())!;
+      expect(lastLine.y + lastLine.height, view).toBeLessThanOrEqual(button.y);
+    }
+  });
+
+  test('the fixed Book button is reached by Tab and opens the booking view', async ({ page }) => {
+    await openView(page, 'testimonials');
+    await page.mouse.wheel(0, 1500);
+    await expect(fixedBookButton(page)).toBeVisible();
+    await page.locator('.closing-call a').focus();
+    await page.keyboard.press('Tab');
+    await expect(fixedBookButton(page)).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.contact);
+    expect(new URL(page.url()).hash).toBe('#contact');
+  });
+
+  test('the fixed Book button moves nothing when it appears', async ({ page }) => {
+    await openView(page, 'home');
+    await page.evaluate(() => {
+      (window as unknown as { shift: number }).shift = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as { value: number }[])
+          (window as unknown as { shift: number }).shift += entry.value;
+      }).observe({ type: 'layout-shift' });
+    });
+    await page.mouse.wheel(0, 1500);
+    await expect(fixedBookButton(page)).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { shift: number }).shift)).toBe(0);
+  });
+});
+
+test('on a wide screen the top bar has a Book link and the menu keeps its five entries', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openView(page, 'benefits');
+  await page.mouse.wheel(0, 1500);
+  await expect(fixedBookButton(page)).toBeHidden();
+  const topBarLink = page.locator('header.nav-bar').getByRole('link', {
+    name: site.chrome.quickBook,
+  });
+  await expect(topBarLink).toBeVisible();
+  await openMenu(page);
+  await expect(page.getByRole('dialog').getByRole('navigation').getByRole('link')).toHaveCount(5);
+  await page.keyboard.press('Escape');
+  await topBarLink.click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.contact);
+});
