@@ -1,6 +1,7 @@
 import { defineConfig, loadEnv } from 'vite';
 import react from '@vitejs/plugin-react';
 import { clinicUtcOffsets } from './src/lib/clinic-utc-offsets.ts';
+import { siteUrlFrom, siteUrlProblem } from './supabase/functions/_shared/content/site-url.ts';
 
 export default defineConfig(({ mode }) => {
   const env = loadEnv(mode, process.cwd(), 'VITE_');
@@ -10,10 +11,17 @@ export default defineConfig(({ mode }) => {
       'Set both VITE_SUPABASE_URL and VITE_SUPABASE_ANON_KEY, or neither (to use the built-in server).',
     );
   }
+  // SITE_URL has no VITE_ prefix: the server and the Edge Function read the same name.
+  const siteUrl = process.env.SITE_URL ?? loadEnv(mode, process.cwd(), 'SITE_URL').SITE_URL;
+  const siteUrlMistake = siteUrlProblem(siteUrl);
+  if (siteUrlMistake) throw new Error(siteUrlMistake);
   return {
     plugins: [react()],
     // The clinic's clock changes, so the page needs no Intl to tell its time (src/lib/utc-offsets.ts).
-    define: { __CLINIC_UTC_OFFSETS__: JSON.stringify(clinicUtcOffsets()) },
+    define: {
+      __CLINIC_UTC_OFFSETS__: JSON.stringify(clinicUtcOffsets()),
+      __SITE_URL__: JSON.stringify(siteUrlFrom(siteUrl)),
+    },
     build: {
       target: 'es2022',
       assetsInlineLimit: 0,

@@ -8,6 +8,9 @@ import {
 import { site } from '../src/content/site.ts';
 import { accessibilityViolations } from './fixtures.ts';
 
+/** SITE_URL of these tests: every link to the site must name it. */
+const testSiteUrl = 'https://clinic.test/';
+
 // The practitioner's e-mail, as a phone shows it. It needs no server: the
 // HTML is composed here and loaded as it is, without a style sheet, as mail
 // clients do.
@@ -30,12 +33,12 @@ async function showOnPhone(page: Page, html: string) {
 test('every way to answer is a tap target at least 44 px high, within a 375 px screen', async ({
   page,
 }) => {
-  await showOnPhone(page, composeBookingEmail(notice).html);
+  await showOnPhone(page, composeBookingEmail(notice, testSiteUrl).html);
   // A UK mobile and an Instagram handle: all six ways (Instagram message and
   // profile, e-mail, call, WhatsApp, text message), then the answered link.
   const actions = replyActions(notice);
   expect(actions).toHaveLength(6);
-  const markAnswered = markAnsweredAction(notice)!;
+  const markAnswered = markAnsweredAction(notice, testSiteUrl)!;
   expect(markAnswered.href).toBe(`${site.url}#answer=${notice.answerToken!}`);
   for (const { label, href } of [...actions, markAnswered]) {
     const link = page.getByRole('link', { name: label, exact: true });
@@ -53,17 +56,20 @@ test('a long name or address without spaces wraps instead of widening the e-mail
 }) => {
   await showOnPhone(
     page,
-    composeBookingEmail({
-      ...notice,
-      fullName: 'Averylongnamewithoutanyspace'.repeat(3),
-      email: `${'averylongaddress'.repeat(4)}@example.com`,
-    }).html,
+    composeBookingEmail(
+      {
+        ...notice,
+        fullName: 'Averylongnamewithoutanyspace'.repeat(3),
+        email: `${'averylongaddress'.repeat(4)}@example.com`,
+      },
+      testSiteUrl,
+    ).html,
   );
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 });
 
 test('the e-mail has no axe violations, colour contrast included', async ({ page }) => {
-  await showOnPhone(page, composeBookingEmail(notice).html);
+  await showOnPhone(page, composeBookingEmail(notice, testSiteUrl).html);
   // A mail client shows the e-mail inside its own page, which has the landmarks.
   const pageRules = ['landmark-one-main', 'region'];
   const violations = await accessibilityViolations(page);

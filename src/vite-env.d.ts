@@ -11,5 +11,8 @@ interface ImportMeta {
   readonly env: ImportMetaEnv;
 }
 
+/** SITE_URL as the build read it (vite.config.ts, supabase/functions/_shared/content/site-url.ts). */
+declare const __SITE_URL__: string;
+
 /** The clinic's clock changes, written by the build (vite.config.ts, src/lib/utc-offsets.ts). */
 declare const __CLINIC_UTC_OFFSETS__: import('./lib/utc-offsets.ts').UtcOffsets;

@@ -12,6 +12,9 @@ import {
 } from '../../supabase/functions/_shared/notifications/notifier.ts';
 import { createOutbox } from '../../supabase/functions/_shared/notifications/outbox.ts';
 
+/** SITE_URL of these tests: every link to the site must name it. */
+const testSiteUrl = 'https://clinic.test/';
+
 /**
  * The "Mark as answered" link of the booking e-mail, end to end: the e-mail a
  * real SMTP server receives carries a link whose token the database signed
@@ -28,13 +31,17 @@ describe.each(testEngines('answer-link'))('the "Mark as answered" link on $name'
     await database.db.query('delete from public.bookings');
     peer = await startSmtpPeer();
     notifier = createNotifier({
+      siteUrl: testSiteUrl,
       outbox: createOutbox(database.db),
       channels: [
-        createEmailChannel({
-          smtpUrl: `smtp://127.0.0.1:${peer.port}`,
-          to: ['practice@example.com'],
-          from: 'Rochester Hijama <bookings@rochester-hijama.example>',
-        }),
+        createEmailChannel(
+          {
+            smtpUrl: `smtp://127.0.0.1:${peer.port}`,
+            to: ['practice@example.com'],
+            from: 'Rochester Hijama <bookings@rochester-hijama.example>',
+          },
+          testSiteUrl,
+        ),
       ],
       pollIntervalMs: 60_000,
       retryBaseMs: 1000,

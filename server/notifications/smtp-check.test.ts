@@ -13,16 +13,22 @@ import {
 import { createEmailChannel } from '../../supabase/functions/_shared/notifications/channels.ts';
 import { describeSmtpFailure, describeSmtpSuccess } from './smtp-check.ts';
 
+/** SITE_URL of these tests: every link to the site must name it. */
+const testSiteUrl = 'https://clinic.test/';
+
 /** The start-up check of the e-mail account against real SMTP servers, and what it says. */
 
 const execFileAsync = promisify(execFile);
 
 async function check(smtpUrl: string): Promise<string> {
-  const channel = createEmailChannel({
-    smtpUrl,
-    to: ['practice@example.com'],
-    from: 'a@b.example',
-  });
+  const channel = createEmailChannel(
+    {
+      smtpUrl,
+      to: ['practice@example.com'],
+      from: 'a@b.example',
+    },
+    testSiteUrl,
+  );
   try {
     await channel.verify();
     return describeSmtpSuccess(smtpUrl);

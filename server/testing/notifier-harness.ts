@@ -98,6 +98,7 @@ export function useNotifierHarness(
     infos,
     startNotifier(channels, options = {}) {
       const notifier = createNotifier({
+        siteUrl: 'https://clinic.test/',
         outbox: createOutbox(db()),
         channels,
         pollIntervalMs: 100,

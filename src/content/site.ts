@@ -79,8 +79,11 @@ export const retentionMonths = practice.retentionMonths;
 
 export const site = {
   practiceName,
-  /** The address the site is published at (canonical link, sitemap, sharing). */
-  url: practice.url,
+  /**
+   * The address the site is published at (canonical link, sitemap, sharing):
+   * SITE_URL as the build read it, practice.url outside the build.
+   */
+  url: typeof __SITE_URL__ === 'undefined' ? practice.url : __SITE_URL__,
 
   /** What search engines and link previews show. */
   seo: {

@@ -12,6 +12,9 @@ import { instagramUrl } from './reply-links.ts';
 import { practice } from '../content/practice.ts';
 import * as visitorEmails from '../content/visitor-emails.ts';
 
+/** SITE_URL of these tests: every link to the site must name it. */
+const testSiteUrl = 'https://clinic.test/';
+
 const { replyWithinHours } = practice;
 
 const notice: BookingNotice = {
@@ -67,7 +70,7 @@ describe('escapeHtml', () => {
 
 describe('composeBookingEmail', () => {
   it('writes every field, the reply-by time and the reference as plain text and as HTML', () => {
-    const email = composeBookingEmail({ ...notice, answerToken: token });
+    const email = composeBookingEmail({ ...notice, answerToken: token }, testSiteUrl);
     expect(email.subject).toBe('Booking request from Amina Khan');
     expect(email.replyTo).toEqual({ name: 'Amina Khan', address: 'amina@example.com' });
     expect(email.text).toBe(
@@ -86,7 +89,7 @@ describe('composeBookingEmail', () => {
         'Call: tel:+441634123456',
         '',
         'Once you have answered:',
-        `Mark as answered: https://www.rochester-hijama.example/#answer=${token}`,
+        `Mark as answered: ${testSiteUrl}#answer=${token}`,
         '',
         'Name:       Amina Khan',
         'Phone:      +44 (0) 1634 123 456',
@@ -104,12 +107,12 @@ describe('composeBookingEmail', () => {
     expect(email.html).toContain('Wednesday 1 July 2026, 14:05 BST');
     expect(email.html).toContain('Thursday 2 July 2026, 14:05 BST');
     expect(email.html).toContain('5F0C2A8E');
-    expect(email.html).toContain(`<a href="${practice.url}#answer=${token}" style="display:block`);
+    expect(email.html).toContain(`<a href="${testSiteUrl}#answer=${token}" style="display:block`);
     expect(email.html).toContain('>Mark as answered</a>');
   });
 
   it('offers no "Mark as answered" without a token', () => {
-    const email = composeBookingEmail(notice);
+    const email = composeBookingEmail(notice, testSiteUrl);
     expect(email.text).not.toContain('Mark as answered');
     expect(email.text).not.toContain('Once you have answered');
     expect(email.html).not.toContain('Mark as answered');
@@ -117,7 +120,7 @@ describe('composeBookingEmail', () => {
 
   it('shows an Instagram profile address, stored before the rule reduced it, as its user name once', () => {
     for (const stored of ['https://www.instagram.com/Amina.K/', 'instagram.com/amina.k?igsh=abc']) {
-      const email = composeBookingEmail({ ...notice, instagram: stored });
+      const email = composeBookingEmail({ ...notice, instagram: stored }, testSiteUrl);
       expect(email.text).toContain('Instagram:  @amina.k (https://instagram.com/amina.k)\n');
       expect(email.text).toContain('prefers a reply by Instagram message (@amina.k).');
       expect(email.html).toContain('<a href="https://instagram.com/amina.k">@amina.k</a>');
@@ -127,7 +130,7 @@ describe('composeBookingEmail', () => {
   });
 
   it('offers the same actions, in the same order, in both parts', () => {
-    const email = composeBookingEmail({ ...notice, phone: '07700 900123' });
+    const email = composeBookingEmail({ ...notice, phone: '07700 900123' }, testSiteUrl);
     const textLinks = [...email.text.matchAll(/^([^:\n]+): ((?:tel|sms|mailto|https):\S+)$/gm)].map(
       ([, label, href]) => ({ label, href }),
     );
@@ -164,7 +167,7 @@ describe('composeBookingEmail', () => {
   });
 
   it('puts the e-mail first and says nothing of Instagram when no handle was given', () => {
-    const email = composeBookingEmail({ ...notice, instagram: null });
+    const email = composeBookingEmail({ ...notice, instagram: null }, testSiteUrl);
     expect(email.text).not.toContain('prefers a reply by Instagram');
     expect(email.html).not.toContain('prefers a reply by Instagram');
     expect(email.html).not.toContain('instagram.com');
@@ -204,7 +207,7 @@ describe('composeBookingEmail', () => {
   );
 
   it('says the visitor prefers Instagram even when what they typed cannot be linked', () => {
-    const email = composeBookingEmail({ ...notice, instagram: 'amina k' });
+    const email = composeBookingEmail({ ...notice, instagram: 'amina k' }, testSiteUrl);
     expect(email.text).toContain('Amina Khan prefers a reply by Instagram message (amina k).\n');
     expect(email.html).toContain('prefers a reply by Instagram message (amina k).');
     expect(email.html).not.toContain('Open Instagram profile');
@@ -214,20 +217,23 @@ describe('composeBookingEmail', () => {
   it('gives a reply-by time 24 hours on, in UK time, across the change from BST to GMT', () => {
     const arrived = new Date('2026-10-24T19:30:00Z');
     expect(replyBy(arrived)).toEqual(new Date('2026-10-25T19:30:00Z'));
-    const email = composeBookingEmail({ ...notice, createdAt: arrived });
+    const email = composeBookingEmail({ ...notice, createdAt: arrived }, testSiteUrl);
     expect(email.text).toContain('Received:   Saturday 24 October 2026, 20:30 BST\n');
     expect(email.text).toContain('Reply by:   Sunday 25 October 2026, 19:30 GMT\n');
     expect(email.html).toContain('Sunday 25 October 2026, 19:30 GMT');
   });
 
   it('keeps what a visitor typed from becoming markup, links or extra lines', () => {
-    const email = composeBookingEmail({
-      ...notice,
-      fullName: 'Eve\nReceived: never <img src=x onerror=alert(1)>',
-      phone: '07700 900123"><script>',
-      email: '"><script>alert(1)</script>@evil.example',
-      instagram: '<b>not a handle</b>',
-    });
+    const email = composeBookingEmail(
+      {
+        ...notice,
+        fullName: 'Eve\nReceived: never <img src=x onerror=alert(1)>',
+        phone: '07700 900123"><script>',
+        email: '"><script>alert(1)</script>@evil.example',
+        instagram: '<b>not a handle</b>',
+      },
+      testSiteUrl,
+    );
     expect(email.subject).toBe(
       'Booking request from Eve Received: never <img src=x onerror=alert(1)>',
     );
@@ -247,7 +253,7 @@ describe('composeBookingEmail', () => {
   });
 
   it('shortens a long name in the subject only', () => {
-    const email = composeBookingEmail({ ...notice, fullName: 'A'.repeat(100) });
+    const email = composeBookingEmail({ ...notice, fullName: 'A'.repeat(100) }, testSiteUrl);
     expect(email.subject).toBe(`Booking request from ${'A'.repeat(59)}…`);
     expect(email.text).toContain(`Name:       ${'A'.repeat(100)}\n`);
   });

@@ -147,25 +147,34 @@ function action(label: string, href: string | undefined): ReplyAction | undefine
 const maxSubjectName = 60;
 
 /**
- * The link that marks the request answered (supabase/functions/_shared/core/answer-link.ts), when the
- * notifier's query gave the request's token.
+ * The link that marks the request answered (supabase/functions/_shared/core/answer-link.ts) on the
+ * site at `siteUrl` (SITE_URL), when the notifier's query gave the request's token.
  */
-export function markAnsweredAction(notice: BookingNotice): ReplyAction | undefined {
+export function markAnsweredAction(
+  notice: BookingNotice,
+  siteUrl: string,
+): ReplyAction | undefined {
   return notice.answerToken
-    ? { label: 'Mark as answered', href: answerLink(practice.url, notice.answerToken) }
+    ? { label: 'Mark as answered', href: answerLink(siteUrl, notice.answerToken) }
     : undefined;
 }
 
-export function composeBookingEmail(notice: BookingNotice): BookingEmail {
+/** The e-mail's subject, which is also the push's title. */
+export function bookingSubject(notice: BookingNotice): string {
+  const name = plainText(notice.fullName);
+  const shortName = name.length > maxSubjectName ? `${name.slice(0, maxSubjectName - 1)}…` : name;
+  return `Booking request from ${shortName}`;
+}
+
+export function composeBookingEmail(notice: BookingNotice, siteUrl: string): BookingEmail {
   const received = formatUkTimeLong(notice.createdAt);
   const deadline = formatUkTimeLong(replyBy(notice.createdAt));
   const reference = shortReference(notice.id);
   const instagramLink = instagramUrl(notice.instagram);
   const actions = replyActions(notice);
-  const markAnswered = markAnsweredAction(notice);
+  const markAnswered = markAnsweredAction(notice, siteUrl);
   const afterAnswering = 'Once you have answered:';
   const name = plainText(notice.fullName);
-  const shortName = name.length > maxSubjectName ? `${name.slice(0, maxSubjectName - 1)}…` : name;
   const promise = `The site promises a reply within ${practice.replyWithinHours} hours, by e-mail or Instagram message.`;
   const preference =
     notice.instagram === null
@@ -261,7 +270,7 @@ export function composeBookingEmail(notice: BookingNotice): BookingEmail {
     '',
   ].join('\n');
 
-  const email: BookingEmail = { subject: `Booking request from ${shortName}`, text, html };
+  const email: BookingEmail = { subject: bookingSubject(notice), text, html };
   // A request stored before the field took plain addresses only may hold a name or a list.
   if (plainEmailAddress.test(notice.email)) {
     email.replyTo = { name, address: notice.email };

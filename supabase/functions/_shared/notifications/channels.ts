@@ -70,7 +70,7 @@ export function messageIdFor(key: string, from: string): string {
   return `<${key}@${domain || 'localhost'}>`;
 }
 
-export function createEmailChannel(settings: EmailSettings): NotificationChannel {
+export function createEmailChannel(settings: EmailSettings, siteUrl: string): NotificationChannel {
   const transport = createMailTransport(settings.smtpUrl);
   const from = mailboxOf(settings.from);
   const to = settings.to.map(mailboxOf);
@@ -93,7 +93,7 @@ export function createEmailChannel(settings: EmailSettings): NotificationChannel
     name: 'email',
     description: `e-mail to ${settings.to.join(', ')}`,
     async send(notice) {
-      const email = composeBookingEmail(notice);
+      const email = composeBookingEmail(notice, siteUrl);
       await transport.sendMail({
         from,
         to,

@@ -13,6 +13,9 @@ import {
 import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
 import { noChannelNote, runDaily, type DailyRunOptions } from './daily-run.ts';
 
+/** SITE_URL of these tests: every link to the site must name it. */
+const testSiteUrl = 'https://clinic.test/';
+
 const { replyWithinHours } = practice;
 
 /**
@@ -74,11 +77,14 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
   }
 
   function emailTo(port: number): NotificationChannel {
-    const channel = createEmailChannel({
-      smtpUrl: `smtp://127.0.0.1:${port}`,
-      to: [practiceInbox],
-      from: 'Rochester Hijama <bookings@rochester-hijama.example>',
-    });
+    const channel = createEmailChannel(
+      {
+        smtpUrl: `smtp://127.0.0.1:${port}`,
+        to: [practiceInbox],
+        from: 'Rochester Hijama <bookings@rochester-hijama.example>',
+      },
+      testSiteUrl,
+    );
     closers.push(async () => channel.close());
     return channel;
   }

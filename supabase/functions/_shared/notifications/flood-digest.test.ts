@@ -3,6 +3,9 @@ import type { BookingNotice } from './booking-notice.ts';
 import { composeFloodDigest } from './flood-digest.ts';
 import { messageListLimit } from './message-lists.ts';
 
+/** SITE_URL of these tests: every link to the site must name it. */
+const testSiteUrl = 'https://clinic.test/';
+
 /** What a flood digest of many requests says, in the e-mail's two parts and the webhook. */
 
 describe('composeFloodDigest', () => {
@@ -17,7 +20,13 @@ describe('composeFloodDigest', () => {
       instagram: null,
       answerToken: 'token',
     }));
-    const digest = composeFloodDigest({ id: '7', createdAt, requests, threshold: 20 });
+    const digest = composeFloodDigest({
+      siteUrl: testSiteUrl,
+      id: '7',
+      createdAt,
+      requests,
+      threshold: 20,
+    });
 
     const encoder = new TextEncoder();
     expect(encoder.encode(digest.text).length).toBeLessThan(100_000);

@@ -34,6 +34,8 @@ export interface FloodDigestInput {
   requests: readonly BookingNotice[];
   /** The site's hourly threshold (booking_limits.site_per_hour) when the digest was opened. */
   threshold: number;
+  /** SITE_URL, the site its links open. */
+  siteUrl: string;
 }
 
 export interface FloodDigestMessage {
@@ -93,7 +95,7 @@ export function composeFloodDigest(input: FloodDigestInput): FloodDigestMessage 
     review,
     '',
     ...listed.flatMap((notice, index) => {
-      const markAnswered = markAnsweredAction(notice);
+      const markAnswered = markAnsweredAction(notice, input.siteUrl);
       return [
         `${index + 1}. ${requestLine(notice)}`,
         `   ${contactLine(notice)}`,
@@ -112,7 +114,7 @@ export function composeFloodDigest(input: FloodDigestInput): FloodDigestMessage 
       : `<a href="${escapeHtml(href)}" style="color:#123c3a">${escapeHtml(label)}</a>`;
   const entryHtml = (notice: BookingNotice) => {
     // The visitor's preferred way first, as in the e-mail of a single request.
-    const markAnswered = markAnsweredAction(notice);
+    const markAnswered = markAnsweredAction(notice, input.siteUrl);
     const actions = [...replyActions(notice), ...(markAnswered ? [markAnswered] : [])].map(
       ({ label, href }) => link(href, label),
     );

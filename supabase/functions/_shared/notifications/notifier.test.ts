@@ -20,6 +20,9 @@ import { createOutbox } from './outbox.ts';
 import { retryDelayMs } from './notifier.ts';
 import { practice } from '../content/practice.ts';
 
+/** SITE_URL of these tests: every link to the site must name it. */
+const testSiteUrl = 'https://clinic.test/';
+
 /** The notifier against a real SMTP server and a real webhook receiver, in this process. */
 
 const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/json' };
@@ -45,11 +48,14 @@ describe.each(engines)('the notifier on $name', (engine) => {
   const { errors, infos, startNotifier, smtpPeer } = harness;
 
   function emailTo(port: number, credentials = '') {
-    return createEmailChannel({
-      smtpUrl: `smtp://${credentials}127.0.0.1:${port}`,
-      to: [practiceInbox],
-      from: 'Rochester Hijama <bookings@rochester-hijama.example>',
-    });
+    return createEmailChannel(
+      {
+        smtpUrl: `smtp://${credentials}127.0.0.1:${port}`,
+        to: [practiceInbox],
+        from: 'Rochester Hijama <bookings@rochester-hijama.example>',
+      },
+      testSiteUrl,
+    );
   }
 
   /**

@@ -57,6 +57,8 @@ export interface NotifierTaskContext {
 export interface NotifierOptions {
   outbox: Outbox;
   channels: readonly NotificationChannel[];
+  /** SITE_URL, the site the messages' links open. */
+  siteUrl: string;
   pollIntervalMs: number;
   retryBaseMs: number;
   retryMaxMs: number;
@@ -220,7 +222,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
       await digests.complete(digest);
       return;
     }
-    const message = composeFloodDigest(digest);
+    const message = composeFloodDigest({ ...digest, siteUrl: options.siteUrl });
     const by = describeChannels(digest.sent);
     const { outcome, failures, lostBy } = await deliver(
       digest.sent,

@@ -29,6 +29,7 @@ describe('loadNotifyConfig', () => {
       alertAfterMs: 3_600_000,
       remindBeforeReplyByMs: 4 * 3_600_000,
       acknowledge: true,
+      siteUrl: practice.url,
     });
   });
 

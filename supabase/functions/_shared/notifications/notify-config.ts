@@ -1,6 +1,7 @@
 import { ConfigError } from '../config.ts';
 import type { EmailSettings } from './channels.ts';
 import { practice } from '../content/practice.ts';
+import { siteUrlFrom, siteUrlProblem } from '../content/site-url.ts';
 import { parseTopicUrl, type NtfySettings } from './ntfy.ts';
 
 /** How the practice is told of new booking requests; read from the environment. */
@@ -33,6 +34,8 @@ export interface NotifyConfig {
    * (NOTIFY_ACKNOWLEDGE, on by default): only with e-mail configured.
    */
   acknowledge: boolean;
+  /** SITE_URL (practice.url when unset): the site every link of the messages opens. */
+  siteUrl: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -168,6 +171,9 @@ export function loadNotifyConfig(env: Env = process.env): NotifyConfig | undefin
       'NOTIFY_ACKNOWLEDGE=on needs SMTP_URL and NOTIFY_TO: the acknowledgement is an e-mail from the practice.',
     );
   }
+  const siteUrlText = read('SITE_URL');
+  const siteUrlMistake = siteUrlProblem(siteUrlText);
+  if (siteUrlMistake) problems.push(siteUrlMistake);
   if (retryMaxMs < retryBaseMs) {
     problems.push('NOTIFY_RETRY_MAX_SECONDS must not be below NOTIFY_RETRY_SECONDS.');
   }
@@ -185,6 +191,7 @@ export function loadNotifyConfig(env: Env = process.env): NotifyConfig | undefin
     alertAfterMs,
     remindBeforeReplyByMs: reminderHours * 3_600_000,
     acknowledge: smtpUrl !== undefined && acknowledgeText !== 'off',
+    siteUrl: siteUrlFrom(siteUrlText),
   };
 }
 

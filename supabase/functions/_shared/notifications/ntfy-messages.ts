@@ -1,7 +1,7 @@
 import { shortReference } from '../core/booking-reference.ts';
 import { formatUkTimeShort } from '../uk-time.ts';
 import {
-  composeBookingEmail,
+  bookingSubject,
   markAnsweredAction,
   replyActions,
   replyBy,
@@ -83,7 +83,7 @@ export function composeBookingPush(notice: BookingNotice): NtfyMessage {
     ...markAction,
   ];
   return {
-    title: composeBookingEmail(notice).subject,
+    title: bookingSubject(notice),
     message: [
       `Ref ${shortReference(notice.id)}, received ${formatUkTimeShort(notice.createdAt)}`,
       `Phone ${plainText(notice.phone)}`,
@@ -118,7 +118,8 @@ export function composeFloodDigestPush(digest: FloodDigestMessage): NtfyMessage 
  */
 export function composeReminderPush(reminder: ReminderMessage): NtfyMessage {
   const first = reminder.requests[0];
-  const markAnswered = first === undefined ? undefined : markAnsweredAction(first);
+  const markAnswered =
+    first === undefined ? undefined : markAnsweredAction(first, reminder.siteUrl);
   const alone = reminder.requests.length === 1;
   const markAction =
     markAnswered === undefined || first === undefined

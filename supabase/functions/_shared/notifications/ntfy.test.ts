@@ -14,6 +14,9 @@ import { createEmailChannel } from './channels.ts';
 import { runDaily } from './daily-run.ts';
 import { createNtfyChannel, parseTopicUrl } from './ntfy.ts';
 
+/** SITE_URL of these tests: every link to the site must name it. */
+const testSiteUrl = 'https://clinic.test/';
+
 /**
  * The ntfy push channel against a real HTTP peer that speaks ntfy's publish
  * API, beside a real SMTP server, on each database engine: what a push says,
@@ -105,11 +108,14 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
     createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: withToken });
 
   const emailTo = (port: number) =>
-    createEmailChannel({
-      smtpUrl: `smtp://127.0.0.1:${port}`,
-      to: [practice],
-      from: 'Rochester Hijama <bookings@rochester-hijama.example>',
-    });
+    createEmailChannel(
+      {
+        smtpUrl: `smtp://127.0.0.1:${port}`,
+        to: [practice],
+        from: 'Rochester Hijama <bookings@rochester-hijama.example>',
+      },
+      testSiteUrl,
+    );
 
   /** Posts one booking as the form does; resolves when the API has answered. */
   async function post(body: Record<string, unknown>): Promise<{ status: number; at: number }> {

@@ -19,6 +19,9 @@ import {
   recordAcknowledgementRefused,
 } from './practice-alerts.ts';
 
+/** SITE_URL of these tests: every link to the site must name it. */
+const testSiteUrl = 'https://clinic.test/';
+
 /**
  * An alert that notifications are failing speaks only of those still failing
  * when it goes out, against a real database, SMTP server and webhook receiver:
@@ -48,6 +51,7 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
   /** A notifier as the server runs one, with NOTIFY_ALERT_AFTER_MINUTES=1 and a retry delay of 1 ms. */
   function notifierWith(channels: NotificationChannel[]) {
     const notifier = createNotifier({
+      siteUrl: testSiteUrl,
       outbox: createOutbox(database.db),
       channels,
       pollIntervalMs: 60_000,
@@ -69,11 +73,14 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
   }
 
   function emailTo(peer: SmtpPeer, password: string) {
-    return createEmailChannel({
-      smtpUrl: `smtp://clinic:${password}@127.0.0.1:${peer.port}`,
-      to: [practice],
-      from: 'Rochester Hijama <bookings@rochester-hijama.example>',
-    });
+    return createEmailChannel(
+      {
+        smtpUrl: `smtp://clinic:${password}@127.0.0.1:${peer.port}`,
+        to: [practice],
+        from: 'Rochester Hijama <bookings@rochester-hijama.example>',
+      },
+      testSiteUrl,
+    );
   }
 
   async function store(fullName: string) {

@@ -11,6 +11,9 @@ import {
   waitingListCommand,
 } from './reminder-message.ts';
 
+/** SITE_URL of these tests: every link to the site must name it. */
+const testSiteUrl = 'https://clinic.test/';
+
 /** What the reminder of waiting requests says, in the e-mail, the webhook and the push. */
 
 const hour = 3_600_000;
@@ -48,19 +51,19 @@ const before = (notice: BookingNotice, ms: number) =>
 describe('composeReminder', () => {
   it('says in the subject when a lone request is due, in UK time', () => {
     // Due 2 July 18:40 BST (17:40 UTC); reminded four hours before.
-    const reminder = composeReminder([amina], before(amina, 4 * hour));
+    const reminder = composeReminder([amina], before(amina, 4 * hour), testSiteUrl);
     expect(reminder.subject).toBe('A request waits for a reply; it is due at 18:40');
   });
 
   it('groups requests, the first due first, whatever order they came in', () => {
-    const reminder = composeReminder([yusuf, amina], before(amina, 3 * hour));
+    const reminder = composeReminder([yusuf, amina], before(amina, 3 * hour), testSiteUrl);
     expect(reminder.subject).toBe('2 requests wait for a reply; the first is due at 18:40');
     expect(reminder.requests.map((notice) => notice.id)).toEqual([amina.id, yusuf.id]);
     expect(reminder.text.indexOf('Amina Khan')).toBeLessThan(reminder.text.indexOf('Yusuf'));
   });
 
   it('says how late the first is once its reply-by time has passed', () => {
-    const reminder = composeReminder([amina, yusuf], before(amina, -(80 * 60_000)));
+    const reminder = composeReminder([amina, yusuf], before(amina, -(80 * 60_000)), testSiteUrl);
     expect(reminder.subject).toBe('2 requests wait for a reply; the first is 1 h 20 min late');
     expect(reminder.text).toContain('Reply by Thu 02 Jul 2026 18:40 (1 h 20 min late)');
     // The second is 30 minutes later: 50 minutes late.
@@ -69,13 +72,13 @@ describe('composeReminder', () => {
 
   it('says "tomorrow" when the first is due on the next UK day', () => {
     // Reminded as soon as it arrives (NOTIFY_REMINDER_HOURS=24).
-    const reminder = composeReminder([amina], amina.createdAt);
+    const reminder = composeReminder([amina], amina.createdAt, testSiteUrl);
     expect(reminder.subject).toBe('A request waits for a reply; it is due tomorrow at 18:40');
     expect(reminder.text).toContain('(24 h 00 min left)');
   });
 
   it('is due, not late, at the reply-by time itself (NOTIFY_REMINDER_HOURS=0)', () => {
-    const reminder = composeReminder([amina], before(amina, 0));
+    const reminder = composeReminder([amina], before(amina, 0), testSiteUrl);
     expect(reminder.subject).toBe('A request waits for a reply; it is due at 18:40');
     expect(reminder.text).toContain('(due now)');
   });
@@ -91,19 +94,19 @@ describe('composeReminder', () => {
     ['2026-10-24T00:30:00Z', '2026-10-24T23:00:00Z', 'at 01:30'],
   ])('a request of %s, reminded at %s, is due %s', (createdAt, now, due) => {
     const notice = request(amina.id, createdAt);
-    expect(composeReminder([notice], new Date(now)).subject).toBe(
+    expect(composeReminder([notice], new Date(now), testSiteUrl).subject).toBe(
       `A request waits for a reply; it is due ${due}`,
     );
   });
 
   it('lists each request with its reference, times, phone and links', () => {
     const now = before(amina, 3 * hour);
-    const { text } = composeReminder([amina, yusuf], now);
+    const { text } = composeReminder([amina, yusuf], now, testSiteUrl);
     expect(text).toContain('1. Amina Khan, ref 5F0C2A8E');
     expect(text).toContain('Reply by Thu 02 Jul 2026 18:40 (3 h 00 min left)');
     expect(text).toContain('Received Wed 01 Jul 2026 18:40');
     expect(text).toContain('Phone 07700 900123 (tel:07700900123)');
-    expect(text).toContain(`Mark as answered: ${answerLink(practice.url, amina.answerToken!)}`);
+    expect(text).toContain(`Mark as answered: ${answerLink(testSiteUrl, amina.answerToken!)}`);
     // The visitor's preferred way first: Instagram for a handle.
     expect(text).toContain('Message on Instagram: https://ig.me/m/yusuf.ali');
     expect(text).toContain(
@@ -112,11 +115,11 @@ describe('composeReminder', () => {
   });
 
   it('escapes what the visitor typed in the HTML, and links the phone and the answer page', () => {
-    const { html } = composeReminder([amina, yusuf], before(amina, 3 * hour));
+    const { html } = composeReminder([amina, yusuf], before(amina, 3 * hour), testSiteUrl);
     expect(html).toContain('Yusuf &lt;b&gt;Ali&lt;/b&gt;');
     expect(html).not.toContain('<b>Ali</b>');
     expect(html).toContain('href="tel:07700900123"');
-    expect(html).toContain(`href="${answerLink(practice.url, yusuf.answerToken!)}"`);
+    expect(html).toContain(`href="${answerLink(testSiteUrl, yusuf.answerToken!)}"`);
     expect(html).toContain('3 h 00 min left');
   });
 
@@ -124,6 +127,7 @@ describe('composeReminder', () => {
     const { text, html } = composeReminder(
       [{ ...amina, answerToken: undefined }],
       before(amina, hour),
+      testSiteUrl,
     );
     expect(text).not.toContain('Mark as answered:');
     expect(html).not.toContain('#answer=');
@@ -131,15 +135,17 @@ describe('composeReminder', () => {
 
   it('has one id for the same requests, in any order, and another for others', () => {
     const now = before(amina, hour);
-    const id = composeReminder([amina, yusuf], now).id;
-    expect(composeReminder([yusuf, amina], new Date(now.getTime() + hour)).id).toBe(id);
-    expect(composeReminder([amina], now).id).not.toBe(id);
+    const id = composeReminder([amina, yusuf], now, testSiteUrl).id;
+    expect(composeReminder([yusuf, amina], new Date(now.getTime() + hour), testSiteUrl).id).toBe(
+      id,
+    );
+    expect(composeReminder([amina], now, testSiteUrl).id).not.toBe(id);
     expect(id).toMatch(/^[0-9a-f]{16}$/);
   });
 
   it('gives the webhook every request with its reply-by time', () => {
     const now = before(amina, hour);
-    const reminder = composeReminder([amina, yusuf], now);
+    const reminder = composeReminder([amina, yusuf], now, testSiteUrl);
     expect(reminder.webhookBody).toMatchObject({
       type: 'practice.reminder',
       reminder: {
@@ -163,7 +169,7 @@ describe('composeReminder', () => {
         { fullName: `Visitor ${index}` },
       ),
     );
-    const reminder = composeReminder(crowd, before(amina, hour));
+    const reminder = composeReminder(crowd, before(amina, hour), testSiteUrl);
     expect(reminder.subject).toBe(
       `${messageListLimit + 3} requests wait for a reply; the first is due at 18:40`,
     );
@@ -179,7 +185,7 @@ describe('composeReminder', () => {
   });
 
   it('refuses to remind of nothing', () => {
-    expect(() => composeReminder([], new Date())).toThrow();
+    expect(() => composeReminder([], new Date(), testSiteUrl)).toThrow();
   });
 });
 
@@ -195,7 +201,7 @@ describe('describeDue and describeTimeLeft', () => {
 
 describe('composeReminderPush', () => {
   it('pushes a lone request with the ways to answer it and "Mark as answered"', () => {
-    const push = composeReminderPush(composeReminder([yusuf], before(yusuf, hour)));
+    const push = composeReminderPush(composeReminder([yusuf], before(yusuf, hour), testSiteUrl));
     expect(push.title).toBe('A request waits for a reply; it is due at 19:10');
     expect(push.priority).toBe(4);
     expect(push.message).toBe(
@@ -207,11 +213,13 @@ describe('composeReminderPush', () => {
       'Call',
       'Mark as answered',
     ]);
-    expect(push.actions.at(-1)?.url).toBe(answerLink(practice.url, yusuf.answerToken!));
+    expect(push.actions.at(-1)?.url).toBe(answerLink(testSiteUrl, yusuf.answerToken!));
   });
 
   it('pushes several requests with one line each and the first one\u2019s "Mark as answered"', () => {
-    const push = composeReminderPush(composeReminder([amina, yusuf], before(amina, hour)));
+    const push = composeReminderPush(
+      composeReminder([amina, yusuf], before(amina, hour), testSiteUrl),
+    );
     expect(push.title).toBe('2 requests wait for a reply; the first is due at 18:40');
     expect(push.message.split('\n')).toEqual([
       'Amina Khan, ref 5F0C2A8E: reply by Thu 02 Jul 2026 18:40 (1 h 00 min left)',
@@ -221,7 +229,7 @@ describe('composeReminderPush', () => {
       {
         action: 'view',
         label: 'Mark 5F0C2A8E as answered',
-        url: answerLink(practice.url, amina.answerToken!),
+        url: answerLink(testSiteUrl, amina.answerToken!),
         clear: true,
       },
     ]);

@@ -47,6 +47,8 @@ export interface ReminderMessage {
   composedAt: Date;
   /** The requests it reminds of, the first due first. */
   requests: readonly BookingNotice[];
+  /** SITE_URL, the site its links open. */
+  siteUrl: string;
   subject: string;
   text: string;
   html: string;
@@ -103,7 +105,11 @@ function composeSubject(requests: readonly BookingNotice[], now: Date): string {
     : `${requests.length} requests wait for a reply; the first is ${when}`;
 }
 
-export function composeReminder(requests: readonly BookingNotice[], now: Date): ReminderMessage {
+export function composeReminder(
+  requests: readonly BookingNotice[],
+  now: Date,
+  siteUrl: string,
+): ReminderMessage {
   if (requests.length === 0) throw new Error('A reminder needs at least one request.');
   // The first due first, whatever order they were given in.
   const ordered = [...requests].sort(
@@ -129,7 +135,7 @@ export function composeReminder(requests: readonly BookingNotice[], now: Date): 
       const due = replyBy(notice.createdAt);
       const tel = telUrl(notice.phone);
       const answer = replyActions(notice)[0];
-      const markAnswered = markAnsweredAction(notice);
+      const markAnswered = markAnsweredAction(notice, siteUrl);
       return [
         `${index + 1}. ${plainText(notice.fullName)}, ref ${shortReference(notice.id)}`,
         `   Reply by ${formatUkTimeShort(due)} (${describeTimeLeft(due, now)})`,
@@ -146,7 +152,7 @@ export function composeReminder(requests: readonly BookingNotice[], now: Date): 
   ].join('\n');
 
   const entryHtml = (notice: BookingNotice) =>
-    waitingRequestHtml(notice, now, replyActions(notice).slice(0, 1));
+    waitingRequestHtml(notice, now, replyActions(notice).slice(0, 1), siteUrl);
 
   const html = emailDocument({
     title: subject,
@@ -167,6 +173,7 @@ export function composeReminder(requests: readonly BookingNotice[], now: Date): 
     id,
     composedAt: now,
     requests: ordered,
+    siteUrl,
     subject,
     text,
     html,
@@ -198,6 +205,7 @@ export function waitingRequestHtml(
   notice: BookingNotice,
   now: Date,
   replies: readonly ReplyAction[],
+  siteUrl: string,
 ): string {
   const due = replyBy(notice.createdAt);
   const late = isLate(due, now);
@@ -205,7 +213,7 @@ export function waitingRequestHtml(
   const phoneHtml = tel
     ? `<a href="${escapeHtml(tel)}" style="color:${colours.heading}">${escapeHtml(notice.phone)}</a>`
     : escapeHtml(notice.phone);
-  const markAnswered = markAnsweredAction(notice);
+  const markAnswered = markAnsweredAction(notice, siteUrl);
   const buttons = [
     ...replies.map((reply, index) => buttonHtml(reply, index === 0)),
     ...(markAnswered ? [buttonHtml(markAnswered, false)] : []),

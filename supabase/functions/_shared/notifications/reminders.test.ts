@@ -25,6 +25,9 @@ import { createNtfyChannel } from './ntfy.ts';
 import { createOutbox } from './outbox.ts';
 import { createReminderTask } from './reminders.ts';
 
+/** SITE_URL of these tests: every link to the site must name it. */
+const testSiteUrl = 'https://clinic.test/';
+
 /**
  * The reminders of waiting requests, sent by the notifier at a faked clock to
  * a real SMTP server and a real ntfy peer, on each database engine: once each,
@@ -104,16 +107,20 @@ function useHarness(getDb: () => Database): Harness {
   });
 
   harness.emailTo = (port) =>
-    createEmailChannel({
-      smtpUrl: `smtp://127.0.0.1:${port}`,
-      to: [practiceInbox],
-      from: 'Rochester Hijama <bookings@rochester-hijama.example>',
-    });
+    createEmailChannel(
+      {
+        smtpUrl: `smtp://127.0.0.1:${port}`,
+        to: [practiceInbox],
+        from: 'Rochester Hijama <bookings@rochester-hijama.example>',
+      },
+      testSiteUrl,
+    );
   harness.pushTo = (peer) =>
     createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: undefined });
   harness.notifier = (clock, options = {}) => {
     const db = options.db ?? getDb();
     const notifier = createNotifier({
+      siteUrl: testSiteUrl,
       outbox: createOutbox(db),
       channels: options.channels ?? [
         harness.emailTo(harness.smtp.port),
@@ -125,6 +132,7 @@ function useHarness(getDb: () => Database): Harness {
       exclusive: false,
       tasks: [
         createReminderTask({
+          siteUrl: testSiteUrl,
           db,
           remindBeforeReplyByMs: (options.remindHours ?? 4) * hour,
           retryMs: 10 * minute,

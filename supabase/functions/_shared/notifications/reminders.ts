@@ -26,6 +26,8 @@ export interface ReminderTaskOptions {
   remindBeforeReplyByMs: number;
   /** How long a reminder that no channel took waits before it is tried again. */
   retryMs: number;
+  /** SITE_URL, the site the reminder's links open. */
+  siteUrl: string;
 }
 
 /**
@@ -99,7 +101,7 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
       const requests = await claimDue(claim, leaseMs, now);
       if (requests.length === 0) return;
       const ids = requests.map((notice) => notice.id);
-      const reminder = composeReminder(requests, now);
+      const reminder = composeReminder(requests, now, options.siteUrl);
       const what = `reminder ${reminder.id} (${describeReminderSize(ids.length)})`;
       const { took, failures } = await sendThroughEvery(channels, (channel) =>
         channel.sendReminder(reminder),

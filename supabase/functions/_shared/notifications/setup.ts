@@ -12,7 +12,7 @@ import { createReminderTask } from './reminders.ts';
 /** The configured channels, e-mail first. */
 export function createChannels(config: NotifyConfig): NotificationChannel[] {
   const channels: NotificationChannel[] = [];
-  if (config.email) channels.push(createEmailChannel(config.email));
+  if (config.email) channels.push(createEmailChannel(config.email, config.siteUrl));
   if (config.webhookUrl) channels.push(createWebhookChannel(config.webhookUrl));
   if (config.ntfy) channels.push(createNtfyChannel(config.ntfy));
   return channels;
@@ -28,6 +28,7 @@ export function createConfiguredNotifier(
   const notifier = createNotifier({
     outbox: createOutbox(db),
     channels,
+    siteUrl: config.siteUrl,
     pollIntervalMs: config.pollIntervalMs,
     retryBaseMs: config.retryBaseMs,
     retryMaxMs: config.retryMaxMs,
@@ -41,6 +42,7 @@ export function createConfiguredNotifier(
         db,
         remindBeforeReplyByMs: config.remindBeforeReplyByMs,
         retryMs: config.retryMaxMs,
+        siteUrl: config.siteUrl,
       }),
       ...(config.email && config.acknowledge
         ? [

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { practice } from '../content/practice.ts';
+import { composeBookingEmail, type BookingNotice } from './booking-notice.ts';
+import { composeDailySummary } from './daily-summary.ts';
+import { composeFloodDigest } from './flood-digest.ts';
+import { loadNotifyConfig } from './notify-config.ts';
+import {
+  composeBookingPush,
+  composeDailySummaryPush,
+  composeReminderPush,
+} from './ntfy-messages.ts';
+import { composeReminder } from './reminder-message.ts';
+
+/** SITE_URL reaches every link to the site in every message, from the setting to the text. */
+
+const { siteUrl } = loadNotifyConfig({
+  NOTIFY_WEBHOOK_URL: 'https://hooks.test/booking',
+  SITE_URL: 'https://www.clinic.test',
+})!;
+
+const notice: BookingNotice = {
+  id: '5f0c2a8e-2f4b-4d0e-9a47-0a1b2c3d4e5f',
+  createdAt: new Date('2026-07-01T13:05:00Z'),
+  fullName: 'Amina Khan',
+  phone: '07700 900456',
+  email: 'amina@example.com',
+  instagram: null,
+  answerToken: `5f0c2a8e-2f4b-4d0e-9a47-0a1b2c3d4e5f.1790000000.${'ab'.repeat(32)}`,
+};
+
+/** Every web address in `text` that is not a way of answering the visitor (WhatsApp, Instagram). */
+function siteLinks(text: string): string[] {
+  return [...text.matchAll(/https?:\/\/[^\s"'<>)]+/g)]
+    .map(([link]) => link)
+    .filter((link) => !/^https:\/\/(wa\.me|ig\.me|instagram\.com)\//.test(link));
+}
+
+describe('SITE_URL', () => {
+  it('is read with one trailing slash', () => {
+    expect(siteUrl).toBe('https://www.clinic.test/');
+  });
+
+  it('is every link to the site in the notice, the reminder, the digest, the summary and the pushes', () => {
+    const reminder = composeReminder([notice], notice.createdAt, siteUrl);
+    const email = composeBookingEmail(notice, siteUrl);
+    const digest = composeFloodDigest({
+      id: '1',
+      createdAt: notice.createdAt,
+      requests: [notice],
+      threshold: 20,
+      siteUrl,
+    });
+    const summary = composeDailySummary({
+      day: '2026-07-02',
+      now: new Date('2026-07-02T06:00:00Z'),
+      at: { hour: 7, minute: 0 },
+      requests: [
+        { booking: notice, notification: { state: 'sent', attempts: 1, lastError: null } },
+      ],
+      failing: [],
+      waiting: [notice],
+      replies: [],
+      retention: { kind: 'purged', period: { count: 12, unit: 'mo' }, deleted: 0 },
+    });
+    const messages = {
+      notice: email.text + email.html,
+      reminder: reminder.text + reminder.html,
+      digest: digest.text + digest.html,
+      summary: summary.text + (summary.html ?? ''),
+      'booking push': JSON.stringify(composeBookingPush(notice)),
+      'summary push': JSON.stringify(composeDailySummaryPush(summary)),
+      'reminder push': JSON.stringify(composeReminderPush(reminder)),
+    };
+    for (const [name, text] of Object.entries(messages)) {
+      expect(text, name).not.toContain(new URL(practice.url).hostname);
+      for (const link of siteLinks(text))
+        expect(link, name).toMatch(/^https:\/\/www\.clinic\.test\//);
+    }
+    for (const name of ['notice', 'reminder', 'digest', 'reminder push'] as const) {
+      expect(siteLinks(messages[name]), name).toContain(
+        `https://www.clinic.test/#answer=${notice.answerToken}`,
+      );
+    }
+  });
+
+  it('refuses an address that is no web site', () => {
+    expect(() =>
+      loadNotifyConfig({ NOTIFY_WEBHOOK_URL: 'https://hooks.test/b', SITE_URL: 'www.clinic.test' }),
+    ).toThrow(/SITE_URL must be the site's address/);
+  });
+});
