@@ -1,10 +1,24 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { userInfo } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DataDirNotPrivateError } from './db/private-data-dir.ts';
+import {
+  dataDirUnusableExitStatus,
+  DataDirNotPrivateError,
+  DataDirOwnerError,
+} from './db/private-data-dir.ts';
 import { listeningUrl, makeServerWorkDir, spawnChild, type ChildRun } from './testing/processes.ts';
 
 /**
@@ -114,7 +128,7 @@ describe('the data folder', () => {
     const before = modesUnder(dataDir);
 
     const server = startServer(dataDir);
-    expect(await server.exited).toBe(1);
+    expect(await server.exited).toBe(dataDirUnusableExitStatus);
     const message = new DataDirNotPrivateError(dataDir, 0o755).message;
     expect(server.stderr()).toBe(`${message}\n`);
     expect(message).toContain(`chmod 700 '${dataDir}'`);
@@ -136,5 +150,28 @@ describe('the data folder', () => {
     await listeningUrl(fixed);
     fixed.child.kill('SIGTERM');
     expect(await fixed.exited).toBe(0);
+  });
+
+  it("another user's makes the server refuse to start with an exit status systemd does not restart on, naming the chown", async () => {
+    // Tests run as root, who may write anywhere: the owner is what tells.
+    const nobody = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim());
+    const dataDir = path.join(workDir, 'nobody data');
+    mkdirSync(dataDir, { mode: 0o700 });
+    chownSync(dataDir, nobody, nobody);
+
+    const server = startServer(dataDir);
+    expect(await server.exited).toBe(dataDirUnusableExitStatus);
+    const message = new DataDirOwnerError(dataDir, nobody).message;
+    expect(server.stderr()).toBe(`${message}\n`);
+    expect(message).toContain(`chown -R ${userInfo().username} '${dataDir}'`);
+    expect(readdirSync(dataDir)).toEqual([]);
+
+    const unit = readFileSync(
+      fileURLToPath(new URL('../deploy/hijama.service', import.meta.url)),
+      'utf8',
+    );
+    expect(unit).toMatch(
+      new RegExp(`^RestartPreventExitStatus=${dataDirUnusableExitStatus}$`, 'm'),
+    );
   });
 });

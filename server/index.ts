@@ -13,7 +13,12 @@ import { DatabaseUnavailableError } from '../supabase/functions/_shared/db/datab
 import { MigrationError } from './db/migrate.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { DatabaseRoleError, openDatabase, type OpenedDatabase } from './db/open-database.ts';
-import { checkDataDirIsPrivate, DataDirNotPrivateError } from './db/private-data-dir.ts';
+import {
+  checkDataDirIsPrivate,
+  dataDirUnusableExitStatus,
+  DataDirNotPrivateError,
+  DataDirOwnerError,
+} from './db/private-data-dir.ts';
 import { ensureStoredServiceKey, storedServiceKeyPath } from './db/stored-service-key.ts';
 import type { NotificationChannel } from '../supabase/functions/_shared/notifications/channels.ts';
 import { runDaily } from '../supabase/functions/_shared/notifications/daily-run.ts';
@@ -36,7 +41,9 @@ import {
   purgeOldRequests,
   retentionWarning,
 } from '../supabase/functions/_shared/retention/retention.ts';
-import { loadSettings } from './settings.ts';
+import { loadSettings, misspeltSettings } from './settings.ts';
+import { practice } from '../supabase/functions/_shared/content/practice.ts';
+import { placeholdersLeft } from '../supabase/functions/_shared/content/placeholders.ts';
 
 /** How long a stop waits for requests in flight before closing their connections. */
 const shutdownGraceMs = 10_000;
@@ -48,6 +55,7 @@ async function main() {
   // Variables already set in the environment win over the file.
   if (existsSync('.env')) process.loadEnvFile('.env');
   const { server: config, notify: notifyConfig, retention, daily, limits } = loadSettings();
+  for (const warning of misspeltSettings(process.env)) console.warn(warning);
   // A data directory open to other users is refused before anything is written in it.
   if (!config.databaseUrl) checkDataDirIsPrivate(config.dataDir);
 
@@ -155,6 +163,10 @@ async function main() {
   }
   const retentionProblem = retentionWarning(retention);
   if (retentionProblem) console.warn(retentionProblem);
+  // Said once at each start, until the content is the practice's own (npx hijama check lists them too).
+  for (const placeholder of placeholdersLeft(practice, process.env.SITE_URL)) {
+    console.warn(`Warning: ${placeholder}`);
+  }
   if (notifications && daily.summary) {
     console.log(
       `A summary of the day's requests is sent every day at ${formatClockTime(daily.at)} UK time.`,
@@ -237,11 +249,14 @@ main().catch((error: unknown) => {
     ConfigError,
     DataDirLockedError,
     DataDirNotPrivateError,
+    DataDirOwnerError,
     DatabaseRoleError,
     DatabaseUnavailableError,
     MigrationError,
     PortInUseError,
   ];
   console.error(expected.some((type) => error instanceof type) ? (error as Error).message : error);
-  process.exit(1);
+  const unusableDataDir =
+    error instanceof DataDirOwnerError || error instanceof DataDirNotPrivateError;
+  process.exit(unusableDataDir ? dataDirUnusableExitStatus : 1);
 });

@@ -14,6 +14,7 @@ import {
   type NotifyConfig,
 } from '../supabase/functions/_shared/notifications/notify-config.ts';
 import type { Period } from '../supabase/functions/_shared/retention/period.ts';
+import { editDistance } from './cli/suggestions.ts';
 import { loadRetention } from '../supabase/functions/_shared/retention/retention.ts';
 
 /** Everything read from the environment, by the server and by `npm run bookings`. */
@@ -42,4 +43,68 @@ export function loadSettings(env: Env = process.env, cwd: string = process.cwd()
     throw new ConfigError(problems);
   }
   return { server, notify, retention, daily, limits };
+}
+
+/**
+ * Every setting of docs/configuration.md, read by the server, the command, the
+ * Edge Function, the build or the tests: a name close to one of them is a typing slip.
+ */
+const settingNames = [
+  'ANON_KEY',
+  'BENCH_DATABASE_URL',
+  'BOOKING_LIMIT_PER_CLIENT_PER_HOUR',
+  'BOOKING_LIMIT_PER_EMAIL_PER_HOUR',
+  'BOOKING_LIMIT_SITE_PER_HOUR',
+  'CHROMIUM_PATH',
+  'DATABASE_URL',
+  'DATA_DIR',
+  'DIST_DIR',
+  'E2E_BASE_URL',
+  'E2E_PORT',
+  'HOST',
+  'MAX_PENDING_REQUESTS',
+  'NOTIFY_ACKNOWLEDGE',
+  'NOTIFY_ALERT_AFTER_MINUTES',
+  'NOTIFY_DAILY_SUMMARY_AT',
+  'NOTIFY_FROM',
+  'NOTIFY_FUNCTION_SECRET',
+  'NOTIFY_NTFY_TOKEN',
+  'NOTIFY_NTFY_URL',
+  'NOTIFY_POLL_SECONDS',
+  'NOTIFY_REMINDER_HOURS',
+  'NOTIFY_RETRY_MAX_SECONDS',
+  'NOTIFY_RETRY_SECONDS',
+  'NOTIFY_TO',
+  'NOTIFY_WEBHOOK_URL',
+  'PORT',
+  'RATE_LIMIT_PER_MINUTE',
+  'RETENTION',
+  'SERVICE_ROLE_KEY',
+  'SITE_URL',
+  'SMTP_URL',
+  'SUPABASE_DB_URL',
+  'SUPABASE_STACK_DIR',
+  'TEST_DATABASE_URL',
+  'TRUST_PROXY',
+  'VITE_SUPABASE_ANON_KEY',
+  'VITE_SUPABASE_URL',
+] as const;
+
+/**
+ * One warning for each variable that is not a setting but is spelt close to
+ * one (`SMTP_ULR`, `RETENTON`): it is ignored, and the setting meant keeps its
+ * default. Only slips count, not shared beginnings: the environment holds
+ * other programs' variables (`TEST`, `HOME`), which must not be mistaken for ours.
+ */
+export function misspeltSettings(env: Env): string[] {
+  const known = new Set<string>(settingNames);
+  return Object.keys(env)
+    .filter((name) => !known.has(name) && /^[A-Z][A-Z0-9_]*$/.test(name))
+    .flatMap((name) => {
+      const allowed = Math.min(2, Math.max(1, Math.floor(name.length / 4)));
+      const meant = settingNames.find((setting) => editDistance(name, setting) <= allowed);
+      return meant === undefined
+        ? []
+        : [`Warning: ${name} is not a setting, so it is ignored. Did you mean ${meant}?`];
+    });
 }

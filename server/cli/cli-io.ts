@@ -1,3 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseEnv } from 'node:util';
+
 /** What a command sees of its process, so that tests can run it in theirs. */
 export interface CliIo {
   /** The environment; the .env file of `cwd` fills in what it lacks. */
@@ -11,4 +15,11 @@ export interface CliIo {
   untilStopped(): Promise<string>;
   /** Asks on the terminal and resolves with the answer; absent when there is no terminal to ask on. */
   ask?: (question: string) => Promise<string>;
+}
+
+/** Variables already set in the environment win over the file, as for the server. */
+export function withDotEnv(io: Pick<CliIo, 'cwd' | 'env'>): Record<string, string | undefined> {
+  const file = path.join(io.cwd, '.env');
+  if (!existsSync(file)) return io.env;
+  return { ...parseEnv(readFileSync(file, 'utf8')), ...io.env };
 }

@@ -16,6 +16,7 @@ export const commandNames = [
   'notify',
   'backup',
   'restore',
+  'check',
   'help',
 ] as const;
 
@@ -146,6 +147,16 @@ export const commands: Record<CommandName, CommandSpec> = {
       'Creates the tables (supabase/migrations), then loads the backup. Refuses a\n' +
       'database that already holds booking requests. Moves a practice between the\n' +
       'embedded database, PostgreSQL and Supabase: back up from one, restore into the other.',
+  },
+  check: {
+    summary: 'what would hurt a launch: run it before going live',
+    usage: '',
+    options: {},
+    details:
+      'Checks the settings, sends a test e-mail to NOTIFY_TO and a test push or webhook\n' +
+      'call (no booking is made), lists the placeholders still in the content\n' +
+      '(supabase/functions/_shared/content/practice.ts, SITE_URL), and checks that .env\n' +
+      'and the data directory are private. Exit code 1 while anything is left to fix.',
   },
   help: {
     summary: "this help, or a command's: npx hijama help purge",

@@ -1,7 +1,4 @@
 import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { parseEnv } from 'node:util';
 import { ConfigError } from '../../supabase/functions/_shared/config.ts';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { BackupFileError, RestoreRefusedError } from '../db/backup.ts';
@@ -28,7 +25,14 @@ import {
 import { loadSettings, type Settings } from '../settings.ts';
 import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
 import { backup, restore } from './backup-command.ts';
-import type { CliIo } from './cli-io.ts';
+import { check } from './check-command.ts';
+import {
+  checkDataDirOwner,
+  dataDirOpenMode,
+  DataDirNotPrivateError,
+  DataDirOwnerError,
+} from '../db/private-data-dir.ts';
+import { withDotEnv, type CliIo } from './cli-io.ts';
 import {
   formatCsv,
   formatFailingWarning,
@@ -99,6 +103,7 @@ export async function runHijama(args: string[], io: CliIo): Promise<number> {
       BackupFileError,
       RestoreRefusedError,
       DataDirLockedError,
+      DataDirOwnerError,
     ];
     if (!expected.some((type) => error instanceof type)) throw error;
     io.err(`${(error as Error).message}\n`);
@@ -118,7 +123,9 @@ async function run(
   const answerRequest = command === 'answer' ? readAnswer(argument!, values) : undefined;
   const deleteReference = command === 'delete' ? readReference(command, argument!) : undefined;
   if (values.csv && values.json) throw new UsageError('Choose one of --csv and --json.');
+  if (command === 'check') return check(io);
   const settings = loadSettings(withDotEnv(io), io.cwd);
+  if (!settings.server.databaseUrl) warnOfDataDir(io, settings.server.dataDir);
   switch (command) {
     case 'list': {
       const format = values.csv ? 'csv' : values.json ? 'json' : 'table';
@@ -180,11 +187,17 @@ function readLimit(values: Values): number | undefined {
   throw new UsageError(`--limit takes a whole number above 0, or all, not "${values.limit}".`);
 }
 
-/** Variables already set in the environment win over the file, as for the server. */
-function withDotEnv(io: Pick<CliIo, 'cwd' | 'env'>): Record<string, string | undefined> {
-  const file = path.join(io.cwd, '.env');
-  if (!existsSync(file)) return io.env;
-  return { ...parseEnv(readFileSync(file, 'utf8')), ...io.env };
+/**
+ * Another user's data directory is refused, as the server refuses it; one
+ * open to others is only warned of, since the command may be how the
+ * practice gets its data out of it.
+ */
+function warnOfDataDir(io: CliIo, dataDir: string) {
+  checkDataDirOwner(dataDir);
+  const mode = dataDirOpenMode(dataDir);
+  if (mode !== undefined) {
+    io.err(`Warning: ${new DataDirNotPrivateError(dataDir, mode).message}\n`);
+  }
 }
 
 interface ListRequest {

@@ -1,4 +1,5 @@
-import { chmodSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { userInfo } from 'node:os';
 import path from 'node:path';
 
 /**
@@ -32,20 +33,62 @@ export class DataDirNotPrivateError extends Error {
 }
 
 /**
- * Throws DataDirNotPrivateError if `dataDir` grants anything to its group or
- * to other users; a folder not made yet is fine (it is created private).
- * Windows has no such permissions to check.
+ * The exit status of a data directory the server cannot use as it is (another
+ * user's, or open to others): EX_CONFIG of sysexits.h. The systemd unit does
+ * not restart on it (RestartPreventExitStatus=), since only a person can fix it.
  */
-export function checkDataDirIsPrivate(dataDir: string): void {
-  if (process.platform === 'win32') return;
-  let mode: number;
+export const dataDirUnusableExitStatus = 78;
+
+export class DataDirOwnerError extends Error {
+  constructor(dataDir: string, ownerUid: number) {
+    const user = userInfo().username;
+    super(
+      `The data directory ${dataDir} belongs to another user (uid ${ownerUid}), not to ${user}, who runs this: ` +
+        'its database could not be written, or would be left unreadable to its owner. ' +
+        `Give it to ${user}, then start again:\n` +
+        `  chown -R ${shellQuote(user)} ${shellQuote(dataDir)}`,
+    );
+    this.name = 'DataDirOwnerError';
+  }
+}
+
+/** The folder's status, or undefined when it is not made yet (it is then created private) or on Windows. */
+function statDataDir(dataDir: string): Stats | undefined {
+  if (process.platform === 'win32') return undefined;
   try {
-    mode = statSync(dataDir).mode & 0o7777;
+    return statSync(dataDir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  if ((mode & groupAndOtherBits) !== 0) throw new DataDirNotPrivateError(dataDir, mode);
+}
+
+/**
+ * Throws DataDirOwnerError if `dataDir` is another user's. Judged by owner,
+ * not by trying: root may write anywhere, and would leave files its server,
+ * run later as the folder's owner, cannot read.
+ */
+export function checkDataDirOwner(dataDir: string): void {
+  const stat = statDataDir(dataDir);
+  const uid = process.getuid?.();
+  if (stat && uid !== undefined && stat.uid !== uid) throw new DataDirOwnerError(dataDir, stat.uid);
+}
+
+/** The folder's permissions when its group or other users have any, else undefined. */
+export function dataDirOpenMode(dataDir: string): number | undefined {
+  const mode = (statDataDir(dataDir)?.mode ?? 0) & 0o7777;
+  return (mode & groupAndOtherBits) === 0 ? undefined : mode;
+}
+
+/**
+ * Throws DataDirOwnerError if `dataDir` is another user's, DataDirNotPrivateError
+ * if it grants anything to its group or to other users; a folder not made yet is
+ * fine (it is created private). Windows has no such permissions to check.
+ */
+export function checkDataDirIsPrivate(dataDir: string): void {
+  checkDataDirOwner(dataDir);
+  const mode = dataDirOpenMode(dataDir);
+  if (mode !== undefined) throw new DataDirNotPrivateError(dataDir, mode);
 }
 
 /**
@@ -70,11 +113,11 @@ export function makeContentsPrivate(dir: string): void {
   }
 }
 
-function formatMode(mode: number): string {
+export function formatMode(mode: number): string {
   return mode.toString(8).padStart(4, '0');
 }
 
 /** `path` as one word of a shell command, quoted only when it needs to be. */
-function shellQuote(path: string): string {
+export function shellQuote(path: string): string {
   return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
 }

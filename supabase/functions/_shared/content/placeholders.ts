@@ -1,4 +1,4 @@
-import { practice } from './practice.ts';
+import { siteUrlFrom, siteUrlProblem } from './site-url.ts';
 
 /**
  * The example facts practice.ts ships with (marked PLACEHOLDER there), kept as
@@ -6,7 +6,12 @@ import { practice } from './practice.ts';
  * are still in the content: a fact equal to its example has not been replaced.
  */
 
-export type PracticeFacts = Pick<typeof practice, 'phone' | 'email' | 'address'>;
+/** The facts of practice.ts that ship as examples. */
+export interface PracticeFacts {
+  phone: { international: string };
+  email: string;
+  address: { venue: string; road: string; postcode: string };
+}
 
 interface PlaceholderFact {
   /** What the deployer replaces, as the message names it. */
@@ -60,18 +65,25 @@ function isExampleUrl(url: string): boolean {
 
 /**
  * One line per placeholder still in the content, saying what to do; empty
- * when none is left. `siteUrl` is SITE_URL as read (undefined when unset).
+ * when none is left. `siteUrlSetting` is SITE_URL as set (a value it refuses
+ * is reported by the settings, not here).
  */
-export function placeholdersLeft(facts: PracticeFacts, siteUrl: string | undefined): string[] {
+export function placeholdersLeft(
+  facts: PracticeFacts,
+  siteUrlSetting: string | undefined,
+): string[] {
   const lines = placeholderFacts
     .filter((fact) => fact.current(facts) === fact.example)
     .map(
       (fact) =>
         `The practice's ${fact.name} is still the example "${fact.current(facts)}": replace ${fact.where}, then rebuild (npm run build).`,
     );
-  if (siteUrl === undefined || isExampleUrl(siteUrl)) {
+  const setting = siteUrlSetting?.trim() || undefined;
+  const stillExample =
+    setting !== undefined && !siteUrlProblem(setting) && isExampleUrl(siteUrlFrom(setting));
+  if (setting === undefined || stillExample) {
     lines.push(
-      `SITE_URL is ${siteUrl === undefined ? 'not set' : `still the example ${siteUrl}`}: set it to the site's address (e.g. SITE_URL=https://www.your-practice.co.uk/) for the server, the Edge Function's secrets and the build, or every link in the e-mails and pushes leads nowhere.`,
+      `SITE_URL is ${setting === undefined ? 'not set' : `still the example ${siteUrlFrom(setting)}`}: set it to the site's address (e.g. SITE_URL=https://www.your-practice.co.uk/) for the server, the Edge Function's secrets and the build, or every link in the e-mails and pushes leads nowhere.`,
     );
   }
   return lines;

@@ -5,6 +5,7 @@ import type { DailySummaryMessage } from './daily-summary.ts';
 import type { FloodDigestMessage } from './flood-digest.ts';
 import { composeAlert, type AlertMessage, type PracticeAlert } from './practice-alerts.ts';
 import type { ReminderMessage } from './reminder-message.ts';
+import type { TestMessage } from './test-message.ts';
 
 /** A way of telling the practice about a booking; `send` rejects when it did not get through. */
 export interface NotificationChannel {
@@ -25,6 +26,8 @@ export interface NotificationChannel {
    * login for e-mail. Rejects with the reason when it cannot.
    */
   verify(): Promise<void>;
+  /** Sends a message that says it is a test (`npx hijama check`): no booking is made. */
+  sendTest(test: TestMessage): Promise<void>;
   close(): void;
 }
 
@@ -111,6 +114,7 @@ export function createEmailChannel(settings: EmailSettings, siteUrl: string): No
     sendDailySummary: (summary) => sendToPractice(summary, `daily-summary-${summary.day}`),
     sendFloodDigest: (digest) => sendToPractice(digest, `flood-digest-${digest.id}`),
     sendReminder: (reminder) => sendToPractice(reminder, `reminder-${reminder.id}`),
+    sendTest: (test) => sendToPractice(test, `test-${test.id}`),
     async verify() {
       await transport.verify();
     },
@@ -164,6 +168,8 @@ export function createWebhookChannel(url: string): NotificationChannel {
       ),
     sendFloodDigest: (digest) => post(digest.webhookBody, `flood-digest-${digest.id}`),
     sendReminder: (reminder) => post(reminder.webhookBody, `reminder-${reminder.id}`),
+    sendTest: (test) =>
+      post({ type: 'practice.test', subject: test.subject, text: test.text }, `test-${test.id}`),
     // Nothing to check without sending: a webhook is tried with the first request.
     verify: async () => {},
     close: () => {},

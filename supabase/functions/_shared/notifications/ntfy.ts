@@ -80,6 +80,14 @@ export function createNtfyChannel(settings: NtfySettings): NotificationChannel {
     sendDailySummary: (summary) => publish(composeDailySummaryPush(summary)),
     sendFloodDigest: (digest) => publish(composeFloodDigestPush(digest)),
     sendReminder: (reminder) => publish(composeReminderPush(reminder)),
+    sendTest: (test) =>
+      publish({
+        title: test.subject,
+        message: test.text,
+        priority: 3,
+        tags: ['test_tube'],
+        actions: [],
+      }),
     // Nothing to check without publishing: a push is tried with the first request.
     verify: async () => {},
     close: () => {},

@@ -66,7 +66,7 @@ describe('SITE_URL', () => {
       notice: email.text + email.html,
       reminder: reminder.text + reminder.html,
       digest: digest.text + digest.html,
-      summary: summary.text + (summary.html ?? ''),
+      summary: summary.text,
       'booking push': JSON.stringify(composeBookingPush(notice)),
       'summary push': JSON.stringify(composeDailySummaryPush(summary)),
       'reminder push': JSON.stringify(composeReminderPush(reminder)),

@@ -1,0 +1,175 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { practice } from '../../supabase/functions/_shared/content/practice.ts';
+import {
+  startNtfyPeer,
+  startSmtpPeer,
+  waitFor,
+  type NtfyPeer,
+  type SmtpPeer,
+} from '../testing/notification-peers.ts';
+import { check } from './check-command.ts';
+import type { CliIo } from './cli-io.ts';
+import { runHijama } from './hijama-command.ts';
+
+/** `npx hijama check` and the command's guard of the data directory, with a real SMTP server and a real ntfy server. */
+
+const topic = 'check-test-topic-0123456789';
+
+/** The content once the practice has put its own details in. */
+const filledIn = {
+  ...practice,
+  phone: { display: '01634 000 111', international: '+441634000111' },
+  email: 'hello@clinic.test',
+  address: { ...practice.address, venue: 'Room 2', road: '3 High Street', postcode: 'ME1 1AA' },
+};
+
+let smtp: SmtpPeer;
+let ntfy: NtfyPeer;
+let workDir: string;
+
+beforeAll(async () => {
+  [smtp, ntfy] = await Promise.all([startSmtpPeer(), startNtfyPeer()]);
+});
+
+afterAll(async () => {
+  await Promise.all([smtp.close(), ntfy.close()]);
+});
+
+beforeEach(() => {
+  workDir = mkdtempSync(path.join(tmpdir(), 'hijama-check-'));
+});
+
+afterEach(() => {
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+/** A deployment's settings in `.env` with `mode`, ready but for what a test changes. */
+function writeDotEnv(settings: Record<string, string>, mode = 0o600) {
+  const file = path.join(workDir, '.env');
+  const lines = Object.entries({
+    DATA_DIR: path.join(workDir, 'data'),
+    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    NOTIFY_TO: 'practice@clinic.test',
+    NOTIFY_NTFY_URL: ntfy.topicUrl(topic),
+    SITE_URL: 'https://www.clinic.test/',
+    ...settings,
+  }).map(([name, value]) => `${name}=${value}`);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  chmodSync(file, mode);
+}
+
+async function run(action: (io: CliIo) => Promise<number>) {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    env: {},
+    cwd: workDir,
+    out: async (text) => {
+      stdout += text;
+    },
+    err: (text) => {
+      stderr += text;
+    },
+    untilStopped: () => new Promise(() => {}),
+  };
+  const code = await action(io);
+  return { code, stdout, stderr };
+}
+
+describe('npx hijama check', () => {
+  it('fails on the placeholders of the content and on a .env others can read, saying what to do', async () => {
+    writeDotEnv({ SITE_URL: '' }, 0o644);
+    const result = await run((io) => runHijama(['check'], io));
+    expect(result.code).toBe(1);
+    const fixes = result.stdout.split('\n').filter((line) => line.startsWith('FIX '));
+    expect(fixes).toEqual([
+      `FIX  ${path.join(workDir, '.env')} can be read by other users of this machine (permissions 0644), and it holds the SMTP password and the keys: run chmod 600 ${path.join(workDir, '.env')}`,
+      expect.stringMatching(
+        /^FIX {2}The practice's phone number is still the example "\+447700900123": replace phone in /,
+      ),
+      expect.stringMatching(/^FIX {2}The practice's e-mail address is still the example/),
+      expect.stringMatching(/^FIX {2}The practice's venue is still the example/),
+      expect.stringMatching(/^FIX {2}The practice's street address is still the example/),
+      expect.stringMatching(/^FIX {2}The practice's postcode is still the example/),
+      expect.stringMatching(/^FIX {2}SITE_URL is not set: set it to the site's address/),
+    ]);
+    expect(result.stderr).toBe('7 things to fix before going live (FIX above).\n');
+  });
+
+  it("fails on SITE_URL left at the example's address", async () => {
+    writeDotEnv({ SITE_URL: practice.url });
+    const result = await run((io) => check(io, filledIn));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`FIX  SITE_URL is still the example ${practice.url}`);
+  });
+
+  it('passes on content filled in, and its test e-mail and push arrive, with no booking made', async () => {
+    writeDotEnv({});
+    const mailsBefore = smtp.mails.length;
+    const result = await run((io) => check(io, filledIn));
+    expect(result).toEqual({
+      code: 0,
+      stdout: [
+        'ok   The settings are valid.',
+        `ok   The data directory ${path.join(workDir, 'data')} is private to this user.`,
+        'ok   No placeholder is left in the content, and SITE_URL is set.',
+        'ok   Sent a test e-mail to NOTIFY_TO (practice@clinic.test): check that it arrived.',
+        `ok   Sent a test push (ntfy push to ${new URL(ntfy.topicUrl(topic)).origin}): check that it arrived.`,
+        '',
+      ].join('\n'),
+      stderr: 'Ready to go live.\n',
+    });
+    await waitFor(() => smtp.mails.length > mailsBefore, 'the test e-mail');
+    const mail = smtp.mails.at(-1)!;
+    expect(mail.to).toEqual(['practice@clinic.test']);
+    expect(mail.parsed.subject).toBe(`Test from ${practice.name}'s booking site`);
+    expect(mail.parsed.text).toContain('No booking was made');
+    await waitFor(() => ntfy.messages.some((message) => message.topic === topic), 'the test push');
+    expect(ntfy.messages.find((message) => message.topic === topic)?.title).toBe(
+      `Test from ${practice.name}'s booking site`,
+    );
+  });
+
+  it('names a setting spelt close to one of ours', async () => {
+    writeDotEnv({ SMTP_ULR: 'smtp://127.0.0.1:1', RETENTON: '6mo' });
+    const result = await run((io) => check(io, filledIn));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      'FIX  SMTP_ULR is not a setting, so it is ignored. Did you mean SMTP_URL?',
+    );
+    expect(result.stdout).toContain(
+      'FIX  RETENTON is not a setting, so it is ignored. Did you mean RETENTION?',
+    );
+  });
+});
+
+describe('the data directory, as the command finds it', () => {
+  it("refuses another user's folder with the chown to run", async () => {
+    const nobody = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim());
+    const dataDir = path.join(workDir, 'data');
+    mkdirSync(dataDir, { mode: 0o700 });
+    chownSync(dataDir, nobody, nobody);
+    writeDotEnv({ DATA_DIR: dataDir });
+    const result = await run((io) => runHijama(['list'], io));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`belongs to another user (uid ${nobody})`);
+    expect(result.stderr).toContain(`chown -R ${userInfo().username} ${dataDir}`);
+    expect(result.stderr).not.toContain('never run');
+  });
+
+  it('warns of a folder open to its group or to others', async () => {
+    const dataDir = path.join(workDir, 'data');
+    mkdirSync(dataDir);
+    chmodSync(dataDir, 0o750);
+    writeDotEnv({ DATA_DIR: dataDir });
+    const result = await run((io) => runHijama(['list'], io));
+    expect(result.stderr).toMatch(
+      /^Warning: The data directory .* is open to other users of this machine \(permissions 0750\)/,
+    );
+    expect(result.stderr).toContain(`chmod 700 ${dataDir}`);
+  });
+});

@@ -1,0 +1,123 @@
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from '../../supabase/functions/_shared/config.ts';
+import { practice } from '../../supabase/functions/_shared/content/practice.ts';
+import {
+  placeholdersLeft,
+  type PracticeFacts,
+} from '../../supabase/functions/_shared/content/placeholders.ts';
+import { describeError } from '../../supabase/functions/_shared/notifications/notifier.ts';
+import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
+import { createChannels } from '../../supabase/functions/_shared/notifications/setup.ts';
+import { composeTestMessage } from '../../supabase/functions/_shared/notifications/test-message.ts';
+import { checkDataDirIsPrivate } from '../db/private-data-dir.ts';
+import { formatMode } from '../db/private-data-dir.ts';
+import { describeSmtpFailure } from '../notifications/smtp-check.ts';
+import { loadSettings, misspeltSettings, type Settings } from '../settings.ts';
+import { withDotEnv, type CliIo } from './cli-io.ts';
+
+/**
+ * `npx hijama check`: what would hurt a launch, each with what to do. It
+ * reads the settings as the server does, sends one test message through each
+ * channel (no booking is made), and lists the placeholders still in the
+ * content, the settings file open to others and a data folder the server
+ * could not use. Exits 1 while any of them is left.
+ */
+
+interface Finding {
+  ok: boolean;
+  line: string;
+}
+
+/** `facts`: the practice's content, practice.ts unless a test gives a copy filled in. */
+export async function check(io: CliIo, facts: PracticeFacts = practice): Promise<number> {
+  const env = withDotEnv(io);
+  const findings: Finding[] = [];
+  const fail = (line: string) => findings.push({ ok: false, line });
+  const pass = (line: string) => findings.push({ ok: true, line });
+
+  let settings: Settings | undefined;
+  try {
+    settings = loadSettings(env, io.cwd);
+    pass('The settings are valid.');
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    error.problems.forEach(fail);
+  }
+  for (const warning of misspeltSettings(env)) fail(warning.replace(/^Warning: /, ''));
+
+  const envFileProblem = envFileOpenness(path.join(io.cwd, '.env'));
+  if (envFileProblem) fail(envFileProblem);
+
+  if (settings && !settings.server.databaseUrl) {
+    try {
+      checkDataDirIsPrivate(settings.server.dataDir);
+      pass(`The data directory ${settings.server.dataDir} is private to this user.`);
+    } catch (error) {
+      fail(describeError(error));
+    }
+  }
+
+  const placeholders = placeholdersLeft(facts, env.SITE_URL);
+  placeholders.forEach(fail);
+  if (placeholders.length === 0)
+    pass('No placeholder is left in the content, and SITE_URL is set.');
+
+  if (settings) {
+    for (const finding of await sendTests(settings)) findings.push(finding);
+  }
+
+  const failed = findings.filter((finding) => !finding.ok).length;
+  await io.out(findings.map(({ ok, line }) => `${ok ? 'ok  ' : 'FIX '} ${line}\n`).join(''));
+  io.err(
+    failed === 0
+      ? 'Ready to go live.\n'
+      : `${failed} thing${failed === 1 ? '' : 's'} to fix before going live (FIX above).\n`,
+  );
+  return failed === 0 ? 0 : 1;
+}
+
+/** The settings file holds the SMTP password and the keys: its user's alone. */
+function envFileOpenness(file: string): string | undefined {
+  if (process.platform === 'win32' || !existsSync(file)) return undefined;
+  const mode = statSync(file).mode & 0o7777;
+  if ((mode & 0o077) === 0) return undefined;
+  return `${file} can be read by other users of this machine (permissions ${formatMode(mode)}), and it holds the SMTP password and the keys: run chmod 600 ${file}`;
+}
+
+/** One test message through each configured channel. */
+async function sendTests(settings: Settings): Promise<Finding[]> {
+  const config = settings.notify;
+  if (!config) {
+    return [
+      {
+        ok: false,
+        line: `No notification channel is configured, so no one would be told of booking requests: set ${channelSettingsHint}.`,
+      },
+    ];
+  }
+  const test = composeTestMessage(new Date());
+  const channels = createChannels(config);
+  try {
+    return await Promise.all(
+      channels.map(async (channel): Promise<Finding> => {
+        const what =
+          channel.name === 'email'
+            ? `a test e-mail to NOTIFY_TO (${config.email!.to.join(', ')})`
+            : `a test ${channel.name === 'ntfy' ? 'push' : 'webhook call'} (${channel.description})`;
+        try {
+          await channel.sendTest(test);
+          return { ok: true, line: `Sent ${what}: check that it arrived.` };
+        } catch (error) {
+          const why =
+            channel.name === 'email'
+              ? describeSmtpFailure(error, config.email!.smtpUrl)
+              : `${describeError(error)}.`;
+          return { ok: false, line: `Could not send ${what}: ${why}` };
+        }
+      }),
+    );
+  } finally {
+    for (const channel of channels) channel.close();
+  }
+}
