@@ -43,6 +43,23 @@ function parseEntry(entry: string): ProxyRange | 'loopback' | undefined {
   return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
 }
 
+/**
+ * A range wider than a /8 (IPv4) or a /32 (IPv6) is no set of proxies but a
+ * good part of the internet: 0.0.0.0/0, ::/0, or ::ffff:0:0/96, every IPv4
+ * client as the server may see it (an IPv4-mapped IPv6 address).
+ */
+function trustsEveryone({ address, prefix, family }: ProxyRange): boolean {
+  if (family === 'ipv4') return prefix < 8;
+  if (prefix < 32) return true;
+  // A range of IPv4-mapped addresses is judged as the IPv4 range it holds.
+  const mappedIpv4 = new BlockList();
+  mappedIpv4.addSubnet('::ffff:0:0', 96, 'ipv6');
+  const range = new BlockList();
+  range.addSubnet(address, prefix, 'ipv6');
+  const holdsMapped = mappedIpv4.check(address, 'ipv6') || range.check('::ffff:0:0', 'ipv6');
+  return holdsMapped && prefix < 96 + 8;
+}
+
 /** The settings of earlier releases that trusted any proxy, whatever its address. */
 const trustAnyProxy = ['true', '1'];
 /** The settings of earlier releases that trusted none, still meaning the same. */
@@ -72,12 +89,21 @@ export function readTrustProxySetting(setting: string | undefined): {
     };
   }
   const entries = text.split(',').map((entry) => entry.trim());
-  const problems = entries
-    .filter((entry) => parseEntry(entry) === undefined)
-    .map(
-      (entry) =>
+  const problems = entries.flatMap((entry) => {
+    const range = parseEntry(entry);
+    if (range === undefined) {
+      return [
         `TRUST_PROXY: "${entry}" is not an IP address, a CIDR range (e.g. 10.0.0.0/8) or loopback.`,
-    );
+      ];
+    }
+    if (range !== 'loopback' && trustsEveryone(range)) {
+      return [
+        `TRUST_PROXY: "${entry}" trusts everyone: any client in it could choose its own address. ` +
+          'List your proxies themselves: ranges of at least /8 for IPv4 and /32 for IPv6, or loopback.',
+      ];
+    }
+    return [];
+  });
   return { entries: problems.length > 0 ? [] : entries, problems };
 }
 
