@@ -1,4 +1,7 @@
-import { describeError } from '../../supabase/functions/_shared/notifications/notifier.ts';
+import {
+  describeError,
+  withoutAddresses,
+} from '../../supabase/functions/_shared/notifications/notifier.ts';
 
 /**
  * The start-up check of the e-mail account (nodemailer's `verify`: connect,
@@ -44,7 +47,7 @@ export function describeSmtpFailure(error: unknown, smtpUrl: string): string {
   };
   const code = typeof fields.code === 'string' ? fields.code : '';
   const message = typeof fields.message === 'string' ? fields.message.trim() : String(error);
-  const said = typeof fields.response === 'string' ? fields.response : message;
+  const said = withoutAddresses(typeof fields.response === 'string' ? fields.response : message);
   let what: string;
   let check: string;
   if (code === 'EAUTH') {

@@ -17,7 +17,7 @@ import {
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
 import { createEmailChannel, createWebhookChannel } from './channels.ts';
 import { createOutbox } from './outbox.ts';
-import { retryDelayMs } from './notifier.ts';
+import { describeError, retryDelayMs } from './notifier.ts';
 import { practice } from '../content/practice.ts';
 
 /** SITE_URL of these tests: every link to the site must name it. */
@@ -29,6 +29,23 @@ const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/j
 const practiceInbox = 'practice@example.com';
 
 const engines = testEngines('notify');
+
+describe('describeError', () => {
+  it('leaves no e-mail address in what is logged and kept as last_error', () => {
+    const refused = Object.assign(
+      new Error(
+        "Can't send mail - all recipients were rejected: 550 5.1.1 <practice@clinic.test>: Recipient address rejected",
+      ),
+      { code: 'EENVELOPE' },
+    );
+    expect(describeError(refused)).toBe(
+      "Can't send mail - all recipients were rejected: 550 5.1.1 <an address>: Recipient address rejected (EENVELOPE)",
+    );
+    expect(describeError('bounced for amina.k+test@mail.example.co.uk, twice')).toBe(
+      'bounced for an address, twice',
+    );
+  });
+});
 
 describe('retryDelayMs', () => {
   it.each([

@@ -423,15 +423,26 @@ export async function sendThroughEvery(
   return { took, failures };
 }
 
-/** An error in one line, with its code (EAUTH, ECONNREFUSED…) when the message lacks it. */
+/**
+ * An error in one line, with its code (EAUTH, ECONNREFUSED…) when the message
+ * lacks it, and without e-mail addresses: what it says is logged and kept in
+ * last_error, and an SMTP server's reply often quotes a visitor's address.
+ */
 export function describeError(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
-    return typeof code === 'string' && !error.message.includes(code)
-      ? `${error.message} (${code})`
-      : error.message;
+    return withoutAddresses(
+      typeof code === 'string' && !error.message.includes(code)
+        ? `${error.message} (${code})`
+        : error.message,
+    );
   }
-  return String(error);
+  return withoutAddresses(String(error));
+}
+
+/** `text` with every e-mail address (anything@anything) replaced. */
+export function withoutAddresses(text: string): string {
+  return text.replace(/[^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+/g, 'an address');
 }
 
 function formatDelay(ms: number): string {
