@@ -8,7 +8,7 @@ import { readBackup } from './db/backup.ts';
 import { createBookingAnswers } from '../supabase/functions/_shared/db/booking-answers.ts';
 import { createBookingChallengeIssuer } from './db/booking-challenge.ts';
 import { createBookingsRepository } from '../supabase/functions/_shared/db/bookings-repository.ts';
-import { DataDirLockedError } from './db/data-dir-lock.ts';
+import { DataDirLockedError, localUrl } from './db/data-dir-lock.ts';
 import { DatabaseUnavailableError } from '../supabase/functions/_shared/db/database.ts';
 import { MigrationError } from './db/migrate.ts';
 import { createHttpServer } from './http/http-server.ts';
@@ -142,6 +142,7 @@ async function main() {
   process.on('SIGTERM', stop);
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  database.recordListeningUrl(localUrl(config.host, port));
   console.log(`Listening on http://${host}:${port} (${database.db.description})`);
   const channels = notifications?.channels ?? [];
   if (notifications && notifyConfig) {

@@ -17,7 +17,7 @@ import {
   createOwnerBookingsRepository,
   type BookingFilter,
 } from '../../supabase/functions/_shared/db/bookings-repository.ts';
-import { DataDirLockedError } from '../db/data-dir-lock.ts';
+import { DataDirLockedError, localUrl, lockedServerUrl } from '../db/data-dir-lock.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { hasTable } from '../db/migrate.ts';
 import { readStoredServiceKey, storedServiceKeyPath } from '../db/stored-service-key.ts';
@@ -325,8 +325,9 @@ function toUtcIso(value: string): string {
 }
 
 function httpSource(config: ServerConfig): BookingsSource {
-  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  // The server writes where it listens into its lock: PORT here may differ, or be 0.
+  const recorded = lockedServerUrl(config.dataDir);
+  const origin = recorded ?? localUrl(config.host, config.port);
   const description = `the server at ${origin}`;
   const key = config.serviceRoleKey ?? storedKey(config.dataDir);
   if (key === undefined) {
@@ -337,7 +338,7 @@ function httpSource(config: ServerConfig): BookingsSource {
         'for both in .env, then run this command again. Or stop the server: the command then opens the database itself.',
     );
   }
-  if (config.port === 0) {
+  if (recorded === undefined && config.port === 0) {
     throw new CliError(
       `A server is running on ${config.dataDir}, but PORT is 0 here, so its address is unknown. ` +
         'Run this command with the HOST and PORT of the server.',

@@ -14,6 +14,7 @@ import {
 import { check } from './check-command.ts';
 import type { CliIo } from './cli-io.ts';
 import { runHijama } from './hijama-command.ts';
+import { listeningUrl, startServerProcess } from '../testing/processes.ts';
 
 /** `npx hijama check` and the command's guard of the data directory, with a real SMTP server and a real ntfy server. */
 
@@ -171,5 +172,27 @@ describe('the data directory, as the command finds it', () => {
       /^Warning: The data directory .* is open to other users of this machine \(permissions 0750\)/,
     );
     expect(result.stderr).toContain(`chmod 700 ${dataDir}`);
+  });
+});
+
+describe('the running server, as the command finds it', () => {
+  it('is reached at the address recorded in the lock, whatever PORT says', async () => {
+    const serviceKey = 'check-test-service-role-key-0123456789abcdef';
+    const dataDir = path.join(workDir, 'data');
+    const server = startServerProcess({
+      cwd: workDir,
+      env: { PORT: '0', DATA_DIR: dataDir, SERVICE_ROLE_KEY: serviceKey },
+    });
+    try {
+      const url = await listeningUrl(server);
+      writeDotEnv({ DATA_DIR: dataDir, SERVICE_ROLE_KEY: serviceKey, PORT: '0' });
+      const result = await run((io) => runHijama(['list'], io));
+      expect(result.stderr).not.toContain('PORT');
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(`the server at ${url}`);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
   });
 });

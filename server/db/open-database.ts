@@ -12,6 +12,8 @@ export interface OpenedDatabase {
   migrations: MigrationReport;
   /** Closes the database, then releases the data-directory lock. */
   close(): Promise<void>;
+  /** Records where the server answers in the data directory's lock, for `npx hijama`; nothing on PostgreSQL. */
+  recordListeningUrl(url: string): void;
 }
 
 export class DatabaseRoleError extends Error {
@@ -41,14 +43,16 @@ export async function openDatabase(options: {
   const unmigrated: MigrationReport = { applied: [], changed: [] };
   if (options.databaseUrl) {
     const db = await openPostgres(options.databaseUrl);
-    if (options.migrate === false) return { db, migrations: unmigrated, close: () => db.close() };
+    if (options.migrate === false) {
+      return { db, migrations: unmigrated, close: () => db.close(), recordListeningUrl: () => {} };
+    }
     try {
       const migrations = await migrate(db, options.migrationsDir);
       await checkApiRoles(db);
       if (options.bookingLimits) {
         await setBookingLimits(db, options.bookingLimits, { unsetToDefault: true });
       }
-      return { db, migrations, close: () => db.close() };
+      return { db, migrations, close: () => db.close(), recordListeningUrl: () => {} };
     } catch (error) {
       await db.close().catch(() => {});
       throw error;
@@ -72,6 +76,7 @@ export async function openDatabase(options: {
     return {
       db: opened,
       migrations,
+      recordListeningUrl: (url) => lock.recordUrl(url),
       close: async () => {
         try {
           await opened.close();
