@@ -179,6 +179,30 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
 describe("the alert that a visitor's address refused the acknowledgement", () => {
   const bookingId = '5f0c2a8e-2f4b-4c1d-9e8f-0a1b2c3d4e5f';
 
+  it("names NOTIFY_TO when the mail server refuses the practice's own address", () => {
+    const { text } = composeAlert({
+      id: '8',
+      kind: 'notification_failing',
+      createdAt: new Date('2026-11-24T15:03:00Z'),
+      details: {
+        after_minutes: 60,
+        notifications: [
+          {
+            booking_id: bookingId,
+            received_at: '2026-11-24T14:02:00.000Z',
+            attempts: 6,
+            last_error:
+              "Can't send mail - all recipients were rejected: 550 5.1.1 <an address>: Recipient address rejected (EENVELOPE)",
+            unsent: ['email'],
+          },
+        ],
+      },
+    });
+    expect(text).toContain(
+      '- The mail server refused the address the requests are sent to: check NOTIFY_TO,',
+    );
+  });
+
   it('names the request and its time, says to phone, and quotes the mail server', () => {
     const { subject, text } = composeAlert({
       id: '7',

@@ -102,6 +102,17 @@ const channelAdvice: Record<ChannelName, string> = {
   ntfy: 'ntfy push: check NOTIFY_NTFY_URL (the server and the topic) and, for a protected topic, NOTIFY_NTFY_TOKEN; the error says what the ntfy server answered (401 or 403: the token; 429: its daily limit).',
 };
 
+/**
+ * An SMTP reply that refuses the mailbox itself (550 to 553, 5.1.x): the
+ * practice's own address, which no password change mends.
+ */
+function refusedRecipient({ last_error }: FailingNotificationDetail): boolean {
+  return /\b55[0-3]\b|\b5\.1\.\d\b|recipient/i.test(last_error ?? '');
+}
+
+const refusedRecipientAdvice =
+  'The mail server refused the address the requests are sent to: check NOTIFY_TO, the practice\u2019s address that receives booking requests (mistyped, or a mailbox that no longer exists).';
+
 /** "an hour", "90 minutes", "2 hours". */
 function describeMinutes(minutes: number): string {
   if (minutes === 60) return 'an hour';
@@ -176,6 +187,9 @@ export function composeAlert(alert: PracticeAlert): AlertMessage {
           ]),
           '',
           'What to check:',
+          ...(failed.includes('email') && notifications.some(refusedRecipient)
+            ? [`- ${refusedRecipientAdvice}`]
+            : []),
           ...failed.map((name) => `- ${channelAdvice[name]}`),
           '',
           'See the requests and the state of their notifications with `npm run bookings` (the Notified column), or in the table editor of Supabase (table bookings, by id).',
