@@ -35,6 +35,7 @@ import {
   createConfiguredNotifier,
 } from '../supabase/functions/_shared/notifications/setup.ts';
 import { wakeAfterInserts } from './notifications/wake-after-inserts.ts';
+import { createOutbox } from '../supabase/functions/_shared/notifications/outbox.ts';
 import { describeSmtpFailure, describeSmtpSuccess } from './notifications/smtp-check.ts';
 import { describePeriod } from '../supabase/functions/_shared/retention/period.ts';
 import {
@@ -146,6 +147,12 @@ async function main() {
   console.log(`Listening on http://${host}:${port} (${database.db.description})`);
   const channels = notifications?.channels ?? [];
   if (notifications && notifyConfig) {
+    const retried = await createOutbox(database.db).retryFailingNow();
+    if (retried > 0) {
+      console.log(
+        `${retried} failing notification${retried === 1 ? ' is' : 's are'} tried again now.`,
+      );
+    }
     notifications.notifier.start();
     const by = channels.map((channel) => channel.description).join(' and ');
     console.log(`Booking requests are notified by ${by}.`);

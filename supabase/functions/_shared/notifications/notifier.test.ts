@@ -553,6 +553,22 @@ describe.each(engines)('the notifier on $name', (engine) => {
     expect(peer.mails).toHaveLength(2);
   });
 
+  it('sends what failed at once with a corrected login, without waiting out its backoff', async () => {
+    const peer = await smtpPeer({ auth: { user: 'clinic', pass: 's3cret' } });
+    const refused = startNotifier([emailTo(peer.port, 'clinic:wrong@')], {
+      start: false,
+      retryMs: 3_600_000,
+    });
+    expect((await post(booking())).status).toBe(201);
+    expect(await refused.runOnce()).toEqual({ sent: 0, failed: 1 });
+
+    const corrected = startNotifier([emailTo(peer.port, 'clinic:s3cret@')], { start: false });
+    expect(await corrected.runOnce()).toEqual({ sent: 0, failed: 0 });
+    expect(await createOutbox(harness.db).retryFailingNow()).toBe(1);
+    expect(await corrected.runOnce()).toEqual({ sent: 1, failed: 0 });
+    expect(peer.mails).toHaveLength(1);
+  });
+
   it('tries each notification once per run, however short the retry delay', async () => {
     const notifier = startNotifier([emailTo(await freePort())], { start: false, retryMs: 1 });
     const five = Array.from({ length: 5 }, (_, i) => booking({ full_name: `Guest ${i}` }));

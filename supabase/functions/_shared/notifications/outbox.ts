@@ -45,6 +45,13 @@ export interface Outbox {
    * running: the embedded database, locked by this process.
    */
   releaseAllClaims(): Promise<number>;
+  /**
+   * Makes every failing notification due now; returns how many. At the
+   * server's start the settings may have been corrected (a new SMTP password):
+   * what waits is then sent at once, not after its backoff (up to
+   * NOTIFY_RETRY_MAX_SECONDS).
+   */
+  retryFailingNow(): Promise<number>;
   /** Notifications not yet sent on every channel: waiting for a retry or a flood digest, or being sent now. */
   countPending(): Promise<number>;
   /** Whether the outbox table exists (its migration has been applied). */
@@ -126,6 +133,14 @@ export function createOutbox(db: Database): Outbox {
       );
     },
 
+    async retryFailingNow() {
+      const { rows } = await db.query(
+        `update ${table} set next_attempt_at = now()
+         where completed_at is null and claimed_by is null and last_error is not null
+           and next_attempt_at > now() returning 1`,
+      );
+      return rows.length;
+    },
     async releaseAllClaims() {
       const { rows } = await db.query(
         `update ${table} set claimed_by = null, next_attempt_at = now()
