@@ -1,5 +1,5 @@
 // `npm start`: serves what is built, building first only the part (the site,
-// the server) that is missing or older than its sources. Plain JavaScript, so
+// the server) that is missing or made from other sources than the ones present. Plain JavaScript, so
 // that it runs after `npm prune --omit=dev`, when only the runtime packages
 // are left and nothing can be built.
 import { spawnSync } from 'node:child_process';
@@ -24,7 +24,7 @@ if (stale.length > 0) {
       process.exit(1);
     }
     console.warn(
-      `Warning: the ${names} ${stale.length > 1 ? 'are' : 'is'} older than its sources, and cannot be rebuilt without the development packages; serving the build as it is. ` +
+      `Warning: the ${names} ${stale.length > 1 ? 'are' : 'is'} not built from the sources present, and cannot be rebuilt without the development packages; serving the build as it is. ` +
         'To rebuild: `npm ci && npm run build`.',
     );
   } else {

@@ -19,3 +19,7 @@ export interface StaleBuild extends Build {
 export const builds: readonly Build[];
 
 export function staleBuilds(root: string): StaleBuild[];
+
+export function sourcesHash(root: string, build: Build): string;
+
+export function recordBuild(root: string, name: Build['name']): void;

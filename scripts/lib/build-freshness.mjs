@@ -1,7 +1,11 @@
-// Which builds are missing or older than their sources. Plain JavaScript: it
-// runs before anything is built (scripts/start.mjs).
-import { existsSync, readdirSync, statSync } from 'node:fs';
+// Which builds are missing or made from other sources than the ones present.
+// Plain JavaScript: it runs before anything is built (scripts/start.mjs), and
+// records what a build was made from (`node scripts/lib/build-freshness.mjs
+// record site`, at the end of each build script).
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The two builds, each with the sources it is made from and the file it writes
@@ -49,38 +53,62 @@ export const builds = [
 const ignoredFolders = new Set(['node_modules', '.git']);
 const isTest = (name) => /\.(test|spec)\.[cm]?[jt]sx?$/.test(name);
 
-/** The newest modification time (ms) of the files under `target`, or 0 if none. */
-function newestChange(target) {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
-  for (const entry of readdirSync(target, { withFileTypes: true })) {
-    if (ignoredFolders.has(entry.name) || isTest(entry.name)) continue;
-    newest = Math.max(newest, newestChange(path.join(target, entry.name)));
-  }
-  return newest;
+/** Every file under `target` (a file or a folder), tests excepted, relative to `root`. */
+function filesUnder(root, target) {
+  const full = path.join(root, target);
+  if (!existsSync(full)) return [];
+  if (!statSync(full).isDirectory()) return [target];
+  return readdirSync(full, { withFileTypes: true })
+    .filter((entry) => !ignoredFolders.has(entry.name) && !isTest(entry.name))
+    .flatMap((entry) => filesUnder(root, path.join(target, entry.name)));
 }
 
 /**
- * The builds to make before serving: each whose stamp is missing, or older than
- * one of its sources. `exists` says whether there is a build to fall back on.
+ * A hash of the names and contents of a build's sources. Contents, not
+ * modification times: `npm prune` and a fresh checkout touch files without
+ * changing them, and must not make a build look stale.
+ */
+export function sourcesHash(root, build) {
+  const hash = createHash('sha256');
+  const files = build.sources.flatMap((source) => filesUnder(root, source)).sort();
+  for (const file of files) {
+    hash.update(`${file}\0`);
+    hash.update(readFileSync(path.join(root, file)));
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** Where a build records the hash of the sources it was made from, beside its stamp. */
+const recordOf = (root, build) => path.join(root, path.dirname(build.stamp), '.sources-sha256');
+
+/** Records that the build `name` was just made from the sources present. */
+export function recordBuild(root, name) {
+  const build = builds.find((candidate) => candidate.name === name);
+  if (!build) throw new Error(`No build named ${name}.`);
+  writeFileSync(recordOf(root, build), `${sourcesHash(root, build)}\n`);
+}
+
+/**
+ * The builds to make before serving: each whose stamp is missing, or that was
+ * made from other sources. `exists` says whether there is a build to fall back on.
  */
 export function staleBuilds(root) {
   const stale = [];
   for (const build of builds) {
-    const stamp = path.join(root, build.stamp);
-    if (!existsSync(stamp)) {
+    if (!existsSync(path.join(root, build.stamp))) {
       stale.push({ ...build, exists: false, reason: 'not built yet' });
       continue;
     }
-    const builtAt = statSync(stamp).mtimeMs;
-    const changedAt = Math.max(
-      ...build.sources.map((source) => newestChange(path.join(root, source))),
-    );
-    if (changedAt > builtAt) {
+    const record = recordOf(root, build);
+    const builtFrom = existsSync(record) ? readFileSync(record, 'utf8').trim() : undefined;
+    if (builtFrom !== sourcesHash(root, build)) {
       stale.push({ ...build, exists: true, reason: 'its sources changed since the last build' });
     }
   }
   return stale;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === 'record') {
+  recordBuild(fileURLToPath(new URL('../..', import.meta.url)), process.argv[3]);
 }

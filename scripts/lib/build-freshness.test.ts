@@ -2,26 +2,32 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { builds, staleBuilds } from './build-freshness.mjs';
+import { builds, recordBuild, staleBuilds } from './build-freshness.mjs';
 
 /** What `npm start` decides to build, on a folder laid out like the project. */
 
 describe('the builds npm start makes before serving', () => {
   let root: string;
-  const write = (file: string, at: number) => {
+  const write = (file: string, content: string = file) => {
     const target = path.join(root, file);
     mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, file);
-    utimesSync(target, at, at);
+    writeFileSync(target, content);
+  };
+  const buildBoth = () => {
+    for (const build of builds) {
+      write(build.stamp);
+      recordBuild(root, build.name);
+    }
   };
   const staleNames = () => staleBuilds(root).map((build) => build.name);
 
   beforeEach(() => {
     root = mkdtempSync(path.join(tmpdir(), 'hijama-freshness-'));
-    write('src/app/app.tsx', 1_000);
-    write('src/content/site.ts', 1_000);
-    write('server/index.ts', 1_000);
-    write('supabase/functions/_shared/core/booking-rules.ts', 1_000);
+    write('src/app/app.tsx');
+    write('src/content/site.ts');
+    write('server/index.ts');
+    write('supabase/functions/_shared/core/booking-rules.ts');
+    write('package-lock.json', '{}');
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -32,26 +38,39 @@ describe('the builds npm start makes before serving', () => {
     ]);
   });
 
-  it('builds nothing when both are newer than every source', () => {
-    for (const build of builds) write(build.stamp, 2_000);
+  it('builds nothing when both were made from the sources present', () => {
+    buildBoth();
     expect(staleNames()).toEqual([]);
   });
 
-  it('rebuilds only the part whose sources changed, and both for a shared source', () => {
-    for (const build of builds) write(build.stamp, 2_000);
-    write('src/app/nav-bar.tsx', 3_000);
-    expect(staleNames()).toEqual(['site']);
-    write('server/app.ts', 3_000);
-    expect(staleNames()).toEqual(['site', 'server']);
-    for (const build of builds) write(build.stamp, 4_000);
-    write('supabase/functions/_shared/core/booking-rules.ts', 5_000);
+  it('rebuilds a build made before builds recorded their sources', () => {
+    for (const build of builds) write(build.stamp);
     expect(staleNames()).toEqual(['site', 'server']);
   });
 
+  it('rebuilds only the part whose sources changed, and both for a shared source', () => {
+    buildBoth();
+    write('src/app/nav-bar.tsx');
+    expect(staleNames()).toEqual(['site']);
+    write('server/app.ts');
+    expect(staleNames()).toEqual(['site', 'server']);
+    buildBoth();
+    write('supabase/functions/_shared/core/booking-rules.ts', 'changed');
+    expect(staleNames()).toEqual(['site', 'server']);
+  });
+
+  it('builds nothing when a source is touched but not changed, as npm prune touches the lock file', () => {
+    buildBoth();
+    const later = Date.now() / 1000 + 3600;
+    utimesSync(path.join(root, 'package-lock.json'), later, later);
+    utimesSync(path.join(root, 'server/index.ts'), later, later);
+    expect(staleNames()).toEqual([]);
+  });
+
   it('ignores tests, which are not built', () => {
-    for (const build of builds) write(build.stamp, 2_000);
-    write('server/app.test.ts', 3_000);
-    write('src/app/page-name.test.ts', 3_000);
+    buildBoth();
+    write('server/app.test.ts');
+    write('src/app/page-name.test.ts');
     expect(staleNames()).toEqual([]);
   });
 });
