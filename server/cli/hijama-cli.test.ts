@@ -525,7 +525,7 @@ describe('hijama on the embedded database, no server running', () => {
     [['restroe', 'x.json'], 'There is no command restroe. Did you mean restore?'],
     [
       ['sync'],
-      'There is no command sync: the commands are list, answer, export, purge, delete, notify, backup, restore, help.',
+      'There is no command sync: the commands are list, answer, export, purge, delete, notify, backup, restore, check, help.',
     ],
     [['backup'], 'backup needs a file: npx hijama backup FILE.'],
     [['list', 'purge'], 'list takes no argument purge. Run one command at a time.'],
