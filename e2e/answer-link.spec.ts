@@ -318,6 +318,7 @@ test("the daily summary's e-mail, on a 390 px phone, marks each waiting request 
       waiting,
       replies: [],
       retention: { kind: 'off' },
+      siteUrl: 'https://clinic.test/',
     }).html;
   } finally {
     await db.close();

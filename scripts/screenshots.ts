@@ -9,7 +9,7 @@ import { pageNames } from '../src/content/site.ts';
 import { chromiumArgs, chromiumPath } from './lib/chromium.ts';
 import { startBuiltServer } from './lib/built-server.ts';
 
-const widths = [375, 1280];
+const widths = [390, 1280];
 const outDir = 'screenshots';
 
 const server = await startBuiltServer();
@@ -18,7 +18,7 @@ try {
   await mkdir(outDir, { recursive: true });
   for (const width of widths) {
     const page = await browser.newPage({
-      viewport: { width, height: width < 600 ? 812 : 800 },
+      viewport: { width, height: width < 600 ? 844 : 800 },
       reducedMotion: 'reduce',
     });
     for (const name of [...pageNames, 'coming-soon-example']) {

@@ -45,6 +45,7 @@ import {
 import { loadSettings, misspeltSettings } from './settings.ts';
 import { practice } from '../supabase/functions/_shared/content/practice.ts';
 import { placeholdersLeft } from '../supabase/functions/_shared/content/placeholders.ts';
+import { siteUrlFrom } from '../supabase/functions/_shared/content/site-url.ts';
 
 /** How long a stop waits for requests in flight before closing their connections. */
 const shutdownGraceMs = 10_000;
@@ -196,6 +197,7 @@ async function main() {
           schedule: daily,
           retention,
           retryMs: notifyConfig?.retryMaxMs ?? 600_000,
+          siteUrl: notifyConfig?.siteUrl ?? siteUrlFrom(undefined),
           log: consoleLog,
         });
         if (atStart && retention && report.purged === undefined) {

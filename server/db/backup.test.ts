@@ -154,7 +154,15 @@ async function notifierPass(db: Database): Promise<string[]> {
     const { notifier, channels } = createConfiguredNotifier(db, config, log);
     await notifier.runOnce();
     await notifier.stop();
-    await runDaily({ db, channels, schedule, retention: undefined, retryMs: 60_000, log });
+    await runDaily({
+      db,
+      channels,
+      schedule,
+      retention: undefined,
+      retryMs: 60_000,
+      siteUrl: config.siteUrl,
+      log,
+    });
     return smtp.mails.map((mail) => mail.parsed.subject ?? '');
   } finally {
     await smtp.close();

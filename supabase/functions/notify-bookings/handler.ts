@@ -160,6 +160,7 @@ async function heartbeat(
       schedule,
       retention,
       retryMs: config.retryMaxMs,
+      siteUrl: config.siteUrl,
       log,
     });
     return {

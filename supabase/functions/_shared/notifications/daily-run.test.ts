@@ -98,6 +98,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
       db: opened.db,
       channels,
       schedule: { at: seven, summary: true },
+      siteUrl: practice.url,
       retention: { count: 12, unit: 'mo' },
       retryMs: 60_000,
       log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },

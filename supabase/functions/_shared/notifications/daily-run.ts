@@ -50,6 +50,8 @@ export interface DailyRunOptions {
   schedule: DailySchedule;
   /** RETENTION; undefined when off. */
   retention: Period | undefined;
+  /** SITE_URL: where the summary's links go. */
+  siteUrl: string;
   /** A summary that no channel took is tried again after this long. */
   retryMs: number;
   log: NotifierLog;
@@ -105,6 +107,7 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
     waiting: await states.waiting(now),
     replies: await states.repliesBetween(new Date(now.getTime() - recordWindowMs), now),
     retention,
+    siteUrl: options.siteUrl,
   });
   const { took, failures } = await sendThroughEvery(channels, (channel) =>
     channel.sendDailySummary(summary),

@@ -111,6 +111,7 @@ function summaryAt(now: string, input: Partial<DailySummaryInput> = {}) {
     day: now.slice(0, 10),
     now: new Date(now),
     at: seven,
+    siteUrl: practice.url,
     requests: [],
     failing: [],
     waiting: [],

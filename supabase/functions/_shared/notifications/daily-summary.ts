@@ -59,6 +59,8 @@ export interface DailySummaryInput {
   failing: readonly FailingNotification[];
   /** Every request waiting for a reply at `now`, however old, oldest first. */
   waiting: readonly BookingNotice[];
+  /** SITE_URL: where the "Mark as answered" links go. */
+  siteUrl: string;
   /**
    * The requests of the `recordWindowMs` (7 days) before `now`, with their
    * answers as they stood at `now`: the week's record, and whether each of the
@@ -164,14 +166,19 @@ function timeLeft(createdAt: Date, now: Date): string {
 const afterAnswering =
   'Once you have answered one, open its \u201cMark as answered\u201d link; or run `npx hijama answer REF`.';
 
-function waitingLines(waiting: readonly BookingNotice[], now: Date, lateCount: number): string[] {
+function waitingLines(
+  waiting: readonly BookingNotice[],
+  now: Date,
+  lateCount: number,
+  siteUrl: string,
+): string[] {
   if (waiting.length === 0) return ['No request is waiting for a reply.'];
   const late = lateCount === 0 ? '' : ` (${formatCount(lateCount)} late)`;
   const { listed, unlisted } = capList(waiting);
   return [
     `${waiting.length === 1 ? '1 request is' : `${formatCount(waiting.length)} requests are`} waiting for a reply${late}, oldest first:`,
     ...listed.flatMap((booking) => {
-      const markAnswered = markAnsweredAction(booking);
+      const markAnswered = markAnsweredAction(booking, siteUrl);
       return [
         `- ${timeLeft(booking.createdAt, now)}: ${plainText(booking.fullName)}, ref ${shortReference(booking.id)}, phone ${plainText(booking.phone)} (reply by ${formatUkTimeLong(replyBy(booking.createdAt))})`,
         ...(markAnswered ? [`  ${markAnswered.label}: ${markAnswered.href}`] : []),
@@ -219,7 +226,7 @@ export function composeDailySummary(input: DailySummaryInput): DailySummaryMessa
     failing.length === 0
       ? ''
       : `, ${plural(failing.length, 'notification', 'notifications')} failing`;
-  const waitingPart = waitingLines(waiting, now, lateCount);
+  const waitingPart = waitingLines(waiting, now, lateCount, input.siteUrl);
   const lines: string[] = [replyRecordLine(replyRecordOf(input.replies, now)), ''];
 
   if (requests.length === 0) {
@@ -285,7 +292,7 @@ export function composeDailySummary(input: DailySummaryInput): DailySummaryMessa
     day: input.day,
     subject,
     text: [...waitingPart, '', ...lines].join('\n'),
-    html: composeHtml(subject, waitingPart, waiting, lines, now),
+    html: composeHtml(subject, waitingPart, waiting, lines, now, input.siteUrl),
     requests,
     failingCount: failing.length,
     waitingCount: waiting.length,
@@ -304,6 +311,7 @@ function composeHtml(
   waiting: readonly BookingNotice[],
   rest: readonly string[],
   now: Date,
+  siteUrl: string,
 ): string {
   const { listed, unlisted } = capList(waiting);
   const paragraph = (text: string, style = '') =>
@@ -324,7 +332,9 @@ function composeHtml(
         ? []
         : [
             '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 12px;border-collapse:collapse">',
-            ...listed.map((booking) => waitingRequestHtml(booking, now, replyActions(booking))),
+            ...listed.map((booking) =>
+              waitingRequestHtml(booking, now, replyActions(booking), siteUrl),
+            ),
             '</table>',
             ...(unlisted > 0
               ? [paragraph(`\u2026 and ${formatCount(unlisted)} more: ${waitingListCommand}`)]

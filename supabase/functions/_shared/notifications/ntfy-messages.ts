@@ -75,8 +75,8 @@ function pushedReplyActions(notice: BookingNotice, limit: number): NtfyViewActio
  * answered" (which takes the last of ntfy's three places), so that it is
  * answered and marked from the lock screen.
  */
-export function composeBookingPush(notice: BookingNotice): NtfyMessage {
-  const markAnswered = markAnsweredAction(notice);
+export function composeBookingPush(notice: BookingNotice, siteUrl: string): NtfyMessage {
+  const markAnswered = markAnsweredAction(notice, siteUrl);
   const markAction = markAnswered ? [viewAction(markAnswered.label, markAnswered.href)] : [];
   const actions = [
     ...pushedReplyActions(notice, maxNtfyActions - markAction.length),

@@ -105,7 +105,7 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
   const { errors, infos, startNotifier, smtpPeer, ntfyPeer } = harness;
 
   const pushTo = (peer: NtfyPeer, withToken: string | undefined = undefined) =>
-    createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: withToken });
+    createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: withToken }, 'https://clinic.test/');
 
   const emailTo = (port: number) =>
     createEmailChannel(
@@ -340,6 +340,7 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
       schedule: { at: { hour: 0, minute: 0 }, summary: true },
       retention: undefined,
       retryMs: 1_000,
+      siteUrl: 'https://clinic.test/',
       log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },
     });
     expect(report.outcome).toBe('sent');

@@ -48,7 +48,7 @@ export function parseTopicUrl(topicUrl: string): { root: string; topic: string }
   return { root: `${url.origin}${url.pathname.slice(0, slash + 1)}`, topic };
 }
 
-export function createNtfyChannel(settings: NtfySettings): NotificationChannel {
+export function createNtfyChannel(settings: NtfySettings, siteUrl: string): NotificationChannel {
   const target = parseTopicUrl(settings.topicUrl);
   if (!target) throw new Error('NOTIFY_NTFY_URL is not the address of an ntfy topic.');
   const publish = async (message: NtfyMessage) => {
@@ -75,7 +75,7 @@ export function createNtfyChannel(settings: NtfySettings): NotificationChannel {
     name: 'ntfy',
     // The topic is left out: without a token, its name is the secret.
     description: `ntfy push to ${new URL(target.root).origin}`,
-    send: (notice) => publish(composeBookingPush(notice)),
+    send: (notice) => publish(composeBookingPush(notice, siteUrl)),
     sendAlert: (alert) => publish(composeAlertPush(alert)),
     sendDailySummary: (summary) => publish(composeDailySummaryPush(summary)),
     sendFloodDigest: (digest) => publish(composeFloodDigestPush(digest)),

@@ -116,7 +116,7 @@ function useHarness(getDb: () => Database): Harness {
       testSiteUrl,
     );
   harness.pushTo = (peer) =>
-    createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: undefined });
+    createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: undefined }, testSiteUrl);
   harness.notifier = (clock, options = {}) => {
     const db = options.db ?? getDb();
     const notifier = createNotifier({

@@ -14,7 +14,7 @@ export function createChannels(config: NotifyConfig): NotificationChannel[] {
   const channels: NotificationChannel[] = [];
   if (config.email) channels.push(createEmailChannel(config.email, config.siteUrl));
   if (config.webhookUrl) channels.push(createWebhookChannel(config.webhookUrl));
-  if (config.ntfy) channels.push(createNtfyChannel(config.ntfy));
+  if (config.ntfy) channels.push(createNtfyChannel(config.ntfy, config.siteUrl));
   return channels;
 }
 

@@ -61,13 +61,14 @@ describe('SITE_URL', () => {
       waiting: [notice],
       replies: [],
       retention: { kind: 'purged', period: { count: 12, unit: 'mo' }, deleted: 0 },
+      siteUrl,
     });
     const messages = {
       notice: email.text + email.html,
       reminder: reminder.text + reminder.html,
       digest: digest.text + digest.html,
       summary: summary.text,
-      'booking push': JSON.stringify(composeBookingPush(notice)),
+      'booking push': JSON.stringify(composeBookingPush(notice, siteUrl)),
       'summary push': JSON.stringify(composeDailySummaryPush(summary)),
       'reminder push': JSON.stringify(composeReminderPush(reminder)),
     };
