@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseAnswerFragment } from '../../supabase/functions/_shared/core/answer-link.ts';
-import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 import { DatabaseError } from '../../supabase/functions/_shared/db/database.ts';
 import { testEngines } from '../testing/helpers.ts';
 import { useTestDatabase } from '../testing/test-database.ts';
@@ -82,7 +81,7 @@ describe.each(testEngines('answer-link'))('the "Mark as answered" link on $name'
     const line = /^Mark as answered: (\S+)$/m.exec(text)?.[1];
     expect(line).toBeDefined();
     const link = new URL(line!);
-    expect(`${link.origin}${link.pathname}`).toBe(practice.url);
+    expect(`${link.origin}${link.pathname}`).toBe(testSiteUrl);
     const parsed = parseAnswerFragment(link.hash.slice(1))!;
     expect(parsed.bookingId).toBe(id);
     expect(parsed.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 3_600_000);
