@@ -21,7 +21,6 @@ import {
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import { openDatabase } from '../db/open-database.ts';
 import type { Settings } from '../settings.ts';
-import { defaultRemindBeforeReplyByMs } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
 import { CliError, openBookingsSource } from './bookings-source.ts';
 import type { CliIo } from './cli-io.ts';
@@ -86,8 +85,7 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
   try {
     await restoreBackup(opened.db, snapshot, {
       release100: {
-        remindBeforeReplyByMs:
-          settings.notify?.remindBeforeReplyByMs ?? defaultRemindBeforeReplyByMs,
+        remindBeforeReplyByMs: settings.notify?.remindBeforeReplyByMs,
         dailyAt: settings.daily.at,
       },
     });

@@ -249,10 +249,10 @@ export type RestoreReport = Record<string, number>;
 
 /** What the restore of a 1.0.0 backup needs to know of the notifier's settings. */
 export interface Release100Settings {
-  /** NOTIFY_REMINDER_HOURS, in milliseconds. */
-  remindBeforeReplyByMs: number;
-  /** NOTIFY_DAILY_SUMMARY_AT. */
-  dailyAt: UkClockTime;
+  /** NOTIFY_REMINDER_HOURS, in milliseconds; its default when unset (no channel configured). */
+  remindBeforeReplyByMs?: number | undefined;
+  /** NOTIFY_DAILY_SUMMARY_AT; its default when unset. */
+  dailyAt?: UkClockTime | undefined;
 }
 
 /**
@@ -356,13 +356,13 @@ async function refuseUnlessEmpty(db: Database) {
 async function settleRelease100Backup(
   db: Database,
   takenAt: Date,
-  settings: Release100Settings = {
-    remindBeforeReplyByMs: defaultRemindBeforeReplyByMs,
-    dailyAt: defaultDailyTime,
-  },
+  {
+    remindBeforeReplyByMs = defaultRemindBeforeReplyByMs,
+    dailyAt = defaultDailyTime,
+  }: Release100Settings = {},
 ) {
   const replyWithinMs = practice.replyWithinHours * 3_600_000;
-  const remindAfterMs = Math.max(0, replyWithinMs - settings.remindBeforeReplyByMs);
+  const remindAfterMs = Math.max(0, replyWithinMs - remindBeforeReplyByMs);
   const at = takenAt.toISOString();
   const olderThan = (ms: number) => new Date(takenAt.getTime() - ms).toISOString();
   await db.transaction(async (tx) => {
@@ -385,7 +385,7 @@ async function settleRelease100Backup(
        on conflict (booking_id) do nothing`,
       [at],
     );
-    const day = dailyRunDue(takenAt, settings.dailyAt);
+    const day = dailyRunDue(takenAt, dailyAt);
     if (day) {
       await tx.query(
         `insert into app_private.daily_runs (day, done_at) values ($1, $2) on conflict (day) do nothing`,
