@@ -2,6 +2,9 @@
  * What a flood costs, during which every booking needs a proof of work
  * (supabase/migrations/20261201000100_limits.sql):
  *
+ * Both are measured with the hour's count at 1x and at 4x the threshold
+ * (`--threshold`, 100), since the proof's difficulty rises with the count.
+ *
  * - a visitor: the time the booking form's solver (src/booking/proof-of-work-solver.ts,
  *   in Web Workers) takes in Chromium on challenges the server issues, with
  *   DevTools' 4x CPU slowdown. Chromium slows only the page's main thread: it
@@ -19,9 +22,9 @@
  *   `--flood-minutes 0` skips it.
  *
  * Usage: npm run bench:flood
- *        npm run bench:flood -- --solves 15 --max-numbers 10000,30000,100000 --requests 50
- * --max-numbers also times challenges made here for other difficulties (the
- * server's own, `proof_max_number`, is always timed).
+ *        npm run bench:flood -- --solves 15 --max-numbers 10000,30000,100000 --requests 50 --threshold 100
+ * --max-numbers also times challenges made here for other difficulties, at 1x
+ * (the server's own are always timed).
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { readdirSync } from 'node:fs';
@@ -39,6 +42,10 @@ const solves = Number(argument('--solves') ?? 7);
 const requests = Number(argument('--requests') ?? 30);
 const floodMinutes = Number(argument('--flood-minutes') ?? 10);
 const extraMaxNumbers = (argument('--max-numbers') ?? '').split(',').filter(Boolean).map(Number);
+/** Requests in the hour above which every booking needs a proof (BOOKING_LIMIT_SITE_PER_HOUR). */
+const threshold = Number(argument('--threshold') ?? 100);
+/** The hour's count at which the proof's cost is measured, as multiples of the threshold. */
+const thresholdMultiples = [1, 4];
 /** DevTools' slowdown, Lighthouse's model of a mid-range phone. */
 const cpuSlowdown = 4;
 
@@ -115,30 +122,58 @@ const server = await startBuiltServer({
   RATE_LIMIT_PER_MINUTE: '0',
   BOOKING_LIMIT_PER_CLIENT_PER_HOUR: '0',
   BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '0',
-  BOOKING_LIMIT_SITE_PER_HOUR: '1',
+  BOOKING_LIMIT_SITE_PER_HOUR: String(threshold),
 });
 const api = `${server.url}/rest/v1`;
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 try {
-  // --- The visitor: the form's solver in Chromium.
   const page = await browser.newPage();
   await page.goto(`${server.url}/`);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
-  const serverMaxNumber = (await fetchChallenge(api)).maxnumber;
-  const difficulties = [serverMaxNumber, ...extraMaxNumbers.filter((n) => n !== serverMaxNumber)];
   // One solve to warm up (the worker's file, WebCrypto).
   await solveInPage(page, `/assets/${solverFile}`, localChallenge(1000));
-
   console.log(
     `\nThe booking form's solver in Chromium, ${solves} solves each, DevTools CPU slowdown ${cpuSlowdown}x on the page, ` +
-      `navigator.hardwareConcurrency ${cores}`,
+      `navigator.hardwareConcurrency ${cores}; a flooder in Node (node:crypto SHA-256), ${requests} bookings one after another. ` +
+      `Threshold: ${threshold} requests in the hour.`,
   );
+
+  let stored = 0;
+  for (const multiple of thresholdMultiples) {
+    // The hour's count at `multiple` times the threshold; the first `threshold`
+    // need no proof, the rest are solved as the flooder solves them.
+    for (; stored < multiple * threshold; stored += 1) {
+      const response = await (stored < threshold
+        ? postBooking(api, stored)
+        : solveAndPost(api, stored));
+      if (response.status !== 201)
+        throw new Error(`Filling the hour: booking ${stored} answered ${response.status}`);
+    }
+    const serverMaxNumber = (await fetchChallenge(api)).maxnumber;
+    console.log(`\nAt ${multiple}x the threshold (${stored} requests in the hour)`);
+    const extra = multiple === 1 ? extraMaxNumbers.filter((n) => n !== serverMaxNumber) : [];
+    await timeVisitor(page, serverMaxNumber, extra);
+    stored += await timeFlooder(serverMaxNumber, stored);
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}
+
+/** Solves the server's next challenge in Node and sends a booking with the proof. */
+async function solveAndPost(api: string, index: number) {
+  const challenge = await fetchChallenge(api);
+  return postBooking(api, index, encodeBookingProof(challenge, solveBookingChallenge(challenge)));
+}
+
+/** The form's solver in Chromium on the server's challenges, and on ones made here for `extra`. */
+async function timeVisitor(page: Page, serverMaxNumber: number, extra: readonly number[]) {
   console.log(
     'maxnumber   source        median ms (measured)   median ms x4 (phone)   slowest x4   hashes/s, all workers',
   );
-  for (const maxnumber of difficulties) {
+  for (const maxnumber of [serverMaxNumber, ...extra]) {
     const times: number[] = [];
     for (let run = 0; run < solves; run += 1) {
       const challenge =
@@ -159,47 +194,45 @@ try {
       ].join(' '),
     );
   }
+}
 
-  // --- The flooder: Node, native SHA-256, a challenge per booking.
-  const opening = await postBooking(api, -1);
-  if (opening.status !== 201) throw new Error(`The first booking answered ${opening.status}`);
-  const refused = await postBooking(api, -2);
-  if (refused.status !== 428)
-    throw new Error(`Over the threshold, expected 428, got ${refused.status}`);
-
+/** The flooder's CPU per stored request over `requests` bookings; returns how many were stored. */
+async function timeFlooder(serverMaxNumber: number, firstIndex: number): Promise<number> {
   let accepted = 0;
   let solvingMicros = 0;
+  let hardest = serverMaxNumber;
   const started = process.cpuUsage();
   const startedAt = performance.now();
   for (let index = 0; index < requests; index += 1) {
     const challenge = await fetchChallenge(api);
+    hardest = Math.max(hardest, challenge.maxnumber);
     const solveStarted = process.cpuUsage();
     const number = solveBookingChallenge(challenge);
     const solveCost = process.cpuUsage(solveStarted);
     solvingMicros += solveCost.user + solveCost.system;
-    const response = await postBooking(api, index, encodeBookingProof(challenge, number));
+    const response = await postBooking(
+      api,
+      firstIndex + index,
+      encodeBookingProof(challenge, number),
+    );
     if (response.status === 201) accepted += 1;
   }
   const cost = process.cpuUsage(started);
   const elapsedMs = performance.now() - startedAt;
   const cpuMsPerAccepted = (cost.user + cost.system) / 1000 / accepted;
+  console.log(`flooder, maxnumber ${serverMaxNumber}–${hardest} as the hour's count rose`);
+  console.log(`  accepted                         ${accepted} of ${requests}`);
+  console.log(`  flooder CPU per stored request   ${cpuMsPerAccepted.toFixed(1)} ms`);
   console.log(
-    `\nA flooder in Node (node:crypto SHA-256), maxnumber ${serverMaxNumber}, ${requests} bookings one after another`,
-  );
-  console.log(`accepted                         ${accepted} of ${requests}`);
-  console.log(`flooder CPU per accepted request ${cpuMsPerAccepted.toFixed(1)} ms`);
-  console.log(
-    `  of which solving               ${(solvingMicros / 1000 / accepted).toFixed(1)} ms`,
+    `    of which solving               ${(solvingMicros / 1000 / accepted).toFixed(1)} ms`,
   );
   console.log(
-    `wall time per accepted request   ${(elapsedMs / accepted).toFixed(1)} ms (with the server's work)`,
+    `  wall time per stored request     ${(elapsedMs / accepted).toFixed(1)} ms (with the server's work)`,
   );
   console.log(
-    `one core of the flooder's        ${Math.round(3_600_000 / cpuMsPerAccepted)} accepted requests an hour`,
+    `  one core of the flooder's        ${Math.round(3_600_000 / cpuMsPerAccepted)} stored requests an hour`,
   );
-} finally {
-  await browser.close();
-  await server.stop();
+  return accepted;
 }
 
 if (floodMinutes > 0) await measureInbox(floodMinutes);
