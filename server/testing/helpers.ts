@@ -7,6 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import type { BookingLimits } from '../db/booking-limits.ts';
+import { seedMigratedPglite } from './pglite-template.ts';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
 import { createHttpServer } from '../http/http-server.ts';
 
@@ -111,6 +112,7 @@ export function testEngines(
       name: 'PGlite',
       open: async () => {
         const dataDir = mkdtempSync(path.join(tmpdir(), `hijama-${label}-`));
+        await seedMigratedPglite(dataDir);
         const opened = await openDatabase({ databaseUrl: undefined, dataDir, bookingLimits });
         return { opened, cleanUp: async () => rmSync(dataDir, { recursive: true, force: true }) };
       },
@@ -141,10 +143,10 @@ export function serverEngines(): ServerEngine[] {
   const engines: ServerEngine[] = [
     {
       name: 'PGlite',
-      prepare: async (workDir) => ({
-        env: { DATA_DIR: path.join(workDir, 'data') },
-        cleanUp: async () => {},
-      }),
+      prepare: async (workDir) => {
+        await seedMigratedPglite(path.join(workDir, 'data'));
+        return { env: { DATA_DIR: path.join(workDir, 'data') }, cleanUp: async () => {} };
+      },
     },
   ];
   if (testDatabaseUrl) {

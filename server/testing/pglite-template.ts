@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { findMigrationsDir } from '../db/migrate.ts';
+import { openDatabase } from '../db/open-database.ts';
+
+/**
+ * Puts a migrated PGlite database in `<dataDir>/pgdata`, as the server's
+ * first start would leave it. Creating one takes about 3.7 s (initdb in
+ * WebAssembly, then every migration); copying a migrated one and opening it,
+ * about 0.5 s. So the tests copy one made once per set of migrations and
+ * PGlite version, kept in the system's temporary folder under a name that
+ * changes with either.
+ */
+export async function seedMigratedPglite(dataDir: string): Promise<void> {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  cpSync(await migratedTemplate(), path.join(dataDir, 'pgdata'), { recursive: true });
+}
+
+async function migratedTemplate(): Promise<string> {
+  const migrationsDir = findMigrationsDir();
+  const hash = createHash('sha256').update(pgliteVersion());
+  for (const file of readdirSync(migrationsDir).sort()) {
+    hash.update(file).update(readFileSync(path.join(migrationsDir, file)));
+  }
+  const template = path.join(tmpdir(), `hijama-pglite-${hash.digest('hex').slice(0, 16)}`);
+  if (existsSync(template)) return template;
+
+  // Test files run in parallel: each may build one, the first rename wins.
+  const building = mkdtempSync(`${template}-building-`);
+  try {
+    const opened = await openDatabase({ databaseUrl: undefined, dataDir: building });
+    await opened.close();
+    renameSync(path.join(building, 'pgdata'), template);
+  } catch (error) {
+    if (!existsSync(template)) throw error;
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+  }
+  return template;
+}
+
+/** As the project pins it (the package does not export its package.json). */
+function pgliteVersion(): string {
+  const manifest = new URL('../../package.json', import.meta.url);
+  const { dependencies } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  return dependencies['@electric-sql/pglite'] ?? '';
+}
