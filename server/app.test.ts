@@ -22,7 +22,7 @@ import {
   DatabaseUnavailableError,
 } from '../supabase/functions/_shared/db/database.ts';
 import { findMigrationsDir, migrate } from './db/migrate.ts';
-import type { OpenedDatabase } from './db/open-database.ts';
+import { useTestDatabase } from './testing/test-database.ts';
 import { openPostgres } from '../supabase/functions/_shared/db/postgres.ts';
 import { serve, testEngines, type RunningServer } from './testing/helpers.ts';
 
@@ -43,14 +43,12 @@ const validBooking = {
 const engines = testEngines('api');
 
 describe.each(engines)('the booking API on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
+  const opened = useTestDatabase(engine);
   let server: RunningServer;
   let api: string;
   const logged: unknown[] = [];
 
   beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
     const distDir = mkdtempSync(path.join(tmpdir(), 'hijama-dist-'));
     server = await serve(
       createApp({
@@ -65,8 +63,6 @@ describe.each(engines)('the booking API on $name', (engine) => {
 
   afterAll(async () => {
     await server?.close();
-    await opened?.close();
-    await cleanUp?.();
   });
 
   beforeEach(async () => {

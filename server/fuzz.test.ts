@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
 import { createApp } from './app.ts';
 import { createBookingsRepository } from '../supabase/functions/_shared/db/bookings-repository.ts';
-import type { OpenedDatabase } from './db/open-database.ts';
+import { useTestDatabase } from './testing/test-database.ts';
 import { serve, testEngines, type RunningServer } from './testing/helpers.ts';
 
 /**
@@ -285,13 +285,11 @@ function send(base: URL, agent: Agent, request: FuzzRequest): Promise<Answer> {
 const engines = testEngines('fuzz');
 
 describe.each(engines)('generated requests against the booking API on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
+  const opened = useTestDatabase(engine);
   let server: RunningServer;
   const unexpectedErrors: unknown[] = [];
 
   beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
     server = await serve(
       createApp({
         bookings: createBookingsRepository(opened.db),
@@ -304,8 +302,6 @@ describe.each(engines)('generated requests against the booking API on $name', (e
 
   afterAll(async () => {
     await server?.close();
-    await opened?.close();
-    await cleanUp?.();
   });
 
   it(`answers ${requestsPerEngine} of them without a 5xx, in PostgREST's shape, storing exactly the valid ones`, async () => {

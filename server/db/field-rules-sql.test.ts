@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   bookingFieldRules,
   bookingFields,
@@ -24,7 +24,7 @@ import {
 } from '../../supabase/functions/_shared/core/letters-and-marks.ts';
 import { testEngines } from '../testing/helpers.ts';
 import { DatabaseError } from '../../supabase/functions/_shared/db/database.ts';
-import type { OpenedDatabase } from './open-database.ts';
+import { useTestDatabase } from '../testing/test-database.ts';
 
 /**
  * The database's check constraints against core's field table: rows generated
@@ -135,16 +135,7 @@ function generatedCases(): Case[] {
 }
 
 describe.each(testEngines('field-rules'))('the table and core agree on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
-  });
-  afterAll(async () => {
-    await opened?.close();
-    await cleanUp?.();
-  });
+  const opened = useTestDatabase(engine);
 
   /** Whether the table takes `form`, sent as typed (untrimmed), by anon. */
   const tableAccepts = async (form: BookingForm): Promise<boolean> => {

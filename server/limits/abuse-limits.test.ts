@@ -14,7 +14,7 @@ import {
   type BookingsRepository,
 } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import { DatabaseError } from '../../supabase/functions/_shared/db/database.ts';
-import type { OpenedDatabase } from '../db/open-database.ts';
+import { useTestDatabase } from '../testing/test-database.ts';
 import { tooManyRequestsAnswer } from '../http/api-errors.ts';
 import {
   signedChallenge,
@@ -90,8 +90,7 @@ function postFrom(
 }
 
 describe.each(engines)("the database's limits on $name", (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
+  const opened = useTestDatabase(engine);
   let server: RunningServer;
   let defaults: BookingLimits;
   let clock = 0;
@@ -176,7 +175,6 @@ describe.each(engines)("the database's limits on $name", (engine) => {
   };
 
   beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
     defaults = await readBookingLimits(opened.db);
     server = await serve(
       createApp({
@@ -190,8 +188,6 @@ describe.each(engines)("the database's limits on $name", (engine) => {
   });
   afterAll(async () => {
     await server?.close();
-    await opened?.close();
-    await cleanUp?.();
   });
   beforeEach(async () => {
     await opened.db.exec(

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OpenedDatabase } from '../db/open-database.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../testing/test-database.ts';
 import { testEngines } from '../testing/helpers.ts';
 import { clientNetwork } from './client-network.ts';
 
@@ -49,16 +49,7 @@ const addresses = [
 ];
 
 describe.each(testEngines('client-network'))('the client network on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
-  });
-  afterAll(async () => {
-    await opened?.close();
-    await cleanUp?.();
-  });
+  const opened = useTestDatabase(engine);
 
   /** What the database counts for a request whose `cf-connecting-ip` is `address`. */
   const networkInSql = (address: string | undefined) =>

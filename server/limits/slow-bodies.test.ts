@@ -4,11 +4,11 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import { apiBodyTimeoutMs, createApp, maxRequestsAtOncePerClient, type ApiLimits } from '../app.ts';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
-import type { OpenedDatabase } from '../db/open-database.ts';
+import { useTestDatabase } from '../testing/test-database.ts';
 import { tooManyRequestsAnswer } from '../http/api-errors.ts';
 import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
 import { defaultLimits } from './limits-config.ts';
@@ -97,8 +97,7 @@ const unfinishedRequests = 300;
 const visitorAddress = '127.0.0.50';
 
 describe.each(testEngines('slow-bodies'))('bodies that never finish, on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
+  const opened = useTestDatabase(engine);
   const servers: RunningServer[] = [];
 
   const start = async (limits: ApiLimits) => {
@@ -113,14 +112,8 @@ describe.each(testEngines('slow-bodies'))('bodies that never finish, on $name', 
     servers.push(server);
     return server;
   };
-
-  beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
-  });
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.close()));
-    await opened?.close();
-    await cleanUp?.();
   });
 
   it(`hold no place a visitor needs: ${unfinishedRequests} from 20 addresses, then a booking gets 201 at once`, async () => {

@@ -3,11 +3,11 @@ import { mkdtempSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import { createApp, type ApiLimits } from '../app.ts';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
-import type { OpenedDatabase } from '../db/open-database.ts';
+import { useTestDatabase } from '../testing/test-database.ts';
 import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
 
 /**
@@ -55,8 +55,7 @@ function bookFrom(
 
 // The limits as a new database has them: it records each request's network.
 describe.each(testEngines('trusted-proxy', {}))('the client of a request, on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
+  const opened = useTestDatabase(engine);
   const servers: RunningServer[] = [];
   const warnings: string[] = [];
 
@@ -80,14 +79,8 @@ describe.each(testEngines('trusted-proxy', {}))('the client of a request, on $na
     );
     return rows.map((row) => row.network);
   };
-
-  beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
-  });
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.close()));
-    await opened?.close();
-    await cleanUp?.();
   });
   beforeEach(async () => {
     await opened.db.exec(

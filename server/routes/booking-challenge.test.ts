@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { createBookingChallengeIssuer, type BookingChallenge } from '../db/booking-challenge.ts';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
-import type { OpenedDatabase } from '../db/open-database.ts';
+import { useTestDatabase } from '../testing/test-database.ts';
 import { solveBookingChallenge } from '../testing/booking-proof.ts';
 import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
 
@@ -34,13 +34,11 @@ function booking(email = 'amina@example.com') {
 }
 
 describe.each(engines)('rpc/booking_challenge on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
+  const opened = useTestDatabase(engine);
   let server: RunningServer;
   let api: string;
 
   beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
     await opened.db.query('update app_private.booking_limits set proof_max_number = $1', [
       proofMaxNumber,
     ]);
@@ -58,8 +56,6 @@ describe.each(engines)('rpc/booking_challenge on $name', (engine) => {
 
   afterAll(async () => {
     await server?.close();
-    await opened?.close();
-    await cleanUp?.();
   });
 
   beforeEach(async () => {

@@ -7,7 +7,7 @@ import { messageFor } from '../../supabase/functions/_shared/core/booking-rules.
 import { fakeNames, realNames } from '../../supabase/functions/_shared/core/full-name-examples.ts';
 import { createApp } from '../app.ts';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
-import type { OpenedDatabase } from '../db/open-database.ts';
+import { useTestDatabase } from '../testing/test-database.ts';
 import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
 
 /** The full name needs a letter and few marks in a row, over HTTP as the form sends it. */
@@ -20,13 +20,11 @@ const booking = (fullName: string) => ({
 });
 
 describe.each(testEngines('full-name'))('the booking API on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
+  const opened = useTestDatabase(engine);
   let server: RunningServer;
   let distDir: string;
 
   beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
     distDir = mkdtempSync(path.join(tmpdir(), 'hijama-full-name-dist-'));
     server = await serve(
       createApp({
@@ -39,8 +37,6 @@ describe.each(testEngines('full-name'))('the booking API on $name', (engine) => 
 
   afterAll(async () => {
     await server?.close();
-    await opened?.close();
-    await cleanUp?.();
     rmSync(distDir, { recursive: true, force: true });
   });
 

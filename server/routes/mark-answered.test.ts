@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { createBookingAnswers } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
-import type { OpenedDatabase } from '../db/open-database.ts';
+import { useTestDatabase } from '../testing/test-database.ts';
 import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
 import { answerTokenFor, storeWaitingRequest } from '../testing/answer-fixtures.ts';
 
@@ -21,13 +21,11 @@ const serviceHeaders = {
 };
 
 describe.each(testEngines('mark-answered'))('rpc/mark_booking_answered on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
+  const opened = useTestDatabase(engine);
   let server: RunningServer;
   let url: string;
 
   beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
     server = await serve(
       createApp({
         bookings: createBookingsRepository(opened.db),
@@ -42,8 +40,6 @@ describe.each(testEngines('mark-answered'))('rpc/mark_booking_answered on $name'
 
   afterAll(async () => {
     await server?.close();
-    await opened?.close();
-    await cleanUp?.();
   });
 
   const storedRequest = () => storeWaitingRequest(opened.db);

@@ -13,7 +13,7 @@ import { createBookingsRepository } from '../../supabase/functions/_shared/db/bo
 import { loadNotifyConfig } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { createConfiguredNotifier } from '../../supabase/functions/_shared/notifications/setup.ts';
 import { createApp } from '../app.ts';
-import type { OpenedDatabase } from '../db/open-database.ts';
+import { useTestDatabase } from '../testing/test-database.ts';
 import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
 import { startSmtpPeer, type SmtpPeer } from '../testing/notification-peers.ts';
 
@@ -26,14 +26,12 @@ import { startSmtpPeer, type SmtpPeer } from '../testing/notification-peers.ts';
 const practiceInbox = 'practice@rochester-hijama.example';
 
 describe.each(testEngines('plain-email'))('the booking API on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
+  const opened = useTestDatabase(engine);
   let server: RunningServer;
   let peer: SmtpPeer;
   let distDir: string;
 
   beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
     distDir = mkdtempSync(path.join(tmpdir(), 'hijama-plain-email-dist-'));
     server = await serve(
       createApp({
@@ -48,8 +46,6 @@ describe.each(testEngines('plain-email'))('the booking API on $name', (engine) =
   afterAll(async () => {
     await peer?.close();
     await server?.close();
-    await opened?.close();
-    await cleanUp?.();
     rmSync(distDir, { recursive: true, force: true });
   });
 

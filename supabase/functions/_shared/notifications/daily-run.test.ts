@@ -1,8 +1,8 @@
 import { practice } from '../content/practice.ts';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { answerLink } from '../core/answer-link.ts';
 import { shortReference } from '../core/booking-reference.ts';
-import type { OpenedDatabase } from '../../../../server/db/open-database.ts';
+import { useTestDatabase } from '../../../../server/testing/test-database.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
 import {
   freePort,
@@ -44,20 +44,10 @@ const practiceInbox = 'practice@example.com';
 const seven = { hour: 7, minute: 0 };
 
 describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
+  const opened = useTestDatabase(engine);
   const closers: (() => Promise<void>)[] = [];
   const infos: string[] = [];
   const errors: string[] = [];
-
-  beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
-  });
-
-  afterAll(async () => {
-    await opened?.close();
-    await cleanUp?.();
-  });
 
   beforeEach(async () => {
     await opened.db.query('delete from public.bookings');

@@ -1,6 +1,5 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shortReference } from '../core/booking-reference.ts';
-import type { OpenedDatabase } from '../../../../server/db/open-database.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
 import { useTestDatabase } from '../../../../server/testing/test-database.ts';
 import {
@@ -225,17 +224,7 @@ describe("the alert that a visitor's address refused the acknowledgement", () =>
   });
 
   describe.each(testEngines('refused-alerts'))('stored on $name', (engine) => {
-    let opened: OpenedDatabase;
-    let cleanUp: () => Promise<void>;
-
-    beforeAll(async () => {
-      ({ opened, cleanUp } = await engine.open());
-    });
-
-    afterAll(async () => {
-      await opened?.close();
-      await cleanUp?.();
-    });
+    const opened = useTestDatabase(engine);
 
     it('keeps the request and the reply, without the address the visitor typed', async () => {
       await opened.db.query(
@@ -280,17 +269,7 @@ describe('the alert that requests arrive without a client address', () => {
   });
 
   describe.each(testEngines('no-address-alerts'))('stored on $name', (engine) => {
-    let opened: OpenedDatabase;
-    let cleanUp: () => Promise<void>;
-
-    beforeAll(async () => {
-      ({ opened, cleanUp } = await engine.open());
-    });
-
-    afterAll(async () => {
-      await opened?.close();
-      await cleanUp?.();
-    });
+    const opened = useTestDatabase(engine);
 
     it('is claimed as the database leaves it', async () => {
       await opened.db.query(

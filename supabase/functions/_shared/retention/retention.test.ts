@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { practice } from '../content/practice.ts';
-import type { OpenedDatabase } from '../../../../server/db/open-database.ts';
+import { useTestDatabase } from '../../../../server/testing/test-database.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
 import { periodBefore } from './period.ts';
 import {
@@ -55,17 +55,7 @@ describe('retentionWarning', () => {
 });
 
 describe.each(testEngines('retention'))('purgeOldRequests on $name', (engine) => {
-  let opened: OpenedDatabase;
-  let cleanUp: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ opened, cleanUp } = await engine.open());
-  });
-
-  afterAll(async () => {
-    await opened?.close();
-    await cleanUp?.();
-  });
+  const opened = useTestDatabase(engine);
 
   it('deletes exactly the requests older than the period, with their notifications, and logs it', async () => {
     const now = new Date('2026-11-22T10:00:00.000Z');
