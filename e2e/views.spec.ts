@@ -79,7 +79,7 @@ test.describe('benefits', () => {
 });
 
 test.describe('testimonials', () => {
-  test('shows eight reviews with five stars, paragraphs, an initial, the name and Verified Client', async ({
+  test('shows eight reviews with five stars, paragraphs, an initial, the name, Verified Client and the source', async ({
     page,
   }) => {
     await openView(page, 'testimonials');
@@ -93,6 +93,10 @@ test.describe('testimonials', () => {
       const name = (await review.locator('.review-name').textContent()) ?? '';
       await expect(review.locator('.review-initial')).toHaveText(name.charAt(0));
       await expect(review.getByText(site.testimonials.verifiedLabel)).toBeVisible();
+      // The shipped reviews are samples, and say so where a real one shows its source and date.
+      await expect(review.locator('.review-source')).toHaveText(
+        site.testimonials.sourceWords.SAMPLE,
+      );
     }
   });
 

@@ -8,6 +8,8 @@
  *   the main script after the first paint;
  * - the Content-Security-Policy with the hashes of the inline scripts and style;
  * and the files generated from the content (robots.txt, sitemap.xml, manifest).
+ * Last, it warns of what is still an example in the content (PLACEHOLDER facts,
+ * SITE_URL, SAMPLE reviews), the list `npx hijama check` fails on.
  *
  * Runs after `vite build` and `vite build --ssr src/entry-server.tsx --outDir dist-ssr`,
  * taking the file names from Vite's manifest, never from its HTML.
@@ -17,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Manifest } from 'vite';
+import { loadEnv, type Manifest } from 'vite';
 import {
   bootManifestElement,
   inPageTemplateId,
@@ -26,6 +28,8 @@ import {
   type BootManifest,
 } from '../src/boot/protocol.ts';
 import { jsonForScript } from '../src/seo/html.ts';
+import { launchPlaceholders } from '../src/content/reviews.ts';
+import { practice } from '../supabase/functions/_shared/content/practice.ts';
 import { buildBootScripts } from './lib/boot-scripts.ts';
 import { headersFileName, writeHeadersFile } from '../server/http/headers-file.ts';
 
@@ -138,3 +142,8 @@ await writeHeadersFile(distDir);
 console.log(
   `Pre-rendered ${indexPath} and wrote ${[...Object.keys(entry.siteFiles), headersFileName].join(', ')}`,
 );
+
+// SITE_URL as vite.config.ts reads it for the build.
+const siteUrlSetting =
+  process.env.SITE_URL ?? loadEnv('production', process.cwd(), 'SITE_URL').SITE_URL;
+for (const line of launchPlaceholders(practice, siteUrlSetting)) console.warn(`Warning: ${line}`);

@@ -44,7 +44,7 @@ import {
 } from '../supabase/functions/_shared/retention/retention.ts';
 import { loadSettings, misspeltSettings } from './settings.ts';
 import { practice } from '../supabase/functions/_shared/content/practice.ts';
-import { placeholdersLeft } from '../supabase/functions/_shared/content/placeholders.ts';
+import { launchPlaceholders } from '../src/content/reviews.ts';
 import { siteUrlFrom } from '../supabase/functions/_shared/content/site-url.ts';
 
 /** How long a stop waits for requests in flight before closing their connections. */
@@ -172,8 +172,9 @@ async function main() {
   }
   const retentionProblem = retentionWarning(retention);
   if (retentionProblem) console.warn(retentionProblem);
-  // Said once at each start, until the content is the practice's own (npx hijama check lists them too).
-  for (const placeholder of placeholdersLeft(practice, process.env.SITE_URL)) {
+  // Said once at each start, until the content is the practice's own, reviews
+  // included (npx hijama check and the build list them too).
+  for (const placeholder of launchPlaceholders(practice, process.env.SITE_URL)) {
     console.warn(`Warning: ${placeholder}`);
   }
   if (notifications && daily.summary) {

@@ -4,6 +4,7 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { practice } from '../../supabase/functions/_shared/content/practice.ts';
+import { reviews, type Testimonial } from '../../src/content/reviews.ts';
 import {
   startNtfyPeer,
   startSmtpPeer,
@@ -27,6 +28,22 @@ const filledIn = {
   email: 'hello@clinic.test',
   address: { ...practice.address, venue: 'Room 2', road: '3 High Street', postcode: 'ME1 1AA' },
 };
+
+/** The reviews once the practice has put real ones in, each with its source. */
+const realReviews: Testimonial[] = [
+  {
+    name: 'Amina K.',
+    rating: 5,
+    content: 'Calm and clear from start to finish.',
+    source: { kind: 'google', date: '2026-05-02', url: 'https://maps.google.com/?cid=1' },
+  },
+  {
+    name: 'Tom P.',
+    rating: 4,
+    content: 'Friendly and on time.',
+    source: { kind: 'in-person', date: '2026-06-11' },
+  },
+];
 
 let smtp: SmtpPeer;
 let ntfy: NtfyPeer;
@@ -97,13 +114,35 @@ describe('npx hijama check', () => {
       expect.stringMatching(/^FIX {2}The practice's street address is still the example/),
       expect.stringMatching(/^FIX {2}The practice's postcode is still the example/),
       expect.stringMatching(/^FIX {2}SITE_URL is not set: set it to the site's address/),
+      ...reviews.map(
+        (review) =>
+          `FIX  The review by "${review.name}" is a SAMPLE, not a real client's: replace it in src/content/reviews.ts with a real review and its source, or remove it, then rebuild (npm run build).`,
+      ),
     ]);
-    expect(result.stderr).toBe('7 things to fix before going live (FIX above).\n');
+    expect(result.stderr).toBe(
+      `${7 + reviews.length} things to fix before going live (FIX above).\n`,
+    );
+  });
+
+  it('fails on a SAMPLE review left among real ones, naming it', async () => {
+    writeDotEnv({});
+    const sample: Testimonial = {
+      ...realReviews[0]!,
+      name: 'Sample S.',
+      source: { kind: 'SAMPLE' },
+    };
+    const result = await run((io) => check(io, filledIn, [...realReviews, sample]));
+    expect(result.code).toBe(1);
+    const fixes = result.stdout.split('\n').filter((line) => line.startsWith('FIX '));
+    expect(fixes).toEqual([
+      expect.stringMatching(/^FIX {2}The review by "Sample S\." is a SAMPLE, not a real client's/),
+    ]);
+    expect(result.stderr).toBe('1 thing to fix before going live (FIX above).\n');
   });
 
   it("fails on SITE_URL left at the example's address", async () => {
     writeDotEnv({ SITE_URL: practice.url });
-    const result = await run((io) => check(io, filledIn));
+    const result = await run((io) => check(io, filledIn, realReviews));
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`FIX  SITE_URL is still the example ${practice.url}`);
   });
@@ -111,13 +150,13 @@ describe('npx hijama check', () => {
   it('passes on content filled in, and its test e-mail and push arrive, with no booking made', async () => {
     writeDotEnv({});
     const mailsBefore = smtp.mails.length;
-    const result = await run((io) => check(io, filledIn));
+    const result = await run((io) => check(io, filledIn, realReviews));
     expect(result).toEqual({
       code: 0,
       stdout: [
         'ok   The settings are valid.',
         `ok   The data directory ${path.join(workDir, 'data')} is private to this user.`,
-        'ok   No placeholder is left in the content, and SITE_URL is set.',
+        'ok   No placeholder or SAMPLE review is left in the content, and SITE_URL is set.',
         'ok   Sent a test e-mail to NOTIFY_TO (practice@clinic.test): check that it arrived.',
         `ok   Sent a test push (ntfy push to ${new URL(ntfy.topicUrl(topic)).origin}): check that it arrived.`,
         '',
@@ -137,7 +176,7 @@ describe('npx hijama check', () => {
 
   it('names a setting spelt close to one of ours', async () => {
     writeDotEnv({ SMTP_ULR: 'smtp://127.0.0.1:1', RETENTON: '6mo' });
-    const result = await run((io) => check(io, filledIn));
+    const result = await run((io) => check(io, filledIn, realReviews));
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
       'FIX  SMTP_ULR is not a setting, so it is ignored. Did you mean SMTP_URL?',

@@ -2,10 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../../supabase/functions/_shared/config.ts';
 import { practice } from '../../supabase/functions/_shared/content/practice.ts';
-import {
-  placeholdersLeft,
-  type PracticeFacts,
-} from '../../supabase/functions/_shared/content/placeholders.ts';
+import type { PracticeFacts } from '../../supabase/functions/_shared/content/placeholders.ts';
 import { describeError } from '../../supabase/functions/_shared/notifications/notifier.ts';
 import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { createChannels } from '../../supabase/functions/_shared/notifications/setup.ts';
@@ -14,13 +11,14 @@ import { checkDataDirIsPrivate } from '../db/private-data-dir.ts';
 import { formatMode } from '../db/private-data-dir.ts';
 import { describeSmtpFailure } from '../notifications/smtp-check.ts';
 import { loadSettings, misspeltSettings, type Settings } from '../settings.ts';
+import { launchPlaceholders, reviews, type Testimonial } from '../../src/content/reviews.ts';
 import { withDotEnv, type CliIo } from './cli-io.ts';
 
 /**
  * `npx hijama check`: what would hurt a launch, each with what to do. It
  * reads the settings as the server does, sends one test message through each
- * channel (no booking is made), and lists the placeholders still in the
- * content, the settings file open to others and a data folder the server
+ * channel (no booking is made), and lists the placeholders and SAMPLE
+ * reviews still in the content, the settings file open to others and a data folder the server
  * could not use. Exits 1 while any of them is left.
  */
 
@@ -29,8 +27,15 @@ interface Finding {
   line: string;
 }
 
-/** `facts`: the practice's content, practice.ts unless a test gives a copy filled in. */
-export async function check(io: CliIo, facts: PracticeFacts = practice): Promise<number> {
+/**
+ * `facts` and `reviewList`: the practice's content, practice.ts and
+ * reviews.ts unless a test gives a copy filled in.
+ */
+export async function check(
+  io: CliIo,
+  facts: PracticeFacts = practice,
+  reviewList: readonly Testimonial[] = reviews,
+): Promise<number> {
   const env = withDotEnv(io);
   const findings: Finding[] = [];
   const fail = (line: string) => findings.push({ ok: false, line });
@@ -58,10 +63,10 @@ export async function check(io: CliIo, facts: PracticeFacts = practice): Promise
     }
   }
 
-  const placeholders = placeholdersLeft(facts, env.SITE_URL);
+  const placeholders = launchPlaceholders(facts, env.SITE_URL, reviewList);
   placeholders.forEach(fail);
   if (placeholders.length === 0)
-    pass('No placeholder is left in the content, and SITE_URL is set.');
+    pass('No placeholder or SAMPLE review is left in the content, and SITE_URL is set.');
 
   if (settings) {
     for (const finding of await sendTests(settings)) findings.push(finding);

@@ -1,6 +1,6 @@
 import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { rmSync } from 'node:fs';
-import { placeholdersLeft } from '../../supabase/functions/_shared/content/placeholders.ts';
+import { launchPlaceholders } from '../../src/content/reviews.ts';
 import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/open-database.ts';
@@ -96,8 +96,8 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
     expect(server.stdout()).toContain(
       `E-mail: the SMTP server 127.0.0.1:${peer.port} accepted the login of clinic.\n`,
     );
-    // Nothing but the placeholders still in the content, once.
-    const placeholders = placeholdersLeft(practice, undefined);
+    // Nothing but the placeholders and SAMPLE reviews still in the content, once.
+    const placeholders = launchPlaceholders(practice, undefined);
     expect(placeholders.length).toBeGreaterThan(0);
     expect(server.stderr()).toBe(placeholders.map((line) => `Warning: ${line}\n`).join(''));
   });

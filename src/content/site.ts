@@ -5,19 +5,21 @@
  * The practice's own facts (name, url, phone, e-mail, address, the reply
  * promise, how long requests are kept) come from
  * supabase/functions/_shared/content/practice.ts, which the e-mails share:
- * replace its PLACEHOLDERS there. The eight reviews below are SAMPLE reviews
- * written to show the layout. Replace them with real, consented client reviews
- * before going live.
+ * replace its PLACEHOLDERS there. The reviews come from reviews.ts, where the
+ * eight shipped are SAMPLE reviews written to show the layout: replace them
+ * with real reviews and their sources before going live.
  */
 import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 import { firstVisit, practitioner, sessionPrices } from './before-booking.ts';
 import { clinicTimeZone, openingHours, openingStatusWords } from './clinic-hours.ts';
 import type { ImageSlot } from './image-slot.ts';
 import type { PageName } from './page-names.ts';
+import { ratingSummary, ratingSummaryWords, reviewSourceWords, reviews } from './reviews.ts';
 
 export { pageNames, type PageName } from './page-names.ts';
 export type { OpeningHours, Weekday } from './clinic-hours.ts';
 export type { ImageSlot } from './image-slot.ts';
+export type { RatingSummary, ReviewSource, Testimonial } from './reviews.ts';
 export type { Practitioner, Question, Session } from './before-booking.ts';
 
 /** Icons a who-can-benefit card may show; the home view maps each name to an SVG icon. */
@@ -48,14 +50,6 @@ export interface Card<Icon extends string> {
   icon: Icon;
   title: string;
   description: string;
-}
-
-export interface Testimonial {
-  name: string;
-  /** Paragraphs separated by a blank line. */
-  content: string;
-  /** Stars out of five. */
-  rating: 1 | 2 | 3 | 4 | 5;
 }
 
 const {
@@ -300,57 +294,11 @@ export const site = {
     verifiedLabel: 'Verified Client',
     /** What a screen reader says for a review's stars. */
     ratingLabel: (rating: number): string => `Rated ${rating} out of 5`,
-    /** SAMPLE reviews showing the layout: replace with real reviews given with the client's consent. */
-    reviews: [
-      {
-        name: 'Fatima R.',
-        rating: 5,
-        content:
-          'I was nervous before my first Hijama, but everything was explained step by step and I never felt rushed.\n\nThe room was spotless and every cup was opened in front of me. My shoulders have not felt this light in months.',
-      },
-      {
-        name: 'James T.',
-        rating: 5,
-        content:
-          'I play Sunday league and my hamstrings are always tight. After two sessions I feel much looser.\n\nFriendly, professional, and easy to park.',
-      },
-      {
-        name: 'Aisha M.',
-        rating: 5,
-        content:
-          'I booked a Sunnah day session and it was arranged perfectly around the date.\n\nA calm, respectful practitioner who really listens. I will be back next month.',
-      },
-      {
-        name: 'Daniel K.',
-        rating: 5,
-        content:
-          'Desk job, stiff neck, headaches by Thursday. A colleague recommended this place.\n\nI did not know what to expect, but I left feeling relaxed and the aftercare advice was clear.',
-      },
-      {
-        name: 'Yusuf A.',
-        rating: 5,
-        content:
-          'Very clean and hygienic, which matters most to me with wet cupping.\n\nThey replied to my Instagram message the same evening and found me a Saturday morning slot.',
-      },
-      {
-        name: 'Sarah L.',
-        rating: 5,
-        content:
-          'I came for general wellbeing and to switch off for an hour. It did exactly that.\n\nThe marks faded within a week, just as I was told they would.',
-      },
-      {
-        name: 'Omar H.',
-        rating: 5,
-        content:
-          'Professional from start to finish. My health questions were asked properly before anything began, which gave me confidence.\n\nHighly recommended in Medway.',
-      },
-      {
-        name: 'Emma W.',
-        rating: 5,
-        content:
-          'My back has been tight since I started running again. The session was gentle, the explanations were honest, and I felt the difference the next day.\n\nThank you for making a first-timer feel so comfortable.',
-      },
-    ] satisfies Testimonial[],
+    reviews,
+    /** The line under the intro, linked to where the reviews are; none is shown while null. */
+    ratingSummary,
+    ratingSummaryWords,
+    sourceWords: reviewSourceWords,
   },
 
   location: {

@@ -1,8 +1,9 @@
 import { Star } from 'lucide-react';
-import { site, type Testimonial } from '../content/site.ts';
+import { site, type ReviewSource, type Testimonial } from '../content/site.ts';
 import { ClosingCall } from '../components/closing-call.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { Reveal, revealStep } from '../components/reveal.tsx';
+import { formatLongDate } from '../lib/calendar-date.ts';
 
 function paragraphsOf(content: string): string[] {
   return content
@@ -25,6 +26,22 @@ function Stars({ rating }: { rating: number }) {
   );
 }
 
+/** Where the review was given, and when: what makes 'Verified Client' true. */
+function ReviewSourceLine({ source }: { source: ReviewSource }) {
+  const words = site.testimonials.sourceWords[source.kind];
+  return (
+    <span className="review-source">
+      {source.kind === 'google' && source.url ? <a href={source.url}>{words}</a> : words}
+      {source.kind !== 'SAMPLE' && (
+        <>
+          {' · '}
+          <time dateTime={source.date}>{formatLongDate(source.date)}</time>
+        </>
+      )}
+    </span>
+  );
+}
+
 function Review({ review }: { review: Testimonial }) {
   return (
     <figure className="review">
@@ -41,6 +58,7 @@ function Review({ review }: { review: Testimonial }) {
         <span>
           <span className="review-name">{review.name}</span>
           <span className="review-label">{site.testimonials.verifiedLabel}</span>
+          <ReviewSourceLine source={review.source} />
         </span>
       </figcaption>
     </figure>
@@ -48,12 +66,17 @@ function Review({ review }: { review: Testimonial }) {
 }
 
 export function TestimonialsView() {
-  const { heading, intro, reviews } = site.testimonials;
+  const { heading, intro, reviews, ratingSummary, ratingSummaryWords } = site.testimonials;
   return (
     <>
       <PageHeader title={heading} subtitle={intro} />
       <section className="section section-flush" aria-label={heading}>
         <div className="container">
+          {ratingSummary && (
+            <p className="rating-summary">
+              <a href={ratingSummary.url}>{ratingSummaryWords(ratingSummary)}</a>
+            </p>
+          )}
           <ul className="review-grid">
             {reviews.map((review, index) => (
               <Reveal as="li" key={review.name} step={revealStep(index % 2)}>
