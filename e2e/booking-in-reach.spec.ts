@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { site } from '../src/content/site.ts';
 import { fixedBookButton, openMenu, openView, scrollToEnd, viewHeadings } from './fixtures.ts';
 
@@ -87,20 +87,36 @@ test.describe('on a phone', () => {
   });
 });
 
-test('on a wide screen the top bar has a Book link and the menu keeps its five entries', async ({
-  page,
-}) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await openView(page, 'benefits');
-  await page.mouse.wheel(0, 1500);
-  await expect(fixedBookButton(page)).toBeHidden();
-  const topBarLink = page.locator('header.nav-bar').getByRole('link', {
-    name: site.chrome.quickBook,
+test.describe('on a wide screen', () => {
+  const topBarLink = (page: Page) =>
+    page.locator('header.nav-bar').getByRole('link', { name: site.chrome.quickBook });
+
+  test.beforeEach(async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
-  await expect(topBarLink).toBeVisible();
-  await openMenu(page);
-  await expect(page.getByRole('dialog').getByRole('navigation').getByRole('link')).toHaveCount(5);
-  await page.keyboard.press('Escape');
-  await topBarLink.click();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.contact);
+
+  test('the top bar has a Book link and the menu keeps its five entries', async ({ page }) => {
+    await openView(page, 'benefits');
+    await page.mouse.wheel(0, 1500);
+    await expect(fixedBookButton(page)).toBeHidden();
+    await expect(topBarLink(page)).toBeVisible();
+    await openMenu(page);
+    await expect(page.getByRole('dialog').getByRole('navigation').getByRole('link')).toHaveCount(5);
+    await page.keyboard.press('Escape');
+    await topBarLink(page).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.contact);
+    // On the booking view it would lead where the visitor already is.
+    await expect(topBarLink(page)).toBeHidden();
+    await page.goBack();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.benefits);
+    await expect(topBarLink(page)).toBeVisible();
+  });
+
+  test('the top bar has no Book link on the booking view opened by its address', async ({
+    page,
+  }) => {
+    await openView(page, 'contact');
+    await expect(topBarLink(page)).toBeHidden();
+    await expect(page.locator('header.nav-bar').getByRole('button')).toBeVisible();
+  });
 });
