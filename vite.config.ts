@@ -1,6 +1,7 @@
 import { defineConfig, loadEnv } from 'vite';
 import react from '@vitejs/plugin-react';
 import { clinicUtcOffsets } from './src/lib/clinic-utc-offsets.ts';
+import { sunnahDaysForBuild } from './src/lib/sunnah-days.ts';
 import { siteUrlFrom, siteUrlProblem } from './supabase/functions/_shared/content/site-url.ts';
 
 export default defineConfig(({ mode }) => {
@@ -17,9 +18,11 @@ export default defineConfig(({ mode }) => {
   if (siteUrlMistake) throw new Error(siteUrlMistake);
   return {
     plugins: [react()],
-    // The clinic's clock changes, so the page needs no Intl to tell its time (src/lib/utc-offsets.ts).
+    // The clinic's clock changes and the Sunnah days' dates, so the page needs no
+    // Intl to tell its time or the Hijri date (src/lib/utc-offsets.ts, src/lib/sunnah-days.ts).
     define: {
       __CLINIC_UTC_OFFSETS__: JSON.stringify(clinicUtcOffsets()),
+      __SUNNAH_DAYS__: JSON.stringify(sunnahDaysForBuild()),
       __SITE_URL__: JSON.stringify(siteUrlFrom(siteUrl)),
     },
     build: {

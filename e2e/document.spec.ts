@@ -1,6 +1,8 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { site, type Weekday } from '../src/content/site.ts';
+import { formatWeekdayDate, type IsoDate } from '../src/lib/calendar-date.ts';
 import { formatTime } from '../src/lib/opening-hours.ts';
+import { nextSunnahDays, sunnahDaysFrom } from '../src/lib/sunnah-days.ts';
 import {
   accessibilityViolations,
   expectViewShown,
@@ -10,6 +12,7 @@ import {
   literally,
   loadPage,
   openMenu,
+  openView,
   sideMenu,
   storedBookings,
   untilAppAdopted,
@@ -356,5 +359,52 @@ test.describe('open now', () => {
     await expect(page.locator('.opening-status')).toHaveText(
       site.openingStatus.closed(site.openingStatus.tomorrow, formatTime(hoursOn(0).opens)),
     );
+  });
+});
+
+test.describe('the next Sunnah days', () => {
+  /** Noon in London a month from now (inside the build's table), and the three days the page should show. */
+  const dayMs = 24 * 60 * 60 * 1000;
+  const today = new Date(Date.now() + 30 * dayMs).toISOString().slice(0, 10) as IsoDate;
+  const noon = new Date(`${today}T12:00:00Z`);
+  const expected = nextSunnahDays(today, sunnahDaysFrom(today, 90));
+
+  async function expectNextThree(page: Page) {
+    const days = page.locator('.sunnah-days time');
+    await expect(days).toHaveText(expected.map(formatWeekdayDate));
+    for (const [index, date] of expected.entries())
+      await expect(days.nth(index)).toHaveAttribute('datetime', date);
+    await expect(page.getByText(site.location.sunnahDays.note)).toBeVisible();
+  }
+
+  test('the location view lists them as dates, on arrival before the app', async ({ page }) => {
+    await page.clock.setFixedTime(noon);
+    await openView(page, 'location');
+    await expect(
+      page.getByRole('heading', { level: 2, name: site.location.sunnahDays.heading }),
+    ).toBeVisible();
+    await expectNextThree(page);
+  });
+
+  test('the app lists the same on the view it renders, and adopts the one filled in', async ({
+    page,
+  }) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.clock.setFixedTime(noon);
+    await openView(page, 'location');
+    await untilAppAdopted(page);
+    await expectNextThree(page);
+    await openMenu(page);
+    await sideMenu(page).getByRole('link', { name: 'Home' }).click();
+    await expectViewShown(page, 'home');
+    await openMenu(page);
+    await sideMenu(page).getByRole('link', { name: 'Location' }).click();
+    await expectViewShown(page, 'location');
+    await expectNextThree(page);
+    expect(errors).toEqual([]);
   });
 });

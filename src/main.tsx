@@ -1,7 +1,7 @@
 /**
  * The page's first script, started by the boot script after the first paint.
  * It is small and holds no React: it fills in what the pre-rendered page
- * cannot know (whether the clinic is open now), sets up the reveal on scroll
+ * cannot know (whether the clinic is open now, the next Sunnah days), sets up the reveal on scroll
  * and the top bar, and leaves the React app (src/start-app.tsx) to come when
  * it is needed:
  *
@@ -41,6 +41,7 @@ import { scrollToTop } from './lib/motion.ts';
 import { holdSendsForApp } from './booking/form-before-app.ts';
 import { linkPageExtras, linkWebFonts } from './lib/page-extras.ts';
 import { fillInOpeningStatus } from './lib/opening-status-text.ts';
+import { fillInSunnahDays } from './lib/sunnah-days.ts';
 import { revealAllOnScroll } from './lib/reveal-on-scroll.ts';
 import { keepBookingInReach } from './lib/booking-in-reach.ts';
 import { isScrolledPast } from './lib/scrolled-past.ts';
@@ -121,6 +122,7 @@ function whenIdle(then: () => void): void {
 }
 
 fillInOpeningStatus(document);
+fillInSunnahDays(document);
 revealAllOnScroll(document);
 keepBookingInReach(document);
 takeViewTitle(document);

@@ -16,3 +16,6 @@ declare const __SITE_URL__: string;
 
 /** The clinic's clock changes, written by the build (vite.config.ts, src/lib/utc-offsets.ts). */
 declare const __CLINIC_UTC_OFFSETS__: import('./lib/utc-offsets.ts').UtcOffsets;
+
+/** The Sunnah days' dates, written by the build (vite.config.ts, src/lib/sunnah-days.ts). */
+declare const __SUNNAH_DAYS__: readonly import('./lib/calendar-date.ts').IsoDate[];

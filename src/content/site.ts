@@ -316,6 +316,13 @@ export const site = {
       { icon: 'parking', text: 'Free parking on premises' },
       { icon: 'car', text: 'Easy access from the A2 and M2' },
     ] satisfies { icon: TravelIconName; text: string }[],
+    /** The next three Sunnah days (src/lib/sunnah-days.ts), under the directions. */
+    sunnahDays: {
+      heading: 'The Next Sunnah Days',
+      intro:
+        'Many of our clients choose the Sunnah days for Hijama: the 17th, 19th and 21st of the Islamic month.',
+      note: 'Umm al-Qura calendar dates, expected — may move a day with the moon sighting.',
+    },
   },
 
   contact: {

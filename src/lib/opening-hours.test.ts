@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { site, type OpeningHours } from '../content/site.ts';
-import { formatTime, localTimeIn, openingStatus } from './opening-hours.ts';
+import { dateIn, formatTime, localTimeIn, openingStatus } from './opening-hours.ts';
 import { clinicUtcOffsets } from './clinic-utc-offsets.ts';
 import { offsetFromTable, utcOffsetsBetween } from './utc-offsets.ts';
 
@@ -165,5 +165,19 @@ describe('localTimeIn from the table of clock changes', () => {
     expect(built.timeZone).toBe(site.timeZone);
     expect(offsetFromTable(built, Date.UTC(2025, 0, 1))).toBe(0);
     expect(offsetFromTable(built, Date.UTC(2040, 6, 1))).toBe(60);
+  });
+});
+
+describe('dateIn', () => {
+  const table = utcOffsetsBetween('Europe/London', Date.UTC(2026, 0, 1), Date.UTC(2027, 0, 1));
+
+  it("is London's date, a day ahead of UTC's late on a summer evening", () => {
+    expect(dateIn('Europe/London', new Date('2026-07-01T23:30:00Z'), table)).toBe('2026-07-02');
+    expect(dateIn('Europe/London', new Date('2026-07-01T23:30:00Z'), null)).toBe('2026-07-02');
+  });
+
+  it("is UTC's date in winter", () => {
+    expect(dateIn('Europe/London', new Date('2026-01-01T23:30:00Z'), table)).toBe('2026-01-01');
+    expect(dateIn('Europe/London', new Date('2026-01-01T23:30:00Z'), null)).toBe('2026-01-01');
   });
 });

@@ -1,4 +1,5 @@
 import type { OpeningHours, Weekday } from '../content/clinic-hours.ts';
+import type { IsoDate } from './calendar-date.ts';
 import { offsetFromTable, type UtcOffsets } from './utc-offsets.ts';
 
 /** '20:30' → '8:30 PM', the way the specification writes the hours. */
@@ -34,6 +35,12 @@ const weekdayIndex: Record<string, Weekday> = {
 const clinicOffsets: UtcOffsets | null =
   typeof __CLINIC_UTC_OFFSETS__ === 'undefined' ? null : __CLINIC_UTC_OFFSETS__;
 
+/** The wall clock in `timeZone` at `now`, as a UTC date, from the build's table; null outside it. */
+function wallClockFromTable(timeZone: string, now: Date, offsets: UtcOffsets | null): Date | null {
+  const offset = offsets?.timeZone === timeZone ? offsetFromTable(offsets, now.getTime()) : null;
+  return offset === null ? null : new Date(now.getTime() + offset * 60_000);
+}
+
 /**
  * What a clock in `timeZone` shows at `now`. From the build's table of the
  * clinic's clock changes where it covers `now` (no Intl: its first use with a
@@ -44,9 +51,8 @@ export function localTimeIn(
   now: Date,
   offsets: UtcOffsets | null = clinicOffsets,
 ): LocalTime {
-  const offset = offsets?.timeZone === timeZone ? offsetFromTable(offsets, now.getTime()) : null;
-  if (offset !== null) {
-    const wall = new Date(now.getTime() + offset * 60_000);
+  const wall = wallClockFromTable(timeZone, now, offsets);
+  if (wall) {
     return {
       weekday: wall.getUTCDay() as Weekday,
       minutes: wall.getUTCHours() * 60 + wall.getUTCMinutes(),
@@ -64,6 +70,18 @@ export function localTimeIn(
     weekday: weekdayIndex[part('weekday')] ?? 0,
     minutes: Number(part('hour')) * 60 + Number(part('minute')),
   };
+}
+
+/** The date a calendar in `timeZone` shows at `now`, as `localTimeIn` tells its time. */
+export function dateIn(
+  timeZone: string,
+  now: Date,
+  offsets: UtcOffsets | null = clinicOffsets,
+): IsoDate {
+  const wall = wallClockFromTable(timeZone, now, offsets);
+  if (wall) return wall.toISOString().slice(0, 10) as IsoDate;
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone }).format(now) as IsoDate;
 }
 
 export type OpeningStatus =

@@ -3,6 +3,7 @@ import {
   Car,
   Clock,
   MapPin,
+  MoonStar,
   Navigation,
   SquareParking,
   TrainFront,
@@ -14,6 +15,7 @@ import { OpeningHoursTable } from '../components/opening-hours-table.tsx';
 import { OpeningStatusLine } from '../components/opening-status.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { Reveal } from '../components/reveal.tsx';
+import { SunnahDaysList } from '../components/sunnah-days-list.tsx';
 
 const travelIcons: Record<TravelIconName, LucideIcon> = {
   train: TrainFront,
@@ -79,6 +81,15 @@ export function LocationView() {
                 </li>
               ))}
             </ul>
+          </Reveal>
+          <Reveal className="info-card info-card-wide" step={3}>
+            <h2 className="info-title">
+              <MoonStar aria-hidden="true" />
+              {location.sunnahDays.heading}
+            </h2>
+            <p>{location.sunnahDays.intro}</p>
+            <SunnahDaysList />
+            <p className="sunnah-days-note">{location.sunnahDays.note}</p>
           </Reveal>
         </div>
         <div className="container">
