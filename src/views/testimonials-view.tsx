@@ -31,7 +31,13 @@ function ReviewSourceLine({ source }: { source: ReviewSource }) {
   const words = site.testimonials.sourceWords[source.kind];
   return (
     <span className="review-source">
-      {source.kind === 'google' && source.url ? <a href={source.url}>{words}</a> : words}
+      {source.kind === 'google' && source.url ? (
+        <a className="inline-link" href={source.url}>
+          {words}
+        </a>
+      ) : (
+        words
+      )}
       {source.kind !== 'SAMPLE' && (
         <>
           {' · '}
@@ -74,7 +80,9 @@ export function TestimonialsView() {
         <div className="container">
           {ratingSummary && (
             <p className="rating-summary">
-              <a href={ratingSummary.url}>{ratingSummaryWords(ratingSummary)}</a>
+              <a className="inline-link" href={ratingSummary.url}>
+                {ratingSummaryWords(ratingSummary)}
+              </a>
             </p>
           )}
           <ul className="review-grid">
