@@ -155,8 +155,9 @@ export const commands: Record<CommandName, CommandSpec> = {
     details:
       'Checks the settings, sends a test e-mail to NOTIFY_TO and a test push or webhook\n' +
       'call (no booking is made), lists the placeholders still in the content\n' +
-      '(supabase/functions/_shared/content/practice.ts, SITE_URL), and checks that .env\n' +
-      'and the data directory are private. Exit code 1 while anything is left to fix.',
+      '(supabase/functions/_shared/content/practice.ts, SITE_URL) and the SAMPLE reviews\n' +
+      '(src/content/reviews.ts), and checks that .env and the data directory are\n' +
+      'private. Exit code 1 while anything is left to fix.',
   },
   help: {
     summary: "this help, or a command's: npx hijama help purge",
