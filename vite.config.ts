@@ -2,6 +2,7 @@ import { defineConfig, loadEnv } from 'vite';
 import react from '@vitejs/plugin-react';
 import { clinicUtcOffsets } from './src/lib/clinic-utc-offsets.ts';
 import { sunnahDaysForBuild } from './src/lib/sunnah-days.ts';
+import { photosPlugin } from './scripts/lib/photos.ts';
 import { siteUrlFrom, siteUrlProblem } from './supabase/functions/_shared/content/site-url.ts';
 
 export default defineConfig(({ mode }) => {
@@ -17,7 +18,8 @@ export default defineConfig(({ mode }) => {
   const siteUrlMistake = siteUrlProblem(siteUrl);
   if (siteUrlMistake) throw new Error(siteUrlMistake);
   return {
-    plugins: [react()],
+    // The practice's photographs from photos/ (scripts/lib/photos.ts).
+    plugins: [react(), photosPlugin()],
     // The clinic's clock changes and the Sunnah days' dates, so the page needs no
     // Intl to tell its time or the Hijri date (src/lib/utc-offsets.ts, src/lib/sunnah-days.ts).
     define: {

@@ -19,3 +19,6 @@ declare const __CLINIC_UTC_OFFSETS__: import('./lib/utc-offsets.ts').UtcOffsets;
 
 /** The Sunnah days' dates, written by the build (vite.config.ts, src/lib/sunnah-days.ts). */
 declare const __SUNNAH_DAYS__: readonly import('./lib/calendar-date.ts').IsoDate[];
+
+/** The practice's photographs the build made from photos/ (scripts/lib/photos.ts). */
+declare const __PHOTOS__: import('./lib/photo-layout.ts').BuiltPhotos;

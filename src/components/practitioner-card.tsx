@@ -1,5 +1,6 @@
 import { site } from '../content/site.ts';
 import { CupMark } from './cup-mark.tsx';
+import { Photo } from './photo.tsx';
 
 /** Who the visitor will meet: name, portrait, training, insurance, registration. */
 export function PractitionerCard() {
@@ -14,18 +15,8 @@ export function PractitionerCard() {
   return (
     <div className="practitioner">
       <div className="portrait">
-        {portrait ? (
-          <img
-            src={portrait.src}
-            width={portrait.width}
-            height={portrait.height}
-            alt={portrait.alt}
-            loading="lazy"
-          />
-        ) : (
-          // The photograph's place, kept by the drawn mark until there is one.
-          <CupMark className="portrait-mark" />
-        )}
+        {/* The photograph's place, kept by the drawn mark until there is one. */}
+        <Photo slot={portrait} fallback={<CupMark className="portrait-mark" />} />
       </div>
       <div className="practitioner-text">
         <h2 id="practitioner" className="section-title">

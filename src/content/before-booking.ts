@@ -7,7 +7,7 @@
  * replaced with the practice's own before going live (docs/content.md). Health
  * wording says what clients report and what the practice does, never a promise.
  */
-import type { ImageSlot } from './image-slot.ts';
+import type { PhotoSlot } from './image-slot.ts';
 
 /** The person a visitor will meet. */
 export interface Practitioner {
@@ -15,8 +15,8 @@ export interface Practitioner {
   name: string;
   /** One line under the name: what they do. */
   role: string;
-  /** A photograph of the practitioner; null shows the drawn mark instead. */
-  portrait: ImageSlot | null;
+  /** Their photograph, photos/practitioner.*; without it the drawn mark shows. */
+  portrait: PhotoSlot;
   /** Courses, certificates and the bodies that awarded them. */
   training: readonly string[];
   insurance: string;
@@ -44,14 +44,19 @@ export interface Question {
   answer: readonly string[];
 }
 
+/** PLACEHOLDER: the practitioner's name as clients should know it. */
+const practitionerName = 'PLACEHOLDER Practitioner Name';
+
 export const practitioner = {
   heading: 'Your practitioner',
-  /** PLACEHOLDER: the practitioner's name as clients should know it. */
-  name: 'PLACEHOLDER Practitioner Name',
+  name: practitionerName,
   /** PLACEHOLDER */
   role: 'Hijama practitioner',
-  /** PLACEHOLDER: add a photo (see docs/content.md); until then the drawn mark shows. */
-  portrait: null as ImageSlot | null,
+  /** Add photos/practitioner.jpg (docs/content.md, Pictures); until then the drawn mark shows. */
+  portrait: {
+    photo: 'practitioner',
+    alt: `${practitionerName}, your Hijama practitioner`,
+  },
   /** PLACEHOLDER: each course or certificate, with who awarded it and the year. */
   training: [
     'PLACEHOLDER: Hijama (wet cupping) certificate, school and year',
@@ -110,6 +115,11 @@ export const sessionPrices = {
 export const firstVisit = {
   heading: 'Your first visit',
   intro: 'The questions first-timers ask us most, answered plainly.',
+  /** Add photos/kit.jpg (docs/content.md, Pictures); until then the questions stand alone. */
+  photo: {
+    photo: 'kit',
+    alt: 'A sealed, sterile single-use cupping kit, opened fresh for each client',
+  } satisfies PhotoSlot,
   questions: [
     {
       question: 'Does it hurt?',

@@ -12,13 +12,13 @@
 import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 import { firstVisit, practitioner, sessionPrices } from './before-booking.ts';
 import { clinicTimeZone, openingHours, openingStatusWords } from './clinic-hours.ts';
-import type { ImageSlot } from './image-slot.ts';
+import type { ImageSlot, PhotoSlot } from './image-slot.ts';
 import type { PageName } from './page-names.ts';
 import { ratingSummary, ratingSummaryWords, reviewSourceWords, reviews } from './reviews.ts';
 
 export { pageNames, type PageName } from './page-names.ts';
 export type { OpeningHours, Weekday } from './clinic-hours.ts';
-export type { ImageSlot } from './image-slot.ts';
+export type { ImageSlot, PhotoSlot } from './image-slot.ts';
 export type { RatingSummary, ReviewSource, Testimonial } from './reviews.ts';
 export type { Practitioner, Question, Session } from './before-booking.ts';
 
@@ -162,8 +162,11 @@ export const site = {
       title: practiceName,
       lead: 'Calm, clean and unhurried Hijama with a trained practitioner, in a private treatment room in Chatham. Sterile single-use cups, time to talk, and aftercare you can follow.',
       reassurance: `Send a request in a minute. We reply within ${replyWithinHours} hours.`,
-      /** Optional photograph beside the hero text; leave null to show the drawn motif. */
-      image: null as ImageSlot | null,
+      /** The treatment room beside the hero text, photos/room.*; without it the drawn motif shows. */
+      image: {
+        photo: 'room',
+        alt: 'The private treatment room in Chatham where sessions take place',
+      } satisfies PhotoSlot,
     },
     whatIs: {
       heading: 'What is Hijama Cupping?',

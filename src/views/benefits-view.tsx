@@ -15,6 +15,7 @@ import { site, type BenefitIconName } from '../content/site.ts';
 import { CardGrid } from '../components/card-grid.tsx';
 import { ClosingCall } from '../components/closing-call.tsx';
 import { FirstVisitQuestions } from '../components/first-visit-questions.tsx';
+import { Photo } from '../components/photo.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 
 const benefitIcons: Record<BenefitIconName, LucideIcon> = {
@@ -51,7 +52,10 @@ export function BenefitsView() {
             <h2 className="section-title">{firstVisit.heading}</h2>
             <p>{firstVisit.intro}</p>
           </div>
-          <FirstVisitQuestions />
+          <div className="first-visit-body">
+            <Photo slot={firstVisit.photo} className="first-visit-photo" />
+            <FirstVisitQuestions />
+          </div>
           <ClosingCall />
         </div>
       </section>

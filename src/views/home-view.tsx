@@ -19,6 +19,7 @@ import { PractitionerCard } from '../components/practitioner-card.tsx';
 import { Reveal, revealStep } from '../components/reveal.tsx';
 import { SessionPrices } from '../components/session-prices.tsx';
 import { ViewHeading } from '../components/view-heading.tsx';
+import { Photo } from '../components/photo.tsx';
 import { PageLink } from '../navigation/page-link.tsx';
 
 const audienceIcons: Record<AudienceIconName, LucideIcon> = {
@@ -49,18 +50,7 @@ export function HomeView() {
             </div>
           </div>
           <div className="hero-visual">
-            {hero.image ? (
-              <img
-                src={hero.image.src}
-                width={hero.image.width}
-                height={hero.image.height}
-                alt={hero.image.alt}
-                className="hero-image"
-                fetchPriority="high"
-              />
-            ) : (
-              <HeroArt />
-            )}
+            <Photo slot={hero.image} className="hero-image" priority fallback={<HeroArt />} />
           </div>
         </div>
       </section>
