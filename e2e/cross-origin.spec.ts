@@ -1,15 +1,14 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
-import { promisify } from 'node:util';
+import { rm } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
+import {
+  buildSiteInto,
+  startBuiltServer,
+  type RunningServer,
+} from '../scripts/lib/built-server.ts';
 import { site } from '../src/content/site.ts';
 import { untilInteractive } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
-const run = promisify(execFile);
 const anonKey = 'cross-origin-anon-key';
 const serviceKey = 'cross-origin-service-role-key-for-tests';
 
@@ -28,21 +27,7 @@ test.describe('built for a separate booking backend', () => {
     // Two builds and two servers: longer than a test's usual time on a busy machine.
     test.setTimeout(180_000);
     api = await startBuiltServer({ ANON_KEY: anonKey, SERVICE_ROLE_KEY: serviceKey });
-    siteDir = await mkdtemp(join(tmpdir(), 'hijama-site-'));
-    // The same three steps as `npm run build:site`, into folders of its own.
-    const env = { ...process.env, VITE_SUPABASE_URL: api.url, VITE_SUPABASE_ANON_KEY: anonKey };
-    const vite = 'node_modules/vite/bin/vite.js';
-    // Inside the project, so that the server bundle finds react in node_modules.
-    const ssrDir = `dist-ssr-${basename(siteDir)}`;
-    await run(process.execPath, [vite, 'build', '--outDir', siteDir, '--emptyOutDir'], { env });
-    await run(
-      process.execPath,
-      [vite, 'build', '--ssr', 'src/entry-server.tsx', '--outDir', ssrDir, '--emptyOutDir'],
-      { env },
-    );
-    await run(process.execPath, ['--import', 'tsx', 'scripts/prerender.ts', siteDir, ssrDir], {
-      env,
-    });
+    siteDir = await buildSiteInto({ VITE_SUPABASE_URL: api.url, VITE_SUPABASE_ANON_KEY: anonKey });
     siteServer = await startBuiltServer({ DIST_DIR: siteDir, SERVICE_ROLE_KEY: serviceKey });
   });
 

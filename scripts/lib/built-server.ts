@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
 
 export interface RunningServer {
   url: string;
@@ -74,4 +75,31 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
       if (!env.DATA_DIR) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Builds the site as `npm run build:site` does (its three steps), with `env`
+ * added to the environment, into a new temporary folder, and returns that
+ * folder (for `startBuiltServer`'s DIST_DIR).
+ */
+export async function buildSiteInto(env: Record<string, string>): Promise<string> {
+  const run = promisify(execFile);
+  const siteDir = await mkdtemp(join(tmpdir(), 'hijama-site-'));
+  const options = { env: { ...process.env, ...env } };
+  const vite = 'node_modules/vite/bin/vite.js';
+  // Inside the project, so that the server bundle finds react in node_modules.
+  const ssrDir = `dist-ssr-${basename(siteDir)}`;
+  await run(process.execPath, [vite, 'build', '--outDir', siteDir, '--emptyOutDir'], options);
+  await run(
+    process.execPath,
+    [vite, 'build', '--ssr', 'src/entry-server.tsx', '--outDir', ssrDir, '--emptyOutDir'],
+    options,
+  );
+  await run(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/prerender.ts', siteDir, ssrDir],
+    options,
+  );
+  await rm(ssrDir, { recursive: true, force: true });
+  return siteDir;
 }

@@ -1,0 +1,162 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import {
+  buildSiteInto,
+  startBuiltServer,
+  type RunningServer,
+} from '../scripts/lib/built-server.ts';
+import { writeTestPhoto } from '../scripts/lib/test-photo.ts';
+import { site } from '../src/content/site.ts';
+import { accessibilityViolations, openView } from './fixtures.ts';
+
+const widths = [390, 1280];
+const hero = (page: Page) => page.locator('.hero-visual picture');
+const portrait = (page: Page) => page.locator('.portrait picture');
+const kit = (page: Page) => page.locator('.first-visit-photo');
+
+/** Resolves once the picture's image has loaded and decoded, with the file the browser chose. */
+const chosenFile = (picture: Locator) =>
+  picture.locator('img').evaluate(async (img: HTMLImageElement) => {
+    await img.decode();
+    return img.currentSrc;
+  });
+
+/** The marks of a photo made for a place: an AVIF source and a WebP image, each at 1x and 2x, with the 1x size. */
+async function expectPhotoMarkup(picture: Locator, name: string, width: number, height: number) {
+  const file = (size: number, format: string) =>
+    new RegExp(`/assets/photos/${name}-[\\w-]+-${size}\\.${format}`);
+  await expect(picture.locator('source')).toHaveCount(1);
+  await expect(picture.locator('source')).toHaveAttribute('type', 'image/avif');
+  await expect(picture.locator('source')).toHaveAttribute(
+    'srcset',
+    new RegExp(`${file(width, 'avif').source} 1x, ${file(width * 2, 'avif').source} 2x$`),
+  );
+  const img = picture.locator('img');
+  await expect(img).toHaveAttribute('src', file(width, 'webp'));
+  await expect(img).toHaveAttribute('srcset', new RegExp(`${file(width * 2, 'webp').source} 2x$`));
+  await expect(img).toHaveAttribute('width', String(width));
+  await expect(img).toHaveAttribute('height', String(height));
+}
+
+test.describe("with the practice's photos", () => {
+  test.describe.configure({ mode: 'serial', timeout: 60_000 });
+
+  let photosDir: string;
+  let siteDir: string;
+  let server: RunningServer;
+
+  test.beforeAll(async () => {
+    // One build for every test here: the photos are made, then the site built with them.
+    test.setTimeout(180_000);
+    photosDir = await mkdtemp(join(tmpdir(), 'hijama-photos-'));
+    await writeTestPhoto(join(photosDir, 'room.jpg'), 1200, 1500);
+    await writeTestPhoto(join(photosDir, 'practitioner.png'), 600, 600);
+    await writeTestPhoto(join(photosDir, 'kit.webp'), 900, 675);
+    siteDir = await buildSiteInto({ PHOTOS_DIR: photosDir });
+    server = await startBuiltServer({ DIST_DIR: siteDir });
+  });
+
+  test.afterAll(async () => {
+    await server?.stop();
+    await Promise.all(
+      [photosDir, siteDir].map((dir) => dir && rm(dir, { recursive: true, force: true })),
+    );
+  });
+
+  async function openPage(browser: Browser, width: number, view: string) {
+    const context = await browser.newContext({
+      baseURL: server.url,
+      viewport: { width, height: 844 },
+      reducedMotion: 'reduce',
+    });
+    const page = await context.newPage();
+    const photosAsked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/assets/photos/')) photosAsked.push(request.url());
+    });
+    await openView(page, view);
+    return { page, photosAsked, close: () => context.close() };
+  }
+
+  for (const width of widths) {
+    test(`at ${width} px, home shows the room first and the practitioner when reached, and passes axe`, async ({
+      browser,
+    }) => {
+      const { page, photosAsked, close } = await openPage(browser, width, 'home');
+
+      await expectPhotoMarkup(hero(page), 'room', 416, 520);
+      await expect(hero(page).locator('img')).toHaveAttribute('fetchpriority', 'high');
+      await expect(hero(page).locator('img')).not.toHaveAttribute('loading');
+      await expect(hero(page).locator('img')).toHaveAttribute('alt', site.home.hero.image.alt);
+      expect(await chosenFile(hero(page))).toMatch(/-416\.avif$/);
+      await expect(page.locator('.hero-art')).toHaveCount(0);
+      if (width === 1280) {
+        // In the first screen on a wide screen: what the browser fetches first.
+        await expect(hero(page).locator('img')).toBeInViewport();
+      }
+
+      await expectPhotoMarkup(portrait(page), 'practitioner', 224, 224);
+      const portraitImage = portrait(page).locator('img');
+      await expect(portraitImage).toHaveAttribute('loading', 'lazy');
+      await expect(portraitImage).toHaveAttribute('alt', site.home.practitioner.portrait.alt);
+      await expect(portraitImage).not.toHaveAttribute('fetchpriority');
+      // Far below the first screen: not fetched until the visitor comes near.
+      expect(photosAsked.filter((url) => url.includes('practitioner-'))).toEqual([]);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await portraitImage.scrollIntoViewIfNeeded();
+      expect(await chosenFile(portrait(page))).toMatch(/practitioner-[\w-]+-224\.avif$/);
+      await expect(page.locator('.portrait-mark')).toHaveCount(0);
+      await close();
+    });
+
+    test(`at ${width} px, benefits shows the kit beside the first-visit questions when reached, and passes axe`, async ({
+      browser,
+    }) => {
+      // Closer to the first screen than Chromium's lazy-loading distance on a wide
+      // screen, so whether it is fetched at once is the browser's call: its
+      // attribute is what the page decides.
+      const { page, close } = await openPage(browser, width, 'benefits');
+      await expectPhotoMarkup(kit(page), 'kit', 352, 264);
+      const image = kit(page).locator('img');
+      await expect(image).toHaveAttribute('loading', 'lazy');
+      await expect(image).toHaveAttribute('alt', site.benefits.firstVisit.photo.alt);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await image.scrollIntoViewIfNeeded();
+      expect(await chosenFile(kit(page))).toMatch(/kit-[\w-]+-352\.avif$/);
+      // Its box keeps the width and height it was given: nothing moves as it loads.
+      const box = await image.boundingBox();
+      expect(box && Math.abs(box.width / box.height - 352 / 264)).toBeLessThan(0.02);
+      await close();
+    });
+  }
+
+  test('the photos are served as files cached for good', async ({ request }) => {
+    const html = await readFile(join(siteDir, 'index.html'));
+    const src = /<img src="(\/assets\/photos\/room-[^"]+)"/.exec(html.toString())?.[1];
+    const response = await request.get(`${server.url}${src}`);
+    expect(response.headers()['content-type']).toBe('image/webp');
+    expect(response.headers()['cache-control']).toContain('immutable');
+    test.info().annotations.push({
+      type: 'index.html with three photos (KiB gzip)',
+      description: String(Math.round(gzipSync(html, { level: 9 }).length / 102.4) / 10),
+    });
+  });
+});
+
+for (const width of widths) {
+  test(`at ${width} px with no photos, the drawn hero and the practitioner's mark stay, and no picture`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 844 });
+    await openView(page, 'home');
+    await expect(page.locator('.hero-art')).toBeVisible();
+    await expect(page.locator('.portrait-mark')).toBeAttached();
+    await expect(page.locator('picture')).toHaveCount(0);
+    await openView(page, 'benefits');
+    await expect(page.locator('.questions')).toBeVisible();
+    await expect(page.locator('picture')).toHaveCount(0);
+  });
+}
