@@ -22,6 +22,8 @@ export const builds = [
       'supabase/functions/_shared/core',
       'supabase/functions/_shared/content',
       'public',
+      // The practice's photographs (scripts/lib/photos.ts).
+      'photos',
       'index.html',
       'vite.config.ts',
       'tsconfig.json',
