@@ -141,6 +141,9 @@ export function photosPlugin(
     name: 'practice-photos',
     async config() {
       prepared = await preparePhotos(resolve(photosDir), resolve(outputDir));
+      if (prepared.encoded > 0) {
+        console.log(`Made ${prepared.encoded} photo files from ${photosDir} into ${outputDir}.`);
+      }
       return { define: { __PHOTOS__: JSON.stringify(prepared.photos) } };
     },
     configureServer(server) {
