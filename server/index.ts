@@ -8,7 +8,7 @@ import { readBackup } from './db/backup.ts';
 import { createBookingAnswers } from '../supabase/functions/_shared/db/booking-answers.ts';
 import { createBookingChallengeIssuer } from './db/booking-challenge.ts';
 import { createBookingsRepository } from '../supabase/functions/_shared/db/bookings-repository.ts';
-import { DataDirLockedError, localUrl } from './db/data-dir-lock.ts';
+import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { DatabaseUnavailableError } from '../supabase/functions/_shared/db/database.ts';
 import { MigrationError } from './db/migrate.ts';
 import { createHttpServer } from './http/http-server.ts';
@@ -19,7 +19,6 @@ import {
   DataDirNotPrivateError,
   DataDirOwnerError,
 } from './db/private-data-dir.ts';
-import { ensureStoredServiceKey, storedServiceKeyPath } from './db/stored-service-key.ts';
 import type { NotificationChannel } from '../supabase/functions/_shared/notifications/channels.ts';
 import { runDaily } from '../supabase/functions/_shared/notifications/daily-run.ts';
 import { formatClockTime } from '../supabase/functions/_shared/notifications/daily-schedule.ts';
@@ -77,19 +76,6 @@ async function main() {
     );
   }
 
-  // With the embedded database, `npx hijama` reads through this server, with
-  // the service key: one is made at first start when none is set.
-  let serviceRoleKey = config.serviceRoleKey;
-  if (serviceRoleKey === undefined && !config.databaseUrl) {
-    const stored = ensureStoredServiceKey(config.dataDir);
-    serviceRoleKey = stored.key;
-    if (stored.created) {
-      console.log(
-        `Made a service key for the bookings command (npx hijama) in ${storedServiceKeyPath(config.dataDir)}, readable by this user only; SERVICE_ROLE_KEY in .env replaces it.`,
-      );
-    }
-  }
-
   const bookings = createBookingsRepository(database.db);
   const notifications = notifyConfig
     ? createConfiguredNotifier(database.db, notifyConfig, consoleLog)
@@ -97,7 +83,7 @@ async function main() {
   const app = createApp({
     bookings: notifications ? wakeAfterInserts(bookings, notifications.notifier) : bookings,
     backup: () => readBackup(database.db),
-    keys: { anon: config.anonKey, serviceRole: serviceRoleKey },
+    keys: { anon: config.anonKey, serviceRole: config.serviceRoleKey },
     distDir: config.distDir,
     limits,
     notificationStates: createNotificationStates(database.db),
@@ -144,7 +130,12 @@ async function main() {
   process.on('SIGTERM', stop);
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  database.recordListeningUrl(localUrl(config.host, port));
+  if (!(await database.shareWithCommands())) {
+    console.warn(
+      `Warning: the path of ${config.dataDir} is too long for the socket on which \`npx hijama\` reaches the database ` +
+        'while the server runs: the command works only while the server is stopped. Move DATA_DIR to a shorter path.',
+    );
+  }
   console.log(`Listening on http://${host}:${port} (${database.db.description})`);
   const channels = notifications?.channels ?? [];
   if (notifications && notifyConfig) {

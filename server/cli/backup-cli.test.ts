@@ -29,7 +29,6 @@ import type { BookingRecord } from './bookings-output.ts';
  */
 
 const cli = fileURLToPath(new URL('./hijama.ts', import.meta.url));
-const serviceKey = 'backup-cli-service-role-key-0123456789abcdef';
 
 describe.each(serverEngines())('backup and restore of a server on $name', (engine) => {
   let workDir: string;
@@ -49,12 +48,11 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
       ...prepared.env,
       PORT: '0',
       DIST_DIR: distDir,
-      SERVICE_ROLE_KEY: serviceKey,
       ...everyLimitLifted,
     };
     server = startServerProcess({ cwd: workDir, env: serverEnv });
     url = await listeningUrl(server, 60_000);
-    cliEnv = { ...prepared.env, PORT: new URL(url).port, SERVICE_ROLE_KEY: serviceKey };
+    cliEnv = prepared.env;
   });
 
   afterAll(async () => {
@@ -114,7 +112,7 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
     expect(backup.code).toBe(0);
     expect(backup.stdout).toMatch(
       new RegExp(
-        `^Backed up \\d+ booking requests \\(0 answered\\), \\d+ notifications \\(\\d+ not yet sent\\), 0 alerts and \\d+ other tables from ${engine.name === 'PGlite' ? 'the server at http://127\\.0\\.0\\.1:\\d+' : 'PostgreSQL at .*'} to .*hijama\\.json \\(.* KB\\)\\.\\n$`,
+        `^Backed up \\d+ booking requests \\(0 answered\\), \\d+ notifications \\(\\d+ not yet sent\\), 0 alerts and \\d+ other tables from ${engine.name === 'PGlite' ? 'the database of the server running on .*' : 'PostgreSQL at .*'} to .*hijama\\.json \\(.* KB\\)\\.\\n$`,
       ),
     );
     expect(statSync(file).mode & 0o777).toBe(0o600);

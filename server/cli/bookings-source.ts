@@ -1,12 +1,7 @@
-import {
-  backupPath,
-  bookingsTable,
-  maxRowsPerRead,
-} from '../../supabase/functions/_shared/core/api-defaults.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ServerConfig } from '../../supabase/functions/_shared/config.ts';
-import { parseBackup, readBackup, type Backup } from '../db/backup.ts';
+import { readBackup, type Backup } from '../db/backup.ts';
 import {
   createBookingAnswers,
   type AnswerChannel,
@@ -17,11 +12,11 @@ import {
   createOwnerBookingsRepository,
   type BookingFilter,
 } from '../../supabase/functions/_shared/db/bookings-repository.ts';
-import { DataDirLockedError, localUrl, lockedServerUrl } from '../db/data-dir-lock.ts';
+import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { hasTable } from '../db/migrate.ts';
-import { readStoredServiceKey, storedServiceKeyPath } from '../db/stored-service-key.ts';
 import { openDatabase } from '../db/open-database.ts';
+import { commandSocketPath, socketPathFits } from '../db/pglite-socket.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 import { createNotificationStates } from '../../supabase/functions/_shared/notifications/notification-states.ts';
 import { createOutbox } from '../../supabase/functions/_shared/notifications/outbox.ts';
@@ -42,12 +37,12 @@ export type UnmarkAnswerRecord =
   { outcome: 'unmarked'; answer: AnswerRecord } | { outcome: 'not answered' | 'not found' };
 
 /**
- * Where `hijama` finds the requests:
+ * Where `hijama` finds the requests, always by SQL:
  * - DATABASE_URL set: that PostgreSQL database (this project's or a Supabase
  *   project's), as its user, without running migrations;
  * - otherwise the embedded database in DATA_DIR, opened directly when no server
- *   holds it, or through the running server's REST API with SERVICE_ROLE_KEY
- *   when one does (the embedded database admits one process at a time).
+ *   holds it, or on the socket the running server shares it on when one does
+ *   (the embedded database admits one process at a time; pglite-socket.ts).
  */
 
 export interface ListQuery {
@@ -64,7 +59,7 @@ export interface ListQuery {
 }
 
 export interface BookingsSource {
-  /** "PGlite in ./data", "the server at http://127.0.0.1:3000"… */
+  /** "PGlite in ./data", "the database of the server running on ./data"… */
   description: string;
   /** Newest first unless asked otherwise, each with the state of its notification and its answer. */
   list(query: ListQuery): Promise<BookingRecord[]>;
@@ -102,29 +97,31 @@ export async function openBookingsSource(
   options: { migrate?: boolean } = {},
 ): Promise<BookingsSource> {
   const opened = await openDirect(config, options);
-  if (opened) {
-    try {
-      await requireTable(opened.db, 'public.bookings');
-    } catch (error) {
-      await opened.close();
-      throw error;
-    }
-    return databaseSource(opened.db, opened.close);
+  try {
+    await requireTable(opened.db, 'public.bookings');
+  } catch (error) {
+    await opened.close();
+    throw error;
   }
-  return httpSource(config);
+  return databaseSource(opened);
 }
 
-/**
- * The database itself, for the commands that cannot go through the REST API
- * (the notifier): undefined when a running server holds the embedded database.
- */
+/** The database the command works on; `throughServer` when a running server shares it. */
+export interface OpenedForCommand {
+  db: Database;
+  /** "PGlite in ./data", "PostgreSQL at db.example/hijama", "the database of the server running on ./data". */
+  description: string;
+  throughServer: boolean;
+  close(): Promise<void>;
+}
+
 export async function openDirect(
   config: ServerConfig,
   options: { migrate?: boolean } = {},
-): Promise<{ db: Database; close: () => Promise<void> } | undefined> {
+): Promise<OpenedForCommand> {
   if (config.databaseUrl) {
     const db = await openPostgres(config.databaseUrl);
-    return { db, close: () => db.close() };
+    return { db, description: db.description, throughServer: false, close: () => db.close() };
   }
   if (!existsSync(path.join(config.dataDir, 'pgdata'))) {
     throw new CliError(
@@ -138,11 +135,44 @@ export async function openDirect(
       dataDir: config.dataDir,
       migrate: options.migrate,
     });
-    return { db: opened.db, close: opened.close };
+    return {
+      db: opened.db,
+      description: opened.db.description,
+      throughServer: false,
+      close: opened.close,
+    };
   } catch (error) {
-    if (error instanceof DataDirLockedError) return undefined;
+    if (error instanceof DataDirLockedError) return openServersSocket(config.dataDir);
     throw error;
   }
+}
+
+/** The embedded database as the server holding it shares it (pglite-socket.ts). */
+async function openServersSocket(dataDir: string): Promise<OpenedForCommand> {
+  const socketPath = commandSocketPath(dataDir);
+  if (!socketPathFits(socketPath)) {
+    throw new CliError(
+      `A server is running on ${dataDir} and holds its database, which it shares on a socket in that folder, ` +
+        `but the folder's path is too long for a socket (${socketPath}). Stop the server to run this command, ` +
+        'or move DATA_DIR to a shorter path.',
+    );
+  }
+  const connection = `postgres://postgres@localhost/postgres?host=${encodeURIComponent(path.dirname(socketPath))}`;
+  let db: Database;
+  try {
+    db = await openPostgres(connection);
+  } catch (error) {
+    throw new CliError(
+      `A server is running on ${dataDir} and holds its database, but its socket ${socketPath} does not answer ` +
+        `(${(error as Error).message}). Restart the server with this version, or stop it: the command then opens the database itself.`,
+    );
+  }
+  return {
+    db,
+    description: `the database of the server running on ${dataDir}`,
+    throughServer: true,
+    close: () => db.close(),
+  };
 }
 
 /** Explains a database whose migrations have not been applied. */
@@ -155,7 +185,7 @@ export async function requireTable(db: Database, table: string) {
   }
 }
 
-function databaseSource(db: Database, close: () => Promise<void>): BookingsSource {
+function databaseSource({ db, description, close }: OpenedForCommand): BookingsSource {
   const bookings = createOwnerBookingsRepository(db);
   // A database without the notifications migration has no states to read; asked once per command.
   let outbox: Promise<boolean> | undefined;
@@ -165,7 +195,7 @@ function databaseSource(db: Database, close: () => Promise<void>): BookingsSourc
   const hasAnswers = () => (answersTable ??= hasTable(db, 'app_private.booking_answers'));
   const answers = createBookingAnswers(db);
   return {
-    description: db.description,
+    description,
     async list(query) {
       const { rows } = await bookings.select({
         columns: bookingTableColumns,
@@ -322,184 +352,4 @@ function listFilters({ ids, since, before }: ListQuery): BookingFilter[] {
 function toUtcIso(value: string): string {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : date.toISOString();
-}
-
-function httpSource(config: ServerConfig): BookingsSource {
-  // The server writes where it listens into its lock: PORT here may differ, or be 0.
-  const recorded = lockedServerUrl(config.dataDir);
-  const origin = recorded ?? localUrl(config.host, config.port);
-  const description = `the server at ${origin}`;
-  const key = config.serviceRoleKey ?? storedKey(config.dataDir);
-  if (key === undefined) {
-    throw new CliError(
-      `A server is running on ${config.dataDir} and holds its database, so the requests are read through it, ` +
-        `which needs the service key: the server makes one at start in ${storedServiceKeyPath(config.dataDir)} when SERVICE_ROLE_KEY is unset, ` +
-        'and there is none. Restart the server with this version, or set the same SERVICE_ROLE_KEY (at least 32 characters, e.g. from `openssl rand -hex 32`) ' +
-        'for both in .env, then run this command again. Or stop the server: the command then opens the database itself.',
-    );
-  }
-  if (recorded === undefined && config.port === 0) {
-    throw new CliError(
-      `A server is running on ${config.dataDir}, but PORT is 0 here, so its address is unknown. ` +
-        'Run this command with the HOST and PORT of the server.',
-    );
-  }
-
-  const request = async (
-    query: URLSearchParams,
-    init: RequestInit = {},
-    where: string = `/rest/v1/${bookingsTable}`,
-  ) => {
-    const url = `${origin}${where}?${query}`;
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        ...init,
-        headers: { apikey: key, Authorization: `Bearer ${key}`, ...init.headers },
-        signal: AbortSignal.timeout(120_000),
-      });
-    } catch (error) {
-      const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-      throw new CliError(
-        `A server holds the database in ${config.dataDir}, but ${description} cannot be reached ` +
-          `(${cause instanceof Error ? cause.message : String(cause)}). ` +
-          'Run this command with the HOST and PORT that server uses, or stop it so that the command opens the database itself.',
-      );
-    }
-    if (response.ok) return response;
-    const body = await response.text();
-    let code: string | undefined;
-    let message = body.slice(0, 300);
-    try {
-      const parsed = JSON.parse(body) as { code?: string; message?: string };
-      code = parsed.code;
-      message = parsed.message ?? message;
-    } catch {
-      // Not PostgREST's shape; the text is shown as it is.
-    }
-    if (response.status === 401) {
-      throw new CliError(
-        `${description} refused SERVICE_ROLE_KEY (${message}). ` +
-          'The server was started with another key, or with none: give it the same SERVICE_ROLE_KEY as this command and restart it.',
-      );
-    }
-    throw new CliError(
-      `${description} answered ${response.status}${code ? ` ${code}` : ''}: ${message}`,
-    );
-  };
-
-  const rpc = (name: string, args: unknown) =>
-    request(
-      new URLSearchParams(),
-      {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(args),
-      },
-      `/rest/v1/rpc/${name}`,
-    );
-
-  /** The states one of the server's functions answers by booking id. */
-  const statesSince =
-    <State>(name: string): StatesSince<State> =>
-    async (since) => {
-      const answer = (await (await rpc(name, { since: since.toISOString() })).json()) as (State & {
-        booking_id: string;
-      })[];
-      return new Map(answer.map(({ booking_id, ...state }) => [booking_id, state as State]));
-    };
-  const readStates = {
-    notifications: statesSince<NotificationRecord>('booking_notification_states'),
-    answers: statesSince<AnswerRecord>('booking_answer_states'),
-  };
-
-  const countFrom = (response: Response) => {
-    const total = /\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1];
-    if (total === undefined) throw new CliError(`${description} did not report a count.`);
-    return Number(total);
-  };
-
-  return {
-    description,
-    async list({ ids, since, before, limit, oldestFirst }) {
-      const records: BookingRecord[] = [];
-      for (;;) {
-        const pageSize = Math.min(
-          maxRowsPerRead,
-          limit === undefined ? maxRowsPerRead : limit - records.length,
-        );
-        if (pageSize <= 0) break;
-        const query = new URLSearchParams({
-          select: bookingTableColumns.join(','),
-          order: `created_at.${oldestFirst ? 'asc' : 'desc'},id.asc`,
-          limit: String(pageSize),
-          offset: String(records.length),
-        });
-        if (ids) {
-          query.append('id', `gte.${ids.from}`);
-          query.append('id', `lte.${ids.to}`);
-        }
-        if (since) query.append('created_at', `gte.${since.toISOString()}`);
-        if (before) query.append('created_at', `lt.${before.toISOString()}`);
-        const page = (await (await request(query)).json()) as BookingRecord[];
-        records.push(...page.map((row) => ({ ...row, created_at: toUtcIso(row.created_at) })));
-        if (page.length < pageSize) break;
-      }
-      return withStates(records, readStates);
-    },
-    async markAnswered(bookingId, channel) {
-      const { outcome, ...answer } = (await (
-        await rpc('answer_booking_request', { booking_id: bookingId, channel })
-      ).json()) as { outcome: MarkAnswerRecord['outcome'] } & AnswerRecord;
-      return outcome === 'not found' ? { outcome } : { outcome, answer };
-    },
-    async unmarkAnswered(bookingId) {
-      const { outcome, ...answer } = (await (
-        await rpc('unanswer_booking_request', { booking_id: bookingId })
-      ).json()) as { outcome: UnmarkAnswerRecord['outcome'] } & AnswerRecord;
-      return outcome === 'unmarked' ? { outcome, answer } : { outcome };
-    },
-    async deleteRequest(bookingId) {
-      const query = new URLSearchParams({ id: `eq.${bookingId}` });
-      return (
-        countFrom(await request(query, { method: 'DELETE', headers: { Prefer: 'count=exact' } })) >
-        0
-      );
-    },
-    async failingNotifications() {
-      return (await (await rpc('failing_booking_notifications', {})).json()) as FailingRecord[];
-    },
-    async countBefore(cutoff) {
-      const query = new URLSearchParams({ select: 'id', limit: '0' });
-      query.set('created_at', `lt.${cutoff.toISOString()}`);
-      return countFrom(await request(query, { headers: { Prefer: 'count=exact' } }));
-    },
-    async deleteBefore(cutoff) {
-      const query = new URLSearchParams({ created_at: `lt.${cutoff.toISOString()}` });
-      return countFrom(
-        await request(query, { method: 'DELETE', headers: { Prefer: 'count=exact' } }),
-      );
-    },
-    async backup() {
-      const response = await request(new URLSearchParams(), {}, backupPath);
-      try {
-        return parseBackup(await response.text());
-      } catch (error) {
-        throw new CliError(`The backup ${description} sent ${(error as Error).message}`);
-      }
-    },
-    close: async () => {},
-  };
-}
-
-/** The key the server stored in its data folder (stored-service-key.ts). */
-function storedKey(dataDir: string): string | undefined {
-  try {
-    return readStoredServiceKey(dataDir);
-  } catch (error) {
-    throw new CliError(
-      `Cannot read the server's service key in ${storedServiceKeyPath(dataDir)} (${(error as Error).message}): ` +
-        'run this command as the user the server runs as (e.g. sudo -u hijama npx hijama …), or set SERVICE_ROLE_KEY for both.',
-    );
-  }
 }

@@ -13,10 +13,9 @@ export function helpText(command?: CommandName): string {
       "npx hijama <command> --help shows a command's options.",
       '',
       'The database: DATABASE_URL when set (PostgreSQL or Supabase), otherwise the',
-      'embedded one in DATA_DIR (default ./data), read through the running server',
-      'while it holds it, with SERVICE_ROLE_KEY or the key the server keeps in',
-      'DATA_DIR/service-role-key. Settings come from the environment and the .env',
-      'file of the current folder, as for the server.',
+      'embedded one in DATA_DIR (default ./data), on the socket the running server',
+      'shares it on in that folder while it holds it. Settings come from the',
+      'environment and the .env file of the current folder, as for the server.',
       '',
     ].join('\n');
   }

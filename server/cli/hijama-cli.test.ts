@@ -1,26 +1,20 @@
-import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
-import { createApp } from '../app.ts';
-import { createBookingAnswers } from '../../supabase/functions/_shared/db/booking-answers.ts';
-import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
-import { lockFileName } from '../db/data-dir-lock.ts';
+import { lockDataDir, lockFileName } from '../db/data-dir-lock.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
-import { createNotificationStates } from '../../supabase/functions/_shared/notifications/notification-states.ts';
 import { periodBefore } from '../../supabase/functions/_shared/retention/period.ts';
 import {
   createScratchDatabase,
-  serve,
   testDatabaseUrl,
-  type RunningServer,
   type ScratchDatabase,
 } from '../testing/helpers.ts';
-import { freePort, startSmtpPeer, waitFor } from '../testing/notification-peers.ts';
+import { freePort, startSmtpPeer } from '../testing/notification-peers.ts';
 import {
   listeningUrl,
   makeServerWorkDir,
@@ -33,10 +27,9 @@ import type { CliIo } from './cli-io.ts';
 import { runHijama } from './hijama-command.ts';
 import { csvCell, type BookingRecord } from './bookings-output.ts';
 
-/** `hijama`, run as a process: on the embedded database, through a running server, on PostgreSQL. */
+/** `hijama`, run as a process: on the embedded database, beside a running server, on PostgreSQL. */
 
 const cli = fileURLToPath(new URL('./hijama.ts', import.meta.url));
-const serviceKey = 'cli-test-service-role-key-0123456789abcdef';
 const hourMs = 60 * 60 * 1000;
 const dayMs = 24 * hourMs;
 
@@ -1026,39 +1019,26 @@ describe('hijama when npm kept its flags for itself', () => {
 describe('hijama while a server holds the embedded database', () => {
   let dataDir: string;
   let opened: OpenedDatabase;
-  let server: RunningServer;
   let env: Record<string, string>;
+  let through: string;
 
   beforeAll(async () => {
     dataDir = copyOfTemplate();
-    // This process takes the lock and serves the API, as `npm start` would.
+    // This process takes the lock and shares the database on its socket, as `npm start` would.
     opened = await openDatabase({ databaseUrl: undefined, dataDir });
-    server = await serve(
-      createApp({
-        bookings: createBookingsRepository(opened.db),
-        keys: { anon: developmentAnonKey, serviceRole: serviceKey },
-        notificationStates: createNotificationStates(opened.db),
-        bookingAnswers: createBookingAnswers(opened.db),
-        distDir: tmpdir(),
-      }),
-    );
-    env = {
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: new URL(server.baseUrl).port,
-      SERVICE_ROLE_KEY: serviceKey,
-    };
+    expect(await opened.shareWithCommands()).toBe(true);
+    env = { DATA_DIR: dataDir };
+    through = `the database of the server running on ${dataDir}`;
   });
 
   afterAll(async () => {
-    await server?.close();
     await opened?.close();
   });
 
-  it('reads through the server with SERVICE_ROLE_KEY', async () => {
+  it("reads by SQL on the server's socket", async () => {
     const table = await runCli([], env);
     expect(table.code).toBe(0);
-    expect(table.stderr).toBe(`6 requests, from the server at ${server.baseUrl}.\n`);
+    expect(table.stderr).toBe(`6 requests, from ${through}.\n`);
     expect(table.stdout.trimEnd().split('\n').slice(2)).toHaveLength(6);
 
     const json = await runCli(['--json', '--since', '30d'], env);
@@ -1083,7 +1063,7 @@ describe('hijama while a server holds the embedded database', () => {
         /\nFailing notifications \(retried until they get through\):\n {2}[0-9A-F]{8} {2}received .*, 3 attempts: the webhook answered 500 Internal Server Error\n$/,
       );
       expect(table.stderr).toMatch(
-        /^6 requests, from the server at .*\nWarning: 1 notification is failing: .* Last error: the webhook answered 500 Internal Server Error\./,
+        /^6 requests, from the database of the server running on .*\nWarning: 1 notification is failing: .* Last error: the webhook answered 500 Internal Server Error\./,
       );
       const json = await runCli(['--json'], env);
       expect((JSON.parse(json.stdout) as BookingRecord[])[1]!.notification).toEqual({
@@ -1098,41 +1078,33 @@ describe('hijama while a server holds the embedded database', () => {
     }
   });
 
-  it('reads the states only with the service key', async () => {
-    const url = `${server.baseUrl}/rest/v1/rpc/booking_notification_states`;
-    const body = JSON.stringify({ since: seeded[0]!.created_at });
-    const anon = await fetch(url, {
-      method: 'POST',
-      headers: { apikey: developmentAnonKey, 'Content-Type': 'application/json' },
-      body,
-    });
-    expect(anon.status).toBe(401);
-    expect(await anon.json()).toMatchObject({ code: '42501' });
-    const service = await fetch(url, {
-      method: 'POST',
-      headers: { apikey: serviceKey, 'Content-Type': 'application/json' },
-      body,
-    });
-    expect(await service.json()).toEqual([{ booking_id: seeded[0]!.id, ...pending }]);
-  });
+  it('says why when the server holding the database does not share it, or cannot', async () => {
+    // A lock held with no socket beside it: a server of an earlier version.
+    const unshared = mkdtempSync(path.join(workDir, 'unshared-'));
+    mkdirSync(path.join(unshared, 'pgdata'));
+    const lock = lockDataDir(unshared);
+    try {
+      const run = await runCli([], { DATA_DIR: unshared });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(
+        /^A server is running on .* and holds its database, but its socket .*\.s\.PGSQL\.5432 does not answer .*Restart the server with this version, or stop it/,
+      );
+    } finally {
+      lock.release();
+    }
 
-  it('explains that SERVICE_ROLE_KEY is needed, or that the server knows another key', async () => {
-    const unset = await runCli([], { ...env, SERVICE_ROLE_KEY: '' });
-    expect(unset.code).toBe(1);
-    expect(unset.stderr).toMatch(
-      /A server is running on .* and holds its database, so the requests are read through it, which needs the service key: the server makes one at start in .*service-role-key when SERVICE_ROLE_KEY is unset, and there is none\./,
-    );
-
-    const wrong = await runCli([], {
-      ...env,
-      SERVICE_ROLE_KEY: 'another-key-0123456789abcdef-0123456789',
-    });
-    expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toMatch(/refused SERVICE_ROLE_KEY .*started with another key/);
-
-    const elsewhere = await runCli([], { ...env, PORT: '1' });
-    expect(elsewhere.code).toBe(1);
-    expect(elsewhere.stderr).toMatch(/cannot be reached .*Run this command with the HOST and PORT/);
+    const deep = path.join(workDir, 'a-folder-whose-path-is-too-long-for-a-unix-socket'.repeat(2));
+    mkdirSync(path.join(deep, 'pgdata'), { recursive: true });
+    const deepLock = lockDataDir(deep);
+    try {
+      const run = await runCli([], { DATA_DIR: deep });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(
+        /the folder's path is too long for a socket .*Stop the server to run this command, or move DATA_DIR to a shorter path\.\n$/,
+      );
+    } finally {
+      deepLock.release();
+    }
   });
 
   it('refuses to run a second notifier on the database the server holds', async () => {
@@ -1144,55 +1116,15 @@ describe('hijama while a server holds the embedded database', () => {
     expect(run.stderr).toMatch(/A server is running on .*: it sends the notifications itself/);
   });
 
-  describe('DELETE /rest/v1/bookings', () => {
-    const url = () => `${server.baseUrl}/rest/v1/bookings`;
-    const serviceHeaders = { apikey: serviceKey, Authorization: `Bearer ${serviceKey}` };
-    const cutoff = () => new Date(Date.now() - 30 * dayMs).toISOString();
-
-    it('is refused to anonymous callers, and without a filter or with a limit', async () => {
-      const anon = await fetch(`${url()}?created_at=lt.${cutoff()}`, {
-        method: 'DELETE',
-        headers: { apikey: developmentAnonKey },
-      });
-      expect(anon.status).toBe(401);
-      expect(await anon.json()).toMatchObject({ code: '42501' });
-
-      const unfiltered = await fetch(url(), { method: 'DELETE', headers: serviceHeaders });
-      expect(unfiltered.status).toBe(405);
-      expect(await unfiltered.json()).toMatchObject({ code: 'PGRST117', hint: expect.any(String) });
-
-      const limited = await fetch(`${url()}?created_at=lt.${cutoff()}&limit=1`, {
-        method: 'DELETE',
-        headers: serviceHeaders,
-      });
-      expect(limited.status).toBe(400);
-      expect(await storedNames(opened.db)).toHaveLength(6);
-    });
-
-    it('deletes with the service key what the filter matches, counting it when asked', async () => {
-      const response = await fetch(
-        `${url()}?created_at=lt.${periodBefore(new Date(), { count: 2, unit: 'y' }).toISOString()}`,
-        {
-          method: 'DELETE',
-          headers: { ...serviceHeaders, Prefer: 'count=exact' },
-        },
-      );
-      expect(response.status).toBe(204);
-      expect(response.headers.get('content-range')).toBe('*/1');
-      expect(response.headers.get('preference-applied')).toBe('count=exact');
-      expect((await storedNames(opened.db)).map((row) => row.full_name)).not.toContain('Long Gone');
-    });
-
-    it('is what the purge command uses through the server', async () => {
-      const run = await runCli(['purge', '--older-than', '12mo', '--yes'], env);
-      expect(run.stderr).toBe('');
-      expect(run.stdout).toMatch(
-        /^1 booking request older than 12 months .*, from the server at http:[^\n]*\n\n.*Just Purged.*\n\nDeleted 1 booking request older than 12 months/s,
-      );
-      expect((await storedNames(opened.db)).map((row) => row.full_name)).toEqual(
-        expectedOrder.filter((name) => !olderThanYear.includes(name)),
-      );
-    });
+  it('purges through the server', async () => {
+    const run = await runCli(['purge', '--older-than', '12mo', '--yes'], env);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(
+      /^2 booking requests older than 12 months .*, from the database of the server running on [^\n]*\n\n.*Just Purged.*Long Gone.*\n\nDeleted 2 booking requests older than 12 months/s,
+    );
+    expect((await storedNames(opened.db)).map((row) => row.full_name)).toEqual(
+      expectedOrder.filter((name) => !olderThanYear.includes(name)),
+    );
   });
 
   it('marks a request answered and lists the waiting ones through the server', async () => {
@@ -1213,7 +1145,7 @@ describe('hijama while a server holds the embedded database', () => {
     const waiting = await runCli(['list', '--waiting'], env);
     expect(waiting.code).toBe(0);
     expect(waiting.stderr).toMatch(
-      /^\d+ requests waiting for a reply \(\d+ late\), from the server at /,
+      /^\d+ requests waiting for a reply \(\d+ late\), from the database of the server running on /,
     );
     expect(waiting.stdout).not.toContain('Amina Khan');
     expect(
@@ -1227,7 +1159,7 @@ describe('hijama while a server holds the embedded database', () => {
     const unknown = await runCli(['answer', 'ABCDEF12'], env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(
-      /^No booking request has the reference ABCDEF12 in the server at /,
+      /^No booking request has the reference ABCDEF12 in the database of the server running on /,
     );
   });
 
@@ -1249,30 +1181,6 @@ describe('hijama while a server holds the embedded database', () => {
     expect(await rowsAbout(opened.db, id)).toEqual(noRows);
     // The other tests here count the requests as seeded.
     await opened.db.query('delete from public.bookings where id = $1', [neighbour]);
-  });
-
-  it('reads and marks answers only with the service key', async () => {
-    for (const [name, body] of [
-      ['booking_answer_states', { since: seeded[0]!.created_at }],
-      ['answer_booking_request', { booking_id: seeded[1]!.id, channel: null }],
-    ] as const) {
-      const anon = await fetch(`${server.baseUrl}/rest/v1/rpc/${name}`, {
-        method: 'POST',
-        headers: { apikey: developmentAnonKey, 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      expect(anon.status).toBe(401);
-      expect(await anon.json()).toMatchObject({ code: '42501' });
-    }
-    const badChannel = await fetch(`${server.baseUrl}/rest/v1/rpc/answer_booking_request`, {
-      method: 'POST',
-      headers: { apikey: serviceKey, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ booking_id: seeded[1]!.id, channel: 'fax' }),
-    });
-    expect(badChannel.status).toBe(400);
-    expect((await storedAnswers(opened.db)).map((row) => row.booking_id)).not.toContain(
-      seeded[1]!.id,
-    );
   });
 });
 
@@ -1370,18 +1278,13 @@ describe('hijama beside a server started with no settings', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('lists the requests through the server with the key the server made for itself', async () => {
+  it("lists the requests on the server's socket, private to its user, also after the server was killed", async () => {
     const port = String(await freePort());
     const dataDir = path.join(dir, 'data');
     const settings = { PORT: port, DATA_DIR: dataDir, DIST_DIR: path.join(dir, 'dist') };
     server = startServerProcess({ cwd: dir, env: settings });
     const url = await listeningUrl(server);
-    await waitFor(() => server!.stdout().includes('service key'), 'the line about the key');
-    const keyFile = path.join(dataDir, 'service-role-key');
-    expect(server.stdout()).toContain(
-      `Made a service key for the bookings command (npx hijama) in ${keyFile}, readable by this user only`,
-    );
-    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(dataDir, '.s.PGSQL.5432')).mode & 0o777).toBe(0o600);
     const posted = await fetch(`${url}/rest/v1/bookings`, {
       method: 'POST',
       headers: { apikey: developmentAnonKey, 'Content-Type': 'application/json' },
@@ -1393,17 +1296,18 @@ describe('hijama beside a server started with no settings', () => {
     });
     expect(posted.status).toBe(201);
 
-    const list = await runCli(['list'], { DATA_DIR: dataDir, PORT: port });
-    expect(list.stderr).toBe(`1 request, from the server at ${url}.\n`);
+    const list = await runCli(['list'], { DATA_DIR: dataDir });
+    expect(list.stderr).toBe(
+      `1 request, from the database of the server running on ${path.resolve(dataDir)}.\n`,
+    );
     expect(list.code).toBe(0);
     expect(list.stdout).toContain('Amina Khan');
 
-    // A restart keeps the key, and says nothing more about it.
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
+    // A killed server leaves its socket behind; the next one replaces it.
+    server.child.kill('SIGKILL');
+    await server.exited;
     server = startServerProcess({ cwd: dir, env: settings });
     await listeningUrl(server);
-    expect((await runCli(['list'], { DATA_DIR: dataDir, PORT: port })).code).toBe(0);
-    expect(server.stdout()).not.toContain('service key');
+    expect((await runCli(['list'], { DATA_DIR: dataDir })).code).toBe(0);
   }, 60_000);
 });

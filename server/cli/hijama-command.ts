@@ -501,7 +501,8 @@ async function notify(io: CliIo, settings: Settings, once: boolean): Promise<num
     throw new CliError(`No notification channel is configured: set ${channelSettingsHint}.`);
   }
   const opened = await openDirect(settings.server);
-  if (!opened) {
+  if (opened.throughServer) {
+    await opened.close();
     throw new CliError(
       `A server is running on ${settings.server.dataDir}: it sends the notifications itself.`,
     );

@@ -50,16 +50,12 @@ interface LockOwner {
   startedAt: string;
   /** `<device>:<inode>` of the data directory the lock was taken in. */
   directory?: string;
-  /** Where the server answers, once it listens: how `npx hijama` finds it, whatever PORT says. */
-  url?: string;
 }
 
 export interface DataDirLock {
   readonly path: string;
   /** Removes the lock if this process still holds it; safe to call more than once. */
   release(): void;
-  /** Writes into the lock where this server answers (LockOwner.url). */
-  recordUrl(url: string): void;
 }
 
 export class DataDirLockedError extends Error {
@@ -81,7 +77,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
   const lockPath = path.join(realpathSync(dataDir), lockFileName);
   const me = { ...describeThisProcess(), directory: identifyDirectory(dataDir) };
   if (heldByThisProcess.has(lockPath)) throw new DataDirLockedError(dataDir, lockPath, me);
-  let content = `${JSON.stringify(me)}\n`;
+  const content = `${JSON.stringify(me)}\n`;
 
   for (let attempt = 0; attempt < 5; attempt++) {
     if (createLockFile(lockPath, content)) {
@@ -89,11 +85,6 @@ export function lockDataDir(dataDir: string): DataDirLock {
       return {
         path: lockPath,
         release: () => release(lockPath, content),
-        recordUrl(url) {
-          if (!heldByThisProcess.has(lockPath)) return;
-          content = `${JSON.stringify({ ...me, url })}\n`;
-          replaceLockFile(lockPath, content);
-        },
       };
     }
     const found = readIfExists(lockPath);
@@ -103,43 +94,6 @@ export function lockDataDir(dataDir: string): DataDirLock {
     setStaleLockAside(lockPath, found);
   }
   throw new Error(`Could not take the lock ${lockPath}: other servers keep starting; try again.`);
-}
-
-/** How a command on this machine reaches a server listening on `host` and `port`. */
-export function localUrl(host: string, port: number): string {
-  const local = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  return `http://${local.includes(':') ? `[${local}]` : local}:${port}`;
-}
-
-/**
- * The URL a running server recorded in the lock of `dataDir`, if a server
- * that is still running holds it; undefined otherwise.
- */
-export function lockedServerUrl(dataDir: string): string | undefined {
-  let lockPath: string;
-  try {
-    lockPath = path.join(realpathSync(dataDir), lockFileName);
-  } catch {
-    return undefined;
-  }
-  const found = readIfExists(lockPath);
-  const owner = found === undefined ? undefined : parseOwner(found);
-  if (!owner?.url) return undefined;
-  const me = { ...describeThisProcess(), directory: identifyDirectory(dataDir) };
-  return isRunning(owner, me) ? owner.url : undefined;
-}
-
-/** Rewrites the lock in one step (written aside, flushed, renamed over it), so no reader sees half of it. */
-function replaceLockFile(lockPath: string, content: string) {
-  const draft = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fd = openSync(draft, 'wx', 0o600);
-  try {
-    writeSync(fd, content);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(draft, lockPath);
 }
 
 function createLockFile(lockPath: string, content: string): boolean {
@@ -252,7 +206,6 @@ function parseOwner(text: string): LockOwner | undefined {
       hostname: typeof owner.hostname === 'string' ? owner.hostname : 'an unknown host',
       startedAt: typeof owner.startedAt === 'string' ? owner.startedAt : 'at an unknown time',
       directory: typeof owner.directory === 'string' ? owner.directory : undefined,
-      url: typeof owner.url === 'string' ? owner.url : undefined,
     };
   } catch {
     return undefined;

@@ -3,7 +3,8 @@ import { setBookingLimits, type BookingLimits } from './booking-limits.ts';
 import { DatabaseError, type Database } from '../../supabase/functions/_shared/db/database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { migrate, type MigrationReport } from './migrate.ts';
-import { openPglite } from './pglite.ts';
+import { openPglite, type PgliteDatabase } from './pglite.ts';
+import { commandSocketPath, socketPathFits, type SharedSocket } from './pglite-socket.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 import { makeContentsPrivate } from './private-data-dir.ts';
 
@@ -12,8 +13,12 @@ export interface OpenedDatabase {
   migrations: MigrationReport;
   /** Closes the database, then releases the data-directory lock. */
   close(): Promise<void>;
-  /** Records where the server answers in the data directory's lock, for `npx hijama`; nothing on PostgreSQL. */
-  recordListeningUrl(url: string): void;
+  /**
+   * Shares the embedded database with `npx hijama` on a socket in the data
+   * directory (pglite-socket.ts) until closed; false when the directory's
+   * path is too long for a socket. PostgreSQL needs no sharing: true.
+   */
+  shareWithCommands(): Promise<boolean>;
 }
 
 export class DatabaseRoleError extends Error {
@@ -44,7 +49,7 @@ export async function openDatabase(options: {
   if (options.databaseUrl) {
     const db = await openPostgres(options.databaseUrl);
     if (options.migrate === false) {
-      return { db, migrations: unmigrated, close: () => db.close(), recordListeningUrl: () => {} };
+      return { db, migrations: unmigrated, close: () => db.close(), shareWithCommands: shared };
     }
     try {
       const migrations = await migrate(db, options.migrationsDir);
@@ -52,7 +57,7 @@ export async function openDatabase(options: {
       if (options.bookingLimits) {
         await setBookingLimits(db, options.bookingLimits, { unsetToDefault: true });
       }
-      return { db, migrations, close: () => db.close(), recordListeningUrl: () => {} };
+      return { db, migrations, close: () => db.close(), shareWithCommands: shared };
     } catch (error) {
       await db.close().catch(() => {});
       throw error;
@@ -60,7 +65,8 @@ export async function openDatabase(options: {
   }
 
   const lock = lockDataDir(options.dataDir);
-  let db: Database | undefined;
+  let db: PgliteDatabase | undefined;
+  let socket: SharedSocket | undefined;
   try {
     db = await openPglite(path.join(options.dataDir, 'pgdata'));
     // PGlite's files are open to all (private-data-dir.ts): closed at open and at close.
@@ -76,9 +82,15 @@ export async function openDatabase(options: {
     return {
       db: opened,
       migrations,
-      recordListeningUrl: (url) => lock.recordUrl(url),
+      async shareWithCommands() {
+        const socketPath = commandSocketPath(options.dataDir);
+        if (!socketPathFits(socketPath)) return false;
+        socket = await opened.shareOnSocket(socketPath);
+        return true;
+      },
       close: async () => {
         try {
+          await socket?.close();
           await opened.close();
           makeContentsPrivate(options.dataDir);
         } finally {
@@ -92,6 +104,8 @@ export async function openDatabase(options: {
     throw error;
   }
 }
+
+const shared = () => Promise.resolve(true);
 
 /** A server user that is neither superuser nor member of the API roles would fail every request. */
 async function checkApiRoles(db: Database) {

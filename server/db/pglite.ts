@@ -1,4 +1,4 @@
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { Mutex, PGlite, type Transaction } from '@electric-sql/pglite';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import {
   queryAsAnonInTransaction,
@@ -6,6 +6,7 @@ import {
   type Database,
   type Queryable,
 } from '../../supabase/functions/_shared/db/database.ts';
+import { shareOnSocket, type SharedSocket } from './pglite-socket.ts';
 
 /**
  * PostgreSQL's page cache inside PGlite. The default, 128 MB (the
@@ -21,7 +22,7 @@ const sharedBuffers = '16MB';
  * PGlite does not stop a second process from opening the same directory:
  * the caller must hold the data-directory lock (data-dir-lock.ts) first.
  */
-export async function openPglite(dataDir: string): Promise<Database> {
+export async function openPglite(dataDir: string): Promise<PgliteDatabase> {
   let pglite: PGlite;
   try {
     pglite = await PGlite.create({
@@ -36,9 +37,11 @@ export async function openPglite(dataDir: string): Promise<Database> {
   return new PgliteDatabase(pglite, dataDir);
 }
 
-class PgliteDatabase implements Database {
+export class PgliteDatabase implements Database {
   readonly engine = 'pglite';
   readonly description: string;
+  /** Whose turn it is: this process's queries, or a connection of the socket (pglite-socket.ts). */
+  private readonly turns = new Mutex();
 
   constructor(
     private readonly pglite: PGlite,
@@ -49,11 +52,16 @@ class PgliteDatabase implements Database {
 
   async query<Row>(sql: string, params: readonly unknown[] = []) {
     await yieldToEventLoop();
-    return runQuery<Row>(this.pglite, sql, params);
+    return this.turns.runExclusive(() => runQuery<Row>(this.pglite, sql, params));
   }
 
   exec(sql: string) {
-    return runExec(this.pglite, sql);
+    return this.turns.runExclusive(() => runExec(this.pglite, sql));
+  }
+
+  /** Shares the database with `npx hijama` on a Unix socket until closed. */
+  shareOnSocket(socketPath: string, options?: { maxHoldMs?: number }): Promise<SharedSocket> {
+    return shareOnSocket(this.pglite, this.turns, socketPath, options);
   }
 
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -61,14 +69,16 @@ class PgliteDatabase implements Database {
     let workFailure: { error: unknown } | undefined;
     try {
       // PGlite commits when the callback resolves and rolls back when it throws.
-      return await this.pglite.transaction(async (tx) => {
-        try {
-          return await work(wrapTransaction(tx));
-        } catch (error) {
-          workFailure = { error };
-          throw error;
-        }
-      });
+      return await this.turns.runExclusive(() =>
+        this.pglite.transaction(async (tx) => {
+          try {
+            return await work(wrapTransaction(tx));
+          } catch (error) {
+            workFailure = { error };
+            throw error;
+          }
+        }),
+      );
     } catch (error) {
       throw workFailure ? workFailure.error : translateDriverError(error);
     }
