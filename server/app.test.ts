@@ -766,7 +766,7 @@ describe.each(engines)('the booking API on $name', (engine) => {
       ['/rest/v1/bookings/1', 404, 'PGRST125'],
       ['/rest/v1', 404, 'PGRST125'],
       ['/rest/v1/', 404, 'PGRST125'],
-      // An unknown function, as PostgREST answers it (the server knows two: notification-rpc.ts).
+      // An unknown function, as PostgREST answers it (booking-challenge.ts and mark-answered.ts are the known ones).
       ['/rest/v1/rpc/anything', 404, 'PGRST202'],
     ])('answers %s with %i', async (pathname, status, code) => {
       await expectPostgrestError(
@@ -867,7 +867,6 @@ describe('the booking API when the database fails', () => {
           insertAsAnon: fail,
           insertAsService: fail,
           selectForService: fail,
-          deleteForService: fail,
           ...bookings,
         },
         keys,

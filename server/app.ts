@@ -1,5 +1,4 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { Backup } from './db/backup.ts';
 import type { BookingAnswers } from '../supabase/functions/_shared/db/booking-answers.ts';
 import type { IssueBookingChallenge } from './db/booking-challenge.ts';
 import type { BookingsRepository } from '../supabase/functions/_shared/db/bookings-repository.ts';
@@ -12,7 +11,6 @@ import {
   tooManyRequests,
   tooManyRequestsAtOnce,
 } from './http/api-errors.ts';
-import type { NotificationStates } from '../supabase/functions/_shared/notifications/notification-states.ts';
 import { apiCorsHeaders } from './http/cors.ts';
 import { readBody } from './http/read-body.ts';
 import { sendApiError } from './http/send-json.ts';
@@ -27,14 +25,10 @@ import { createStaticSite } from './routes/static-site.ts';
 
 export interface AppDeps {
   bookings: BookingsRepository;
-  /** A consistent backup of the database, for the service key; unset: none is offered. */
-  backup?: () => Promise<Backup>;
   keys: ApiKeys;
-  /** The notifications' state, read by `npm run bookings` through the server; none when unset. */
-  notificationStates?: NotificationStates;
   /** Proof-of-work challenges for bookings sent during a flood; unset: none are offered. */
   issueBookingChallenge?: IssueBookingChallenge;
-  /** Which requests were answered, and marking them (the e-mail's link, `npx hijama answer`); unset: none. */
+  /** Marking a request answered from the e-mail's link, and taking the mark back; unset: none. */
   bookingAnswers?: BookingAnswers;
   /** The built site. */
   distDir: string;
@@ -83,9 +77,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const logWarning = deps.logWarning ?? ((message: string) => console.warn(message));
   const handleRest = createRestHandler({
     bookings: deps.bookings,
-    backup: deps.backup,
     keys: deps.keys,
-    notificationStates: deps.notificationStates,
     issueBookingChallenge: deps.issueBookingChallenge,
     bookingAnswers: deps.bookingAnswers,
     logError,

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createApp } from './app.ts';
 import { ConfigError } from '../supabase/functions/_shared/config.ts';
-import { readBackup } from './db/backup.ts';
 import { createBookingAnswers } from '../supabase/functions/_shared/db/booking-answers.ts';
 import { createBookingChallengeIssuer } from './db/booking-challenge.ts';
 import { createBookingsRepository } from '../supabase/functions/_shared/db/bookings-repository.ts';
@@ -23,7 +22,6 @@ import type { NotificationChannel } from '../supabase/functions/_shared/notifica
 import { runDaily } from '../supabase/functions/_shared/notifications/daily-run.ts';
 import { formatClockTime } from '../supabase/functions/_shared/notifications/daily-schedule.ts';
 import { startDailyTimer, type DailyTimer } from './notifications/daily-timer.ts';
-import { createNotificationStates } from '../supabase/functions/_shared/notifications/notification-states.ts';
 import { describeError } from '../supabase/functions/_shared/notifications/notifier.ts';
 import {
   channelSettingsHint,
@@ -82,11 +80,9 @@ async function main() {
     : undefined;
   const app = createApp({
     bookings: notifications ? wakeAfterInserts(bookings, notifications.notifier) : bookings,
-    backup: () => readBackup(database.db),
     keys: { anon: config.anonKey, serviceRole: config.serviceRoleKey },
     distDir: config.distDir,
     limits,
-    notificationStates: createNotificationStates(database.db),
     issueBookingChallenge: createBookingChallengeIssuer(database.db),
     bookingAnswers: createBookingAnswers(database.db),
   });

@@ -222,7 +222,7 @@ export function permissionDenied(role: ApiRole): ApiError {
 }
 
 // ---------------------------------------------------------------------------
-// The two functions under /rest/v1/rpc (routes/notification-rpc.ts).
+// The functions under /rest/v1/rpc (routes/booking-challenge.ts, routes/mark-answered.ts).
 
 export function functionNotFound(name: string): ApiError {
   return new ApiError(
@@ -230,21 +230,6 @@ export function functionNotFound(name: string): ApiError {
     'PGRST202',
     `Could not find the function public.${name} in the schema cache`,
   );
-}
-
-/** What PostgreSQL says when a role may not execute a function; 401 to anon, as PostgREST answers. */
-export function functionPermissionDenied(role: ApiRole, name: string): ApiError {
-  return new ApiError(
-    role === 'anon' ? 401 : 403,
-    '42501',
-    `permission denied for function ${name}`,
-    role === 'anon' ? { headers: { 'WWW-Authenticate': 'Bearer' } } : {},
-  );
-}
-
-/** An argument of an RPC call that is missing or of the wrong form. */
-export function invalidRpcArgument(message: string): ApiError {
-  return new ApiError(400, 'PGRST100', message);
 }
 
 export function contentTypeNotAcceptable(contentType: string | undefined): ApiError {
@@ -303,21 +288,6 @@ export function unsupportedLogicTree(value: string): ApiError {
 /** An unknown column in a query, refused as PostgreSQL would refuse it. */
 export function columnDoesNotExist(name: string): ApiError {
   return new ApiError(400, '42703', `column bookings.${name} does not exist`);
-}
-
-/** `limit` and `offset` on a DELETE. */
-export function notSupportedWhenDeleting(name: string): ApiError {
-  return new ApiError(400, 'PGRST100', `${name} is not supported when deleting`, {
-    hint: 'Delete by filters only, e.g. ?created_at=lt.2025-01-01T00:00:00Z',
-  });
-}
-
-/** A DELETE without a filter, so that a typo cannot empty the table. */
-export function deleteWithoutFilter(allow: string): ApiError {
-  return new ApiError(405, 'PGRST117', 'Unsupported HTTP method: DELETE', {
-    hint: 'This server deletes bookings only with a filter, e.g. ?created_at=lt.2025-01-01T00:00:00Z',
-    headers: { Allow: allow },
-  });
 }
 
 // ---------------------------------------------------------------------------

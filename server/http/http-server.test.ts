@@ -79,7 +79,6 @@ describe('requests that are not valid HTTP', () => {
           insertAsAnon: unused,
           insertAsService: unused,
           selectForService: unused,
-          deleteForService: unused,
         },
         keys: { anon: 'anon-key', serviceRole: undefined },
         distDir: '/nonexistent',

@@ -599,7 +599,6 @@ describe("the server's own limits", () => {
       }
     },
     selectForService: () => Promise.reject(new Error('unused')),
-    deleteForService: () => Promise.reject(new Error('unused')),
   };
 
   async function start(overrides: Partial<ApiLimits>) {

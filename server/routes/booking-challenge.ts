@@ -1,8 +1,7 @@
 import type { IssueBookingChallenge } from '../db/booking-challenge.ts';
 import { functionNotFound } from '../http/api-errors.ts';
 import { sendJson } from '../http/send-json.ts';
-import type { RpcRequest } from './notification-rpc.ts';
-import { readRpcArguments } from './rpc-arguments.ts';
+import { readRpcArguments, type RpcRequest } from './rpc-arguments.ts';
 
 /**
  * `/rest/v1/rpc/booking_challenge`: a proof-of-work challenge for a booking

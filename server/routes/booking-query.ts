@@ -81,7 +81,7 @@ export function parseBookingQuery(params: URLSearchParams, countTotal: boolean):
 }
 
 /** The column filters of a query string, joined by "and"; other parameters are left to the caller. */
-export function parseBookingFilters(params: URLSearchParams): BookingFilter[] {
+function parseBookingFilters(params: URLSearchParams): BookingFilter[] {
   const filters: BookingFilter[] = [];
   for (const [key, value] of params) {
     if (reservedParameters.has(key)) continue;

@@ -7,18 +7,16 @@ import {
 import { readBody } from '../http/read-body.ts';
 import {
   contentTypeNotAcceptable,
-  deleteWithoutFilter,
   mediaTypeNotAvailable,
   notSingleObject,
-  notSupportedWhenDeleting,
   permissionDenied,
   type ApiRole,
 } from '../http/api-errors.ts';
 import { sendJson } from '../http/send-json.ts';
 import { parseBookingPayload } from './booking-payload.ts';
-import { parseBookingFilters, parseBookingQuery } from './booking-query.ts';
+import { parseBookingQuery } from './booking-query.ts';
 
-/** `/rest/v1/bookings`: anonymous inserts; reads and filtered deletes with the service key. */
+/** `/rest/v1/bookings`: anonymous inserts; reads with the service key. */
 
 /** A booking request is well under 1 KB; a few of them fit many times over. */
 export const maxBodyBytes = 16 * 1024;
@@ -99,34 +97,8 @@ export async function readBookings(
   sendJson(res, 200, body, answerHeaders);
 }
 
-/**
- * `DELETE /rest/v1/bookings?created_at=lt.<timestamp>`: the retention purge
- * through a running server. At least one filter is required, so that a typo
- * cannot empty the table; `Prefer: count=exact` reports how many went.
- */
-export async function deleteBookings(
-  { req, res, url, role, headers }: BookingsRequest,
-  bookings: BookingsRepository,
-) {
-  if (role !== 'service_role') throw permissionDenied(role);
-  for (const name of ['limit', 'offset']) {
-    if (url.searchParams.has(name)) throw notSupportedWhenDeleting(name);
-  }
-  const filters = parseBookingFilters(url.searchParams);
-  if (filters.length === 0) throw deleteWithoutFilter(allowedMethods);
-  const deleted = await bookings.deleteForService(filters);
-  const count = parsePrefer(req.headers.prefer).get('count');
-  const answerHeaders: Record<string, string> = {
-    ...headers,
-    'Content-Range': count === undefined ? '*/*' : `*/${deleted}`,
-  };
-  if (count !== undefined) answerHeaders['Preference-Applied'] = `count=${count}`;
-  res.writeHead(204, answerHeaders);
-  res.end();
-}
-
 /** The methods of `/rest/v1/bookings`, for `Allow` headers. */
-export const allowedMethods = 'OPTIONS, GET, HEAD, POST, DELETE';
+export const allowedMethods = 'OPTIONS, GET, HEAD, POST';
 
 function isJson(contentType: string | undefined): boolean {
   const type = contentType?.split(';')[0]?.trim().toLowerCase();

@@ -1,8 +1,7 @@
 import type { BookingAnswers } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import { functionNotFound } from '../http/api-errors.ts';
 import { sendJson } from '../http/send-json.ts';
-import type { RpcRequest } from './notification-rpc.ts';
-import { readRpcArguments } from './rpc-arguments.ts';
+import { readRpcArguments, type RpcRequest } from './rpc-arguments.ts';
 
 /**
  * `/rest/v1/rpc/mark_booking_answered` and `/rest/v1/rpc/unmark_booking_answered`:

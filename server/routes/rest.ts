@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { backupPath, bookingsTable } from '../../supabase/functions/_shared/core/api-defaults.ts';
-import type { Backup } from '../db/backup.ts';
+import { bookingsTable } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import type { BookingAnswers } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import type { IssueBookingChallenge } from '../db/booking-challenge.ts';
 import type { BookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
@@ -14,6 +13,7 @@ import {
   ApiError,
   databaseUnavailable,
   fromDatabaseError,
+  functionNotFound,
   internalError,
   invalidPath,
   invalidSchema,
@@ -24,32 +24,24 @@ import {
 } from '../http/api-errors.ts';
 import { ClientGoneError } from '../http/read-body.ts';
 import { sendApiError } from '../http/send-json.ts';
-import type { NotificationStates } from '../../supabase/functions/_shared/notifications/notification-states.ts';
-import { sendBackup } from './backup.ts';
 import { bookingChallengeRpcName, callBookingChallenge } from './booking-challenge.ts';
-import { allowedMethods, deleteBookings, insertBookings, readBookings } from './bookings.ts';
+import { allowedMethods, insertBookings, readBookings } from './bookings.ts';
 import { callAnswerTokenRpc, isAnswerTokenRpc } from './mark-answered.ts';
-import { callServiceRpc } from './notification-rpc.ts';
 
 /**
  * The PostgREST-compatible API under `/rest/v1`. Only the bookings table
  * exists, the function that issues proof-of-work challenges during a flood
- * (booking-challenge.ts), the one that marks a request answered from the
- * e-mail's link (mark-answered.ts), and functions for the service key that read
- * the notifications' and answers' state and mark a request answered
- * (notification-rpc.ts); every answer carries CORS headers and every error
- * PostgREST's shape.
+ * (booking-challenge.ts) and the ones that mark a request answered from the
+ * e-mail's link and take the mark back (mark-answered.ts); every answer
+ * carries CORS headers and every error PostgREST's shape. `npx hijama` does
+ * not come this way: it reads and writes by SQL (server/db/pglite-socket.ts).
  */
 
 export const restPrefix = '/rest/v1';
 
 export interface RestDeps {
   bookings: BookingsRepository;
-  /** A consistent backup of the database (`GET /rest/v1/rpc/backup`); unset: that path is not found. */
-  backup?: () => Promise<Backup>;
   keys: ApiKeys;
-  /** The notifications' state, for `npm run bookings` through the server. */
-  notificationStates?: NotificationStates;
   /** Proof-of-work challenges (`/rest/v1/rpc/booking_challenge`); unset: that function is not found. */
   issueBookingChallenge?: IssueBookingChallenge;
   /** Which requests were answered, and marking them and taking the mark back (`/rest/v1/rpc/mark_booking_answered`, `unmark_booking_answered`); unset: not found. */
@@ -83,9 +75,6 @@ export function createRestHandler(deps: RestDeps) {
       checkSchema(req);
       role = authenticate(req.headers, deps.keys);
 
-      if (url.pathname === backupPath) {
-        return await sendBackup({ method, role, res, headers: apiCorsHeaders }, deps.backup);
-      }
       const rpc = /^\/rpc\/([^/]+)$/.exec(url.pathname.slice(restPrefix.length));
       if (rpc) {
         const request = { req, res, role, headers: apiCorsHeaders };
@@ -100,7 +89,7 @@ export function createRestHandler(deps: RestDeps) {
         if (isAnswerTokenRpc(rpc[1]!)) {
           return await callAnswerTokenRpc(rpc[1], request, url, deps.bookingAnswers);
         }
-        return await callServiceRpc(rpc[1]!, request, deps);
+        throw functionNotFound(rpc[1]!);
       }
       const table = tableOf(url.pathname);
       if (table !== bookingsTable) throw tableNotFound(table);
@@ -111,8 +100,6 @@ export function createRestHandler(deps: RestDeps) {
           return await readBookings(request, deps.bookings);
         case 'POST':
           return await insertBookings(request, deps.bookings);
-        case 'DELETE':
-          return await deleteBookings(request, deps.bookings);
         default:
           // Anonymous callers are refused by privilege, as PostgREST would; nobody may change bookings here.
           if (role === 'anon') throw permissionDenied(role);

@@ -1,10 +1,19 @@
-import type { IncomingMessage } from 'node:http';
-import { invalidJson, unsupportedMethod } from '../http/api-errors.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { invalidJson, unsupportedMethod, type ApiRole } from '../http/api-errors.ts';
 import { readBody } from '../http/read-body.ts';
 import { maxBodyBytes } from './bookings.ts';
 
 /** The methods PostgREST serves a function by. */
 export const rpcMethods = 'GET, HEAD, POST';
+
+/** A call of one of the functions under `/rest/v1/rpc/`. */
+export interface RpcRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  role: ApiRole;
+  /** CORS headers for every answer. */
+  headers: Record<string, string>;
+}
 
 /**
  * The arguments of an RPC call, as PostgREST reads them: for POST a JSON
@@ -19,11 +28,6 @@ export async function readRpcArguments(
   const method = req.method ?? 'GET';
   if (!rpcMethods.split(', ').includes(method)) throw unsupportedMethod(method, rpcMethods);
   if (method !== 'POST') return Object.fromEntries(url.searchParams.entries());
-  return readJsonArguments(req);
-}
-
-/** The arguments of a POST: a JSON object, or an empty body for none. */
-export async function readJsonArguments(req: IncomingMessage): Promise<Record<string, unknown>> {
   const body = (await readBody(req, maxBodyBytes)).toString('utf8');
   if (body.trim() === '') return {};
   let args: unknown;

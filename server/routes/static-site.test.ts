@@ -35,7 +35,6 @@ beforeAll(async () => {
         insertAsAnon: unused,
         insertAsService: unused,
         selectForService: unused,
-        deleteForService: unused,
       },
       keys: { anon: 'anon', serviceRole: undefined },
       distDir: dist,

@@ -14,10 +14,3 @@ export const bookingsTable = 'bookings';
  * more pages with `offset`.
  */
 export const maxRowsPerRead = 1000;
-
-/**
- * On the project's own server only: a consistent backup of every table, for the
- * service key (`hijama backup` reads it while the server holds the embedded
- * database). Hosted Supabase has no such function: back up with DATABASE_URL.
- */
-export const backupPath = '/rest/v1/rpc/backup';

@@ -81,11 +81,6 @@ export interface BookingsRepository {
   insertAsService(rows: readonly BookingInsert[]): Promise<void>;
   /** Reads rows as `service_role`. */
   selectForService(selection: BookingSelection): Promise<BookingSelectionResult>;
-  /**
-   * Deletes the rows matching every filter (at least one) as `service_role`,
-   * with their notifications; returns how many.
-   */
-  deleteForService(filters: readonly BookingFilter[]): Promise<number>;
 }
 
 const quoted = Object.fromEntries(
@@ -140,7 +135,6 @@ export function createBookingsRepository(db: Database): BookingsRepository {
     },
 
     selectForService: asService.select,
-    deleteForService: asService.delete,
   };
 }
 
