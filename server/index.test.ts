@@ -58,6 +58,26 @@ describe('the server process', () => {
     expect(server.stdout()).toBe('');
   });
 
+  it("serves from a data folder too deep for the command's socket, and says so at start", async () => {
+    const deepDir = path.join(
+      workDir,
+      'a-folder-whose-path-is-too-long-for-a-unix-socket'.repeat(2),
+    );
+    const server = start({ DATA_DIR: deepDir });
+    const url = await listeningUrl(server);
+    expect(server.stderr()).toContain(
+      `Warning: the path of ${deepDir} is too long for the socket on which \`npx hijama\` reaches the database`,
+    );
+    const posted = await fetch(`${url}/rest/v1/bookings`, {
+      method: 'POST',
+      headers: anonHeaders,
+      body: booking('Deep Guest'),
+    });
+    expect(posted.status).toBe(201);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
   describe('on one data directory', () => {
     let first: ChildRun;
     let firstUrl: string;

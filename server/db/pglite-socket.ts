@@ -61,13 +61,8 @@ export async function shareOnSocket(
   });
   // A socket left by a server that was killed: the data-folder lock says no server holds it now.
   rmSync(socketPath, { force: true });
-  // Made private before anyone can connect: the umask covers the instant between bind and chmod.
-  const umask = process.umask(0o177);
-  try {
-    await listen(server, socketPath);
-  } finally {
-    process.umask(umask);
-  }
+  await listen(server, socketPath);
+  // The folder is already closed to other users (private-data-dir.ts); the socket is closed too.
   chmodSync(socketPath, 0o600);
   return {
     async close() {

@@ -89,7 +89,10 @@ export class PgliteDatabase implements Database {
   }
 
   async close() {
-    if (!this.pglite.closed) await this.pglite.close();
+    // After the statement of a command's connection that may be running (pglite-socket.ts).
+    await this.turns.runExclusive(async () => {
+      if (!this.pglite.closed) await this.pglite.close();
+    });
   }
 }
 
