@@ -82,10 +82,13 @@ describe('PGlite shared on a Unix socket', () => {
     expect(server.description).toContain(dir);
   });
 
-  it('ends an extended query a connection left half sent, and the server goes on', async () => {
+  /** A raw connection past its startup: what a client does before its first query. */
+  async function startedConnection() {
     const socket = createConnection(commandSocketPath(dir));
+    socket.on('error', () => {});
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     const received: Buffer[] = [];
-    const readyOnce = new Promise<void>((resolve) =>
+    const ready = new Promise<void>((resolve) =>
       socket.on('data', (chunk) => {
         received.push(chunk);
         if (Buffer.concat(received).includes('Z\0\0\0\x05I')) resolve();
@@ -96,16 +99,32 @@ describe('PGlite shared on a Unix socket', () => {
     startup.writeInt32BE(8 + user.length, 0);
     startup.writeInt32BE(196608, 4);
     socket.write(Buffer.concat([startup, user]));
-    await readyOnce;
-    // Parse, with no Sync after it: the connection keeps its turn until it closes.
-    const parse = Buffer.from('\0insert into visits values (4)\0\0\0');
+    await ready;
+    return { socket, closed };
+  }
+
+  /** A message of type `type` whose length field says `length`. */
+  function message(type: string, body: Buffer, length = 4 + body.length) {
     const header = Buffer.alloc(5);
-    header.write('P');
-    header.writeInt32BE(4 + parse.length, 1);
-    socket.write(Buffer.concat([header, parse]));
+    header.write(type);
+    header.writeInt32BE(length, 1);
+    return Buffer.concat([header, body]);
+  }
+
+  it('ends an extended query a connection left half sent, and the server goes on', async () => {
+    const { socket } = await startedConnection();
+    // Parse, with no Sync after it: the connection keeps its turn until it closes.
+    socket.write(message('P', Buffer.from('\0insert into visits values (4)\0\0\0')));
     const serverRead = count(server);
     socket.destroy();
     expect(await serverRead).toBe(0);
+    expect(await count(server)).toBe(0);
+  });
+
+  it('closes a connection that sends a malformed message, and the server goes on', async () => {
+    const { socket, closed } = await startedConnection();
+    socket.write(message('Q', Buffer.alloc(0), 0));
+    await closed;
     expect(await count(server)).toBe(0);
   });
 });

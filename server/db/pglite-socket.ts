@@ -7,15 +7,15 @@ import type { Mutex, PGlite } from '@electric-sql/pglite';
  * The running server's embedded database, shared with `npx hijama` on a Unix
  * socket in the data folder, in PostgreSQL's wire protocol: the command then
  * reads and writes by SQL, as it does on PostgreSQL, and the HTTP API serves
- * only the site.
+ * only the site and its visitors.
  *
  * PGlite is one session. Whoever holds `turns` (the server's queries, or one
  * connection of the command) has it alone, and a connection keeps its turn
  * until the database answers "ready, outside any transaction": a transaction
  * of the command never interleaves with the server's, nor an extended query
  * (parse, bind, execute, sync) with anything. A connection that stops talking
- * while holding its turn is rolled back and closed after `maxHoldMs` (5 s by default), so the
- * server's own queries never wait on it for longer.
+ * while holding its turn is rolled back and closed after `maxHoldMs` (5 s by
+ * default), so the server's own queries never wait on it for longer.
  */
 
 /** The socket in the data folder, under the name PostgreSQL's clients look for in a socket directory. */
@@ -31,7 +31,7 @@ const defaultMaxHoldMs = 5_000;
  * folder deeper than that cannot hold the socket: the server then does not
  * share its database, and the command says why.
  */
-export const maxSocketPathBytes = 103;
+const maxSocketPathBytes = 103;
 
 export function socketPathFits(socketPath: string): boolean {
   return Buffer.byteLength(socketPath) <= maxSocketPathBytes;
@@ -147,11 +147,16 @@ function serveConnection(pglite: PGlite, turns: Mutex, socket: Socket, maxHoldMs
   });
 }
 
-/** The first whole message in `buffer`: untyped before the startup, then type byte and length. */
+/**
+ * The first whole message in `buffer`: untyped before the startup (at least
+ * length and code), then type byte and length. A length shorter than its own
+ * header is no message: the connection is closed (the caller catches).
+ */
 function nextMessage(buffer: Buffer, started: boolean): Buffer | undefined {
-  const headerLength = started ? 5 : 4;
+  const headerLength = started ? 5 : 8;
   if (buffer.length < headerLength) return undefined;
   const length = started ? 1 + buffer.readInt32BE(1) : buffer.readInt32BE(0);
+  if (length < headerLength) throw new Error(`Malformed message of length ${length}`);
   return buffer.length >= length ? buffer.subarray(0, length) : undefined;
 }
 
