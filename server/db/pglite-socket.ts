@@ -16,6 +16,8 @@ import type { Mutex, PGlite } from '@electric-sql/pglite';
  * (parse, bind, execute, sync) with anything. A connection that stops talking
  * while holding its turn is rolled back and closed after `maxHoldMs` (5 s by
  * default), so the server's own queries never wait on it for longer.
+ * Session settings are the one session's too: the command sets none but with
+ * `set local`, which ends with its transaction.
  */
 
 /** The socket in the data folder, under the name PostgreSQL's clients look for in a socket directory. */
