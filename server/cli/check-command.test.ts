@@ -12,6 +12,7 @@ import {
   type NtfyPeer,
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
+import { practitioner, sessionPrices } from '../../src/content/before-booking.ts';
 import { check } from './check-command.ts';
 import type { CliIo } from './cli-io.ts';
 import { runHijama } from './hijama-command.ts';
@@ -27,6 +28,20 @@ const filledIn = {
   phone: { display: '01634 000 111', international: '+441634000111' },
   email: 'hello@clinic.test',
   address: { ...practice.address, venue: 'Room 2', road: '3 High Street', postcode: 'ME1 1AA' },
+};
+
+/** The practitioner and the prices once the practice has put its own in. */
+const filledBeforeBooking = {
+  practitioner: {
+    ...practitioner,
+    name: 'Maryam Said',
+    portrait: { ...practitioner.portrait, alt: 'Maryam Said, your Hijama practitioner' },
+    training: ['Diploma in Hijama, 2019'],
+    insurance: 'Insured with Example Mutual.',
+    womenClients: 'Maryam sees women clients.',
+    personalLine: 'I explain each step before I take it.',
+  },
+  sessionPrices: { ...sessionPrices, confirmed: true },
 };
 
 /** The reviews once the practice has put real ones in, each with its source. */
@@ -114,13 +129,27 @@ describe('npx hijama check', () => {
       expect.stringMatching(/^FIX {2}The practice's street address is still the example/),
       expect.stringMatching(/^FIX {2}The practice's postcode is still the example/),
       expect.stringMatching(/^FIX {2}SITE_URL is not set: set it to the site's address/),
+      ...[
+        'name',
+        'portrait.alt',
+        'training[0]',
+        'training[1]',
+        'training[2]',
+        'insurance',
+        'womenClients',
+        'personalLine',
+      ].map(
+        (at) =>
+          `FIX  The practitioner's ${at} is still a PLACEHOLDER: replace practitioner.${at} in src/content/before-booking.ts, then rebuild (npm run build).`,
+      ),
+      expect.stringMatching(/^FIX {2}The sessions' lengths and prices are still examples/),
       ...reviews.map(
         (review) =>
           `FIX  The review by "${review.name}" is a SAMPLE, not a real client's: replace it in src/content/reviews.ts with a real review and its source, or remove it, then rebuild (npm run build).`,
       ),
     ]);
     expect(result.stderr).toBe(
-      `${7 + reviews.length} things to fix before going live (FIX above).\n`,
+      `${16 + reviews.length} things to fix before going live (FIX above).\n`,
     );
   });
 
@@ -131,7 +160,9 @@ describe('npx hijama check', () => {
       name: 'Sample S.',
       source: { kind: 'SAMPLE' },
     };
-    const result = await run((io) => check(io, filledIn, [...realReviews, sample]));
+    const result = await run((io) =>
+      check(io, filledIn, [...realReviews, sample], filledBeforeBooking),
+    );
     expect(result.code).toBe(1);
     const fixes = result.stdout.split('\n').filter((line) => line.startsWith('FIX '));
     expect(fixes).toEqual([
@@ -142,7 +173,7 @@ describe('npx hijama check', () => {
 
   it("fails on SITE_URL left at the example's address", async () => {
     writeDotEnv({ SITE_URL: practice.url });
-    const result = await run((io) => check(io, filledIn, realReviews));
+    const result = await run((io) => check(io, filledIn, realReviews, filledBeforeBooking));
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`FIX  SITE_URL is still the example ${practice.url}`);
   });
@@ -150,7 +181,7 @@ describe('npx hijama check', () => {
   it('passes on content filled in, and its test e-mail and push arrive, with no booking made', async () => {
     writeDotEnv({});
     const mailsBefore = smtp.mails.length;
-    const result = await run((io) => check(io, filledIn, realReviews));
+    const result = await run((io) => check(io, filledIn, realReviews, filledBeforeBooking));
     expect(result).toEqual({
       code: 0,
       stdout: [
@@ -176,7 +207,7 @@ describe('npx hijama check', () => {
 
   it('names a setting spelt close to one of ours', async () => {
     writeDotEnv({ SMTP_ULR: 'smtp://127.0.0.1:1', RETENTON: '6mo' });
-    const result = await run((io) => check(io, filledIn, realReviews));
+    const result = await run((io) => check(io, filledIn, realReviews, filledBeforeBooking));
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
       'FIX  SMTP_ULR is not a setting, so it is ignored. Did you mean SMTP_URL?',

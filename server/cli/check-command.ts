@@ -11,7 +11,13 @@ import { checkDataDirIsPrivate } from '../db/private-data-dir.ts';
 import { formatMode } from '../db/private-data-dir.ts';
 import { describeSmtpFailure } from '../notifications/smtp-check.ts';
 import { loadSettings, misspeltSettings, type Settings } from '../settings.ts';
-import { launchPlaceholders, reviews, type Testimonial } from '../../src/content/reviews.ts';
+import {
+  launchPlaceholders,
+  reviews,
+  type BeforeBookingContent,
+  type Testimonial,
+} from '../../src/content/reviews.ts';
+import { practitioner, sessionPrices } from '../../src/content/before-booking.ts';
 import { withDotEnv, type CliIo } from './cli-io.ts';
 
 /**
@@ -28,13 +34,15 @@ interface Finding {
 }
 
 /**
- * `facts` and `reviewList`: the practice's content, practice.ts and
- * reviews.ts unless a test gives a copy filled in.
+ * `facts`, `reviewList` and `beforeBooking`: the practice's content,
+ * practice.ts, reviews.ts and before-booking.ts unless a test gives a copy
+ * filled in.
  */
 export async function check(
   io: CliIo,
   facts: PracticeFacts = practice,
   reviewList: readonly Testimonial[] = reviews,
+  beforeBooking: BeforeBookingContent = { practitioner, sessionPrices },
 ): Promise<number> {
   const env = withDotEnv(io);
   const findings: Finding[] = [];
@@ -63,7 +71,7 @@ export async function check(
     }
   }
 
-  const placeholders = launchPlaceholders(facts, env.SITE_URL, reviewList);
+  const placeholders = launchPlaceholders(facts, env.SITE_URL, reviewList, beforeBooking);
   placeholders.forEach(fail);
   if (placeholders.length === 0)
     pass('No placeholder or SAMPLE review is left in the content, and SITE_URL is set.');

@@ -84,6 +84,8 @@ export const sessionPrices = {
   intro: 'Every session starts with a talk about your health. Prices are for one person.',
   /** How a session's length and price read, e.g. 'About 45 minutes · from £40'. */
   terms: (minutes: number, pounds: number): string => `About ${minutes} minutes · from £${pounds}`,
+  /** PLACEHOLDER: set to true once every length and price below is the practice's own. */
+  confirmed: false,
   sessions: [
     {
       name: 'Wet cupping (Hijama)',
@@ -111,6 +113,43 @@ export const sessionPrices = {
     },
   ] satisfies Session[],
 };
+
+const contentFile = 'src/content/before-booking.ts';
+
+/**
+ * One line per fact of this file still an example, saying what to do: every
+ * text that says PLACEHOLDER, and the prices until they are confirmed. For
+ * the launch list (reviews.ts, launchPlaceholders).
+ */
+export function beforeBookingPlaceholdersLeft(content: {
+  practitioner: object;
+  sessionPrices: { confirmed: boolean };
+}): string[] {
+  const texts = placeholderTexts(content.practitioner).map(
+    (at) =>
+      `The practitioner's ${at} is still a PLACEHOLDER: replace practitioner.${at} in ${contentFile}, then rebuild (npm run build).`,
+  );
+  if (!content.sessionPrices.confirmed) {
+    texts.push(
+      `The sessions' lengths and prices are still examples: put in the practice's own in sessionPrices in ${contentFile}, set confirmed to true, then rebuild (npm run build).`,
+    );
+  }
+  return texts;
+}
+
+/** Where in `value` a text still says PLACEHOLDER, as a path such as 'training[0]'. */
+function placeholderTexts(value: unknown, at = ''): string[] {
+  if (typeof value === 'string') return value.includes('PLACEHOLDER') ? [at] : [];
+  if (Array.isArray(value)) {
+    return value.flatMap((item, index) => placeholderTexts(item, `${at}[${index}]`));
+  }
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([key, item]) =>
+      placeholderTexts(item, at ? `${at}.${key}` : key),
+    );
+  }
+  return [];
+}
 
 export const firstVisit = {
   heading: 'Your first visit',

@@ -16,6 +16,10 @@ import {
   placeholdersLeft,
   type PracticeFacts,
 } from '../../supabase/functions/_shared/content/placeholders.ts';
+import { beforeBookingPlaceholdersLeft, practitioner, sessionPrices } from './before-booking.ts';
+
+/** What of before-booking.ts the launch list reads. */
+export type BeforeBookingContent = Parameters<typeof beforeBookingPlaceholdersLeft>[0];
 
 /** A day on the calendar, e.g. '2026-03-14'. */
 type ReviewDate = `${number}-${number}-${number}`;
@@ -141,13 +145,19 @@ export function sampleReviewsLeft(list: readonly Testimonial[]): string[] {
 
 /**
  * What must be replaced before going live, each with what to do: the
- * PLACEHOLDER facts and SITE_URL (placeholders.ts), then every SAMPLE review.
+ * PLACEHOLDER facts and SITE_URL (placeholders.ts), the practitioner's and the
+ * prices' (before-booking.ts), then every SAMPLE review.
  * `npx hijama check` fails on it, the build and the server's start warn.
  */
 export function launchPlaceholders(
   facts: PracticeFacts,
   siteUrlSetting: string | undefined,
   list: readonly Testimonial[] = reviews,
+  beforeBooking: BeforeBookingContent = { practitioner, sessionPrices },
 ): string[] {
-  return [...placeholdersLeft(facts, siteUrlSetting), ...sampleReviewsLeft(list)];
+  return [
+    ...placeholdersLeft(facts, siteUrlSetting),
+    ...beforeBookingPlaceholdersLeft(beforeBooking),
+    ...sampleReviewsLeft(list),
+  ];
 }
