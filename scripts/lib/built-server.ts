@@ -33,10 +33,15 @@ export async function freePort(): Promise<number> {
  * Starts the built server (`npm run build` first) on a free port with a fresh
  * embedded database, and resolves once it answers.
  */
-export async function startBuiltServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startBuiltServer(
+  env: Record<string, string> = {},
+  /** The checkout whose build runs; this one when unset. */
+  cwd?: string,
+): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'hijama-data-')));
   const child = spawn(process.execPath, ['dist-server/server/index.js'], {
+    cwd,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
