@@ -39,10 +39,6 @@ export default defineConfig(({ mode }) => {
       // Read by scripts/prerender.ts for the files' names; removed after.
       manifest: true,
       rollupOptions: {
-        // The web fonts' style sheet is linked by the boot script
-        // after the first paint, so it is an entry of its own, not part of the
-        // inlined styles.
-        input: { index: 'index.html', 'web-fonts': 'src/styles/web-fonts.css' },
         output: {
           codeSplitting: {
             // The page's script is one file: the page and everything it imports

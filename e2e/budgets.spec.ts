@@ -88,50 +88,96 @@ test('no view asks any other host for anything', async ({ page, baseURL }) => {
   }
 });
 
-test('fonts are self-hosted and cut to Latin; arrival keeps the fallbacks, the running app brings them in', async ({
+/** The fonts the browser draws an element's text in (its family and whether it is a web font). */
+async function fontsDrawn(page: Page, selector: string) {
+  const session = await page.context().newCDPSession(page);
+  try {
+    await session.send('DOM.enable');
+    await session.send('CSS.enable');
+    const { root } = await session.send('DOM.getDocument');
+    const { nodeId } = await session.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+    const { fonts } = await session.send('CSS.getPlatformFontsForNode', { nodeId });
+    return fonts.map(({ familyName, isCustomFont }) => ({ familyName, isCustomFont }));
+  } finally {
+    await session.detach();
+  }
+}
+
+test('fonts are self-hosted, cut to Latin and preloaded by the head, and nothing else is', async ({
   page,
 }) => {
-  const webFaces = () =>
-    page.evaluate(() =>
-      [...document.fonts]
-        .filter((face) => ['Inter', 'Fraunces'].includes(face.family.replace(/"/g, '')))
-        .map((face) => ({
-          family: face.family.replace(/"/g, ''),
-          display: face.display,
-          status: face.status,
-        })),
+  await load(page, '/');
+  const preloads = await page
+    .locator('head link[rel="preload"]')
+    .evaluateAll((links) =>
+      links.map((link) => [
+        link.getAttribute('href'),
+        link.getAttribute('as'),
+        link.getAttribute('type'),
+        link.getAttribute('crossorigin'),
+      ]),
     );
-
-  // Arrival: nothing replaces the fallbacks on screen (that would lay the page
-  // out again), and nothing of the fonts is fetched until the visitor acts.
-  const files = await load(page, '/');
-  expect(files.filter((file) => file.url.endsWith('.woff2'))).toEqual([]);
-  expect(await webFaces()).toEqual([]);
-  await expect(page.locator('link[rel="stylesheet"], link[rel="manifest"]')).toHaveCount(0);
-
-  // Once the visitor acts, the app runs and, at an idle moment, brings the
-  // fonts in on the view being read, with no switch of view.
-  await page.locator('main h1').first().click();
-  await untilInteractive(page);
-  await expect(page.locator('link[rel="stylesheet"]')).toHaveCount(1);
-  await expect(page.locator('link[rel="manifest"]')).toHaveCount(1);
-  await expect
-    .poll(async () => (await webFaces()).map((face) => face.status))
-    .toEqual(['loaded', 'loaded']);
-  for (const face of await webFaces()) expect(face.display).toBe('optional');
-  await expectViewShown(page, 'home');
+  expect(preloads).toEqual([
+    [
+      expect.stringMatching(/^\/assets\/fraunces-latin-subset-[\w-]+\.woff2$/),
+      'font',
+      'font/woff2',
+      '',
+    ],
+    [
+      expect.stringMatching(/^\/assets\/inter-latin-subset-[\w-]+\.woff2$/),
+      'font',
+      'font/woff2',
+      '',
+    ],
+  ]);
+  const faces = await page.evaluate(() =>
+    [...document.fonts]
+      .filter((face) => ['Inter', 'Fraunces'].includes(face.family.replace(/"/g, '')))
+      .map((face) => face.display),
+  );
+  // Not swapped in once the page is drawn: no second layout, nothing moves.
+  expect(faces).toEqual(['optional', 'optional']);
+  // Each file fetched once: the preload's request is the one the faces use.
   const fonts = await page.evaluate(() =>
     performance
       .getEntriesByType('resource')
       .map((entry) => new URL(entry.name).pathname)
       .filter((path) => path.endsWith('.woff2')),
   );
-  expect(new Set(fonts).size).toBe(2);
-  for (const font of fonts)
-    expect(font).toMatch(/^\/assets\/(fraunces|inter)-latin-subset-[\w-]+\.woff2$/);
+  expect(fonts.toSorted()).toEqual(preloads.map(([href]) => href).toSorted());
 });
 
-test('on home and the booking page nothing but the page is fetched before the first paint', async ({
+test('every view is drawn in the designed fonts from its first load, with no interaction, and after a switch', async ({
+  page,
+}) => {
+  for (const view of ['/', '/#benefits']) {
+    await load(page, view);
+    expect(await page.evaluate(() => document.fonts.check('1em Fraunces')), view).toBe(true);
+    expect(await page.evaluate(() => document.fonts.check('1em Inter')), view).toBe(true);
+    for (const [selector, family] of [
+      ['main h1', /^Fraunces/],
+      ['main p', /^Inter/],
+    ] as const) {
+      const drawn = await fontsDrawn(page, selector);
+      expect(drawn, `${view} ${selector}`).toEqual([
+        { familyName: expect.stringMatching(family), isCustomFont: true },
+      ]);
+    }
+  }
+  // A switch of view keeps them.
+  await load(page, '/');
+  await untilInteractive(page);
+  await page.locator('a[href="#benefits"]:visible').first().click();
+  await expectViewShown(page, 'benefits');
+  await expect(page.locator('main h1')).toBeVisible();
+  // Polled: the new heading's text is drawn at the frame after the switch.
+  await expect
+    .poll(() => fontsDrawn(page, 'main h1'))
+    .toEqual([{ familyName: expect.stringMatching(/^Fraunces/), isCustomFont: true }]);
+});
+
+test('on home and the booking page nothing but the page and its fonts is fetched before the first paint', async ({
   page,
 }) => {
   for (const view of ['/', '/#contact']) {
@@ -147,11 +193,20 @@ test('on home and the booking page nothing but the page is fetched before the fi
       if (!paint) return ['no first contentful paint'];
       // The hero's photograph, once the practice has one, is asked for first on
       // purpose (fetchpriority="high"): an image holds no paint back.
-      return performance
-        .getEntriesByType('resource')
-        .filter((entry) => entry.startTime < paint.startTime)
-        .map((entry) => entry.name)
-        .filter((name) => !new URL(name).pathname.startsWith('/assets/photos/room-'));
+      return (
+        performance
+          .getEntriesByType('resource')
+          .filter((entry) => entry.startTime < paint.startTime)
+          .map((entry) => entry.name)
+          .filter((name) => !new URL(name).pathname.startsWith('/assets/photos/room-'))
+          // The web fonts, preloaded by the head: the first layout is drawn in them.
+          .filter(
+            (name) =>
+              !/^\/assets\/(fraunces|inter)-latin-subset-[\w-]+\.woff2$/.test(
+                new URL(name).pathname,
+              ),
+          )
+      );
     });
     expect(early, view).toEqual([]);
   }

@@ -7,7 +7,7 @@
  * Usage: npm run fit-fonts   (builds first; needs the local fonts installed)
  */
 import { chromium } from '@playwright/test';
-import { bootManifestId, interactiveAttribute } from '../src/boot/protocol.ts';
+import { interactiveAttribute } from '../src/boot/protocol.ts';
 import { pageNames } from '../src/content/site.ts';
 import { startBuiltServer } from './lib/built-server.ts';
 import { chromiumArgs, chromiumPath } from './lib/chromium.ts';
@@ -54,14 +54,6 @@ try {
       // A string, not a function: the page runs it as written.
       const ratio = (await page.evaluate(`(async () => {
         const texts = ${JSON.stringify(texts[kind])};
-        // A first visit never links the web fonts (src/boot/start-page.ts): link them here.
-        const boot = JSON.parse(document.getElementById('${bootManifestId}').textContent);
-        for (const href of boot.afterFirstPaint.stylesheets) {
-          if (document.querySelector('link[href="' + href + '"]')) continue;
-          const sheet = Object.assign(document.createElement('link'), { rel: 'stylesheet', href });
-          document.head.append(sheet);
-          await new Promise((resolve) => sheet.addEventListener('load', resolve, { once: true }));
-        }
         await document.fonts.load('${web.weight} 100px ${web.family}');
         const context = document.createElement('canvas').getContext('2d');
         // A font that is not installed falls back to monospace, whose width gives it away.

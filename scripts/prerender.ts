@@ -61,7 +61,6 @@ function chunkFiles(source: string): string[] {
 }
 
 const page = chunk('index.html');
-const webFonts = chunk('src/styles/web-fonts.css');
 const [stylesheet, ...otherStylesheets] = page.css ?? [];
 if (!stylesheet || otherStylesheets.length > 0)
   throw new Error(`${manifestPath}: the page should have one style sheet, has ${page.css?.length}`);
@@ -89,15 +88,25 @@ for (const [source, found] of Object.entries(viteManifest)) {
 
 const bootManifest: BootManifest = {
   mainScript: `/${page.file}`,
-  afterFirstPaint: {
-    stylesheets: [`/${webFonts.file}`],
-    fonts: (webFonts.assets ?? []).filter((file) => file.endsWith('.woff2')).map((f) => `/${f}`),
-    manifest: entry.manifestPath,
-  },
+  afterFirstPaint: { manifest: entry.manifestPath },
   inPageViews: entry.inPageViews,
   viewFiles,
   viewChunks,
 };
+
+// The web fonts' faces are in the inlined style sheet (src/styles/web-fonts.css,
+// `font-display: optional`); preloaded from the head, they are fetched beside
+// the page and are at hand for its first layout, so that layout is the only
+// one and is in the designed fonts. Fraunces first (the first screen's heading),
+// and both at the head's top, where the browser's preload scanner meets them first.
+const fontFiles = (page.assets ?? [])
+  .filter((file) => file.endsWith('.woff2'))
+  .sort((a, b) => Number(b.includes('fraunces')) - Number(a.includes('fraunces')));
+if (fontFiles.length !== 2)
+  throw new Error(`${manifestPath}: the page should use two font files, uses ${fontFiles.length}`);
+const fontPreloads = fontFiles
+  .map((file) => `<link rel="preload" href="/${file}" as="font" type="font/woff2" crossorigin />`)
+  .join('\n    ');
 
 const bootScripts = await buildBootScripts();
 const css = await readFile(resolve(distDir, stylesheet), 'utf8');
@@ -118,6 +127,7 @@ const html = `<!doctype html>
     <meta charset="UTF-8" />
     <meta http-equiv="Content-Security-Policy" content="${policy}" />
     <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+    ${fontPreloads}
     ${entry.renderHead(bootManifest.afterFirstPaint)}
     ${bootManifestElement(jsonForScript(bootManifest))}
     <script>${bootScripts.head}</script>

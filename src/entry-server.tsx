@@ -66,14 +66,10 @@ export const locale = site.locale;
 export const manifestPath = '/manifest.webmanifest';
 
 /**
- * The head's tags. What the boot script adds after the first paint (the
- * web fonts' style sheets, the manifest) is there for browsers without
- * JavaScript in a <noscript>.
+ * The head's tags. What the page's script adds later (the manifest) is there
+ * for browsers without JavaScript in a <noscript>.
  */
-export function renderHead(afterFirstPaint: {
-  stylesheets: readonly string[];
-  manifest: string;
-}): string {
+export function renderHead(afterFirstPaint: { manifest: string }): string {
   return documentHead(site, { faviconSvg, afterFirstPaint });
 }
 

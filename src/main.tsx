@@ -39,17 +39,13 @@ import { lockBodyScroll } from './lib/body-scroll-lock.ts';
 import { afterFirstViewShown } from './lib/first-view.ts';
 import { scrollToTop } from './lib/motion.ts';
 import { holdSendsForApp } from './booking/form-before-app.ts';
-import { linkPageExtras, linkWebFonts } from './lib/page-extras.ts';
+import { linkPageExtras } from './lib/page-extras.ts';
 import { fillInOpeningStatus } from './lib/opening-status-text.ts';
 import { fillInSunnahDays } from './lib/sunnah-days.ts';
 import { revealAllOnScroll } from './lib/reveal-on-scroll.ts';
 import { keepBookingInReach } from './lib/booking-in-reach.ts';
 import { isScrolledPast } from './lib/scrolled-past.ts';
 import './styles/index.css';
-
-// In the built site, the boot script links the web fonts after the first
-// paint; the development server has no such script.
-if (import.meta.env.DEV) void import('./styles/web-fonts.css');
 
 /** Views that, pre-rendered and on screen, need nothing of React until the visitor acts. */
 const readOnArrival: ReadonlySet<ViewName> = new Set([
@@ -86,16 +82,8 @@ function startApp(): Promise<void> {
 function startLoadedApp(app: typeof import('./start-app.tsx')): void {
   appStarted = true;
   app.startApp({ menuOpen: sideMenu()?.open ?? false });
-  // Last of all, once the app answers and the browser is idle: the manifest
-  // and the fonts' files, then, once those are at hand and at the next idle
-  // moment, the fonts themselves (one more layout, while the visitor reads).
-  afterFirstViewShown(() =>
-    whenIdle(() => {
-      void linkPageExtras(document, window.fetch.bind(window)).then(() =>
-        whenIdle(() => linkWebFonts(document)),
-      );
-    }),
-  );
+  // Last of all, once the app answers and the browser is idle: the manifest.
+  afterFirstViewShown(() => whenIdle(() => linkPageExtras(document)));
 }
 
 /**

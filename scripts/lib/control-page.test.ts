@@ -4,7 +4,7 @@ import { controlPage, viewSource, withoutScripts, withScriptsRefused } from './c
 
 const boot: BootManifest = {
   mainScript: '/assets/index-a1.js',
-  afterFirstPaint: { stylesheets: [], fonts: [], manifest: '/manifest.webmanifest' },
+  afterFirstPaint: { manifest: '/manifest.webmanifest' },
   inPageViews: ['contact'],
   viewFiles: { benefits: '/assets/view-benefits-d4.html' },
   viewChunks: {},
@@ -15,12 +15,13 @@ const page = `<!doctype html>
 <html>
   <head>
     <meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'sha256-a='; style-src 'self' 'sha256-b='" />
+    <link rel="preload" href="/assets/fraunces.woff2" as="font" type="font/woff2" crossorigin />
     <link rel="modulepreload" href="/assets/chunk.js" />
     <script type="application/ld+json">{"@type":"HealthAndBeautyBusiness"}</script>
     <script type="application/json" id="boot">${JSON.stringify(boot)}</script>
     <script>start()</script>
     <style>main{display:block}</style>
-    <noscript><link rel="stylesheet" href="/assets/web-fonts.css" /></noscript>
+    <noscript><link rel="manifest" href="/manifest.webmanifest" /></noscript>
   </head>
   <body>
     <div id="root"><header><div class="nav">Home</div></header><main data-view="home"><div><p>Home</p></div></main></div>
@@ -40,10 +41,11 @@ describe("a view's control", () => {
     }
   });
 
-  it('keeps the rest of the page as built: style sheet, noscript, the other directives', () => {
+  it('keeps the rest of the page as built: style sheet, font preloads, noscript, the other directives', () => {
     const control = controlPage(page, 'home');
     expect(control).toContain('<style>main{display:block}</style>');
-    expect(control).toContain('<noscript><link rel="stylesheet"');
+    expect(control).toContain('<noscript><link rel="manifest"');
+    expect(control).toContain('<link rel="preload" href="/assets/fraunces.woff2" as="font"');
     expect(control).toContain("style-src 'self' 'sha256-b='");
     expect(control).toContain('<template id="view-contact">');
   });

@@ -4,7 +4,6 @@ import { site, viewTitles } from '../content/site.ts';
 import { FixedBookButton } from '../components/fixed-book-button.tsx';
 import { noteFirstViewShown } from '../lib/first-view.ts';
 import { scrollToTop } from '../lib/motion.ts';
-import { linkWebFonts } from '../lib/page-extras.ts';
 import { NavigationContext } from '../navigation/navigation.ts';
 import { Footer } from './footer.tsx';
 import { NavBar } from './nav-bar.tsx';
@@ -25,12 +24,10 @@ export function App({ initialPageName, menuOpen = false }: AppProps) {
     [pageName, switches, navigate],
   );
 
-  // Every switch (not the first load) starts at the top of the new view, and
-  // the first brings in the web fonts (the page is laid out again anyway).
+  // Every switch (not the first load) starts at the top of the new view.
   useEffect(() => {
     if (switches === 0) return;
     scrollToTop();
-    linkWebFonts(document);
   }, [switches]);
 
   const view = viewFor(pageName);

@@ -117,9 +117,6 @@ export interface BootManifest {
   mainScript: string;
   /** Added once the first screen is painted: nothing stands in its way. */
   afterFirstPaint: {
-    stylesheets: readonly string[];
-    /** Font files, preloaded together with their style sheet. */
-    fonts: readonly string[];
     /** The web manifest. */
     manifest: string;
   };

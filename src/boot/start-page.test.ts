@@ -25,11 +25,7 @@ import { startPage, type BootWindow } from './start-page.ts';
 
 const manifest: BootManifest = {
   mainScript: '/assets/index-abc.js',
-  afterFirstPaint: {
-    stylesheets: ['/assets/web-fonts-abc.css'],
-    fonts: ['/assets/inter-abc.woff2'],
-    manifest: '/manifest.webmanifest',
-  },
+  afterFirstPaint: { manifest: '/manifest.webmanifest' },
   inPageViews: ['contact'],
   viewFiles: {
     benefits: '/assets/view-benefits-abc.html',

@@ -8,9 +8,10 @@
  * place as soon as they arrive (until then the page is hidden, so home never
  * flashes). The script adopts what is on screen.
  *
- * Nothing else is fetched before that first paint: the page's first script
- * follows it, so on a slow connection it does not stand in its way (the web
- * fonts and the web manifest come later still, src/lib/page-extras.ts).
+ * Nothing else is fetched before that first paint but the web fonts the head
+ * preloads: the page's first script follows it, so on a slow connection it
+ * does not stand in its way (the web manifest comes later still,
+ * src/lib/page-extras.ts).
  * A page that is not pre-rendered, or whose file cannot be fetched in time, is
  * rendered by the script, fetched at once with the page's own code.
  *

@@ -19,13 +19,11 @@ describe('documentHead', () => {
   it('writes the icon into the page and, with no script, links what the script adds later', () => {
     const head = documentHead(site, {
       faviconSvg: favicon,
-      afterFirstPaint: { stylesheets: ['/assets/web-fonts-1.css'], manifest: '/app.webmanifest' },
+      afterFirstPaint: { manifest: '/app.webmanifest' },
     });
     expect(head).toContain('<link rel="icon" href="data:image/svg+xml,');
     expect(head).not.toContain('href="/favicon.svg"');
-    expect(head).toContain(
-      '<noscript><link rel="stylesheet" href="/assets/web-fonts-1.css" /><link rel="manifest" href="/app.webmanifest" /></noscript>',
-    );
+    expect(head).toContain('<noscript><link rel="manifest" href="/app.webmanifest" /></noscript>');
     expect(head).not.toMatch(/<link rel="manifest"[^>]*>(?!<\/noscript>)/);
   });
 

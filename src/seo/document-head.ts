@@ -6,11 +6,10 @@ interface HeadOptions {
   /** The site's icon (an SVG document), written into the page: one request less before the first paint. */
   faviconSvg?: string;
   /**
-   * What the boot script (src/boot/start-page.ts) adds once the first screen is painted
-   * (the web fonts' style sheet, the web manifest): for a browser without
-   * JavaScript, the same links in a <noscript>.
+   * What the page's script adds once the visitor acts (the web manifest): for a
+   * browser without JavaScript, the same link in a <noscript>.
    */
-  afterFirstPaint?: { stylesheets: readonly string[]; manifest: string };
+  afterFirstPaint?: { manifest: string };
 }
 
 /**
@@ -58,12 +57,7 @@ export function documentHead(
     '<link rel="icon" href="/favicon-32.png" type="image/png" sizes="32x32" />',
     '<link rel="apple-touch-icon" href="/apple-touch-icon.png" />',
     afterFirstPaint
-      ? `<noscript>${[
-          ...afterFirstPaint.stylesheets.map(
-            (href) => `<link rel="stylesheet" href="${escapeHtml(href)}" />`,
-          ),
-          `<link rel="manifest" href="${escapeHtml(afterFirstPaint.manifest)}" />`,
-        ].join('')}</noscript>`
+      ? `<noscript><link rel="manifest" href="${escapeHtml(afterFirstPaint.manifest)}" /></noscript>`
       : '<link rel="manifest" href="/manifest.webmanifest" />',
     `<script type="application/ld+json">${jsonForScript(businessStructuredData(site))}</script>`,
   ]
