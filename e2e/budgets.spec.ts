@@ -148,6 +148,17 @@ test('fonts are self-hosted, cut to Latin and preloaded by the head, and nothing
   expect(fonts.toSorted()).toEqual(preloads.map(([href]) => href).toSorted());
 });
 
+test('the web manifest is linked once the visitor acts, and no style sheet ever', async ({
+  page,
+}) => {
+  await load(page, '/');
+  await expect(page.locator('link[rel="stylesheet"], link[rel="manifest"]')).toHaveCount(0);
+  await page.locator('main h1').first().click();
+  await untilInteractive(page);
+  await expect(page.locator('link[rel="manifest"]')).toHaveCount(1);
+  await expect(page.locator('link[rel="stylesheet"]')).toHaveCount(0);
+});
+
 test('every view is drawn in the designed fonts from its first load, with no interaction, and after a switch', async ({
   page,
 }) => {
