@@ -37,9 +37,13 @@ export function viewPath(name: string): string {
  * script would switch the view in memory, and nothing of the loading (the
  * pre-rendered view, its files, its paints) would be tested.
  */
-export async function loadPage(page: Page, path: string): Promise<void> {
+export async function loadPage(
+  page: Page,
+  path: string,
+  { waitUntil = 'load' }: { waitUntil?: 'load' | 'domcontentloaded' } = {},
+): Promise<void> {
   await page.goto('about:blank');
-  await page.goto(path);
+  await page.goto(path, { waitUntil });
 }
 
 /**
