@@ -12,12 +12,12 @@
 
 /**
  * The files of src/ the server loads: the site's copy (the server's tests read
- * the page's words from it; its start and `npx hijama check` list the SAMPLE
- * reviews from reviews.ts) and the page's DOM contract (the static site knows
- * the pre-rendered view files from it).
+ * the page's words from it; its start and `npx hijama check` read the launch
+ * list, launch-list.ts, with the reviews' dates of calendar-date.ts) and the
+ * page's DOM contract (the static site knows the pre-rendered view files from it).
  */
 const srcLoadedByServer =
-  '^src/(content/(site|page-names|clinic-hours|before-booking|image-slot|reviews)|boot/protocol)\\.ts$';
+  '^src/(content/(site|page-names|clinic-hours|before-booking|image-slot|reviews|launch-list)|lib/calendar-date|boot/protocol)\\.ts$';
 
 const sharedCore = '^supabase/functions/_shared/core/';
 const sharedContent = '^supabase/functions/_shared/content/';

@@ -28,8 +28,7 @@ import {
   type BootManifest,
 } from '../src/boot/protocol.ts';
 import { jsonForScript } from '../src/seo/html.ts';
-import { launchPlaceholders } from '../src/content/reviews.ts';
-import { practice } from '../supabase/functions/_shared/content/practice.ts';
+import { launchPlaceholders } from '../src/content/launch-list.ts';
 import { buildBootScripts } from './lib/boot-scripts.ts';
 import { headersFileName, writeHeadersFile } from '../server/http/headers-file.ts';
 
@@ -156,4 +155,4 @@ console.log(
 // SITE_URL as vite.config.ts reads it for the build.
 const siteUrlSetting =
   process.env.SITE_URL ?? loadEnv('production', process.cwd(), 'SITE_URL').SITE_URL;
-for (const line of launchPlaceholders(practice, siteUrlSetting)) console.warn(`Warning: ${line}`);
+for (const line of launchPlaceholders(siteUrlSetting)) console.warn(`Warning: ${line}`);

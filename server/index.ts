@@ -40,8 +40,7 @@ import {
   retentionWarning,
 } from '../supabase/functions/_shared/retention/retention.ts';
 import { loadSettings, misspeltSettings } from './settings.ts';
-import { practice } from '../supabase/functions/_shared/content/practice.ts';
-import { launchPlaceholders } from '../src/content/reviews.ts';
+import { launchPlaceholders } from '../src/content/launch-list.ts';
 import { siteUrlFrom } from '../supabase/functions/_shared/content/site-url.ts';
 
 /** How long a stop waits for requests in flight before closing their connections. */
@@ -161,7 +160,7 @@ async function main() {
   if (retentionProblem) console.warn(retentionProblem);
   // Said once at each start, until the content is the practice's own, reviews
   // included (npx hijama check and the build list them too).
-  for (const placeholder of launchPlaceholders(practice, process.env.SITE_URL)) {
+  for (const placeholder of launchPlaceholders(process.env.SITE_URL)) {
     console.warn(`Warning: ${placeholder}`);
   }
   if (notifications && daily.summary) {

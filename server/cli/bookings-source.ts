@@ -96,7 +96,7 @@ export async function openBookingsSource(
   config: ServerConfig,
   options: { migrate?: boolean } = {},
 ): Promise<BookingsSource> {
-  const opened = await openDirect(config, options);
+  const opened = await openForCommand(config, options);
   try {
     await requireTable(opened.db, 'public.bookings');
   } catch (error) {
@@ -115,7 +115,7 @@ export interface OpenedForCommand {
   close(): Promise<void>;
 }
 
-export async function openDirect(
+export async function openForCommand(
   config: ServerConfig,
   options: { migrate?: boolean } = {},
 ): Promise<OpenedForCommand> {

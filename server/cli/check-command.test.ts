@@ -13,6 +13,7 @@ import {
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
 import { practitioner, sessionPrices } from '../../src/content/before-booking.ts';
+import type { LaunchContent } from '../../src/content/launch-list.ts';
 import { check } from './check-command.ts';
 import type { CliIo } from './cli-io.ts';
 import { runHijama } from './hijama-command.ts';
@@ -22,8 +23,8 @@ import { listeningUrl, startServerProcess } from '../testing/processes.ts';
 
 const topic = 'check-test-topic-0123456789';
 
-/** The content once the practice has put its own details in. */
-const filledIn = {
+/** The practice's facts once it has put its own in. */
+const filledFacts = {
   ...practice,
   phone: { display: '01634 000 111', international: '+441634000111' },
   email: 'hello@clinic.test',
@@ -59,6 +60,13 @@ const realReviews: Testimonial[] = [
     source: { kind: 'in-person', date: '2026-06-11' },
   },
 ];
+
+/** The whole launch content once the practice has filled it in. */
+const filledIn: LaunchContent = {
+  facts: filledFacts,
+  beforeBooking: filledBeforeBooking,
+  reviews: realReviews,
+};
 
 let smtp: SmtpPeer;
 let ntfy: NtfyPeer;
@@ -160,9 +168,7 @@ describe('npx hijama check', () => {
       name: 'Sample S.',
       source: { kind: 'SAMPLE' },
     };
-    const result = await run((io) =>
-      check(io, filledIn, [...realReviews, sample], filledBeforeBooking),
-    );
+    const result = await run((io) => check(io, { ...filledIn, reviews: [...realReviews, sample] }));
     expect(result.code).toBe(1);
     const fixes = result.stdout.split('\n').filter((line) => line.startsWith('FIX '));
     expect(fixes).toEqual([
@@ -173,7 +179,7 @@ describe('npx hijama check', () => {
 
   it("fails on SITE_URL left at the example's address", async () => {
     writeDotEnv({ SITE_URL: practice.url });
-    const result = await run((io) => check(io, filledIn, realReviews, filledBeforeBooking));
+    const result = await run((io) => check(io, filledIn));
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`FIX  SITE_URL is still the example ${practice.url}`);
   });
@@ -181,7 +187,7 @@ describe('npx hijama check', () => {
   it('passes on content filled in, and its test e-mail and push arrive, with no booking made', async () => {
     writeDotEnv({});
     const mailsBefore = smtp.mails.length;
-    const result = await run((io) => check(io, filledIn, realReviews, filledBeforeBooking));
+    const result = await run((io) => check(io, filledIn));
     expect(result).toEqual({
       code: 0,
       stdout: [
@@ -207,7 +213,7 @@ describe('npx hijama check', () => {
 
   it('names a setting spelt close to one of ours', async () => {
     writeDotEnv({ SMTP_ULR: 'smtp://127.0.0.1:1', RETENTON: '6mo' });
-    const result = await run((io) => check(io, filledIn, realReviews, filledBeforeBooking));
+    const result = await run((io) => check(io, filledIn));
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
       'FIX  SMTP_ULR is not a setting, so it is ignored. Did you mean SMTP_URL?',

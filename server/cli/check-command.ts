@@ -1,8 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../../supabase/functions/_shared/config.ts';
-import { practice } from '../../supabase/functions/_shared/content/practice.ts';
-import type { PracticeFacts } from '../../supabase/functions/_shared/content/placeholders.ts';
 import { describeError } from '../../supabase/functions/_shared/notifications/notifier.ts';
 import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { createChannels } from '../../supabase/functions/_shared/notifications/setup.ts';
@@ -13,11 +11,9 @@ import { describeSmtpFailure } from '../notifications/smtp-check.ts';
 import { loadSettings, misspeltSettings, type Settings } from '../settings.ts';
 import {
   launchPlaceholders,
-  reviews,
-  type BeforeBookingContent,
-  type Testimonial,
-} from '../../src/content/reviews.ts';
-import { practitioner, sessionPrices } from '../../src/content/before-booking.ts';
+  shippedContent,
+  type LaunchContent,
+} from '../../src/content/launch-list.ts';
 import { withDotEnv, type CliIo } from './cli-io.ts';
 
 /**
@@ -34,16 +30,10 @@ interface Finding {
 }
 
 /**
- * `facts`, `reviewList` and `beforeBooking`: the practice's content,
- * practice.ts, reviews.ts and before-booking.ts unless a test gives a copy
+ * `content`: the practice's content as shipped, unless a test gives a copy
  * filled in.
  */
-export async function check(
-  io: CliIo,
-  facts: PracticeFacts = practice,
-  reviewList: readonly Testimonial[] = reviews,
-  beforeBooking: BeforeBookingContent = { practitioner, sessionPrices },
-): Promise<number> {
+export async function check(io: CliIo, content: LaunchContent = shippedContent): Promise<number> {
   const env = withDotEnv(io);
   const findings: Finding[] = [];
   const fail = (line: string) => findings.push({ ok: false, line });
@@ -71,7 +61,7 @@ export async function check(
     }
   }
 
-  const placeholders = launchPlaceholders(facts, env.SITE_URL, reviewList, beforeBooking);
+  const placeholders = launchPlaceholders(env.SITE_URL, content);
   placeholders.forEach(fail);
   if (placeholders.length === 0)
     pass('No placeholder or SAMPLE review is left in the content, and SITE_URL is set.');

@@ -44,7 +44,7 @@ import {
 import {
   CliError,
   openBookingsSource,
-  openDirect,
+  openForCommand,
   requireTable,
   type BookingsSource,
 } from './bookings-source.ts';
@@ -500,7 +500,7 @@ async function notify(io: CliIo, settings: Settings, once: boolean): Promise<num
   if (!settings.notify) {
     throw new CliError(`No notification channel is configured: set ${channelSettingsHint}.`);
   }
-  const opened = await openDirect(settings.server);
+  const opened = await openForCommand(settings.server);
   if (opened.throughServer) {
     await opened.close();
     throw new CliError(

@@ -1,7 +1,6 @@
 import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { rmSync } from 'node:fs';
-import { launchPlaceholders } from '../../src/content/reviews.ts';
-import { practice } from '../../supabase/functions/_shared/content/practice.ts';
+import { launchPlaceholders } from '../../src/content/launch-list.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/open-database.ts';
 import { periodBefore } from '../../supabase/functions/_shared/retention/period.ts';
@@ -97,7 +96,7 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
       `E-mail: the SMTP server 127.0.0.1:${peer.port} accepted the login of clinic.\n`,
     );
     // Nothing but the placeholders and SAMPLE reviews still in the content, once.
-    const placeholders = launchPlaceholders(practice, undefined);
+    const placeholders = launchPlaceholders(undefined);
     expect(placeholders.length).toBeGreaterThan(0);
     expect(server.stderr()).toBe(placeholders.map((line) => `Warning: ${line}\n`).join(''));
   });

@@ -27,7 +27,14 @@ export async function seedMigratedPglite(dataDir: string): Promise<void> {
   cpSync(await migratedTemplate(), path.join(dataDir, 'pgdata'), { recursive: true });
 }
 
-async function migratedTemplate(): Promise<string> {
+/** Made or found once per test file's process: every later seed copies it. */
+let templateMade: Promise<string> | undefined;
+
+function migratedTemplate(): Promise<string> {
+  return (templateMade ??= findOrMakeTemplate());
+}
+
+async function findOrMakeTemplate(): Promise<string> {
   const migrationsDir = findMigrationsDir();
   const hash = createHash('sha256').update(pgliteVersion());
   for (const file of readdirSync(migrationsDir).sort()) {

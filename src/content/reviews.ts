@@ -1,6 +1,6 @@
 /**
  * The client reviews the testimonials view shows, each with where it was
- * given, and the launch list of what is still an example in the content.
+ * given (src/content/launch-list.ts lists the SAMPLE ones still here).
  *
  * The spec's 'Verified Client' label is on every review, so every review
  * carries the source that makes it true: a Google review with its date, or
@@ -12,24 +12,14 @@
  * them with real reviews (docs/content.md); `npx hijama check` fails and
  * `npm run build` warns while any is left.
  */
-import {
-  placeholdersLeft,
-  type PracticeFacts,
-} from '../../supabase/functions/_shared/content/placeholders.ts';
-import { beforeBookingPlaceholdersLeft, practitioner, sessionPrices } from './before-booking.ts';
-
-/** What of before-booking.ts the launch list reads. */
-export type BeforeBookingContent = Parameters<typeof beforeBookingPlaceholdersLeft>[0];
-
-/** A day on the calendar, e.g. '2026-03-14'. */
-type ReviewDate = `${number}-${number}-${number}`;
+import type { IsoDate } from '../lib/calendar-date.ts';
 
 /** Where a review was given: what makes its 'Verified Client' label true. */
 export type ReviewSource =
   /** Posted on Google; `url` links to it where it can be linked. */
-  | { kind: 'google'; date: ReviewDate; url?: string }
+  | { kind: 'google'; date: IsoDate; url?: string }
   /** Written by the client at the practice, and published with their consent. */
-  | { kind: 'in-person'; date: ReviewDate }
+  | { kind: 'in-person'; date: IsoDate }
   /** Written to show the layout: never to go live. */
   | { kind: 'SAMPLE' };
 
@@ -141,23 +131,4 @@ export function sampleReviewsLeft(list: readonly Testimonial[]): string[] {
       (review) =>
         `The review by "${review.name}" is a SAMPLE, not a real client's: replace it in ${reviewsFile} with a real review and its source, or remove it, then rebuild (npm run build).`,
     );
-}
-
-/**
- * What must be replaced before going live, each with what to do: the
- * PLACEHOLDER facts and SITE_URL (placeholders.ts), the practitioner's and the
- * prices' (before-booking.ts), then every SAMPLE review.
- * `npx hijama check` fails on it, the build and the server's start warn.
- */
-export function launchPlaceholders(
-  facts: PracticeFacts,
-  siteUrlSetting: string | undefined,
-  list: readonly Testimonial[] = reviews,
-  beforeBooking: BeforeBookingContent = { practitioner, sessionPrices },
-): string[] {
-  return [
-    ...placeholdersLeft(facts, siteUrlSetting),
-    ...beforeBookingPlaceholdersLeft(beforeBooking),
-    ...sampleReviewsLeft(list),
-  ];
 }
