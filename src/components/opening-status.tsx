@@ -1,11 +1,10 @@
-import { useLayoutEffect, useState } from 'react';
 import {
   currentOpeningStatus,
   describeOpeningStatus,
   openingStatusClass,
   statusFilledIn,
 } from '../lib/opening-status-text.ts';
-import type { OpeningStatus } from '../lib/opening-hours.ts';
+import { useClockValue } from './use-clock-value.ts';
 
 const refreshMs = 60_000;
 
@@ -17,15 +16,7 @@ const refreshMs = 60_000;
  * that same status, so what it adopts matches.
  */
 export function OpeningStatusLine({ className }: { className?: string }) {
-  const [status, setStatus] = useState<OpeningStatus | null>(statusFilledIn);
-
-  // Before paint where the view is rendered in the browser, so the line arrives with it.
-  useLayoutEffect(() => {
-    const update = () => setStatus(currentOpeningStatus());
-    update();
-    const timer = window.setInterval(update, refreshMs);
-    return () => window.clearInterval(timer);
-  }, []);
+  const status = useClockValue(statusFilledIn, currentOpeningStatus, refreshMs);
 
   return (
     <p

@@ -1,6 +1,6 @@
-import { useLayoutEffect, useState } from 'react';
-import { formatWeekdayDate, type IsoDate } from '../lib/calendar-date.ts';
+import { formatWeekdayDate } from '../lib/calendar-date.ts';
 import { currentSunnahDays, sunnahDaysClass, sunnahDaysFilledIn } from '../lib/sunnah-days.ts';
+import { useClockValue } from './use-clock-value.ts';
 
 const shown = 3;
 const refreshMs = 60 * 60_000;
@@ -13,15 +13,7 @@ const refreshMs = 60 * 60_000;
  * same dates, so what it adopts matches (as src/components/opening-status.tsx).
  */
 export function SunnahDaysList() {
-  const [dates, setDates] = useState<readonly IsoDate[] | null>(sunnahDaysFilledIn);
-
-  // Before paint where the view is rendered in the browser, so the dates arrive with it.
-  useLayoutEffect(() => {
-    const update = () => setDates(currentSunnahDays());
-    update();
-    const timer = window.setInterval(update, refreshMs);
-    return () => window.clearInterval(timer);
-  }, []);
+  const dates = useClockValue(sunnahDaysFilledIn, currentSunnahDays, refreshMs);
 
   return (
     <ul className={sunnahDaysClass}>
