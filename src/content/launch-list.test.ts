@@ -3,14 +3,10 @@ import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 import { placeholdersLeft } from '../../supabase/functions/_shared/content/placeholders.ts';
 import { beforeBookingPlaceholdersLeft, practitioner, sessionPrices } from './before-booking.ts';
 import { launchPlaceholders, shippedContent } from './launch-list.ts';
-import type { Testimonial } from './reviews.ts';
+import { reviews, type Testimonial } from './reviews.ts';
 
-const real: Testimonial = {
-  name: 'Amina K.',
-  rating: 5,
-  content: 'Calm and clear.',
-  source: { kind: 'in-person', date: '2026-06-11' },
-};
+/** A shipped review, as if given in person. */
+const real: Testimonial = { ...reviews[0]!, source: { kind: 'in-person', date: '2026-06-11' } };
 
 describe('the launch list', () => {
   it('lists the PLACEHOLDER facts first, then every SAMPLE review', () => {
