@@ -1,14 +1,10 @@
 import { defineConfig } from '@playwright/test';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { e2eServiceKey } from './e2e/constants.ts';
+import { e2eDataDir, e2ePort } from './e2e/constants.ts';
 import { chromiumArgs, chromiumPath } from './scripts/lib/chromium.ts';
 
-const port = Number(process.env.E2E_PORT ?? 4310);
 // E2E_BASE_URL runs the tests against a server that is already running.
 const external = process.env.E2E_BASE_URL;
-const baseURL = external ?? `http://127.0.0.1:${port}`;
-const dataDir = join(tmpdir(), `hijama-e2e-${port}`);
+const baseURL = external ?? `http://127.0.0.1:${e2ePort}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -35,15 +31,14 @@ export default defineConfig({
     ? undefined
     : {
         // A fresh embedded database for every run: the tests count the rows they store.
-        command: `rm -rf "${dataDir}" && node dist-server/server/index.js`,
+        command: `rm -rf "${e2eDataDir}" && node dist-server/server/index.js`,
         url: baseURL,
         reuseExistingServer: false,
         timeout: 60_000,
         env: {
-          PORT: String(port),
+          PORT: String(e2ePort),
           HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          SERVICE_ROLE_KEY: e2eServiceKey,
+          DATA_DIR: e2eDataDir,
           // Every test books from one address within a minute; the per-address
           // and whole-site limits would refuse them. The per-e-mail limit stays on.
           RATE_LIMIT_PER_MINUTE: '0',

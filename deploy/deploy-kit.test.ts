@@ -111,9 +111,7 @@ describe('the unit, its example settings and the Caddyfile together', () => {
       const [variable = '', ...rest] = value.split('=');
       environment[variable] = rest.join('=');
     }
-    Object.assign(environment, parseEnv(readFileSync(envExample, 'utf8')), {
-      SERVICE_ROLE_KEY: 'a'.repeat(64),
-    });
+    Object.assign(environment, parseEnv(readFileSync(envExample, 'utf8')));
 
     const settings = loadSettings(environment, setting('WorkingDirectory'));
     expect(settings.server.dataDir).toBe(`/var/lib/${setting('StateDirectory')}/data`);

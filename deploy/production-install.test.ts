@@ -19,7 +19,6 @@ import type { BookingRecord } from '../server/cli/bookings-output.ts';
  */
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
-const serviceKey = 'production-install-service-role-key-0123456789';
 
 let root: string;
 let app: string;
@@ -43,7 +42,7 @@ function run(
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
       ([name]) =>
-        !/^(npm_|NODE_OPTIONS$|INIT_CWD$|PORT$|HOST$|DATA_DIR$|DATABASE_URL$|SERVICE_ROLE_KEY$|SMTP_URL$|NOTIFY_|RETENTION$|BOOKING_LIMIT_|RATE_LIMIT_|TRUST_PROXY$|VITE_)/.test(
+        !/^(npm_|NODE_OPTIONS$|INIT_CWD$|PORT$|HOST$|DATA_DIR$|DATABASE_URL$|SMTP_URL$|NOTIFY_|RETENTION$|BOOKING_LIMIT_|RATE_LIMIT_|TRUST_PROXY$|VITE_)/.test(
           name,
         ),
     ),
@@ -147,12 +146,11 @@ describe.each(serverEngines())('the installed server on $name', (engine) => {
       // The daily summary has tests of its own; here it would add an e-mail after 07:00.
       NOTIFY_DAILY_SUMMARY_AT: 'off',
     };
-    env = { ...prepared.env, SERVICE_ROLE_KEY: serviceKey, ...mail };
+    env = { ...prepared.env, ...mail };
     // On PGlite the server holds the database and notifies itself; on PostgreSQL the
     // notifier may run on its own (as for a hosted database), here `npx hijama notify`.
     const serverEnv = {
       ...prepared.env,
-      SERVICE_ROLE_KEY: serviceKey,
       ...everyLimitLifted,
       PORT: '0',
       ...(engine.name === 'PGlite' ? mail : {}),

@@ -1,2 +1,8 @@
-/** The service key the test server is started with, so tests can read back what was stored. */
-export const e2eServiceKey = 'e2e-service-role-key-for-reading-test-rows';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The port of the server the browser tests start (playwright.config.ts). */
+export const e2ePort = Number(process.env.E2E_PORT ?? 4310);
+
+/** Its data folder, new for every run: the tests read back what was stored there. */
+export const e2eDataDir = join(tmpdir(), `hijama-e2e-${e2ePort}`);

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import {
   appAdoptedAttribute,
   interactiveAttribute,
@@ -8,7 +8,8 @@ import {
   viewPendingAttribute,
 } from '../src/boot/protocol.ts';
 import { site } from '../src/content/site.ts';
-import { e2eServiceKey } from './constants.ts';
+import { queryRunningServer } from '../server/testing/helpers.ts';
+import { e2eDataDir } from './constants.ts';
 
 export const viewNames = ['home', 'benefits', 'testimonials', 'location', 'contact'] as const;
 
@@ -134,20 +135,23 @@ export async function holdBack(page: Page, pattern: string | RegExp) {
 }
 
 /**
- * The stored booking requests made with `email`, read back with the test
- * server's service key: `columns` as PostgREST's `select` names them.
+ * The stored booking requests made with `email`, oldest first, read back from
+ * the test server's database as `npx hijama` reads it: `columns` as a select
+ * list ("*", or names separated by commas), each row as PostgREST gives it.
  */
 export async function storedBookings(
-  request: APIRequestContext,
   email: string,
   columns = '*',
+  dataDir = e2eDataDir,
 ): Promise<Array<Record<string, unknown>>> {
-  const response = await request.get(
-    `/rest/v1/bookings?select=${columns}&email=eq.${encodeURIComponent(email)}`,
-    { headers: { apikey: e2eServiceKey, Authorization: `Bearer ${e2eServiceKey}` } },
+  if (!/^(\*|[a-z_]+(,[a-z_]+)*)$/.test(columns)) throw new Error(`Not a column list: ${columns}`);
+  const rows = await queryRunningServer<{ row: Record<string, unknown> }>(
+    { DATA_DIR: dataDir },
+    `select to_json(b) as row from (
+       select ${columns} from public.bookings where email = $1 order by created_at) as b`,
+    [email],
   );
-  expect(response.status()).toBe(200);
-  return (await response.json()) as Array<Record<string, unknown>>;
+  return rows.map(({ row }) => row);
 }
 
 /** The booking button fixed at the bottom of a phone's screen (src/components/fixed-book-button.tsx). */

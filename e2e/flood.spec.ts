@@ -3,8 +3,13 @@ import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defau
 import { bookingFields } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
 import { site } from '../src/content/site.ts';
-import { e2eServiceKey } from './constants.ts';
-import { accessibilityViolations, holdBack, loadPage, untilInteractive } from './fixtures.ts';
+import {
+  accessibilityViolations,
+  holdBack,
+  loadPage,
+  storedBookings,
+  untilInteractive,
+} from './fixtures.ts';
 
 /**
  * A booking while the site is flooded: a server of its own, whose threshold
@@ -25,7 +30,6 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   server = await startBuiltServer({
-    SERVICE_ROLE_KEY: e2eServiceKey,
     RATE_LIMIT_PER_MINUTE: '0',
     BOOKING_LIMIT_PER_CLIENT_PER_HOUR: '0',
     BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '0',
@@ -57,14 +61,7 @@ function postBooking(email: string, headers: Record<string, string> = {}) {
   });
 }
 
-async function storedRows(email: string) {
-  const response = await fetch(
-    `${server.url}/rest/v1/bookings?select=id,email&email=eq.${encodeURIComponent(email)}`,
-    { headers: { apikey: e2eServiceKey, Authorization: `Bearer ${e2eServiceKey}` } },
-  );
-  expect(response.status).toBe(200);
-  return (await response.json()) as Array<{ id: string; email: string }>;
-}
+const storedRows = (email: string) => storedBookings(email, 'id,email', server.dataDir);
 
 async function openBookingForm(page: Page) {
   await loadPage(page, `${server.url}/#contact`);

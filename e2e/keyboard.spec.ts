@@ -6,10 +6,7 @@ import { specifiedWords } from './specified-words.ts';
 
 const fullName = site.bookingForm.labels.fullName;
 
-test('a session is booked from start to finish with the keyboard alone', async ({
-  page,
-  request,
-}) => {
+test('a session is booked from start to finish with the keyboard alone', async ({ page }) => {
   const email = `keyboard.${Date.now()}@example.com`;
   await openView(page, 'home');
 
@@ -54,7 +51,7 @@ test('a session is booked from start to finish with the keyboard alone', async (
   await expect(modal).toBeHidden();
   await expect(page.getByLabel(fullName)).toBeFocused();
 
-  expect(await storedBookings(request, email, 'full_name,instagram')).toEqual([
+  expect(await storedBookings(email, 'full_name,instagram')).toEqual([
     { full_name: 'Keyboard User', instagram: storedValue('instagram', '@keys') },
   ]);
 });
@@ -74,7 +71,6 @@ test('focus is always visible on the controls a keyboard reaches', async ({ page
 
 test('before the app has come, the booking form takes the keyboard, and the app sends what was typed', async ({
   page,
-  request,
 }) => {
   const email = `before.app.${Date.now()}@example.com`;
   // The app's code held back: the booking page is on screen from the HTML,
@@ -104,14 +100,13 @@ test('before the app has come, the booking form takes the keyboard, and the app 
   // The app comes, adopts the form as it is, and sends it.
   app.release();
   await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
-  expect(await storedBookings(request, storedValue('email', email), 'full_name,phone')).toEqual([
+  expect(await storedBookings(storedValue('email', email), 'full_name,phone')).toEqual([
     { full_name: 'Before App', phone: storedValue('phone', '07700 900123') },
   ]);
 });
 
 test('a send asked for before the first script of the page has run is made once it and the app have come', async ({
   page,
-  request,
 }) => {
   const email = `before.script.${Date.now()}@example.com`;
   // The first script held back: the booking page is the HTML and the boot script alone.
@@ -126,7 +121,7 @@ test('a send asked for before the first script of the page has run is made once 
 
   firstScript.release();
   await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
-  expect(await storedBookings(request, storedValue('email', email), 'full_name')).toEqual([
+  expect(await storedBookings(storedValue('email', email), 'full_name')).toEqual([
     { full_name: 'Early Sender' },
   ]);
 });

@@ -2,7 +2,6 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { BookingAnswers } from '../supabase/functions/_shared/db/booking-answers.ts';
 import type { IssueBookingChallenge } from './db/booking-challenge.ts';
 import type { BookingsRepository } from '../supabase/functions/_shared/db/bookings-repository.ts';
-import type { ApiKeys } from './http/api-keys.ts';
 import {
   ApiError,
   internalError,
@@ -25,7 +24,8 @@ import { createStaticSite } from './routes/static-site.ts';
 
 export interface AppDeps {
   bookings: BookingsRepository;
-  keys: ApiKeys;
+  /** The public key the page sends (ANON_KEY). */
+  anonKey: string;
   /** Proof-of-work challenges for bookings sent during a flood; unset: none are offered. */
   issueBookingChallenge?: IssueBookingChallenge;
   /** Marking a request answered from the e-mail's link, and taking the mark back; unset: none. */
@@ -77,7 +77,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const logWarning = deps.logWarning ?? ((message: string) => console.warn(message));
   const handleRest = createRestHandler({
     bookings: deps.bookings,
-    keys: deps.keys,
+    anonKey: deps.anonKey,
     issueBookingChallenge: deps.issueBookingChallenge,
     bookingAnswers: deps.bookingAnswers,
     logError,

@@ -20,6 +20,7 @@ import {
   DataDirOwnerError,
 } from './db/private-data-dir.ts';
 import { listeningUrl, makeServerWorkDir, spawnChild, type ChildRun } from './testing/processes.ts';
+import { anonJsonHeaders } from './testing/helpers.ts';
 
 /**
  * The server's data folder is its user's alone, even when the server is
@@ -27,7 +28,6 @@ import { listeningUrl, makeServerWorkDir, spawnChild, type ChildRun } from './te
  * real server processes, started through `sh` with that umask.
  */
 
-const serviceKey = 'permissions-test-service-role-key-0123456789';
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const serverEntry = fileURLToPath(new URL('./index.ts', import.meta.url));
 /** Runs the command after `sh` with umask 022, as a login shell usually has it. */
@@ -52,7 +52,7 @@ function startServer(dataDir: string): ChildRun {
     [...underUmask022, process.execPath, '--import', tsxLoader, serverEntry],
     {
       cwd: workDir,
-      env: { PORT: '0', DATA_DIR: dataDir, DIST_DIR: distDir, SERVICE_ROLE_KEY: serviceKey },
+      env: { PORT: '0', DATA_DIR: dataDir, DIST_DIR: distDir },
     },
   );
   started.push(server);
@@ -92,11 +92,7 @@ describe('the data folder', () => {
     const url = await listeningUrl(server);
     const posted = await fetch(`${url}/rest/v1/bookings`, {
       method: 'POST',
-      headers: {
-        apikey: serviceKey,
-        Authorization: `Bearer ${serviceKey}`,
-        'Content-Type': 'application/json',
-      },
+      headers: anonJsonHeaders,
       body: JSON.stringify({
         full_name: 'Amina Khan',
         phone: '01634 123456',

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
 import { lockFileName } from './db/data-dir-lock.ts';
 import { openPglite } from './db/pglite.ts';
+import { queryRunningServer } from './testing/helpers.ts';
 import { waitFor } from './testing/notification-peers.ts';
 import {
   listeningUrl,
@@ -15,7 +16,6 @@ import {
 
 /** The real entry point in child processes: start line, lock, signals, exit codes. */
 
-const serviceKey = 'index-test-service-role-key-0123456789';
 const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/json' };
 
 let workDir: string;
@@ -36,7 +36,7 @@ afterAll(() => {
 function start(env: Record<string, string> = {}): ChildRun {
   const server = startServerProcess({
     cwd: workDir,
-    env: { PORT: '0', DATA_DIR: dataDir, DIST_DIR: distDir, SERVICE_ROLE_KEY: serviceKey, ...env },
+    env: { PORT: '0', DATA_DIR: dataDir, DIST_DIR: distDir, ...env },
   });
   started.push(server);
   return server;
@@ -58,13 +58,14 @@ describe('the server process', () => {
     expect(server.stdout()).toBe('');
   });
 
-  it("serves from a data folder too deep for the command's socket, and says so at start", async () => {
+  it("serves from a data folder too deep for the command's socket, and warns of it and of a retired setting at start", async () => {
     const deepDir = path.join(
       workDir,
       'a-folder-whose-path-is-too-long-for-a-unix-socket'.repeat(2),
     );
-    const server = start({ DATA_DIR: deepDir });
+    const server = start({ DATA_DIR: deepDir, SERVICE_ROLE_KEY: 'a key 1.0 read' });
     const url = await listeningUrl(server);
+    expect(server.stderr()).toContain('Warning: SERVICE_ROLE_KEY is no longer used;');
     expect(server.stderr()).toContain(
       `Warning: the path of ${deepDir} is too long for the socket on which \`npx hijama\` reaches the database`,
     );
@@ -116,10 +117,9 @@ describe('the server process', () => {
 
       restarted = start();
       restartedUrl = await listeningUrl(restarted);
-      const response = await fetch(`${restartedUrl}/rest/v1/bookings?select=full_name`, {
-        headers: { apikey: serviceKey },
-      });
-      expect(await response.json()).toEqual([{ full_name: 'First Guest' }]);
+      expect(
+        await queryRunningServer({ DATA_DIR: dataDir }, 'select full_name from public.bookings'),
+      ).toEqual([{ full_name: 'First Guest' }]);
     });
 
     it('on SIGTERM finishes the request in flight, closes the database and exits with 0', async () => {

@@ -39,7 +39,7 @@ import {
   purgeOldRequests,
   retentionWarning,
 } from '../supabase/functions/_shared/retention/retention.ts';
-import { loadSettings, misspeltSettings } from './settings.ts';
+import { ignoredSettings, loadSettings } from './settings.ts';
 import { launchPlaceholders } from '../src/content/launch-list.ts';
 import { siteUrlFrom } from '../supabase/functions/_shared/content/site-url.ts';
 
@@ -53,7 +53,7 @@ async function main() {
   // Variables already set in the environment win over the file.
   if (existsSync('.env')) process.loadEnvFile('.env');
   const { server: config, notify: notifyConfig, retention, daily, limits } = loadSettings();
-  for (const warning of misspeltSettings(process.env)) console.warn(warning);
+  for (const warning of ignoredSettings(process.env)) console.warn(warning);
   // A data directory open to other users is refused before anything is written in it.
   if (!config.databaseUrl) checkDataDirIsPrivate(config.dataDir);
 
@@ -79,7 +79,7 @@ async function main() {
     : undefined;
   const app = createApp({
     bookings: notifications ? wakeAfterInserts(bookings, notifications.notifier) : bookings,
-    keys: { anon: config.anonKey, serviceRole: config.serviceRoleKey },
+    anonKey: config.anonKey,
     distDir: config.distDir,
     limits,
     issueBookingChallenge: createBookingChallengeIssuer(database.db),

@@ -79,7 +79,6 @@ const settingNames = [
   'PORT',
   'RATE_LIMIT_PER_MINUTE',
   'RETENTION',
-  'SERVICE_ROLE_KEY',
   'SITE_URL',
   'SMTP_URL',
   'SUPABASE_DB_URL',
@@ -91,14 +90,15 @@ const settingNames = [
 ] as const;
 
 /**
- * One warning for each variable that is not a setting but is spelt close to
- * one (`SMTP_ULR`, `RETENTON`): it is ignored, and the setting meant keeps its
- * default. Only slips count, not shared beginnings: the environment holds
- * other programs' variables (`TEST`, `HOME`), which must not be mistaken for ours.
+ * One warning for each variable that is set but ignored: one that is not a
+ * setting but is spelt close to one (`SMTP_ULR`, `RETENTON`), so the setting
+ * meant keeps its default, and a setting an earlier release read. Only slips
+ * count, not shared beginnings: the environment holds other programs'
+ * variables (`TEST`, `HOME`), which must not be mistaken for ours.
  */
-export function misspeltSettings(env: Env): string[] {
-  const known = new Set<string>(settingNames);
-  return Object.keys(env)
+export function ignoredSettings(env: Env): string[] {
+  const known = new Set<string>([...settingNames, ...Object.keys(retiredSettings)]);
+  const misspelt = Object.keys(env)
     .filter((name) => !known.has(name) && /^[A-Z][A-Z0-9_]*$/.test(name))
     .flatMap((name) => {
       const allowed = Math.min(2, Math.max(1, Math.floor(name.length / 4)));
@@ -107,4 +107,14 @@ export function misspeltSettings(env: Env): string[] {
         ? []
         : [`Warning: ${name} is not a setting, so it is ignored. Did you mean ${meant}?`];
     });
+  const retired = Object.entries(retiredSettings)
+    .filter(([name]) => (env[name]?.trim() ?? '') !== '')
+    .map(([name, instead]) => `Warning: ${name} is no longer used; ${instead}`);
+  return [...misspelt, ...retired];
 }
+
+/** Settings an earlier release read and this one ignores, with what to do instead. */
+const retiredSettings: Record<string, string> = {
+  SERVICE_ROLE_KEY:
+    'nothing reads booking requests over HTTP any more: `npx hijama list` reads them by SQL. Remove it from the environment.',
+};

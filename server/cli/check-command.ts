@@ -8,7 +8,7 @@ import { composeTestMessage } from '../../supabase/functions/_shared/notificatio
 import { checkDataDirIsPrivate } from '../db/private-data-dir.ts';
 import { formatMode } from '../db/private-data-dir.ts';
 import { describeSmtpFailure } from '../notifications/smtp-check.ts';
-import { loadSettings, misspeltSettings, type Settings } from '../settings.ts';
+import { ignoredSettings, loadSettings, type Settings } from '../settings.ts';
 import {
   launchPlaceholders,
   shippedContent,
@@ -47,7 +47,7 @@ export async function check(io: CliIo, content: LaunchContent = shippedContent):
     if (!(error instanceof ConfigError)) throw error;
     error.problems.forEach(fail);
   }
-  for (const warning of misspeltSettings(env)) fail(warning.replace(/^Warning: /, ''));
+  for (const warning of ignoredSettings(env)) fail(warning.replace(/^Warning: /, ''));
 
   const envFileProblem = envFileOpenness(path.join(io.cwd, '.env'));
   if (envFileProblem) fail(envFileProblem);

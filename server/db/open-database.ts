@@ -24,8 +24,8 @@ export interface OpenedDatabase {
 export class DatabaseRoleError extends Error {
   constructor(user: string) {
     super(
-      `The database user "${user}" cannot switch to the roles anon and service_role, which the server ` +
-        `uses so that row-level security applies to every request. As a superuser, run: grant anon, service_role to "${user}";`,
+      `The database user "${user}" cannot switch to the role anon, which the server uses so that ` +
+        `row-level security applies to every visitor's request. As a superuser, run: grant anon to "${user}";`,
     );
     this.name = 'DatabaseRoleError';
   }
@@ -107,12 +107,11 @@ export async function openDatabase(options: {
 
 const shared = () => Promise.resolve(true);
 
-/** A server user that is neither superuser nor member of the API roles would fail every request. */
+/** A server user that is neither superuser nor member of anon would fail every visitor's request. */
 async function checkApiRoles(db: Database) {
   try {
     await db.transaction(async (tx) => {
       await tx.query('set local role anon');
-      await tx.query('set local role service_role');
     });
   } catch (error) {
     // 42501: not a member; 22023: the role does not exist.

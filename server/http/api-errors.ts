@@ -19,8 +19,6 @@ export interface PostgrestErrorBody {
   hint: string | null;
 }
 
-export type ApiRole = 'anon' | 'service_role';
-
 export class ApiError extends Error {
   readonly body: PostgrestErrorBody;
   readonly headers: Record<string, string>;
@@ -196,7 +194,7 @@ export function invalidApiKey(): ApiError {
 
 /** The `Authorization: Bearer` token is neither key. */
 export function invalidBearerToken(): ApiError {
-  return invalidKey('The `Authorization: Bearer` token must be the anon or the service_role key.');
+  return invalidKey('The `Authorization: Bearer` token must be the anon key.');
 }
 
 function invalidKey(hint: string): ApiError {
@@ -210,15 +208,12 @@ function invalidKey(hint: string): ApiError {
 
 /**
  * What PostgreSQL says when a role lacks a privilege (here: anon reading,
- * updating or deleting). PostgREST answers 401 to the anonymous role, 403 otherwise.
+ * updating or deleting). PostgREST answers 401 to the anonymous role.
  */
-export function permissionDenied(role: ApiRole): ApiError {
-  return new ApiError(
-    role === 'anon' ? 401 : 403,
-    '42501',
-    'permission denied for table bookings',
-    role === 'anon' ? { headers: { 'WWW-Authenticate': 'Bearer' } } : {},
-  );
+export function permissionDenied(): ApiError {
+  return new ApiError(401, '42501', 'permission denied for table bookings', {
+    headers: { 'WWW-Authenticate': 'Bearer' },
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -236,58 +231,6 @@ export function contentTypeNotAcceptable(contentType: string | undefined): ApiEr
   return new ApiError(415, 'PGRST102', `Content-Type not acceptable: ${contentType ?? '(none)'}`, {
     hint: 'Send the booking as application/json.',
   });
-}
-
-/** No type of the `Accept` header is one this server answers in. */
-export function mediaTypeNotAvailable(accept: string): ApiError {
-  return new ApiError(406, 'PGRST107', `None of these media types are available: ${accept}`);
-}
-
-/** `.single()` asked for one object and the result has `rowCount` rows. */
-export function notSingleObject(rowCount: number): ApiError {
-  return new ApiError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', {
-    details: `The result contains ${rowCount} rows`,
-  });
-}
-
-// ---------------------------------------------------------------------------
-// The query string (reads and deletes).
-
-export function invalidSelect(select: string): ApiError {
-  return new ApiError(400, 'PGRST100', `failed to parse select parameter (${select})`, {
-    details: 'This server accepts *, column names and alias:column, separated by commas.',
-  });
-}
-
-export function invalidOrder(order: string, modifier: string): ApiError {
-  return new ApiError(400, 'PGRST100', `failed to parse order (${order})`, {
-    details: `unexpected "${modifier}" expecting "asc", "desc", "nullsfirst" or "nullslast"`,
-  });
-}
-
-export function invalidCount(name: 'limit' | 'offset', value: string): ApiError {
-  return new ApiError(400, 'PGRST100', `failed to parse ${name} parameter (${value})`, {
-    details: 'Expected a whole number, zero or more.',
-  });
-}
-
-export function invalidFilter(expression: string): ApiError {
-  return new ApiError(400, 'PGRST100', `failed to parse filter (${expression})`, {
-    details:
-      'This server accepts eq, neq, gt, gte, lt, lte and is.null, each optionally after not.',
-  });
-}
-
-/** `and=(…)`, `or=(…)` and their negations. */
-export function unsupportedLogicTree(value: string): ApiError {
-  return new ApiError(400, 'PGRST100', `failed to parse logic tree (${value})`, {
-    details: 'This server supports column filters joined by "and" only (one query parameter each).',
-  });
-}
-
-/** An unknown column in a query, refused as PostgreSQL would refuse it. */
-export function columnDoesNotExist(name: string): ApiError {
-  return new ApiError(400, '42703', `column bookings.${name} does not exist`);
 }
 
 // ---------------------------------------------------------------------------
@@ -410,7 +353,7 @@ export const statusesRaisedInSql = {
  * PostgREST's table from SQLSTATE to HTTP status (docs.postgrest.org, "Errors").
  * A custom SQLSTATE `PTxyz` raised by the database means HTTP status xyz.
  */
-export function statusForSqlState(code: string, role: ApiRole): number {
+export function statusForSqlState(code: string): number {
   const custom = /^PT([1-5]\d\d)$/.exec(code);
   if (custom) return Number(custom[1]);
   switch (code) {
@@ -431,7 +374,8 @@ export function statusForSqlState(code: string, role: ApiRole): number {
     case '42P17':
       return 500;
     case '42501':
-      return role === 'anon' ? 401 : 403;
+      // Every caller of this API is anonymous; PostgREST answers 403 to the others.
+      return 401;
   }
   switch (code.slice(0, 2)) {
     case '08':
@@ -462,8 +406,8 @@ export function statusForSqlState(code: string, role: ApiRole): number {
 }
 
 /** What the database refused, passed on as PostgREST passes it: its code, message, detail and hint. */
-export function fromDatabaseError(error: DatabaseError, role: ApiRole): ApiError {
-  const status = statusForSqlState(error.code, role);
+export function fromDatabaseError(error: DatabaseError): ApiError {
+  const status = statusForSqlState(error.code);
   const headers: Record<string, string> = {};
   if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
   // The database's limits count per minute and per hour; a minute is the least to wait.

@@ -1,40 +1,24 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { invalidApiKey, invalidBearerToken, noApiKey, type ApiRole } from './api-errors.ts';
+import { invalidApiKey, invalidBearerToken, noApiKey } from './api-errors.ts';
 
 /**
- * Supabase's two-key scheme without JWTs: the `apikey` header must be a known
- * key (as Supabase's gateway demands), and `Authorization: Bearer <key>`, when
- * present, decides the role, as the JWT does on hosted Supabase.
+ * Supabase's key check without JWTs: the `apikey` header must be the anon key
+ * (as Supabase's gateway demands), and so must `Authorization: Bearer <key>`
+ * when present. The API serves the page alone, and the page holds only the
+ * anon key: the practice reads and changes requests by SQL (`npx hijama`).
  */
-
-export interface ApiKeys {
-  anon: string;
-  /** Unset: no key can read. */
-  serviceRole: string | undefined;
-}
-
-export function authenticate(headers: IncomingHttpHeaders, keys: ApiKeys): ApiRole {
+export function authenticate(headers: IncomingHttpHeaders, anonKey: string): void {
   const apikey = single(headers['apikey']);
   if (apikey === undefined || apikey === '') {
     throw noApiKey();
   }
-  const keyRole = roleOf(apikey, keys);
-  if (!keyRole) throw invalidApiKey();
+  if (!sameSecret(apikey, anonKey)) throw invalidApiKey();
 
   const authorization = headers.authorization;
-  if (authorization === undefined) return keyRole;
+  if (authorization === undefined) return;
   const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
-  const tokenRole = token === undefined ? undefined : roleOf(token, keys);
-  if (!tokenRole) throw invalidBearerToken();
-  return tokenRole;
-}
-
-function roleOf(candidate: string, keys: ApiKeys): ApiRole | undefined {
-  if (keys.serviceRole !== undefined && sameSecret(candidate, keys.serviceRole))
-    return 'service_role';
-  if (sameSecret(candidate, keys.anon)) return 'anon';
-  return undefined;
+  if (token === undefined || !sameSecret(token, anonKey)) throw invalidBearerToken();
 }
 
 /** Compares in constant time, so response timing does not reveal a key's prefix. */

@@ -77,10 +77,8 @@ describe('requests that are not valid HTTP', () => {
       createApp({
         bookings: {
           insertAsAnon: unused,
-          insertAsService: unused,
-          selectForService: unused,
         },
-        keys: { anon: 'anon-key', serviceRole: undefined },
+        anonKey: 'anon-key',
         distDir: '/nonexistent',
       }),
     );

@@ -104,7 +104,7 @@ describe.each(testEngines('slow-bodies'))('bodies that never finish, on $name', 
     const server = await serve(
       createApp({
         bookings: createBookingsRepository(opened.db),
-        keys: { anon: developmentAnonKey, serviceRole: undefined },
+        anonKey: developmentAnonKey,
         distDir: mkdtempSync(path.join(tmpdir(), 'hijama-slow-bodies-dist-')),
         limits,
       }),

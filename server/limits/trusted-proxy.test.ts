@@ -63,7 +63,7 @@ describe.each(testEngines('trusted-proxy', {}))('the client of a request, on $na
     const server = await serve(
       createApp({
         bookings: createBookingsRepository(opened.db),
-        keys: { anon: developmentAnonKey, serviceRole: undefined },
+        anonKey: developmentAnonKey,
         distDir: mkdtempSync(path.join(tmpdir(), 'hijama-trusted-proxy-dist-')),
         limits: { rateLimitPerMinute: 30, trustProxy: [], maxPendingRequests: 100, ...limits },
         logWarning: (message) => warnings.push(message),

@@ -19,9 +19,5 @@ export function wakeAfterInserts(
       await bookings.insertAsAnon(rows, request);
       notifier.wake();
     },
-    insertAsService: async (rows) => {
-      await bookings.insertAsService(rows);
-      notifier.wake();
-    },
   };
 }

@@ -14,7 +14,7 @@ import { readRpcArguments, type RpcRequest } from './rpc-arguments.ts';
 export const bookingChallengeRpcName = 'booking_challenge';
 
 export async function callBookingChallenge(
-  { req, res, role, headers }: RpcRequest,
+  { req, res, headers }: RpcRequest,
   url: URL,
   issue: IssueBookingChallenge | undefined,
   clientAddress: string | undefined,
@@ -25,5 +25,5 @@ export async function callBookingChallenge(
   if (argumentNames.length > 0) {
     throw functionNotFound(`${bookingChallengeRpcName}(${argumentNames.join(', ')})`);
   }
-  sendJson(res, 200, await issue(role, clientAddress), headers);
+  sendJson(res, 200, await issue(clientAddress), headers);
 }

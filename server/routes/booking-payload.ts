@@ -30,7 +30,6 @@ import {
   permissionDenied,
   unstorableText,
   type ApiError,
-  type ApiRole,
 } from '../http/api-errors.ts';
 
 /**
@@ -53,7 +52,7 @@ type Violation = (details: string) => ApiError;
 
 export function parseBookingPayload(
   body: Buffer,
-  options: { role: ApiRole; columns: string | null; newId: () => string },
+  options: { columns: string | null; newId: () => string },
 ): BookingInsert[] {
   const objects = parseObjects(body);
   const named =
@@ -64,19 +63,18 @@ export function parseBookingPayload(
     }
     // Anonymous callers may insert the named columns only; created_at comes from the database clock.
     const insertable = insertableColumns.find((candidate) => candidate === column);
-    if (!insertable) throw permissionDenied(options.role);
+    if (!insertable) throw permissionDenied();
     return insertable;
   });
 
   // One request, one booking: a visitor never sends more, and an array of them
   // would use up the limits meant for many visitors (the database refuses it too).
-  if (options.role === 'anon' && objects.length > 1) throw oneBookingAtATime();
+  if (objects.length > 1) throw oneBookingAtATime();
 
   let first: Violation | undefined;
   const explanations: string[] = [];
-  const rows = objects.map((object, index) => {
+  const rows = objects.map((object) => {
     const values = readValues(object, columns);
-    const prefix = objects.length > 1 ? `row ${index + 1}, ` : '';
     const form = { ...emptyBookingForm };
     for (const field of bookingFields) {
       const { column, required } = bookingFieldRules[field];
@@ -87,7 +85,7 @@ export function parseBookingPayload(
       }
       if (!required) continue;
       first ??= (details) => notNullViolation(column, details);
-      explanations.push(`${prefix}${column}: ${messageFor(field, 'required')}`);
+      explanations.push(`${column}: ${messageFor(field, 'required')}`);
     }
     const failures = validateBooking(form);
     for (const field of bookingFields) {
@@ -95,7 +93,7 @@ export function parseBookingPayload(
       const { column } = bookingFieldRules[field];
       if (!failure || values.fields[column] === null) continue;
       first ??= (details) => checkViolation(column, details);
-      explanations.push(`${prefix}${column}: ${messageFor(field, failure)}`);
+      explanations.push(`${column}: ${messageFor(field, failure)}`);
     }
     return { ...toBookingRow(form, values.id ?? options.newId()), website: values.website };
   });

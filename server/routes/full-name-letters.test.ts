@@ -29,7 +29,7 @@ describe.each(testEngines('full-name'))('the booking API on $name', (engine) => 
     server = await serve(
       createApp({
         bookings: createBookingsRepository(opened.db),
-        keys: { anon: developmentAnonKey, serviceRole: undefined },
+        anonKey: developmentAnonKey,
         distDir,
       }),
     );

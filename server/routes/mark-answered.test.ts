@@ -12,14 +12,6 @@ import { answerTokenFor, storeWaitingRequest } from '../testing/answer-fixtures.
 
 /** `POST /rest/v1/rpc/mark_booking_answered` over real HTTP, as the answer page calls it. */
 
-const serviceKey = 'test-service-role-key-0123456789abcdef';
-const keys = { anon: anonJsonHeaders.apikey, serviceRole: serviceKey };
-const serviceHeaders = {
-  apikey: serviceKey,
-  Authorization: `Bearer ${serviceKey}`,
-  'Content-Type': 'application/json',
-};
-
 describe.each(testEngines('mark-answered'))('rpc/mark_booking_answered on $name', (engine) => {
   const opened = useTestDatabase(engine);
   let server: RunningServer;
@@ -30,7 +22,7 @@ describe.each(testEngines('mark-answered'))('rpc/mark_booking_answered on $name'
       createApp({
         bookings: createBookingsRepository(opened.db),
         bookingAnswers: createBookingAnswers(opened.db),
-        keys,
+        anonKey: anonJsonHeaders.apikey,
         distDir: mkdtempSync(path.join(tmpdir(), 'hijama-dist-')),
         logError: () => {},
       }),
@@ -80,7 +72,10 @@ describe.each(testEngines('mark-answered'))('rpc/mark_booking_answered on $name'
 
   it('answers postgrest-js as the page calls it, and its refusals as errors', async () => {
     const client = new PostgrestClient(`${server.baseUrl}/rest/v1`, {
-      headers: { apikey: keys.anon, Authorization: `Bearer ${keys.anon}` },
+      headers: {
+        apikey: anonJsonHeaders.apikey,
+        Authorization: `Bearer ${anonJsonHeaders.apikey}`,
+      },
     });
     const id = await storedRequest();
     const marked = await client.rpc('mark_booking_answered', { token: await tokenFor(id) });
@@ -92,13 +87,6 @@ describe.each(testEngines('mark-answered'))('rpc/mark_booking_answered on $name'
     });
     expect(expired.status).toBe(410);
     expect(expired.error).toMatchObject({ code: 'PT410', message: 'This answer link has expired' });
-  });
-
-  it('takes the service key too', async () => {
-    const id = await storedRequest();
-    const response = await mark(await tokenFor(id), serviceHeaders);
-    expect(response.status).toBe(200);
-    expect(await answerRows(id)).toHaveLength(1);
   });
 
   it('refuses a forged token with 403 in PostgREST’s shape', async () => {

@@ -8,7 +8,7 @@ import { readRpcArguments, type RpcRequest } from './rpc-arguments.ts';
  * the button of the page the e-mail's "Mark as answered" link opens, and its
  * "Undo", as PostgREST serves the SQL functions of the same names on hosted
  * Supabase. `POST {"token": "…"}` (postgrest-js's `.rpc(name, { token })`)
- * for the anon or service key; answers what the function returns, and its own
+ * with the anon key; answers what the function returns, and its own
  * refusals (PT403, PT404, PT410) with their status. A `GET` runs it in a
  * read-only transaction, as PostgREST does: the functions change data, so the
  * database refuses it (405) and a link opened by a mail scanner changes nothing.
@@ -27,7 +27,7 @@ const argumentName = 'token';
 
 export async function callAnswerTokenRpc(
   name: AnswerTokenRpcName,
-  { req, res, role, headers }: RpcRequest,
+  { req, res, headers }: RpcRequest,
   url: URL,
   answers: BookingAnswers | undefined,
 ) {
@@ -39,7 +39,7 @@ export async function callAnswerTokenRpc(
     throw functionNotFound(`${name}(${names.sort().join(', ')})`);
   }
   const call = name === 'mark_booking_answered' ? answers.markByToken : answers.unmarkByToken;
-  const result = await call(role, asText(args[argumentName]), {
+  const result = await call(asText(args[argumentName]), {
     readOnly: req.method !== 'POST',
   });
   sendJson(res, 200, result, headers);

@@ -36,7 +36,7 @@ describe.each(testEngines('plain-email'))('the booking API on $name', (engine) =
     server = await serve(
       createApp({
         bookings: createBookingsRepository(opened.db),
-        keys: { anon: developmentAnonKey, serviceRole: undefined },
+        anonKey: developmentAnonKey,
         distDir,
       }),
     );

@@ -7,7 +7,7 @@ import {
   DatabaseError,
   DatabaseUnavailableError,
 } from '../../supabase/functions/_shared/db/database.ts';
-import { authenticate, type ApiKeys } from '../http/api-keys.ts';
+import { authenticate } from '../http/api-keys.ts';
 import { apiCorsHeaders, preflightHeaders } from '../http/cors.ts';
 import {
   ApiError,
@@ -20,17 +20,16 @@ import {
   permissionDenied,
   tableNotFound,
   unsupportedMethod,
-  type ApiRole,
 } from '../http/api-errors.ts';
 import { ClientGoneError } from '../http/read-body.ts';
 import { sendApiError } from '../http/send-json.ts';
 import { bookingChallengeRpcName, callBookingChallenge } from './booking-challenge.ts';
-import { allowedMethods, insertBookings, readBookings } from './bookings.ts';
+import { allowedMethods, insertBookings } from './bookings.ts';
 import { callAnswerTokenRpc, isAnswerTokenRpc } from './mark-answered.ts';
 
 /**
- * The PostgREST-compatible API under `/rest/v1`. Only the bookings table
- * exists, the function that issues proof-of-work challenges during a flood
+ * The PostgREST-compatible API under `/rest/v1`, for the page and its anon
+ * key alone. Only the bookings table exists, for inserts, the function that issues proof-of-work challenges during a flood
  * (booking-challenge.ts) and the ones that mark a request answered from the
  * e-mail's link and take the mark back (mark-answered.ts); every answer
  * carries CORS headers and every error PostgREST's shape. `npx hijama` does
@@ -41,7 +40,8 @@ export const restPrefix = '/rest/v1';
 
 export interface RestDeps {
   bookings: BookingsRepository;
-  keys: ApiKeys;
+  /** The public key the page sends (ANON_KEY). */
+  anonKey: string;
   /** Proof-of-work challenges (`/rest/v1/rpc/booking_challenge`); unset: that function is not found. */
   issueBookingChallenge?: IssueBookingChallenge;
   /** Which requests were answered, and marking them and taking the mark back (`/rest/v1/rpc/mark_booking_answered`, `unmark_booking_answered`); unset: not found. */
@@ -60,7 +60,6 @@ export function createRestHandler(deps: RestDeps) {
     clientAddress: string | undefined,
   ) {
     const method = req.method ?? 'GET';
-    let role: ApiRole = 'anon';
     try {
       if (method === 'OPTIONS') {
         res.writeHead(200, {
@@ -73,11 +72,11 @@ export function createRestHandler(deps: RestDeps) {
       }
       if (!knownMethods.has(method)) throw unsupportedMethod(method, allowedMethods);
       checkSchema(req);
-      role = authenticate(req.headers, deps.keys);
+      authenticate(req.headers, deps.anonKey);
 
       const rpc = /^\/rpc\/([^/]+)$/.exec(url.pathname.slice(restPrefix.length));
       if (rpc) {
-        const request = { req, res, role, headers: apiCorsHeaders };
+        const request = { req, res, headers: apiCorsHeaders };
         if (rpc[1] === bookingChallengeRpcName) {
           return await callBookingChallenge(
             request,
@@ -93,20 +92,14 @@ export function createRestHandler(deps: RestDeps) {
       }
       const table = tableOf(url.pathname);
       if (table !== bookingsTable) throw tableNotFound(table);
-      const request = { req, res, url, role, clientAddress, headers: apiCorsHeaders };
-      switch (method) {
-        case 'GET':
-        case 'HEAD':
-          return await readBookings(request, deps.bookings);
-        case 'POST':
-          return await insertBookings(request, deps.bookings);
-        default:
-          // Anonymous callers are refused by privilege, as PostgREST would; nobody may change bookings here.
-          if (role === 'anon') throw permissionDenied(role);
-          throw unsupportedMethod(method, allowedMethods);
+      if (method !== 'POST') {
+        // Anonymous callers may not read or change bookings: refused by privilege, as PostgREST would.
+        throw permissionDenied();
       }
+      const request = { req, res, url, clientAddress, headers: apiCorsHeaders };
+      return await insertBookings(request, deps.bookings);
     } catch (error) {
-      answerError(res, toApiError(error, role, deps.logError));
+      answerError(res, toApiError(error, deps.logError));
     }
   };
 }
@@ -133,7 +126,6 @@ function checkSchema(req: IncomingMessage) {
 
 function toApiError(
   error: unknown,
-  role: ApiRole,
   logError: (message: string, error: unknown) => void,
 ): ApiError | undefined {
   if (error instanceof ClientGoneError) return undefined;
@@ -144,7 +136,7 @@ function toApiError(
     return databaseUnavailable();
   }
   if (error instanceof DatabaseError) {
-    const apiError = fromDatabaseError(error, role);
+    const apiError = fromDatabaseError(error);
     if (apiError.status >= 500) logError('Database error', error);
     return apiError;
   }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { invalidJson, unsupportedMethod, type ApiRole } from '../http/api-errors.ts';
+import { invalidJson, unsupportedMethod } from '../http/api-errors.ts';
 import { readBody } from '../http/read-body.ts';
 import { maxBodyBytes } from './bookings.ts';
 
@@ -10,7 +10,6 @@ export const rpcMethods = 'GET, HEAD, POST';
 export interface RpcRequest {
   req: IncomingMessage;
   res: ServerResponse;
-  role: ApiRole;
   /** CORS headers for every answer. */
   headers: Record<string, string>;
 }

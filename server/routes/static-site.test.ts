@@ -33,10 +33,8 @@ beforeAll(async () => {
     createApp({
       bookings: {
         insertAsAnon: unused,
-        insertAsService: unused,
-        selectForService: unused,
       },
-      keys: { anon: 'anon', serviceRole: undefined },
+      anonKey: 'anon',
       distDir: dist,
     }),
   );

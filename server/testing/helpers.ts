@@ -9,6 +9,7 @@ import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-de
 import type { BookingLimits } from '../db/booking-limits.ts';
 import { seedMigratedPglite } from './pglite-template.ts';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
+import { commandSocketPath } from '../db/pglite-socket.ts';
 import { createHttpServer } from '../http/http-server.ts';
 
 /**
@@ -64,6 +65,22 @@ export async function withClient<T>(
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The rows of one query on the database of a running server, read as `npx
+ * hijama` reads them, as the owner: by DATABASE_URL when the server's
+ * environment sets it, else on the socket the server shares its embedded
+ * database on, in DATA_DIR (server/db/pglite-socket.ts).
+ */
+export async function queryRunningServer<Row>(
+  env: { DATA_DIR?: string; DATABASE_URL?: string },
+  text: string,
+  params: readonly unknown[] = [],
+): Promise<Row[]> {
+  const socketFolder = () => encodeURIComponent(path.dirname(commandSocketPath(env.DATA_DIR!)));
+  const url = env.DATABASE_URL ?? `postgres://postgres@localhost/postgres?host=${socketFolder()}`;
+  return withClient(url, async (client) => (await client.query(text, [...params])).rows as Row[]);
 }
 
 export interface RunningServer {

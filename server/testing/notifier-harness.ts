@@ -64,7 +64,7 @@ export function useNotifierHarness(
     const bookings = createBookingsRepository(db());
     const app = createApp({
       bookings: wakeAfterInserts(bookings, { wake: () => notifiers.forEach((n) => n.wake()) }),
-      keys: { anon: developmentAnonKey, serviceRole: undefined },
+      anonKey: developmentAnonKey,
       distDir: tmpdir(),
     });
     server = await serve(app);

@@ -13,7 +13,7 @@ const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).h
 
 /** The settings the server, the command and the Edge Function read from their environment. */
 const settingNames =
-  /^(PORT|HOST|DATA_DIR|DATABASE_URL|SUPABASE_DB_URL|ANON_KEY|SERVICE_ROLE_KEY|DIST_DIR|SMTP_URL|NOTIFY_\w+|RETENTION|BOOKING_LIMIT_\w+|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|MAX_PENDING_REQUESTS|DENO_CERT)$/;
+  /^(PORT|HOST|DATA_DIR|DATABASE_URL|SUPABASE_DB_URL|ANON_KEY|DIST_DIR|SMTP_URL|NOTIFY_\w+|RETENTION|BOOKING_LIMIT_\w+|RATE_LIMIT_PER_MINUTE|TRUST_PROXY|MAX_PENDING_REQUESTS|DENO_CERT)$/;
 
 export interface ChildRun {
   child: ChildProcessByStdio<null, Readable, Readable>;

@@ -3,8 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { developmentAnonKey } from './core/api-defaults.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
-const serviceKey = 'a'.repeat(64);
-
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     expect(loadConfig({}, '/srv/site')).toEqual({
@@ -13,7 +11,6 @@ describe('loadConfig', () => {
       dataDir: '/srv/site/data',
       databaseUrl: undefined,
       anonKey: developmentAnonKey,
-      serviceRoleKey: undefined,
       distDir: '/srv/site/dist',
     });
   });
@@ -26,7 +23,6 @@ describe('loadConfig', () => {
         DATA_DIR: 'var/db',
         DATABASE_URL: 'postgres://app@db.internal:5432/hijama',
         ANON_KEY: 'public-key',
-        SERVICE_ROLE_KEY: serviceKey,
         DIST_DIR: '/var/www/site',
       },
       '/srv/site',
@@ -37,15 +33,14 @@ describe('loadConfig', () => {
       dataDir: path.resolve('/srv/site/var/db'),
       databaseUrl: 'postgres://app@db.internal:5432/hijama',
       anonKey: 'public-key',
-      serviceRoleKey: serviceKey,
       distDir: '/var/www/site',
     });
   });
 
   it('treats empty variables as unset, as a copied .env.example leaves them', () => {
-    const config = loadConfig({ DATABASE_URL: '', SERVICE_ROLE_KEY: ' ', PORT: '' }, '/srv');
+    const config = loadConfig({ DATABASE_URL: '', ANON_KEY: ' ', PORT: '' }, '/srv');
     expect(config.databaseUrl).toBeUndefined();
-    expect(config.serviceRoleKey).toBeUndefined();
+    expect(config.anonKey).toBe(developmentAnonKey);
     expect(config.port).toBe(3000);
   });
 
@@ -57,18 +52,13 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://localhost/db' }, /DATABASE_URL must be a postgres:\/\//],
     [{ DATABASE_URL: 'not a url' }, /DATABASE_URL must be a postgres:\/\//],
     [{ ANON_KEY: 'two words' }, /ANON_KEY must not contain spaces/],
-    [{ SERVICE_ROLE_KEY: 'short' }, /SERVICE_ROLE_KEY must be at least 32 characters/],
-    [
-      { SERVICE_ROLE_KEY: serviceKey, ANON_KEY: serviceKey },
-      /SERVICE_ROLE_KEY must differ from ANON_KEY/,
-    ],
   ])('refuses %o with a clear message', (env, message) => {
     expect(() => loadConfig(env, '/srv')).toThrow(message);
   });
 
   it('lists every problem at once', () => {
     try {
-      loadConfig({ PORT: 'x', SERVICE_ROLE_KEY: 'short' }, '/srv');
+      loadConfig({ PORT: 'x', ANON_KEY: 'two words' }, '/srv');
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);

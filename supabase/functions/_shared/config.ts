@@ -11,8 +11,6 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   /** The public key browsers send; it may only insert booking requests. */
   anonKey: string;
-  /** The secret key that may read bookings; when unset, nothing can read. */
-  serviceRoleKey: string | undefined;
   /** Absolute directory of the built site. */
   distDir: string;
 }
@@ -41,9 +39,6 @@ export function collectConfigProblems() {
   };
   return { problems, attempt };
 }
-
-/** Shortest accepted SERVICE_ROLE_KEY: it guards every stored booking. */
-export const minServiceRoleKeyLength = 32;
 
 type Env = Record<string, string | undefined>;
 
@@ -78,17 +73,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     problems.push('ANON_KEY must not contain spaces.');
   }
 
-  const serviceRoleKey = read('SERVICE_ROLE_KEY');
-  if (serviceRoleKey !== undefined) {
-    if (serviceRoleKey.length < minServiceRoleKeyLength || /\s/.test(serviceRoleKey)) {
-      problems.push(
-        `SERVICE_ROLE_KEY must be at least ${minServiceRoleKeyLength} characters without spaces (for example the output of \`openssl rand -hex 32\`), or be left unset so that nothing can read bookings.`,
-      );
-    } else if (serviceRoleKey === anonKey) {
-      problems.push('SERVICE_ROLE_KEY must differ from ANON_KEY, which is public.');
-    }
-  }
-
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -97,7 +81,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dataDir: path.resolve(cwd, read('DATA_DIR') ?? 'data'),
     databaseUrl,
     anonKey,
-    serviceRoleKey,
     distDir: path.resolve(cwd, read('DIST_DIR') ?? 'dist'),
   };
 }

@@ -69,26 +69,24 @@ describe.each(testEngines('answers'))('booking answers on $name', (engine) => {
   it('lets anon take a mark back with the same token, and refuses the same tokens as marking', async () => {
     const id = await storedRequest();
     const token = await tokenFor(id);
-    await answers.markByToken('anon', token);
-    expect(await answers.unmarkByToken('anon', token)).toEqual({
+    await answers.markByToken(token);
+    expect(await answers.unmarkByToken(token)).toEqual({
       reference: id.replaceAll('-', '').slice(0, 8).toUpperCase(),
       was_answered: true,
     });
-    expect((await answers.unmarkByToken('anon', token)).was_answered).toBe(false);
+    expect((await answers.unmarkByToken(token)).was_answered).toBe(false);
     const { rows } = await database.db.query(
       'select 1 from app_private.booking_answers where booking_id = $1',
       [id],
     );
     expect(rows).toEqual([]);
 
-    await answers.markByToken('anon', token);
+    await answers.markByToken(token);
     const forged = token.slice(0, -1) + (token.endsWith('0') ? '1' : '0');
-    const call = (t: string) => answers.unmarkByToken('anon', t);
+    const call = (t: string) => answers.unmarkByToken(t);
     expect((await refusal(call(forged))).code).toBe('PT403');
     expect((await refusal(call(await tokenFor(id, '-1 second')))).code).toBe('PT410');
-    expect((await refusal(answers.unmarkByToken('anon', token, { readOnly: true }))).code).toBe(
-      '25006',
-    );
+    expect((await refusal(answers.unmarkByToken(token, { readOnly: true }))).code).toBe('25006');
     await database.db.query('delete from public.bookings where id = $1', [id]);
     expect((await refusal(call(token))).code).toBe('PT404');
     const { rows: grants } = await database.db.query(
@@ -133,9 +131,7 @@ describe.each(testEngines('answers'))('booking answers on $name', (engine) => {
 
   it('refuses a genuine token in a read-only transaction, changing nothing', async () => {
     const id = await storedRequest();
-    const refused = await refusal(
-      answers.markByToken('anon', await tokenFor(id), { readOnly: true }),
-    );
+    const refused = await refusal(answers.markByToken(await tokenFor(id), { readOnly: true }));
     expect(refused.code).toBe('25006');
     const { rows } = await database.db.query(
       'select 1 from app_private.booking_answers where booking_id = $1',

@@ -1,4 +1,4 @@
-import { callApiFunction, type ApiFunctionRole } from './api-function.ts';
+import { callApiFunction } from './api-function.ts';
 import type { Database, Queryable } from './database.ts';
 
 /**
@@ -61,22 +61,14 @@ export type UnmarkResult =
 
 export interface BookingAnswers {
   /**
-   * Calls public.mark_booking_answered(token) as `role`, so that the
-   * function's grants decide. With `readOnly` (an RPC called with GET, as
+   * Calls public.mark_booking_answered(token) as `anon`, as the page does, so
+   * that the function's grants decide. With `readOnly` (an RPC called with GET, as
    * PostgREST runs it) the transaction is read only: a genuine token is then
    * refused by the database (25006), and nothing changes.
    */
-  markByToken(
-    role: ApiFunctionRole,
-    token: string | null,
-    options?: { readOnly?: boolean },
-  ): Promise<AnswerMark>;
-  /** Calls public.unmark_booking_answered(token) as `role`, as markByToken calls its counterpart. */
-  unmarkByToken(
-    role: ApiFunctionRole,
-    token: string | null,
-    options?: { readOnly?: boolean },
-  ): Promise<AnswerUnmark>;
+  markByToken(token: string | null, options?: { readOnly?: boolean }): Promise<AnswerMark>;
+  /** Calls public.unmark_booking_answered(token), as markByToken calls its counterpart. */
+  unmarkByToken(token: string | null, options?: { readOnly?: boolean }): Promise<AnswerUnmark>;
   /** The answers of the requests received at or after `since`, by booking id. Owner only. */
   answeredSince(since: Date): Promise<Map<string, BookingAnswer>>;
   /** Marks the request `bookingId` answered by the command, unless it already is. Owner only. */
@@ -103,17 +95,11 @@ function answerOf(row: AnswerRow): BookingAnswer {
 
 export function createBookingAnswers(db: Database): BookingAnswers {
   return {
-    markByToken: (role, token, options = {}) =>
-      callApiFunction<AnswerMark>(db, role, 'public.mark_booking_answered($1)', [token], options),
+    markByToken: (token, options = {}) =>
+      callApiFunction<AnswerMark>(db, 'public.mark_booking_answered($1)', [token], options),
 
-    unmarkByToken: (role, token, options = {}) =>
-      callApiFunction<AnswerUnmark>(
-        db,
-        role,
-        'public.unmark_booking_answered($1)',
-        [token],
-        options,
-      ),
+    unmarkByToken: (token, options = {}) =>
+      callApiFunction<AnswerUnmark>(db, 'public.unmark_booking_answered($1)', [token], options),
 
     async answeredSince(since) {
       const { rows } = await db.query<AnswerRow>(

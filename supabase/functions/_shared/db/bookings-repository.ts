@@ -6,8 +6,7 @@ import type { Database, Queryable } from './database.ts';
 /**
  * The bookings table, seen through the roles that row-level security knows:
  * inserts run as `anon`, so the database itself enforces the insert-only policy;
- * the API's reads and deletes run as `service_role`, the practice's command's as
- * the tables' owner. Column names come from fixed lists, values are always
+ * the practice's command reads and deletes as the tables' owner. Column names come from fixed lists, values are always
  * bound parameters.
  */
 
@@ -77,10 +76,6 @@ export interface BookingsRepository {
    * forbids it). The client's address is passed to the database's limits.
    */
   insertAsAnon(rows: readonly BookingInsert[], request: AnonRequest): Promise<void>;
-  /** Inserts all rows or none, as `service_role`: several at once, and no limits per visitor. */
-  insertAsService(rows: readonly BookingInsert[]): Promise<void>;
-  /** Reads rows as `service_role`. */
-  selectForService(selection: BookingSelection): Promise<BookingSelectionResult>;
 }
 
 const quoted = Object.fromEntries(
@@ -104,7 +99,6 @@ const comparisons: Record<ComparisonOperator, string> = {
 };
 
 export function createBookingsRepository(db: Database): BookingsRepository {
-  const asService = readsAndDeletes(db, 'service_role');
   return {
     insertAsAnon: async (rows, request) => {
       if (rows.length === 0) return;
@@ -124,17 +118,6 @@ export function createBookingsRepository(db: Database): BookingsRepository {
         [...params, headers],
       );
     },
-
-    insertAsService: async (rows) => {
-      if (rows.length === 0) return;
-      const { sql, params } = insertStatement(rows);
-      await db.transaction(async (tx) => {
-        await tx.query('set local role service_role');
-        await tx.query(sql, params);
-      });
-    },
-
-    selectForService: asService.select,
   };
 }
 
@@ -151,25 +134,15 @@ export interface OwnerBookingsRepository {
 }
 
 export function createOwnerBookingsRepository(db: Database): OwnerBookingsRepository {
-  return readsAndDeletes(db, undefined);
-}
-
-/** Reads and deletes, each in a transaction run as `role`, or as the connection's user when unset. */
-function readsAndDeletes(db: Database, role: 'service_role' | undefined): OwnerBookingsRepository {
-  const inTransaction = <T>(work: (tx: Queryable) => Promise<T>) =>
-    db.transaction(async (tx) => {
-      if (role) await tx.query(`set local role ${role}`);
-      return work(tx);
-    });
   return {
     select: (selection) =>
-      inTransaction(async (tx) => {
+      db.transaction(async (tx) => {
         await tx.query(`set local time zone 'UTC'`);
         return select(tx, selection);
       }),
     delete: async (filters) => {
       if (filters.length === 0) throw new Error('Refusing to delete every booking: no filter.');
-      return inTransaction(async (tx) => {
+      return db.transaction(async (tx) => {
         // The outbox rows go with their bookings (on delete cascade).
         const params: unknown[] = [];
         const where = whereClause(filters, params);

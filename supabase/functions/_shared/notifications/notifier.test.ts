@@ -104,7 +104,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
 
   /** A challenge of the database solved with ALTCHA's solver, as the browser solves it: the X-Booking-Proof header. */
   async function solveProof(): Promise<string> {
-    const challenge = await createBookingChallengeIssuer(harness.db)('anon', '127.0.0.1');
+    const challenge = await createBookingChallengeIssuer(harness.db)('127.0.0.1');
     const solution = await solveChallenge(
       challenge.challenge,
       challenge.salt,
