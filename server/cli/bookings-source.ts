@@ -8,9 +8,8 @@ import {
   type BookingAnswer,
 } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import {
-  bookingTableColumns,
   createOwnerBookingsRepository,
-  type BookingFilter,
+  type BookingRange,
 } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
@@ -26,7 +25,6 @@ import type {
   FailingRecord,
   NotificationRecord,
 } from './bookings-output.ts';
-import type { RequestReference } from './request-reference.ts';
 
 /** What marking a request answered did, with its answer as the command prints it. */
 export type MarkAnswerRecord =
@@ -45,13 +43,7 @@ export type UnmarkAnswerRecord =
  *   (the embedded database admits one process at a time; pglite-socket.ts).
  */
 
-export interface ListQuery {
-  /** Only the requests whose id is in this range (a short reference, or one id). */
-  ids?: Pick<RequestReference, 'from' | 'to'>;
-  /** Received at or after. */
-  since?: Date;
-  /** Received strictly before. */
-  before?: Date;
+export interface ListQuery extends BookingRange {
   /** Undefined: all. */
   limit?: number;
   /** Oldest first instead of newest first. */
@@ -197,16 +189,7 @@ function databaseSource({ db, description, close }: OpenedForCommand): BookingsS
   return {
     description,
     async list(query) {
-      const { rows } = await bookings.select({
-        columns: bookingTableColumns,
-        filters: listFilters(query),
-        order: [
-          { column: 'created_at', descending: !query.oldestFirst },
-          { column: 'id', descending: false },
-        ],
-        limit: query.limit,
-        countTotal: false,
-      });
+      const rows = await bookings.list(query, query);
       const records = rows.map(
         (row) => ({ ...row, created_at: toUtcIso(row.created_at ?? '') }) as BookingRecord,
       );
@@ -247,7 +230,8 @@ function databaseSource({ db, description, close }: OpenedForCommand): BookingsS
         ? { outcome: result.outcome, answer: answerRecord(result.answer) }
         : result;
     },
-    deleteRequest: async (bookingId) => (await bookings.delete(idFilter(bookingId))) > 0,
+    deleteRequest: async (bookingId) =>
+      (await bookings.delete({ ids: { from: bookingId, to: bookingId } })) > 0,
     async failingNotifications() {
       if (!(await hasOutbox())) return [];
       return (await createNotificationStates(db).failing()).map((entry) => ({
@@ -257,17 +241,8 @@ function databaseSource({ db, description, close }: OpenedForCommand): BookingsS
         last_error: entry.lastError,
       }));
     },
-    async countBefore(cutoff) {
-      const { total } = await bookings.select({
-        columns: ['id'],
-        filters: listFilters({ before: cutoff }),
-        order: [],
-        limit: 0,
-        countTotal: true,
-      });
-      return total ?? 0;
-    },
-    deleteBefore: (cutoff) => bookings.delete(listFilters({ before: cutoff })),
+    countBefore: (cutoff) => bookings.count({ before: cutoff }),
+    deleteBefore: (cutoff) => bookings.delete({ before: cutoff }),
     backup: () => readBackup(db),
     close,
   };
@@ -319,36 +294,6 @@ async function withStates(
   }));
 }
 
-function idFilter(bookingId: string): BookingFilter[] {
-  return [{ column: 'id', operator: 'eq', value: bookingId, negated: false }];
-}
-
-function listFilters({ ids, since, before }: ListQuery): BookingFilter[] {
-  const filters: BookingFilter[] = [];
-  if (ids) {
-    filters.push({ column: 'id', operator: 'gte', value: ids.from, negated: false });
-    filters.push({ column: 'id', operator: 'lte', value: ids.to, negated: false });
-  }
-  if (since) {
-    filters.push({
-      column: 'created_at',
-      operator: 'gte',
-      value: since.toISOString(),
-      negated: false,
-    });
-  }
-  if (before) {
-    filters.push({
-      column: 'created_at',
-      operator: 'lt',
-      value: before.toISOString(),
-      negated: false,
-    });
-  }
-  return filters;
-}
-
-/** PostgreSQL's JSON form of a timestamp (any offset, microseconds) as JavaScript's UTC form. */
 function toUtcIso(value: string): string {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : date.toISOString();

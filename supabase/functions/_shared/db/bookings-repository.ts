@@ -1,7 +1,7 @@
 import { bookingProofHeader } from '../core/booking-proof.ts';
 import { bookingFieldColumns } from '../core/booking-rules.ts';
 import type { BookingRow } from '../core/booking-row.ts';
-import type { Database, Queryable } from './database.ts';
+import type { Database } from './database.ts';
 
 /**
  * The bookings table, seen through the roles that row-level security knows:
@@ -15,33 +15,18 @@ export const bookingTableColumns = ['id', 'created_at', ...bookingFieldColumns] 
 
 export type BookingTableColumn = (typeof bookingTableColumns)[number];
 
-export type ComparisonOperator = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte';
-
-export type BookingFilter =
-  | { column: BookingTableColumn; operator: ComparisonOperator; value: string; negated: boolean }
-  | { column: BookingTableColumn; operator: 'is null'; negated: boolean };
-
-export interface BookingOrder {
-  column: BookingTableColumn;
-  descending: boolean;
-  /** PostgreSQL's default when unset: nulls last ascending, first descending. */
-  nullsFirst?: boolean;
+/** Which requests the practice's command means: each bound is optional. */
+export interface BookingRange {
+  /** Ids from `from` to `to`, both included: a short reference, or one id. */
+  ids?: { from: string; to: string };
+  /** Received at or after. */
+  since?: Date;
+  /** Received strictly before. */
+  before?: Date;
 }
 
-export interface BookingSelection {
-  columns: readonly BookingTableColumn[];
-  filters: readonly BookingFilter[];
-  order: readonly BookingOrder[];
-  limit?: number;
-  offset?: number;
-  /** Also count every row matching the filters, ignoring limit and offset. */
-  countTotal: boolean;
-}
-
-export interface BookingSelectionResult {
-  rows: Partial<Record<BookingTableColumn, string | null>>[];
-  total?: number;
-}
+/** A stored request as the command reads it: every column, as text. */
+export type StoredBooking = Record<BookingTableColumn, string | null>;
 
 /**
  * A row to insert: the booking, and the honeypot `website` as sent (absent or
@@ -78,25 +63,16 @@ export interface BookingsRepository {
   insertAsAnon(rows: readonly BookingInsert[], request: AnonRequest): Promise<void>;
 }
 
-const quoted = Object.fromEntries(
-  bookingTableColumns.map((column) => [column, `"${column}"`]),
-) as Record<BookingTableColumn, string>;
-
-// Rendered as PostgREST does (json's ISO 8601 form), the same on both engines.
-const selected: Record<BookingTableColumn, string> = {
-  ...quoted,
-  id: '"id"::text as "id"',
-  created_at: `to_json("created_at") #>> '{}' as "created_at"`,
-};
-
-const comparisons: Record<ComparisonOperator, string> = {
-  eq: '=',
-  neq: '<>',
-  gt: '>',
-  gte: '>=',
-  lt: '<',
-  lte: '<=',
-};
+// The id as text and created_at in json's ISO 8601 form, the same on both engines.
+const selectedColumns = bookingTableColumns
+  .map((column) =>
+    column === 'created_at'
+      ? `to_json(created_at) #>> '{}' as created_at`
+      : column === 'id'
+        ? 'id::text as id'
+        : column,
+  )
+  .join(', ');
 
 export function createBookingsRepository(db: Database): BookingsRepository {
   return {
@@ -128,32 +104,65 @@ export function createBookingsRepository(db: Database): BookingsRepository {
  * Supabase project's `postgres` user), so it does not try.
  */
 export interface OwnerBookingsRepository {
-  select(selection: BookingSelection): Promise<BookingSelectionResult>;
-  /** Deletes the rows matching every filter (at least one), with their notifications; returns how many. */
-  delete(filters: readonly BookingFilter[]): Promise<number>;
+  /** The requests in `range`, newest first unless `oldestFirst`, at most `limit` (undefined: all). */
+  list(
+    range: BookingRange,
+    options?: { limit?: number; oldestFirst?: boolean },
+  ): Promise<StoredBooking[]>;
+  count(range: BookingRange): Promise<number>;
+  /** Deletes the requests in `range` (at least one bound), with their notifications; returns how many. */
+  delete(range: BookingRange): Promise<number>;
 }
 
 export function createOwnerBookingsRepository(db: Database): OwnerBookingsRepository {
   return {
-    select: (selection) =>
-      db.transaction(async (tx) => {
-        await tx.query(`set local time zone 'UTC'`);
-        return select(tx, selection);
-      }),
-    delete: async (filters) => {
-      if (filters.length === 0) throw new Error('Refusing to delete every booking: no filter.');
-      return db.transaction(async (tx) => {
-        // The outbox rows go with their bookings (on delete cascade).
-        const params: unknown[] = [];
-        const where = whereClause(filters, params);
-        const { rows } = await tx.query<{ deleted: number }>(
-          `with deleted as (delete from public.bookings${where} returning 1) select count(*)::integer as deleted from deleted`,
-          params,
-        );
-        return rows[0]?.deleted ?? 0;
-      });
+    async list(range, { limit, oldestFirst = false } = {}) {
+      const { where, params } = rangeCondition(range);
+      const order = `created_at ${oldestFirst ? 'asc' : 'desc'}, id`;
+      const limited = limit === undefined ? '' : ` limit ${Math.max(0, Math.floor(limit))}`;
+      const { rows } = await db.query<StoredBooking>(
+        `select ${selectedColumns} from public.bookings where ${where} order by ${order}${limited}`,
+        params,
+      );
+      return rows;
+    },
+    async count(range) {
+      const { where, params } = rangeCondition(range);
+      const { rows } = await db.query<{ total: number }>(
+        `select count(*)::integer as total from public.bookings where ${where}`,
+        params,
+      );
+      return rows[0]?.total ?? 0;
+    },
+    async delete(range) {
+      const { where, params } = rangeCondition(range);
+      if (params.length === 0) throw new Error('Refusing to delete every booking: no bound.');
+      // The outbox rows go with their bookings (on delete cascade).
+      const { rows } = await db.query<{ deleted: number }>(
+        `with deleted as (delete from public.bookings where ${where} returning 1)
+         select count(*)::integer as deleted from deleted`,
+        params,
+      );
+      return rows[0]?.deleted ?? 0;
     },
   };
+}
+
+/** The condition of `range`, its values bound as parameters; "true" when it has no bound. */
+function rangeCondition({ ids, since, before }: BookingRange) {
+  const params: unknown[] = [];
+  const conditions: string[] = [];
+  const bound = (condition: string, value: unknown) => {
+    params.push(value);
+    conditions.push(`${condition} $${params.length}`);
+  };
+  if (ids) {
+    bound('id >=', ids.from);
+    bound('id <=', ids.to);
+  }
+  if (since) bound('created_at >=', since.toISOString());
+  if (before) bound('created_at <', before.toISOString());
+  return { where: conditions.length > 0 ? conditions.join(' and ') : 'true', params };
 }
 
 const insertedColumns = ['id', ...bookingFieldColumns, 'website'] as const;
@@ -169,50 +178,4 @@ function insertStatement(rows: readonly BookingInsert[]): { sql: string; params:
     sql: `insert into public.bookings (${list}) select * from (values ${values.join(', ')}) as request (${list})`,
     params: rows.flatMap((row) => insertedColumns.map((column) => row[column] ?? null)),
   };
-}
-
-/** ` where …` for `filters` (empty when none), binding their values into `params`. */
-function whereClause(filters: readonly BookingFilter[], params: unknown[]): string {
-  const bind = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const conditions = filters.map((filter) => {
-    const condition =
-      filter.operator === 'is null'
-        ? `${quoted[filter.column]} is null`
-        : `${quoted[filter.column]} ${comparisons[filter.operator]} ${bind(filter.value)}`;
-    return filter.negated ? `not (${condition})` : condition;
-  });
-  return conditions.length > 0 ? ` where ${conditions.join(' and ')}` : '';
-}
-
-async function select(tx: Queryable, selection: BookingSelection): Promise<BookingSelectionResult> {
-  const params: unknown[] = [];
-  const bind = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-
-  const where = whereClause(selection.filters, params);
-  const filterParams = [...params];
-
-  const columns = [...new Set(selection.columns)].map((column) => selected[column]);
-  const order = selection.order.map(
-    ({ column, descending, nullsFirst }) =>
-      `${quoted[column]} ${descending ? 'desc' : 'asc'}` +
-      (nullsFirst === undefined ? '' : nullsFirst ? ' nulls first' : ' nulls last'),
-  );
-  let sql = `select ${columns.join(', ')} from public.bookings${where}`;
-  if (order.length > 0) sql += ` order by ${order.join(', ')}`;
-  if (selection.limit !== undefined) sql += ` limit ${bind(selection.limit)}`;
-  if (selection.offset !== undefined) sql += ` offset ${bind(selection.offset)}`;
-
-  const { rows } = await tx.query<Partial<Record<BookingTableColumn, string | null>>>(sql, params);
-  if (!selection.countTotal) return { rows };
-  const counted = await tx.query<{ total: number }>(
-    `select count(*)::integer as total from public.bookings${where}`,
-    filterParams,
-  );
-  return { rows, total: counted.rows[0]?.total ?? 0 };
 }

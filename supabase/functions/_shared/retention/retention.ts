@@ -65,9 +65,7 @@ export async function purgeOldRequests(options: {
 }): Promise<number> {
   const cutoff = periodBefore(options.now, options.period);
   // As `hijama purge` deletes: as the connection's user, which owns the tables.
-  const deleted = await createOwnerBookingsRepository(options.db).delete([
-    { column: 'created_at', operator: 'lt', value: cutoff.toISOString(), negated: false },
-  ]);
+  const deleted = await createOwnerBookingsRepository(options.db).delete({ before: cutoff });
   if (deleted > 0) {
     options.log.info(
       `Retention: deleted ${deleted} booking request${deleted === 1 ? '' : 's'} older than ${describePeriod(options.period)} (before ${cutoff.toISOString()}).`,
