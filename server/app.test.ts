@@ -1,8 +1,7 @@
 import { storedValue } from '../supabase/functions/_shared/core/booking-rules.ts';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
@@ -13,10 +12,7 @@ import {
   messageFor,
 } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { createApp } from './app.ts';
-import {
-  createBookingsRepository,
-  type BookingsRepository,
-} from '../supabase/functions/_shared/db/bookings-repository.ts';
+import type { BookingsRepository } from '../supabase/functions/_shared/db/bookings-repository.ts';
 import {
   DatabaseError,
   DatabaseUnavailableError,
@@ -24,7 +20,7 @@ import {
 import { findMigrationsDir, migrate } from './db/migrate.ts';
 import { useTestDatabase } from './testing/test-database.ts';
 import { openPostgres } from '../supabase/functions/_shared/db/postgres.ts';
-import { serve, testEngines, type RunningServer } from './testing/helpers.ts';
+import { serve, testEngines, type RunningServer, serveApp } from './testing/helpers.ts';
 
 const anonKey = developmentAnonKey;
 const anonHeaders = { apikey: anonKey, Authorization: `Bearer ${anonKey}` };
@@ -46,15 +42,9 @@ describe.each(engines)('the booking API on $name', (engine) => {
   const logged: unknown[] = [];
 
   beforeAll(async () => {
-    const distDir = mkdtempSync(path.join(tmpdir(), 'hijama-dist-'));
-    server = await serve(
-      createApp({
-        bookings: createBookingsRepository(opened.db),
-        anonKey,
-        distDir,
-        logError: (_message, error) => logged.push(error),
-      }),
-    );
+    server = await serveApp(opened.db, {
+      logError: (_message, error) => logged.push(error),
+    });
     api = `${server.baseUrl}/rest/v1`;
   });
 

@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
-import { createApp } from './app.ts';
-import { createBookingsRepository } from '../supabase/functions/_shared/db/bookings-repository.ts';
 import { useTestDatabase } from './testing/test-database.ts';
-import { serve, testEngines, type RunningServer } from './testing/helpers.ts';
+import { testEngines, type RunningServer, serveApp } from './testing/helpers.ts';
 
 /**
  * Thousands of generated requests against the real server: random JSON, wrong
@@ -289,14 +284,9 @@ describe.each(engines)('generated requests against the booking API on $name', (e
   const unexpectedErrors: unknown[] = [];
 
   beforeAll(async () => {
-    server = await serve(
-      createApp({
-        bookings: createBookingsRepository(opened.db),
-        anonKey: developmentAnonKey,
-        distDir: mkdtempSync(path.join(tmpdir(), 'hijama-fuzz-dist-')),
-        logError: (_message, error) => unexpectedErrors.push(error),
-      }),
-    );
+    server = await serveApp(opened.db, {
+      logError: (_message, error) => unexpectedErrors.push(error),
+    });
   });
 
   afterAll(async () => {

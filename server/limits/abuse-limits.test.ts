@@ -9,7 +9,6 @@ import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-de
 import { createApp, type ApiLimits } from '../app.ts';
 import { readBookingLimits, setBookingLimits, type BookingLimits } from '../db/booking-limits.ts';
 import {
-  createBookingsRepository,
   databaseRequestHeaders,
   type BookingsRepository,
 } from '../../supabase/functions/_shared/db/bookings-repository.ts';
@@ -21,7 +20,13 @@ import {
   solveBookingChallenge,
   type BookingChallenge,
 } from '../testing/booking-proof.ts';
-import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
+import {
+  anonJsonHeaders,
+  serve,
+  testEngines,
+  type RunningServer,
+  serveApp,
+} from '../testing/helpers.ts';
 import { defaultLimits } from './limits-config.ts';
 
 /**
@@ -175,15 +180,10 @@ describe.each(engines)("the database's limits on $name", (engine) => {
 
   beforeAll(async () => {
     defaults = await readBookingLimits(opened.db);
-    server = await serve(
-      createApp({
-        bookings: createBookingsRepository(opened.db),
-        anonKey: developmentAnonKey,
-        distDir: mkdtempSync(path.join(tmpdir(), 'hijama-limits-dist-')),
-        limits: { ...defaultLimits, trustProxy: [] },
-        now: () => clock,
-      }),
-    );
+    server = await serveApp(opened.db, {
+      limits: { ...defaultLimits, trustProxy: [] },
+      now: () => clock,
+    });
   });
   afterAll(async () => {
     await server?.close();

@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
-import { apiBodyTimeoutMs, createApp, maxRequestsAtOncePerClient, type ApiLimits } from '../app.ts';
-import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
+import { apiBodyTimeoutMs, maxRequestsAtOncePerClient, type ApiLimits } from '../app.ts';
 import { useTestDatabase } from '../testing/test-database.ts';
 import { tooManyRequestsAnswer } from '../http/api-errors.ts';
-import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
+import { anonJsonHeaders, testEngines, type RunningServer, serveApp } from '../testing/helpers.ts';
 import { defaultLimits } from './limits-config.ts';
 
 /**
@@ -101,14 +97,9 @@ describe.each(testEngines('slow-bodies'))('bodies that never finish, on $name', 
   const servers: RunningServer[] = [];
 
   const start = async (limits: ApiLimits) => {
-    const server = await serve(
-      createApp({
-        bookings: createBookingsRepository(opened.db),
-        anonKey: developmentAnonKey,
-        distDir: mkdtempSync(path.join(tmpdir(), 'hijama-slow-bodies-dist-')),
-        limits,
-      }),
-    );
+    const server = await serveApp(opened.db, {
+      limits,
+    });
     servers.push(server);
     return server;
   };

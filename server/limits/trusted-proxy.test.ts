@@ -1,14 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
-import { createApp, type ApiLimits } from '../app.ts';
-import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
+import type { ApiLimits } from '../app.ts';
 import { useTestDatabase } from '../testing/test-database.ts';
-import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
+import { anonJsonHeaders, testEngines, type RunningServer, serveApp } from '../testing/helpers.ts';
 
 /**
  * Which client a request counts as, through the real server into the real
@@ -60,15 +55,10 @@ describe.each(testEngines('trusted-proxy', {}))('the client of a request, on $na
   const warnings: string[] = [];
 
   const start = async (limits: Partial<ApiLimits>) => {
-    const server = await serve(
-      createApp({
-        bookings: createBookingsRepository(opened.db),
-        anonKey: developmentAnonKey,
-        distDir: mkdtempSync(path.join(tmpdir(), 'hijama-trusted-proxy-dist-')),
-        limits: { rateLimitPerMinute: 30, trustProxy: [], maxPendingRequests: 100, ...limits },
-        logWarning: (message) => warnings.push(message),
-      }),
-    );
+    const server = await serveApp(opened.db, {
+      limits: { rateLimitPerMinute: 30, trustProxy: [], maxPendingRequests: 100, ...limits },
+      logWarning: (message) => warnings.push(message),
+    });
     servers.push(server);
     return server;
   };

@@ -1,15 +1,10 @@
 import { encodeBookingProof } from '../../supabase/functions/_shared/core/booking-proof.ts';
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
 import { createBookingChallengeIssuer, type BookingChallenge } from '../db/booking-challenge.ts';
-import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import { useTestDatabase } from '../testing/test-database.ts';
 import { solveBookingChallenge } from '../testing/booking-proof.ts';
-import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
+import { anonJsonHeaders, testEngines, type RunningServer, serveApp } from '../testing/helpers.ts';
 
 /** Small, so that solving in the test takes no time. */
 const proofMaxNumber = 2000;
@@ -40,15 +35,10 @@ describe.each(engines)('rpc/booking_challenge on $name', (engine) => {
     await opened.db.query('update app_private.booking_limits set proof_max_number = $1', [
       proofMaxNumber,
     ]);
-    server = await serve(
-      createApp({
-        bookings: createBookingsRepository(opened.db),
-        issueBookingChallenge: createBookingChallengeIssuer(opened.db),
-        anonKey: anonJsonHeaders.apikey,
-        distDir: mkdtempSync(path.join(tmpdir(), 'hijama-dist-')),
-        logError: () => {},
-      }),
-    );
+    server = await serveApp(opened.db, {
+      issueBookingChallenge: createBookingChallengeIssuer(opened.db),
+      logError: () => {},
+    });
     api = `${server.baseUrl}/rest/v1`;
   });
 

@@ -1,14 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import { messageFor } from '../../supabase/functions/_shared/core/booking-rules.ts';
 import { fakeNames, realNames } from '../../supabase/functions/_shared/core/full-name-examples.ts';
-import { createApp } from '../app.ts';
-import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import { useTestDatabase } from '../testing/test-database.ts';
-import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
+import { anonJsonHeaders, testEngines, type RunningServer, serveApp } from '../testing/helpers.ts';
 
 /** The full name needs a letter and few marks in a row, over HTTP as the form sends it. */
 
@@ -22,22 +16,13 @@ const booking = (fullName: string) => ({
 describe.each(testEngines('full-name'))('the booking API on $name', (engine) => {
   const opened = useTestDatabase(engine);
   let server: RunningServer;
-  let distDir: string;
 
   beforeAll(async () => {
-    distDir = mkdtempSync(path.join(tmpdir(), 'hijama-full-name-dist-'));
-    server = await serve(
-      createApp({
-        bookings: createBookingsRepository(opened.db),
-        anonKey: developmentAnonKey,
-        distDir,
-      }),
-    );
+    server = await serveApp(opened.db);
   });
 
   afterAll(async () => {
     await server?.close();
-    rmSync(distDir, { recursive: true, force: true });
   });
 
   const post = (fullName: string) =>

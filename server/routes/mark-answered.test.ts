@@ -1,13 +1,8 @@
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
 import { createBookingAnswers } from '../../supabase/functions/_shared/db/booking-answers.ts';
-import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import { useTestDatabase } from '../testing/test-database.ts';
-import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
+import { anonJsonHeaders, testEngines, type RunningServer, serveApp } from '../testing/helpers.ts';
 import { answerTokenFor, storeWaitingRequest } from '../testing/answer-fixtures.ts';
 
 /** `POST /rest/v1/rpc/mark_booking_answered` over real HTTP, as the answer page calls it. */
@@ -18,15 +13,10 @@ describe.each(testEngines('mark-answered'))('rpc/mark_booking_answered on $name'
   let url: string;
 
   beforeAll(async () => {
-    server = await serve(
-      createApp({
-        bookings: createBookingsRepository(opened.db),
-        bookingAnswers: createBookingAnswers(opened.db),
-        anonKey: anonJsonHeaders.apikey,
-        distDir: mkdtempSync(path.join(tmpdir(), 'hijama-dist-')),
-        logError: () => {},
-      }),
-    );
+    server = await serveApp(opened.db, {
+      bookingAnswers: createBookingAnswers(opened.db),
+      logError: () => {},
+    });
     url = `${server.baseUrl}/rest/v1/rpc/mark_booking_answered`;
   });
 

@@ -1,20 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import { messageFor } from '../../supabase/functions/_shared/core/booking-rules.ts';
 import {
   oneInbox,
   oneInboxSpellings,
 } from '../../supabase/functions/_shared/core/email-examples.ts';
 import { practice } from '../../supabase/functions/_shared/content/practice.ts';
-import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import { loadNotifyConfig } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { createConfiguredNotifier } from '../../supabase/functions/_shared/notifications/setup.ts';
-import { createApp } from '../app.ts';
 import { useTestDatabase } from '../testing/test-database.ts';
-import { anonJsonHeaders, serve, testEngines, type RunningServer } from '../testing/helpers.ts';
+import { anonJsonHeaders, testEngines, type RunningServer, serveApp } from '../testing/helpers.ts';
 import { startSmtpPeer, type SmtpPeer } from '../testing/notification-peers.ts';
 
 /**
@@ -29,24 +23,15 @@ describe.each(testEngines('plain-email'))('the booking API on $name', (engine) =
   const opened = useTestDatabase(engine);
   let server: RunningServer;
   let peer: SmtpPeer;
-  let distDir: string;
 
   beforeAll(async () => {
-    distDir = mkdtempSync(path.join(tmpdir(), 'hijama-plain-email-dist-'));
-    server = await serve(
-      createApp({
-        bookings: createBookingsRepository(opened.db),
-        anonKey: developmentAnonKey,
-        distDir,
-      }),
-    );
+    server = await serveApp(opened.db);
     peer = await startSmtpPeer();
   });
 
   afterAll(async () => {
     await peer?.close();
     await server?.close();
-    rmSync(distDir, { recursive: true, force: true });
   });
 
   const post = (email: string) =>

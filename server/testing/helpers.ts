@@ -10,6 +10,9 @@ import type { BookingLimits } from '../db/booking-limits.ts';
 import { seedMigratedPglite } from './pglite-template.ts';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
 import { commandSocketPath } from '../db/pglite-socket.ts';
+import { createApp, type AppDeps } from '../app.ts';
+import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
+import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { createHttpServer } from '../http/http-server.ts';
 
 /**
@@ -81,6 +84,24 @@ export async function queryRunningServer<Row>(
   const socketFolder = () => encodeURIComponent(path.dirname(commandSocketPath(env.DATA_DIR!)));
   const url = env.DATABASE_URL ?? `postgres://postgres@localhost/postgres?host=${socketFolder()}`;
   return withClient(url, async (client) => (await client.query(text, [...params])).rows as Row[]);
+}
+
+/**
+ * The API and the site as the server makes them (server/app.ts) on `db`, on a
+ * free port: the development anon key and an empty site folder unless `deps`
+ * says otherwise.
+ */
+let emptySite: string | undefined;
+
+export function serveApp(db: Database, deps: Partial<AppDeps> = {}): Promise<RunningServer> {
+  return serve(
+    createApp({
+      bookings: createBookingsRepository(db),
+      anonKey: developmentAnonKey,
+      distDir: (emptySite ??= mkdtempSync(path.join(tmpdir(), 'hijama-empty-site-'))),
+      ...deps,
+    }),
+  );
 }
 
 export interface RunningServer {
