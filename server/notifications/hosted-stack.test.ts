@@ -16,6 +16,7 @@ import {
   type ReceivedMail,
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
+import { installDeno } from '../testing/deno.ts';
 import type { ChildRun } from '../testing/processes.ts';
 import { readNewPgliteCatalog, readSchemaCatalog } from '../testing/schema-catalog.ts';
 import {
@@ -41,7 +42,6 @@ import * as visitorEmails from '../../supabase/functions/_shared/content/visitor
 const execFileAsync = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const stackDir = process.env.SUPABASE_STACK_DIR ?? path.resolve(root, '../shared/supabase-stack');
-const deno = path.join(root, 'node_modules', '.bin', 'deno');
 const entry = path.join(root, 'supabase', 'functions', 'notify-bookings', 'index.ts');
 const secret = 'hosted-function-secret-0123456789abcdef';
 const practice = 'practice@example.com';
@@ -65,7 +65,9 @@ describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
 
     beforeAll(async () => {
       // The function's npm packages, fetched once so that its start waits for no registry.
-      const installing = execFileAsync(deno, ['install', '--entrypoint', entry], { cwd: root });
+      const installing = installDeno().then((deno) =>
+        execFileAsync(deno, ['install', '--entrypoint', entry], { cwd: root }),
+      );
       // Its failure is reported where it is awaited, not as an unhandled rejection before.
       installing.catch(() => {});
       stack = await startSupabaseStack(stackDir);
@@ -76,7 +78,6 @@ describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
       await installing;
 
       const started = await startEdgeFunction({
-        root,
         entry,
         // The function's secrets, as `supabase secrets set` stores them; NOTIFY_ACKNOWLEDGE
         // and NOTIFY_REMINDER_HOURS keep their defaults.

@@ -26,6 +26,7 @@ import {
   type ReceivedMail,
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
+import { denoBinary, installDeno } from '../testing/deno.ts';
 import type { ChildRun } from '../testing/processes.ts';
 import { startEdgeFunction } from '../testing/supabase-stack.ts';
 import { ukDayOf } from '../../supabase/functions/_shared/uk-time.ts';
@@ -33,15 +34,15 @@ import * as visitorEmails from '../../supabase/functions/_shared/content/visitor
 
 /**
  * The notify-bookings Edge Function run by real Deno (the `deno` package's
- * binary), against a real PostgreSQL database (TEST_DATABASE_URL) and real
- * SMTP servers: the code that hosted Supabase runs. It runs from a copy of
- * supabase/ alone, in an empty folder, as `supabase functions deploy` takes it:
- * an import reaching outside that folder fails here.
+ * binary, from tools/deno/), against a real PostgreSQL database
+ * (TEST_DATABASE_URL) and real SMTP servers: the code that hosted Supabase
+ * runs. It runs from a copy of supabase/ alone, in an empty folder, as
+ * `supabase functions deploy` takes it: an import reaching outside that folder
+ * fails here.
  */
 
 const execFileAsync = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const deno = path.join(root, 'node_modules', '.bin', 'deno');
 const copied = mkdtempSync(path.join(tmpdir(), 'hijama-supabase-'));
 cpSync(path.join(root, 'supabase'), path.join(copied, 'supabase'), {
   recursive: true,
@@ -58,6 +59,7 @@ const referenceOf = (id: string) => id.replaceAll('-', '').slice(0, 8).toUpperCa
 
 describe('the notify-bookings function under Deno, from a copy of supabase/ alone', () => {
   beforeAll(async () => {
+    const deno = await installDeno();
     // Fetches the function's npm packages once, so that no test waits for the registry.
     await execFileAsync(deno, ['install', '--entrypoint', entry], { cwd: functionDir });
   }, 180_000);
@@ -70,7 +72,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
 
   it('type-checks with deno check, the shared modules included', async () => {
     await expect(
-      execFileAsync(deno, ['check', entry], { cwd: functionDir }),
+      execFileAsync(denoBinary, ['check', entry], { cwd: functionDir }),
     ).resolves.toBeDefined();
   }, 120_000);
 
@@ -113,7 +115,6 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
     /** The function on a free port of this machine, with these settings and the test's secret. */
     async function startFunction(env: Record<string, string>): Promise<string> {
       const { url, run } = await startEdgeFunction({
-        root,
         entry,
         env: {
           SUPABASE_DB_URL: scratch.url,

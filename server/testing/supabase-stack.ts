@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import type { BookingInsert } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { listMigrations } from '../db/migrate.ts';
+import { denoBinary } from './deno.ts';
 import { freePort } from './notification-peers.ts';
 import { listeningUrl, spawnChild, type ChildRun } from './processes.ts';
 
@@ -82,20 +83,18 @@ export async function pushMigrations(db: Database, migrationsDir: string): Promi
 }
 
 /**
- * An Edge Function under the project's Deno (node_modules/.bin/deno), as
- * Supabase's Edge Runtime runs it: `entry` serves on PORT, which is a free
- * port of this machine. Another process may take that port before Deno binds
- * it; then it starts again on another.
+ * An Edge Function under the project's Deno (tools/deno/, which `installDeno()`
+ * installs), as Supabase's Edge Runtime runs it: `entry` serves on PORT, which
+ * is a free port of this machine. Another process may take that port before
+ * Deno binds it; then it starts again on another.
  */
 export async function startEdgeFunction(options: {
-  root: string;
   entry: string;
   env: Record<string, string>;
 }): Promise<{ url: string; run: ChildRun; stop(): Promise<void> }> {
-  const deno = path.join(options.root, 'node_modules', '.bin', 'deno');
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const run = spawnChild(deno, ['run', '--allow-all', options.entry], {
+    const run = spawnChild(denoBinary, ['run', '--allow-all', options.entry], {
       // In the function's folder, whose deno.json names its packages.
       cwd: path.dirname(options.entry),
       env: { ...options.env, PORT: String(port) },
