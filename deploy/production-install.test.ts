@@ -112,7 +112,7 @@ it('leaves only the runtime dependencies', () => {
   for (const runtime of ['@electric-sql/pglite', 'pg', 'nodemailer']) {
     expect(existsSync(path.join(app, 'node_modules', runtime)), runtime).toBe(true);
   }
-  for (const devOnly of ['typescript', 'tsx', 'vite', 'vitest', 'react', 'lucide-react']) {
+  for (const devOnly of ['typescript', 'tsx', 'vite', 'vitest', 'react']) {
     expect(existsSync(path.join(app, 'node_modules', devOnly)), devOnly).toBe(false);
   }
 });

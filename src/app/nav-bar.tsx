@@ -1,4 +1,4 @@
-import { Menu } from 'lucide-react';
+import { Menu } from '../components/icons/menu.ts';
 import { menuButtonClass, navBarClass, scrolledAttribute } from '../boot/protocol.ts';
 import { site } from '../content/site.ts';
 import { BookButton } from '../components/book-button.tsx';

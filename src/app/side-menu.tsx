@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { X } from 'lucide-react';
+import { X } from '../components/icons/x.ts';
 import { closeMenuClass, sideMenuClass } from '../boot/protocol.ts';
 import { site } from '../content/site.ts';
 import { Dialog } from '../components/dialog.tsx';

@@ -7,7 +7,8 @@ import {
   type ChangeEvent,
   type FormEvent,
 } from 'react';
-import { CircleAlert, CircleCheck } from 'lucide-react';
+import { CircleAlert } from '../components/icons/circle-alert.ts';
+import { CircleCheck } from '../components/icons/circle-check.ts';
 import {
   bookingFieldRules,
   bookingFields,

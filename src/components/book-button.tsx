@@ -1,4 +1,4 @@
-import { ArrowRight } from 'lucide-react';
+import { ArrowRight } from './icons/arrow-right.ts';
 import { site } from '../content/site.ts';
 import { useNavigation } from '../navigation/navigation.ts';
 import { PageLink } from '../navigation/page-link.tsx';

@@ -1,4 +1,4 @@
-import type { LucideIcon } from 'lucide-react';
+import type { LucideIcon } from './icons/lucide-icon.tsx';
 import type { Card } from '../content/site.ts';
 import { Reveal, revealStep } from './reveal.tsx';
 

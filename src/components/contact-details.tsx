@@ -1,4 +1,9 @@
-import { AtSign, Mail, MapPin, MessageCircle, Phone, type LucideIcon } from 'lucide-react';
+import { AtSign } from './icons/at-sign.ts';
+import { Mail } from './icons/mail.ts';
+import { MapPin } from './icons/map-pin.ts';
+import { MessageCircle } from './icons/message-circle.ts';
+import { Phone } from './icons/phone.ts';
+import type { LucideIcon } from './icons/lucide-icon.tsx';
 import type { AnchorHTMLAttributes } from 'react';
 import { site } from '../content/site.ts';
 

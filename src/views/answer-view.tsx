@@ -1,4 +1,6 @@
-import { CircleAlert, CircleCheck, MailCheck } from 'lucide-react';
+import { CircleAlert } from '../components/icons/circle-alert.ts';
+import { CircleCheck } from '../components/icons/circle-check.ts';
+import { MailCheck } from '../components/icons/mail-check.ts';
 import { useEffect, useRef, useState } from 'react';
 import { parseAnswerFragment } from '../../supabase/functions/_shared/core/answer-link.ts';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';

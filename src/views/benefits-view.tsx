@@ -1,16 +1,14 @@
-import {
-  Activity,
-  Brain,
-  Droplets,
-  Flame,
-  HeartPulse,
-  Info,
-  Leaf,
-  Shield,
-  Sparkles,
-  Waves,
-  type LucideIcon,
-} from 'lucide-react';
+import { Activity } from '../components/icons/activity.ts';
+import { Brain } from '../components/icons/brain.ts';
+import { Droplets } from '../components/icons/droplets.ts';
+import { Flame } from '../components/icons/flame.ts';
+import { HeartPulse } from '../components/icons/heart-pulse.ts';
+import { Info } from '../components/icons/info.ts';
+import { Leaf } from '../components/icons/leaf.ts';
+import { Shield } from '../components/icons/shield.ts';
+import { Sparkles } from '../components/icons/sparkles.ts';
+import { Waves } from '../components/icons/waves.ts';
+import type { LucideIcon } from '../components/icons/lucide-icon.tsx';
 import { site, type BenefitIconName } from '../content/site.ts';
 import { CardGrid } from '../components/card-grid.tsx';
 import { ClosingCall } from '../components/closing-call.tsx';

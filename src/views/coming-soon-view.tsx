@@ -1,4 +1,4 @@
-import { Hourglass } from 'lucide-react';
+import { Hourglass } from '../components/icons/hourglass.ts';
 import { site } from '../content/site.ts';
 import { PageLink } from '../navigation/page-link.tsx';
 import { BookButton } from '../components/book-button.tsx';

@@ -1,13 +1,11 @@
-import {
-  Activity,
-  Briefcase,
-  Dumbbell,
-  Heart,
-  MoonStar,
-  Sun,
-  Zap,
-  type LucideIcon,
-} from 'lucide-react';
+import { Activity } from '../components/icons/activity.ts';
+import { Briefcase } from '../components/icons/briefcase.ts';
+import { Dumbbell } from '../components/icons/dumbbell.ts';
+import { Heart } from '../components/icons/heart.ts';
+import { MoonStar } from '../components/icons/moon-star.ts';
+import { Sun } from '../components/icons/sun.ts';
+import { Zap } from '../components/icons/zap.ts';
+import type { LucideIcon } from '../components/icons/lucide-icon.tsx';
 import { bookingHeroClass } from '../boot/protocol.ts';
 import { site, type AudienceIconName } from '../content/site.ts';
 import { BookButton } from '../components/book-button.tsx';

@@ -1,14 +1,12 @@
-import {
-  Bus,
-  Car,
-  Clock,
-  MapPin,
-  MoonStar,
-  Navigation,
-  SquareParking,
-  TrainFront,
-  type LucideIcon,
-} from 'lucide-react';
+import { Bus } from '../components/icons/bus.ts';
+import { Car } from '../components/icons/car.ts';
+import { Clock } from '../components/icons/clock.ts';
+import { MapPin } from '../components/icons/map-pin.ts';
+import { MoonStar } from '../components/icons/moon-star.ts';
+import { Navigation } from '../components/icons/navigation.ts';
+import { SquareParking } from '../components/icons/square-parking.ts';
+import { TrainFront } from '../components/icons/train-front.ts';
+import type { LucideIcon } from '../components/icons/lucide-icon.tsx';
 import { site, type TravelIconName } from '../content/site.ts';
 import { ClosingCall } from '../components/closing-call.tsx';
 import { OpeningHoursTable } from '../components/opening-hours-table.tsx';

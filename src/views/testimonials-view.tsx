@@ -1,4 +1,4 @@
-import { Star } from 'lucide-react';
+import { Star } from '../components/icons/star.ts';
 import { site, type ReviewSource, type Testimonial } from '../content/site.ts';
 import { ClosingCall } from '../components/closing-call.tsx';
 import { PageHeader } from '../components/page-header.tsx';

@@ -1,0 +1,4 @@
+import { lucideSvg, type IconProps } from './lucide-icon.tsx';
+
+export const ArrowRight = (props: IconProps) =>
+  lucideSvg('arrow-right', '<path d="M5 12h14"></path><path d="m12 5 7 7-7 7"></path>', props);

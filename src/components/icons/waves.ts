@@ -1,0 +1,8 @@
+import { lucideSvg, type IconProps } from './lucide-icon.tsx';
+
+export const Waves = (props: IconProps) =>
+  lucideSvg(
+    'waves-horizontal waves',
+    '<path d="M2 12q2.5 2 5 0t5 0 5 0 5 0"></path><path d="M2 19q2.5 2 5 0t5 0 5 0 5 0"></path><path d="M2 5q2.5 2 5 0t5 0 5 0 5 0"></path>',
+    props,
+  );
