@@ -22,6 +22,7 @@ import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import { openDatabase } from '../db/open-database.ts';
 import type { Settings } from '../settings.ts';
 import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
+import { isAlertKind } from '../../supabase/functions/_shared/notifications/message-queue.ts';
 import { CliError, openBookingsSource } from './bookings-source.ts';
 import type { CliIo } from './cli-io.ts';
 
@@ -108,17 +109,23 @@ function describeContent(snapshot: Backup): string {
   const notifications = rows('app_private.booking_notifications');
   const pending = notifications.filter((row) => row.completed_at === null).length;
   const answered = rows('app_private.booking_answers').length;
+  // A backup made before the one queue holds its alerts in a table of their own.
+  const alerts = [
+    ...rows('app_private.booking_alerts'),
+    ...rows('app_private.messages').filter((row) => isAlertKind(row.kind)),
+  ];
   const described = [
     'public.bookings',
     'app_private.booking_answers',
     'app_private.booking_notifications',
     'app_private.booking_alerts',
+    'app_private.messages',
   ];
   const others = Object.keys(snapshot.tables).filter((name) => !described.includes(name)).length;
   return [
     `${count(rows('public.bookings').length, 'booking request', 'booking requests')} (${answered} answered)`,
     `${count(notifications.length, 'notification', 'notifications')}${pending > 0 ? ` (${pending} not yet sent)` : ''}`,
-    `${count(rows('app_private.booking_alerts').length, 'alert', 'alerts')} and ${count(others, 'other table', 'other tables')}`,
+    `${count(alerts.length, 'alert', 'alerts')} and ${count(others, 'other table', 'other tables')}`,
   ].join(', ');
 }
 

@@ -622,7 +622,7 @@ async function seedRequestWithRecords(db: Database, name: string): Promise<[stri
     [id, neighbour],
   );
   await db.query(
-    `insert into app_private.booking_alerts (kind, details) values
+    `insert into app_private.messages (kind, details) values
        ('acknowledgement_refused', jsonb_build_object('booking_id', $1::text, 'received_at', now(), 'smtp_reply', '550')),
        ('notification_failing', jsonb_build_object('after_minutes', 60, 'notifications',
           jsonb_build_array(jsonb_build_object('booking_id', $1::text), jsonb_build_object('booking_id', $2::text)))),
@@ -642,7 +642,7 @@ async function rowsAbout(db: Database, id: string) {
             (select count(*)::int from app_private.booking_reminders where booking_id = $1) as reminders,
             (select count(*)::int from app_private.booking_acknowledgements where booking_id = $1) as acknowledgements,
             (select count(*)::int from app_private.flood_digests where $1 = any (booking_ids)) as digests,
-            (select count(*)::int from app_private.booking_alerts where details::text like '%' || $1::text || '%') as alerts`,
+            (select count(*)::int from app_private.messages where details::text like '%' || $1::text || '%') as alerts`,
     [id],
   );
   return rows[0]!;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, testDatabaseUrl } from '../testing/helpers.ts';
-import { startSmtpPeer } from '../testing/notification-peers.ts';
+import { notifierPass, passSchedule } from '../testing/notifier-pass.ts';
 import {
   pushMigrations,
   startSupabaseStack,
@@ -22,12 +22,10 @@ import {
   type Backup,
 } from './backup.ts';
 import { readBookingLimits } from './booking-limits.ts';
+import { isAlertKind } from '../../supabase/functions/_shared/notifications/message-queue.ts';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import { createBookingAnswers } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
-import { runDaily } from '../../supabase/functions/_shared/notifications/daily-run.ts';
-import { loadNotifyConfig } from '../../supabase/functions/_shared/notifications/notify-config.ts';
-import { createConfiguredNotifier } from '../../supabase/functions/_shared/notifications/setup.ts';
 import { appliedMigrations, findMigrationsDir, listMigrations, migrate } from './migrate.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
@@ -134,41 +132,6 @@ const booking = (name: string, email: string) => ({
   instagram: null,
 });
 
-/** What the notifier is set to in these tests: e-mail to the practice, the summary at midnight. */
-const schedule = { at: { hour: 0, minute: 0 }, summary: true };
-
-/**
- * One pass of everything the practice's notifier does (notifications, alerts,
- * digests, reminders, acknowledgements, the daily run) on `db`, into a new
- * SMTP peer; answers the subjects of the messages it took.
- */
-async function notifierPass(db: Database): Promise<string[]> {
-  const smtp = await startSmtpPeer();
-  try {
-    const config = loadNotifyConfig({
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-      NOTIFY_TO: 'practice@example.com',
-      NOTIFY_FROM: 'bookings@rochester-hijama.example',
-    })!;
-    const log = { info: () => {}, error: (message: string) => console.error(message) };
-    const { notifier, channels } = createConfiguredNotifier(db, config, log);
-    await notifier.runOnce();
-    await notifier.stop();
-    await runDaily({
-      db,
-      channels,
-      schedule,
-      retention: undefined,
-      retryMs: 60_000,
-      siteUrl: config.siteUrl,
-      log,
-    });
-    return smtp.mails.map((mail) => mail.parsed.subject ?? '');
-  } finally {
-    await smtp.close();
-  }
-}
-
 type RequestIds = Record<'old' | 'late' | 'remind' | 'recent', string>;
 
 /**
@@ -195,7 +158,9 @@ async function populate(db: Database): Promise<RequestIds> {
     `update app_private.booking_answers set answered_at = now() - interval '29 days' where booking_id = $1`,
     [ids.old],
   );
-  await db.query(`insert into app_private.booking_alerts (kind, sent_at) values ('flood', now())`);
+  await db.query(
+    `insert into app_private.messages (kind, done_at, outcome) values ('flood', now(), 'sent')`,
+  );
   await db.query(
     'update app_private.booking_limits set per_email_per_hour = 7, site_per_hour = 90',
   );
@@ -289,28 +254,43 @@ describe.each(pairs)('a backup of $from.name restored into $to.name', ({ from, t
         clientAddress: '192.0.2.90',
       }),
     ).rejects.toMatchObject({ code: '23514' });
-    // The alerts' identity continues after the restored ids.
+    // The messages' identity continues after the restored ids.
     const { rows: alert } = await target.query<{ id: string }>(
-      `insert into app_private.booking_alerts (kind) values ('flood') returning id::text`,
+      `insert into app_private.messages (kind) values ('flood') returning id::text`,
     );
-    expect(Number(alert[0]?.id)).toBe(2);
+    const restoredIds = backup.tables['app_private.messages']!.map((row) => Number(row.id));
+    expect(Number(alert[0]?.id)).toBe(Math.max(...restoredIds) + 1);
   }, 120_000);
 });
 
-/** The same database's backup as release 1.0.0 wrote it: four tables, format 1. */
+/**
+ * The same database's backup as release 1.0.0 wrote it: four tables, format 1,
+ * the alerts in the table of their own that 1.0.0 had.
+ */
 function asRelease100(backup: Backup): Backup {
   const release100Tables = [
     'public.bookings',
     'app_private.booking_notifications',
-    'app_private.booking_alerts',
     'app_private.booking_limits',
   ];
+  const alerts = backup.tables['app_private.messages']!.filter((row) => isAlertKind(row.kind));
   return {
     ...backup,
     version: 1,
     migrations:
       backup.migrations?.filter((name) => name <= '20261201000300_hosted_wake.sql') ?? null,
-    tables: Object.fromEntries(release100Tables.map((name) => [name, backup.tables[name]!])),
+    tables: {
+      ...Object.fromEntries(release100Tables.map((name) => [name, backup.tables[name]!])),
+      'app_private.booking_alerts': alerts.map((alert, index) => ({
+        id: index + 1,
+        kind: alert.kind,
+        created_at: alert.created_at,
+        sent_at: alert.done_at,
+        last_error: alert.last_error,
+        details: alert.details,
+        next_attempt_at: alert.next_attempt_at,
+      })),
+    },
   };
 }
 
@@ -321,7 +301,7 @@ describe.each(engines)('restore on $name', (engine) => {
 
     const target = await (engine.empty ?? engine.fresh)();
     await restoreBackup(target, backup, {
-      release100: { remindBeforeReplyByMs: 4 * hourMs, dailyAt: schedule.at },
+      release100: { remindBeforeReplyByMs: 4 * hourMs, dailyAt: passSchedule.at },
     });
     expect(await notifierPass(target)).toEqual([]);
     // Older than the reply window: taken as answered when the backup was made.

@@ -51,6 +51,20 @@ export const tablesLeftOut: Readonly<Record<string, string>> = {
     'signs proof-of-work challenges that live for minutes: a restored database signs with a key of its own, so no proof accepted before is accepted again',
 };
 
+/**
+ * The tables of earlier releases whose rows a migration moved into the one
+ * queue, app_private.messages, each with the function of the migration that
+ * moves them (20261203000000_one_message_queue.sql). A backup holding one is
+ * restored through that function where the schema no longer has the table (a
+ * schema made whole: by `supabase db push`, or for a backup that names no
+ * migration of this project); elsewhere the table is loaded as it was, and the
+ * migration applied after the load moves its rows.
+ */
+const legacyQueueTables: Readonly<Record<string, string>> = {
+  'app_private.booking_alerts': 'app_private.messages_from_booking_alerts',
+  'app_private.daily_runs': 'app_private.messages_from_daily_runs',
+};
+
 export type BackupRow = Record<string, unknown>;
 
 export interface Backup {
@@ -295,8 +309,9 @@ export async function restoreBackup(
   if (!pushed) await migrate(db, migrationsDir, last ? { through: last } : {});
   const report = await db.transaction(async (tx) => {
     const tables = await backedUpTables(tx);
+    const inSchema = (name: string) => tables.some((table) => table.name === name);
     const unknownTable = Object.keys(backup.tables).find(
-      (name) => !tables.some((table) => table.name === name),
+      (name) => !inSchema(name) && !(name in legacyQueueTables),
     );
     if (unknownTable) {
       throw new RestoreRefusedError(
@@ -307,6 +322,10 @@ export async function restoreBackup(
     for (const table of tables) {
       const rows = backup.tables[table.name];
       if (rows) loaded[table.name] = await loadTable(tx, table, rows);
+    }
+    for (const [name, move] of Object.entries(legacyQueueTables)) {
+      const rows = backup.tables[name];
+      if (rows && !inSchema(name)) loaded[name] = await loadIntoQueue(tx, move, rows);
     }
     if (backup.tables['app_private.answer_link_key'] && (await hasTable(tx, 'vault.secrets'))) {
       // Where Vault holds the key (hosted Supabase), it takes the restored one.
@@ -388,7 +407,8 @@ async function settleRelease100Backup(
     const day = dailyRunDue(takenAt, dailyAt);
     if (day) {
       await tx.query(
-        `insert into app_private.daily_runs (day, done_at) values ($1, $2) on conflict (day) do nothing`,
+        `insert into app_private.messages (kind, day, done_at, outcome) values ('daily_run', $1, $2, 'done')
+         on conflict (day) where kind = 'daily_run' do nothing`,
         [day, at],
       );
     }
@@ -446,6 +466,16 @@ async function loadTable(tx: Queryable, table: TableSpec, rows: BackupRow[]): Pr
       [table.name, column.name],
     );
   }
+  return rows.length;
+}
+
+/** Moves the rows of a table of an earlier release into the queue, as its migration did. */
+async function loadIntoQueue(tx: Queryable, move: string, rows: BackupRow[]): Promise<number> {
+  const queue = 'app_private.messages';
+  // Restored as they were: a flood alert restored does not call the Edge Function.
+  await tx.query(`alter table ${queue} disable trigger user`);
+  await tx.query(`select ${move}($1::jsonb)`, [JSON.stringify(rows)]);
+  await tx.query(`alter table ${queue} enable trigger user`);
   return rows.length;
 }
 

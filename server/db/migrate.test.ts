@@ -104,7 +104,7 @@ describe.each(engines)('migrate on $name', (engine) => {
   it('refuses a database made before release 1.0.0, changing nothing, and says how to move its rows', async () => {
     const { db, env } = await engine.open();
     const id = await databaseBefore100(db);
-    await db.query('drop table app_private.daily_runs');
+    await db.query('drop table app_private.messages');
     try {
       const attempt = migrate(db);
       await expect(attempt).rejects.toThrow(MigrationError);
@@ -113,7 +113,7 @@ describe.each(engines)('migrate on $name', (engine) => {
       );
       expect(await appliedMigrations(db)).toEqual(before100);
       const { rows } = await db.query<{ found: boolean }>(
-        `select to_regclass('app_private.daily_runs') is not null as found`,
+        `select to_regclass('app_private.messages') is not null as found`,
       );
       expect(rows).toEqual([{ found: false }]);
     } finally {

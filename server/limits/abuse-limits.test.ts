@@ -191,7 +191,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
   beforeEach(async () => {
     await opened.db.exec(
       `delete from public.bookings; delete from app_private.booking_clients;
-       delete from app_private.booking_alerts; delete from app_private.booking_proofs_used;`,
+       delete from app_private.messages; delete from app_private.booking_proofs_used;`,
     );
     await setBookingLimits(opened.db, defaults);
     // A fresh minute for the server's own per-address bucket.
@@ -295,7 +295,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     // The bucket is the site's own hour (site_per_hour), not one network's 5.
     expect(await insertWithProof(undefined, 'nobody21@example.com')).toBe('PT429');
     const { rows } = await opened.db.query<{ kind: string }>(
-      'select kind from app_private.booking_alerts order by id',
+      'select kind from app_private.messages order by id',
     );
     expect(rows.map((row) => row.kind)).toEqual(['no_client_address']);
   });
@@ -523,7 +523,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
       { email: 'flood3@example.com', digest: true },
       { email: 'flood4@example.com', digest: true },
     ]);
-    const { rows } = await opened.db.query('select kind, details from app_private.booking_alerts');
+    const { rows } = await opened.db.query('select kind, details from app_private.messages');
     expect(rows).toEqual([{ kind: 'flood', details: { threshold: 1 } }]);
   });
 
@@ -552,7 +552,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
       'update app_private.booking_limits set site_per_hour = 0',
       'select * from app_private.booking_clients',
       'delete from app_private.booking_clients',
-      'select * from app_private.booking_alerts',
+      'select * from app_private.messages',
       'select * from app_private.booking_proof_key',
       'select * from app_private.booking_proofs_used',
       "select app_private.accept_booking_proof('')",

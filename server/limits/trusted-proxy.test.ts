@@ -74,7 +74,7 @@ describe.each(testEngines('trusted-proxy', {}))('the client of a request, on $na
   });
   beforeEach(async () => {
     await opened.db.exec(
-      'delete from public.bookings; delete from app_private.booking_clients; delete from app_private.booking_alerts;',
+      'delete from public.bookings; delete from app_private.booking_clients; delete from app_private.messages;',
     );
     warnings.length = 0;
   });

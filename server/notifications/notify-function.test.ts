@@ -101,7 +101,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
     beforeEach(async () => {
       await db.query('delete from public.bookings');
       await db.query('delete from app_private.flood_digests');
-      await db.query('delete from app_private.booking_alerts');
+      await db.query('delete from app_private.messages');
     });
 
     afterEach(async () => {
@@ -223,9 +223,9 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
         [rows.map((row) => row.id)],
       );
       await db.query(
-        `insert into app_private.booking_alerts (kind, details)
+        `insert into app_private.messages (kind, details)
          select 'flood', '{"threshold": 3}'
-          where not exists (select 1 from app_private.booking_alerts where kind = 'flood')`,
+          where not exists (select 1 from app_private.messages where kind = 'flood')`,
       );
     }
 
@@ -535,7 +535,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
         NOTIFY_DAILY_SUMMARY_AT: '00:00',
       };
       const [first, second] = await Promise.all([startFunction(settings), startFunction(settings)]);
-      await db.query('delete from app_private.daily_runs');
+      await db.query(`delete from app_private.messages where kind = 'daily_run'`);
       await insertAsVisitor([booking({ full_name: 'Amina Khan' })]);
       // Past the privacy notice's 12 months, stored as the owner (created_at cannot come through the API).
       await db.query(
@@ -679,7 +679,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
         );
       });
       expect(await requests()).toEqual([]);
-      await db.query(`insert into app_private.booking_alerts (kind) values ('flood')`);
+      await db.query(`insert into app_private.messages (kind) values ('flood')`);
       expect(await requests()).toEqual([request]);
 
       // A call that fails never fails the booking.

@@ -33,7 +33,7 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
 
   beforeEach(async () => {
     await database.db.query('delete from public.bookings');
-    await database.db.query('delete from app_private.booking_alerts');
+    await database.db.query('delete from app_private.messages');
     errors.length = 0;
   });
 
@@ -170,7 +170,7 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
     await notifier.runOnce();
     expect(await states()).toEqual({ [id]: 'refused' });
     const { rows } = await database.db.query<{ details: unknown }>(
-      `select details from app_private.booking_alerts where kind = 'acknowledgement_refused'`,
+      `select details from app_private.messages where kind = 'acknowledgement_refused'`,
     );
     expect(rows).toHaveLength(1);
     const details = JSON.stringify(rows[0]!.details);

@@ -51,7 +51,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
 
   beforeEach(async () => {
     await opened.db.query('delete from public.bookings');
-    await opened.db.query('delete from app_private.daily_runs');
+    await opened.db.query('delete from app_private.messages');
     infos.length = 0;
     errors.length = 0;
   });
@@ -396,7 +396,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     });
     const { rows } = await opened.db.query(
       `select done_at is null as open, next_attempt_at <= now() as due, last_error
-         from app_private.daily_runs where day = '2026-11-04'`,
+         from app_private.messages where day = '2026-11-04'`,
     );
     expect(rows).toEqual([{ open: true, due: true, last_error: noChannelNote }]);
     // Run again without a channel: it purges again, and still leaves the summary.

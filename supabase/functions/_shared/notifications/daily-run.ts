@@ -11,13 +11,14 @@ import {
   type RetentionReport,
 } from './daily-summary.ts';
 import { createNotificationStates } from './notification-states.ts';
+import { createMessageQueue, type MessageQueue } from './message-queue.ts';
 import { describeError, sendThroughEvery, type NotifierLog } from './notifier.ts';
 
 /**
  * The daily run, once a day at the schedule's UK time, by the server's timer
  * and by the Edge Function when pg_cron asks: the retention purge, then the
- * daily summary to the practice. app_private.daily_runs holds one row per UK
- * day, so that of several servers and function calls only one does a day's
+ * daily summary to the practice. The day's run is a message of the one queue
+ * (message-queue.ts), one per UK day, so that of several servers and function calls only one does a day's
  * run; one whose summary no channel took gives the day back, to be tried again.
  * A run with no channel configured purges and gives the day back at once: the
  * day's summary is still owed, and a server started later that day with a
@@ -69,8 +70,9 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
   const now = options.now?.() ?? new Date();
   const day = dailyRunDue(now, schedule.at);
   if (!day) return { outcome: 'not due' };
-  const runs = createDailyRuns(db);
-  if (!(await runs.claim(day, leaseMs))) return { outcome: 'already done', day };
+  const queue = createMessageQueue(db);
+  const run = await claimDay(db, queue, day);
+  if (!run) return { outcome: 'already done', day };
 
   let retention: RetentionReport;
   let purged: number | undefined;
@@ -88,11 +90,11 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
   }
 
   if (!schedule.summary) {
-    await runs.done(day);
+    await queue.settle(run, 'done', { note: null });
     return { outcome: 'done', day, purged };
   }
   if (channels.length === 0) {
-    await runs.giveBack(day, noChannelNote, 0);
+    await queue.retryLater(run, 0, noChannelNote);
     return { outcome: 'done', day, purged };
   }
 
@@ -114,52 +116,28 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
   );
   if (took.length === 0) {
     const error = failures.join('; ');
-    await runs.giveBack(day, error, options.retryMs);
+    await queue.retryLater(run, options.retryMs, error);
     log.error(`The daily summary of ${day} could not be sent: ${error}. It is tried again later.`);
     return { outcome: 'failed', day, purged, error };
   }
-  await runs.done(day);
+  await queue.settle(run, 'sent', { note: null });
   log.info(`Sent the daily summary of ${day} by ${took.join(' and ')}.`);
   return { outcome: 'sent', day, purged };
 }
 
-interface DailyRuns {
-  /** Takes the day's run for `leaseMs`; false when it is done, or taken, or waiting for a retry. */
-  claim(day: UkDay, leaseMs: number): Promise<boolean>;
-  done(day: UkDay): Promise<void>;
-  /** Gives the day back, to be tried again after `retryMs`. */
-  giveBack(day: UkDay, error: string, retryMs: number): Promise<void>;
-}
-
-function createDailyRuns(db: Database): DailyRuns {
-  return {
-    async claim(day, leaseMs) {
-      // Two processes inserting the same day at once: the second waits for the
-      // first to commit, then finds the day taken.
-      const { rows } = await db.query(
-        `insert into app_private.daily_runs as r (day, next_attempt_at, attempts)
-         values ($1::date, now() + make_interval(secs => $2), 1)
-         on conflict (day) do update
-           set next_attempt_at = excluded.next_attempt_at, attempts = r.attempts + 1
-           where r.done_at is null and r.next_attempt_at <= now()
-         returning 1`,
-        [day, leaseMs / 1000],
-      );
-      return rows.length > 0;
-    },
-    async done(day) {
-      await db.query(
-        'update app_private.daily_runs set done_at = now(), last_error = null where day = $1::date',
-        [day],
-      );
-    },
-    async giveBack(day, error, retryMs) {
-      await db.query(
-        `update app_private.daily_runs
-            set next_attempt_at = now() + make_interval(secs => $3), last_error = left($2, 1000)
-          where day = $1::date`,
-        [day, error, retryMs / 1000],
-      );
-    },
-  };
+/**
+ * Claims the day's run for `leaseMs`: undefined when it is done, or being
+ * done elsewhere, or waiting for a retry. The first process to reach the day
+ * adds its row; a second waits for that insert, then finds the row.
+ */
+async function claimDay(db: Database, queue: MessageQueue, day: UkDay) {
+  // Not every check inserts: an insert that conflicts would use up an id.
+  await db.query(
+    `insert into app_private.messages (kind, day)
+     select 'daily_run', $1::date
+      where not exists (select 1 from app_private.messages where kind = 'daily_run' and day = $1::date)
+     on conflict (day) where kind = 'daily_run' do nothing`,
+    [day],
+  );
+  return queue.claimNext(['daily_run'], leaseMs, { day });
 }

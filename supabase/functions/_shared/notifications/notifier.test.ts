@@ -61,7 +61,7 @@ describe('retryDelayMs', () => {
 });
 
 describe.each(engines)('the notifier on $name', (engine) => {
-  const harness = useNotifierHarness(engine, ['booking_alerts', 'flood_digests']);
+  const harness = useNotifierHarness(engine, ['messages', 'flood_digests']);
   const { errors, infos, startNotifier, smtpPeer } = harness;
 
   function emailTo(port: number, credentials = '') {
@@ -586,7 +586,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
 
   async function failingAlerts() {
     const { rows } = await harness.db.query<{ sent: boolean; details: unknown }>(
-      `select sent_at is not null as sent, details from app_private.booking_alerts
+      `select done_at is not null as sent, details from app_private.messages
         where kind = 'notification_failing' order by id`,
     );
     return rows;

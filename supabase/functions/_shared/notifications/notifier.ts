@@ -127,7 +127,9 @@ export function createNotifier(options: NotifierOptions): Notifier {
   async function releaseStaleClaims() {
     if (claimsReleased) return;
     let released =
-      (await outbox.releaseAllClaims()) + ((await options.digests?.releaseAllClaims()) ?? 0);
+      (await outbox.releaseAllClaims()) +
+      ((await options.digests?.releaseAllClaims()) ?? 0) +
+      ((await options.alerts?.releaseAllClaims()) ?? 0);
     for (const task of options.tasks ?? []) released += (await task.releaseAllClaims?.()) ?? 0;
     claimsReleased = true;
     if (released > 0) {
@@ -273,7 +275,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
       }
     }
     while (options.alerts && !stopping && channels.length > 0) {
-      const claimed = await options.alerts.claimNext();
+      const claimed = await options.alerts.claimNext(leaseMs);
       if (!claimed) return;
       // Checked at every attempt: a notification may get through while its alert waits.
       const alert = await options.alerts.withoutDelivered(claimed);
@@ -287,6 +289,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
         channel.sendAlert(alert),
       );
       if (took.length > 0) {
+        await options.alerts.sent(alert);
         log.info(
           `Told the practice (${alert.kind.replaceAll('_', ' ')}) by ${took.join(' and ')}.`,
         );

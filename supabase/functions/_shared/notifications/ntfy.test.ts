@@ -101,7 +101,7 @@ describe('the ntfy peer', () => {
 });
 
 describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
-  const harness = useNotifierHarness(engine, ['booking_alerts', 'flood_digests', 'daily_runs']);
+  const harness = useNotifierHarness(engine, ['messages', 'flood_digests']);
   const { errors, infos, startNotifier, smtpPeer, ntfyPeer } = harness;
 
   const pushTo = (peer: NtfyPeer, withToken: string | undefined = undefined) =>
@@ -315,7 +315,7 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
     // As the database marks the requests above the site's hourly threshold, with its alert.
     await harness.db.query(`update app_private.booking_notifications set digest = true`);
     await harness.db.query(
-      `insert into app_private.booking_alerts (kind, details) values ('flood', '{"threshold": 20}')`,
+      `insert into app_private.messages (kind, details) values ('flood', '{"threshold": 20}')`,
     );
 
     expect(await notifier.runOnce()).toEqual({ sent: 37, failed: 0 });

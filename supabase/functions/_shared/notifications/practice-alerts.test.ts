@@ -38,7 +38,7 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
 
   beforeEach(async () => {
     await database.db.query('delete from public.bookings');
-    await database.db.query('delete from app_private.booking_alerts');
+    await database.db.query('delete from app_private.messages');
     infos.length = 0;
   });
 
@@ -102,7 +102,7 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
 
   async function alerts() {
     const { rows } = await database.db.query<{ sent: boolean; last_error: string | null }>(
-      `select sent_at is not null as sent, last_error from app_private.booking_alerts
+      `select done_at is not null as sent, last_error from app_private.messages
         where kind = 'notification_failing' order by id`,
     );
     return rows;
@@ -238,7 +238,7 @@ describe("the alert that a visitor's address refused the acknowledgement", () =>
         smtpReply: '550 5.1.1 <amina@example.com>: Recipient address rejected:\r\n User unknown',
         refusedAddress: 'Amina@Example.com',
       });
-      const alert = await createAlertStore(opened.db).claimNext();
+      const alert = await createAlertStore(opened.db).claimNext(60_000);
       expect(alert).toMatchObject({
         kind: 'acknowledgement_refused',
         details: {
@@ -272,10 +272,8 @@ describe('the alert that requests arrive without a client address', () => {
     const opened = useTestDatabase(engine);
 
     it('is claimed as the database leaves it', async () => {
-      await opened.db.query(
-        `insert into app_private.booking_alerts (kind) values ('no_client_address')`,
-      );
-      const alert = await createAlertStore(opened.db).claimNext();
+      await opened.db.query(`insert into app_private.messages (kind) values ('no_client_address')`);
+      const alert = await createAlertStore(opened.db).claimNext(60_000);
       expect(alert).toMatchObject({ kind: 'no_client_address', details: null });
       expect(composeAlert(alert!).text).toContain('TRUST_PROXY');
     });

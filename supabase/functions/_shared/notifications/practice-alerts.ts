@@ -4,10 +4,11 @@ import { shortReference } from '../core/booking-reference.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
 import { floodDigestIntervalMs, floodReviewCommand } from './flood-digest.ts';
 import { sentChannels, sentFlagsSql, type ChannelName } from './channel-names.ts';
+import { alertKinds, createMessageQueue, type ClaimedMessage } from './message-queue.ts';
 
 /**
  * Messages to the practice about the booking form and its notifications, kept
- * in app_private.booking_alerts until sent:
+ * in the one queue (message-queue.ts) until sent, each kind a kind of message:
  * - `flood`, left by the database (20261201000100_limits.sql) when more
  *   requests than the site's hourly threshold arrive within an hour, at most
  *   once an hour while they keep coming;
@@ -27,9 +28,6 @@ import { sentChannels, sentFlagsSql, type ChannelName } from './channel-names.ts
  * notifications still failing when it goes out: one that waited (its channel
  * broken too) while they got through is not sent at all.
  */
-
-export type PracticeAlertKind =
-  'flood' | 'no_client_address' | 'notification_failing' | 'acknowledgement_refused';
 
 /** What the database records with a flood alert. */
 export interface FloodDetails {
@@ -243,7 +241,7 @@ export async function recordAcknowledgementRefused(
     smtp_reply: reply,
   };
   await db.query(
-    `insert into app_private.booking_alerts (kind, details) values ('acknowledgement_refused', $1::jsonb)`,
+    `insert into app_private.messages (kind, details) values ('acknowledgement_refused', $1::jsonb)`,
     [JSON.stringify(details)],
   );
 }
@@ -253,10 +251,14 @@ function escapeRegExp(text: string): string {
 }
 
 export interface AlertStore {
-  /** Takes the oldest unsent alert that is due for sending; undefined when none is waiting. */
-  claimNext(): Promise<PracticeAlert | undefined>;
+  /** Claims the oldest alert due for sending for `leaseMs`; undefined when none is waiting. */
+  claimNext(leaseMs: number): Promise<ClaimedAlert | undefined>;
+  /** A channel took the claimed alert: it is never sent again. */
+  sent(alert: ClaimedAlert): Promise<void>;
   /** Gives a claimed alert back, with the reason it could not be sent, due again after `retryMs`. */
-  giveBack(alert: PracticeAlert, error: string, retryMs: number): Promise<void>;
+  giveBack(alert: ClaimedAlert, error: string, retryMs: number): Promise<void>;
+  /** Ends every lease; only for a notifier that knows no other one can be running. */
+  releaseAllClaims(): Promise<number>;
   /**
    * Adds one `notification_failing` alert for the notifications whose request
    * arrived more than `afterMs` ago and whose last attempt failed, each
@@ -268,32 +270,28 @@ export interface AlertStore {
    * the notifications that have got through (or whose request was deleted)
    * since it was written, and the others with their attempts, last error and
    * missing channels of now. Undefined when none is left: the alert is then
-   * settled unsent, with the reason in its last_error.
+   * settled `withdrawn`, with the reason in its last_error.
    */
-  withoutDelivered(alert: PracticeAlert): Promise<PracticeAlert | undefined>;
+  withoutDelivered(alert: ClaimedAlert): Promise<ClaimedAlert | undefined>;
 }
+
+/** An alert claimed from the queue for sending. */
+export type ClaimedAlert = PracticeAlert & { message: ClaimedMessage };
 
 /** Why a `notification_failing` alert was settled without being sent. */
 export const allDeliveredNote =
   'Not sent: every notification it reported got through before it could be sent.';
 
-interface AlertRow {
-  id: string;
-  kind: PracticeAlertKind;
-  created_at: Date | string;
-  details:
-    FailingNotificationsDetails | FloodDetails | AcknowledgementRefusedDetails | string | null;
-}
-
-function alertOf(row: AlertRow): PracticeAlert {
-  const createdAt = new Date(row.created_at);
-  const details: unknown = typeof row.details === 'string' ? JSON.parse(row.details) : row.details;
-  if (row.kind === 'acknowledgement_refused') {
+function alertOf(message: ClaimedMessage): ClaimedAlert {
+  const { id, createdAt } = message;
+  const details = message.details;
+  if (message.kind === 'acknowledgement_refused') {
     const refused = details as Partial<AcknowledgementRefusedDetails> | null;
     return {
-      id: row.id,
-      kind: row.kind,
+      id,
+      kind: message.kind,
       createdAt,
+      message,
       details: {
         booking_id: refused?.booking_id ?? '',
         received_at: refused?.received_at ?? createdAt.toISOString(),
@@ -301,14 +299,15 @@ function alertOf(row: AlertRow): PracticeAlert {
       },
     };
   }
-  if (row.kind === 'no_client_address') {
-    return { id: row.id, kind: row.kind, createdAt, details: null };
+  if (message.kind === 'no_client_address') {
+    return { id, kind: message.kind, createdAt, message, details: null };
   }
-  if (row.kind === 'notification_failing') {
+  if (message.kind === 'notification_failing') {
     return {
-      id: row.id,
-      kind: row.kind,
+      id,
+      kind: message.kind,
       createdAt,
+      message,
       details: (details as FailingNotificationsDetails | null) ?? {
         after_minutes: 0,
         notifications: [],
@@ -317,39 +316,28 @@ function alertOf(row: AlertRow): PracticeAlert {
   }
   const threshold = (details as Partial<FloodDetails> | null)?.threshold;
   return {
-    id: row.id,
-    kind: row.kind,
+    id,
+    kind: 'flood',
     createdAt,
+    message,
     details: typeof threshold === 'number' ? { threshold } : null,
   };
 }
 
 export function createAlertStore(db: Database): AlertStore {
+  const queue = createMessageQueue(db);
   return {
-    async claimNext() {
-      // Marked sent as it is claimed, so that two notifiers never both send it;
-      // one that fails gives it back.
-      const { rows } = await db.query<AlertRow>(
-        `update app_private.booking_alerts set sent_at = now()
-          where id = (
-            select id from app_private.booking_alerts
-             where sent_at is null and next_attempt_at <= now()
-             order by created_at limit 1 for update skip locked
-          )
-          returning id::text as id, kind, created_at, details`,
-      );
-      const row = rows[0];
-      return row && alertOf(row);
+    async claimNext(leaseMs) {
+      const message = await queue.claimNext(alertKinds, leaseMs);
+      return message && alertOf(message);
+    },
+    async sent(alert) {
+      await queue.settle(alert.message, 'sent');
     },
     async giveBack(alert, error, retryMs) {
-      await db.query(
-        `update app_private.booking_alerts
-            set sent_at = null, last_error = left($2, 1000),
-                next_attempt_at = now() + make_interval(secs => $3)
-          where id = $1::bigint`,
-        [alert.id, error, retryMs / 1000],
-      );
+      await queue.retryLater(alert.message, retryMs, error);
     },
+    releaseAllClaims: () => queue.releaseAllClaims(alertKinds),
     async withoutDelivered(alert) {
       if (alert.kind !== 'notification_failing') return alert;
       const reported = alert.details.notifications;
@@ -381,11 +369,7 @@ export function createAlertStore(db: Database): AlertStore {
       });
       if (notifications.length > 0)
         return { ...alert, details: { ...alert.details, notifications } };
-      // Claimed already (sent_at set), so it stays settled; the note says it never went out.
-      await db.query(
-        `update app_private.booking_alerts set last_error = $2 where id = $1::bigint`,
-        [alert.id, allDeliveredNote],
-      );
+      await queue.settle(alert.message, 'withdrawn', { note: allDeliveredNote });
       return undefined;
     },
     async reportFailing(afterMs, channels) {
@@ -424,7 +408,7 @@ export function createAlertStore(db: Database): AlertStore {
           })),
         };
         await tx.query(
-          `insert into app_private.booking_alerts (kind, details) values ('notification_failing', $1::jsonb)`,
+          `insert into app_private.messages (kind, details) values ('notification_failing', $1::jsonb)`,
           [JSON.stringify(details)],
         );
         return rows.length;
