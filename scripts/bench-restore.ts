@@ -81,10 +81,11 @@ async function populate(db: Database) {
     insert into app_private.booking_answers (booking_id, answered_at, marked_by)
       select id, created_at + interval '3 hours', 'link' from public.bookings
       where (extract(epoch from created_at)::bigint / 3000) % 2 = 0;
-    insert into app_private.booking_reminders (booking_id, reminded_at)
-      select id, created_at + interval '20 hours' from public.bookings;
-    insert into app_private.booking_acknowledgements (booking_id, address_key, state, sent_at)
-      select id, extensions.digest(email, 'sha256'), 'sent', created_at from public.bookings;
+    insert into app_private.messages (kind, booking_id, done_at, outcome)
+      select 'reminder', id, created_at + interval '20 hours', 'sent' from public.bookings;
+    insert into app_private.messages (kind, booking_id, address_key, done_at, outcome)
+      select 'acknowledgement', id, extensions.digest(email, 'sha256'), created_at, 'sent'
+        from public.bookings;
   `);
 }
 

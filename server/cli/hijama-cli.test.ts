@@ -612,9 +612,9 @@ async function seedRequestWithRecords(db: Database, name: string): Promise<[stri
     [id],
   );
   await db.query('insert into app_private.booking_answers (booking_id) values ($1)', [id]);
-  await db.query('insert into app_private.booking_reminders (booking_id) values ($1)', [id]);
   await db.query(
-    `insert into app_private.booking_acknowledgements (booking_id, address_key) values ($1, '\\x00')`,
+    `insert into app_private.messages (kind, booking_id, address_key)
+     values ('reminder', $1, null), ('acknowledgement', $1, '\\x00')`,
     [id],
   );
   await db.query(
@@ -639,8 +639,8 @@ async function rowsAbout(db: Database, id: string) {
     `select (select count(*)::int from public.bookings where id = $1) as bookings,
             (select count(*)::int from app_private.booking_notifications where booking_id = $1) as notifications,
             (select count(*)::int from app_private.booking_answers where booking_id = $1) as answers,
-            (select count(*)::int from app_private.booking_reminders where booking_id = $1) as reminders,
-            (select count(*)::int from app_private.booking_acknowledgements where booking_id = $1) as acknowledgements,
+            (select count(*)::int from app_private.messages where kind = 'reminder' and booking_id = $1) as reminders,
+            (select count(*)::int from app_private.messages where kind = 'acknowledgement' and booking_id = $1) as acknowledgements,
             (select count(*)::int from app_private.flood_digests where $1 = any (booking_ids)) as digests,
             (select count(*)::int from app_private.messages where details::text like '%' || $1::text || '%') as alerts`,
     [id],

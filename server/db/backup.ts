@@ -63,6 +63,8 @@ export const tablesLeftOut: Readonly<Record<string, string>> = {
 const legacyQueueTables: Readonly<Record<string, string>> = {
   'app_private.booking_alerts': 'app_private.messages_from_booking_alerts',
   'app_private.daily_runs': 'app_private.messages_from_daily_runs',
+  'app_private.booking_reminders': 'app_private.messages_from_booking_reminders',
+  'app_private.booking_acknowledgements': 'app_private.messages_from_booking_acknowledgements',
 };
 
 export type BackupRow = Record<string, unknown>;
@@ -370,7 +372,8 @@ async function refuseUnlessEmpty(db: Database) {
  * than the reply window is taken as answered (`restore`); one whose reminder
  * was due is taken as reminded; every request is taken as acknowledged
  * (`restored`); the day's run is taken as done if it was due.
- * (20261202000000_restored_marks.sql.)
+ * (20261202000000_restored_marks.sql; the reminders and acknowledgements are
+ * messages of the queue, 20261203000100_reminders_and_acknowledgements_in_queue.sql.)
  */
 async function settleRelease100Backup(
   db: Database,
@@ -392,16 +395,18 @@ async function settleRelease100Backup(
       [at, olderThan(replyWithinMs)],
     );
     await tx.query(
-      `insert into app_private.booking_reminders (booking_id, reminded_at)
-         select id, $1 from public.bookings where created_at <= $2
-       on conflict (booking_id) do nothing`,
+      `insert into app_private.messages (kind, booking_id, done_at, outcome)
+         select 'reminder', id, $1, 'restored' from public.bookings where created_at <= $2
+       on conflict (kind, booking_id) where booking_id is not null do nothing`,
       [at, olderThan(remindAfterMs)],
     );
     await tx.query(
-      `insert into app_private.booking_acknowledgements (booking_id, address_key, state)
-         select id, extensions.hmac(convert_to(lower(email), 'UTF8'), app_private.answer_link_key(), 'sha256'), 'restored'
+      `insert into app_private.messages (kind, booking_id, address_key, done_at, outcome)
+         select 'acknowledgement', id,
+                extensions.hmac(convert_to(lower(email), 'UTF8'), app_private.answer_link_key(), 'sha256'),
+                $1, 'restored'
            from public.bookings where email is not null and created_at <= $1
-       on conflict (booking_id) do nothing`,
+       on conflict (kind, booking_id) where booking_id is not null do nothing`,
       [at],
     );
     const day = dailyRunDue(takenAt, dailyAt);

@@ -53,7 +53,8 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
     // The lease ended without the reminder being sent: it is claimed again.
     expect(await claimReminders(new Date(start.getTime() + 6 * 60_000))).toContain(due);
     await database.db.query(
-      'update app_private.booking_reminders set reminded_at = $2 where booking_id = $1',
+      `update app_private.messages set done_at = $2, outcome = 'sent'
+        where kind = 'reminder' and booking_id = $1`,
       [due, start.toISOString()],
     );
     expect(await claimReminders(new Date(start.getTime() + 2 * hour))).toEqual([notYet]);
@@ -74,14 +75,14 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
     expect(await claimReminders(start)).toEqual([first]);
     expect(await claimReminders(minutes(2))).toEqual([]);
     await database.db.query(
-      `update app_private.booking_reminders set reminded_at = $2, claimed_by = null
-        where booking_id = $1`,
+      `update app_private.messages set done_at = $2, outcome = 'sent', claimed_by = null
+        where kind = 'reminder' and booking_id = $1`,
       [first, minutes(3).toISOString()],
     );
     expect(await claimReminders(minutes(17))).toEqual([]);
     expect(await claimReminders(minutes(18))).toEqual([second]);
     // Long after, with no reminder sent since: the flood's request is still never claimed.
-    await database.db.query('delete from app_private.booking_reminders');
+    await database.db.query(`delete from app_private.messages where kind = 'reminder'`);
     expect(await claimReminders(new Date(start.getTime() + 48 * hour))).toEqual([first, second]);
   });
 
@@ -96,8 +97,8 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
 
   const markSent = (id: string, at: Date) =>
     database.db.query(
-      `update app_private.booking_acknowledgements
-          set state = 'sent', sent_at = $2, claimed_by = null where booking_id = $1`,
+      `update app_private.messages set outcome = 'sent', done_at = $2, claimed_by = null
+        where kind = 'acknowledgement' and booking_id = $1`,
       [id, at.toISOString()],
     );
 
@@ -114,8 +115,8 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
     expect(await claimAcknowledgement(new Date(at.getTime() + 2 * 60_000))).toBeUndefined();
 
     const { rows } = await database.db.query<{ booking_id: string; state: string }>(
-      `select booking_id::text, state from app_private.booking_acknowledgements
-        where booking_id = any($1::uuid[]) order by booking_id`,
+      `select booking_id::text, coalesce(outcome, 'sending') as state from app_private.messages
+        where kind = 'acknowledgement' and booking_id = any($1::uuid[]) order by booking_id`,
       [[first, second, third]],
     );
     expect(Object.fromEntries(rows.map((row) => [row.booking_id, row.state]))).toEqual({
@@ -126,7 +127,7 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
     // The address is not stored, only its keyed hash.
     const { rows: stored } = await database.db.query<{ holds: boolean }>(
       `select bool_or(position('repeat' in encode(address_key, 'escape')) > 0) as holds
-         from app_private.booking_acknowledgements`,
+         from app_private.messages where kind = 'acknowledgement'`,
     );
     expect(stored[0]?.holds).toBe(false);
 
@@ -145,7 +146,7 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
     );
     expect(await claimAcknowledgement(at)).toBeUndefined();
     const { rows } = await database.db.query(
-      'select 1 from app_private.booking_acknowledgements where booking_id = $1',
+      `select 1 from app_private.messages where kind = 'acknowledgement' and booking_id = $1`,
       [flooded],
     );
     expect(rows).toEqual([]);
@@ -157,7 +158,8 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
     expect(await claimAcknowledgement(at)).toBe(id);
     expect(await claimAcknowledgement(new Date(at.getTime() + hour))).toBeUndefined();
     const { rows } = await database.db.query<{ state: string }>(
-      'select state from app_private.booking_acknowledgements where booking_id = $1',
+      `select coalesce(outcome, 'sending') as state from app_private.messages
+        where kind = 'acknowledgement' and booking_id = $1`,
       [id],
     );
     expect(rows[0]?.state).toBe('expired');

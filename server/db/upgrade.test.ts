@@ -269,6 +269,8 @@ async function addMessagesOfEveryKind(
 interface QueueQueries {
   alerts: string;
   dailyRuns: string;
+  reminders: string;
+  acknowledgements: string;
 }
 
 const release100Queues: QueueQueries = {
@@ -276,13 +278,22 @@ const release100Queues: QueueQueries = {
              from app_private.booking_alerts order by id`,
   dailyRuns: `select day, attempts, next_attempt_at, last_error, done_at as settled_at
                 from app_private.daily_runs order by day`,
+  reminders: `select booking_id, attempts, next_attempt_at, last_error, reminded_at as settled_at
+                from app_private.booking_reminders order by booking_id`,
+  acknowledgements: `select booking_id, address_key, state, attempts, last_error, sent_at as settled_at
+                       from app_private.booking_acknowledgements order by booking_id`,
 };
 
 const oneQueue: QueueQueries = {
   alerts: `select kind, details, created_at, next_attempt_at, last_error, done_at as settled_at
-             from app_private.messages where day is null order by id`,
+             from app_private.messages where day is null and booking_id is null order by id`,
   dailyRuns: `select day, attempts, next_attempt_at, last_error, done_at as settled_at
                 from app_private.messages where kind = 'daily_run' order by day`,
+  reminders: `select booking_id, attempts, next_attempt_at, last_error, done_at as settled_at
+                from app_private.messages where kind = 'reminder' order by booking_id`,
+  acknowledgements: `select booking_id, address_key, coalesce(outcome, 'sending') as state, attempts,
+                            last_error, done_at as settled_at
+                       from app_private.messages where kind = 'acknowledgement' order by booking_id`,
 };
 
 async function readMessages(db: Database, queries: QueueQueries): Promise<unknown> {
@@ -302,8 +313,6 @@ async function readRows(db: Database): Promise<unknown[]> {
     'public.bookings',
     'app_private.booking_notifications',
     'app_private.booking_answers',
-    'app_private.booking_reminders',
-    'app_private.booking_acknowledgements',
     'app_private.flood_digests',
     'app_private.booking_limits',
   ];

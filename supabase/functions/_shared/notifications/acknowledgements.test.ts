@@ -83,7 +83,8 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
 
   async function states() {
     const { rows } = await database.db.query<{ booking_id: string; state: string }>(
-      `select booking_id::text, state from app_private.booking_acknowledgements`,
+      `select booking_id::text, coalesce(outcome, 'sending') as state
+         from app_private.messages where kind = 'acknowledgement'`,
     );
     return Object.fromEntries(rows.map((row) => [row.booking_id, row.state]));
   }
@@ -210,7 +211,8 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
       last_error: string | null;
       claimed_by: string | null;
     }>(
-      `select state, attempts, last_error, claimed_by from app_private.booking_acknowledgements where booking_id = $1`,
+      `select coalesce(outcome, 'sending') as state, attempts, last_error, claimed_by
+         from app_private.messages where kind = 'acknowledgement' and booking_id = $1`,
       [id],
     );
     expect(rows).toEqual([

@@ -9,6 +9,7 @@ import {
   sendTimeoutMs,
   type EmailSettings,
 } from './channels.ts';
+import { createMessageQueue } from './message-queue.ts';
 import { describeError, retryDelayMs, type NotifierTask } from './notifier.ts';
 import { recordAcknowledgementRefused } from './practice-alerts.ts';
 
@@ -46,9 +47,6 @@ const maxPerRun = 20;
 /** A claim outlives the slowest send, so that no other notifier takes it over mid-send. */
 const leaseMs = sendTimeoutMs + 60_000;
 
-/** The longest last_error kept (the table's check constraint). */
-const maxErrorLength = 1000;
-
 interface ClaimedAcknowledgement {
   booking_id: string;
   created_at: string;
@@ -80,6 +78,7 @@ export function permanentRefusalOf(error: unknown, address: string): string | un
 export function createAcknowledgementTask(options: AcknowledgementTaskOptions): NotifierTask {
   const { db, email } = options;
   const transport = createMailTransport(email.smtpUrl);
+  const queue = createMessageQueue(db);
   const perAddressWithinMs = practice.replyWithinHours * 3_600_000;
   const from = mailboxOf(email.from);
   // Replies go to the practice's inbox, whoever the sending account is.
@@ -123,29 +122,11 @@ export function createAcknowledgementTask(options: AcknowledgementTaskOptions): 
     });
   }
 
-  /** Whether the claim still held: false when another notifier took the row over. */
-  async function markSent(request: ClaimedAcknowledgement, claim: string, at: Date) {
-    const { rows } = await db.query(
-      `update app_private.booking_acknowledgements
-          set state = 'sent', sent_at = $3, claimed_by = null, last_error = null
-        where booking_id = $1 and claimed_by = $2
-        returning booking_id`,
-      [request.booking_id, claim, at.toISOString()],
-    );
-    return rows.length > 0;
-  }
-
   async function markRefused(request: ClaimedAcknowledgement, claim: string, reply: string) {
     await db.transaction(async (tx) => {
-      const { rows } = await tx.query(
-        `update app_private.booking_acknowledgements
-            set state = 'refused', claimed_by = null, last_error = left($3, ${maxErrorLength})
-          where booking_id = $1 and claimed_by = $2
-          returning booking_id`,
-        [request.booking_id, claim, reply],
-      );
+      const refused = await createMessageQueue(tx).settle({ claim }, 'refused', { note: reply });
       // Another notifier has it now: the alert is its to leave.
-      if (rows.length === 0) return;
+      if (refused === 0) return;
       await recordAcknowledgementRefused(tx, {
         bookingId: request.booking_id,
         receivedAt: new Date(request.created_at),
@@ -155,30 +136,9 @@ export function createAcknowledgementTask(options: AcknowledgementTaskOptions): 
     });
   }
 
-  async function retryLater(
-    request: ClaimedAcknowledgement,
-    claim: string,
-    retryAt: Date,
-    error: string,
-  ) {
-    await db.query(
-      `update app_private.booking_acknowledgements
-          set claimed_by = null, next_attempt_at = $3, last_error = left($4, ${maxErrorLength})
-        where booking_id = $1 and claimed_by = $2`,
-      [request.booking_id, claim, retryAt.toISOString(), error],
-    );
-  }
-
   return {
     name: 'acknowledgements',
-    async releaseAllClaims() {
-      const { rows } = await db.query(
-        `update app_private.booking_acknowledgements set claimed_by = null, next_attempt_at = now()
-          where claimed_by is not null and state = 'sending'
-          returning 1`,
-      );
-      return rows.length;
-    },
+    releaseAllClaims: () => queue.releaseAllClaims(['acknowledgement']),
     async run({ now, isStopping, log }) {
       // The run's clock, moving on from the notifier's as the sends take time.
       const startedAt = performance.now();
@@ -201,14 +161,14 @@ export function createAcknowledgementTask(options: AcknowledgementTaskOptions): 
           }
           const reason = describeError(error);
           const delayMs = retryDelayMs(request.attempts, options.retryBaseMs, options.retryMaxMs);
-          await retryLater(request, claim, new Date(clock().getTime() + delayMs), reason);
+          await queue.retryLater({ claim }, delayMs, reason, clock());
           log.error(
             `The acknowledgement of request ${reference} failed (attempt ${request.attempts}): ${reason}. Next attempt in ${Math.round(delayMs / 1000)} s.`,
           );
           // Most likely the SMTP server's failure, not this visitor's: the others wait for the next run.
           return;
         }
-        if (await markSent(request, claim, clock())) {
+        if (await queue.settle({ claim }, 'sent', { note: null, at: clock() })) {
           log.info(`Told the visitor of request ${reference} that it arrived.`);
         } else {
           log.error(

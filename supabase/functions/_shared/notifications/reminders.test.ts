@@ -317,8 +317,9 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
         next_attempt_at: string;
         last_error: string;
       }>(
-        `select reminded_at, claimed_by, to_json(next_attempt_at) #>> '{}' as next_attempt_at, last_error
-           from app_private.booking_reminders where booking_id = $1`,
+        `select done_at as reminded_at, claimed_by,
+                to_json(next_attempt_at) #>> '{}' as next_attempt_at, last_error
+           from app_private.messages where kind = 'reminder' and booking_id = $1`,
         [id],
       );
       expect(rows[0]).toMatchObject({ reminded_at: null, claimed_by: null });
@@ -430,8 +431,8 @@ describe.runIf(testDatabaseUrl)('reminders from two notifiers at once on Postgre
     expect(reminderMails(harness.smtp)).toHaveLength(6);
     expect(harness.ntfy.messages).toHaveLength(6);
     const { rows } = await opened.db.query<{ reminded: number }>(
-      `select count(*)::integer as reminded from app_private.booking_reminders
-        where reminded_at is not null and claimed_by is null`,
+      `select count(*)::integer as reminded from app_private.messages
+        where kind = 'reminder' and outcome = 'sent' and claimed_by is null`,
     );
     expect(rows[0]?.reminded).toBe(ids.length);
     expect(harness.errors).toEqual([]);

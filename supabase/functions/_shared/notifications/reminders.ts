@@ -2,6 +2,7 @@ import { practice } from '../content/practice.ts';
 import type { Database } from '../db/database.ts';
 import { noticeColumnsSql, noticeFromRow, type BookingNoticeRow } from './booking-notice.ts';
 import { sendThroughEvery, type NotifierTask } from './notifier.ts';
+import { createMessageQueue } from './message-queue.ts';
 import { composeReminder, describeReminderSize } from './reminder-message.ts';
 
 /**
@@ -36,9 +37,6 @@ export interface ReminderTaskOptions {
  */
 const maxRequestsPerReminder = 1000;
 
-/** The longest last_error kept (the table's check constraint). */
-const maxErrorLength = 1000;
-
 interface ClaimedReminderRow extends BookingNoticeRow {
   attempts: number;
 }
@@ -65,36 +63,11 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
     return rows.map(noticeFromRow);
   }
 
-  /** How many of the claimed reminders were recorded sent: fewer when a claim expired during the send. */
-  async function markReminded(claim: string, ids: readonly string[], now: Date) {
-    const { rows } = await db.query(
-      `update app_private.booking_reminders
-          set reminded_at = $3, claimed_by = null, last_error = null
-        where booking_id = any($1::uuid[]) and claimed_by = $2
-        returning 1`,
-      [ids, claim, now.toISOString()],
-    );
-    return rows.length;
-  }
-
-  const giveBack = (claim: string, ids: readonly string[], retryAt: Date, error: string) =>
-    db.query(
-      `update app_private.booking_reminders
-          set claimed_by = null, next_attempt_at = $3, last_error = $4
-        where booking_id = any($1::uuid[]) and claimed_by = $2`,
-      [ids, claim, retryAt.toISOString(), error.slice(0, maxErrorLength)],
-    );
+  const queue = createMessageQueue(db);
 
   return {
     name: 'reminders',
-    async releaseAllClaims() {
-      const { rows } = await db.query(
-        `update app_private.booking_reminders set claimed_by = null, next_attempt_at = now()
-          where claimed_by is not null and reminded_at is null
-          returning 1`,
-      );
-      return rows.length;
-    },
+    releaseAllClaims: () => queue.releaseAllClaims(['reminder']),
     async run({ channels, now, leaseMs, isStopping, log }) {
       if (channels.length === 0 || isStopping()) return;
       const claim = crypto.randomUUID();
@@ -107,14 +80,14 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
         channel.sendReminder(reminder),
       );
       if (took.length === 0) {
-        const retryAt = new Date(now.getTime() + retryMs);
-        await giveBack(claim, ids, retryAt, failures.join('; '));
+        await queue.retryLater({ claim }, retryMs, failures.join('; '), now);
         log.error(
           `The ${what} could not be sent: ${failures.join('; ')}. Next attempt in ${Math.round(retryMs / 1000)} s.`,
         );
         return;
       }
-      const recorded = await markReminded(claim, ids, now);
+      // Fewer than claimed when a claim expired during the send.
+      const recorded = await queue.settle({ claim }, 'sent', { note: null, at: now });
       if (recorded < ids.length) {
         log.error(
           `The ${what} was sent, but ${ids.length - recorded} of its claims had expired or its requests were deleted; another notifier may remind of them again.`,
