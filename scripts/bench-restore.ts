@@ -76,8 +76,9 @@ async function populate(db: Database) {
       select gen_random_uuid(), 'Client ' || n, '07700 900' || lpad((n % 1000)::text, 3, '0'),
              'client' || n || '@example.com', now() - (n * interval '50 minutes')
       from generate_series(1, ${requests}) as n;
-    update app_private.booking_notifications
-       set attempts = 1, email_sent_at = now(), completed_at = now();
+    update app_private.messages
+       set attempts = 1, email_sent_at = now(), done_at = now(), outcome = 'sent'
+     where kind = 'notification';
     insert into app_private.booking_answers (booking_id, answered_at, marked_by)
       select id, created_at + interval '3 hours', 'link' from public.bookings
       where (extract(epoch from created_at)::bigint / 3000) % 2 = 0;

@@ -106,10 +106,13 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
 function describeContent(snapshot: Backup): string {
   const rows = (table: string) => snapshot.tables[table] ?? [];
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-  const notifications = rows('app_private.booking_notifications');
-  const pending = notifications.filter((row) => row.completed_at === null).length;
+  // A backup made before the one queue holds its notifications and alerts in tables of their own.
+  const notifications = [
+    ...rows('app_private.booking_notifications').map((row) => ({ done_at: row.completed_at })),
+    ...rows('app_private.messages').filter((row) => row.kind === 'notification'),
+  ];
+  const pending = notifications.filter((row) => row.done_at === null).length;
   const answered = rows('app_private.booking_answers').length;
-  // A backup made before the one queue holds its alerts in a table of their own.
   const alerts = [
     ...rows('app_private.booking_alerts'),
     ...rows('app_private.messages').filter((row) => isAlertKind(row.kind)),

@@ -152,7 +152,8 @@ async function seed(db: Database): Promise<BookingRecord[]> {
 async function storedNames(db: Database) {
   const { rows } = await db.query<{ full_name: string; notified: boolean }>(
     `select b.full_name, n.booking_id is not null as notified
-     from public.bookings b left join app_private.booking_notifications n on n.booking_id = b.id
+     from public.bookings b
+     left join app_private.messages n on n.kind = 'notification' and n.booking_id = b.id
      order by b.created_at desc`,
   );
   return rows;
@@ -203,8 +204,9 @@ function listed(records: BookingRecord[]): BookingRecord[] {
 /** Makes the notification of the seeded request `name` fail, as a notifier records it. */
 async function failNotificationOf(db: Database, name: string, error: string) {
   await db.query(
-    `update app_private.booking_notifications n set attempts = 3, last_error = $2
-       from public.bookings b where b.id = n.booking_id and b.full_name = $1`,
+    `update app_private.messages n set attempts = 3, last_error = $2
+       from public.bookings b
+      where n.kind = 'notification' and b.id = n.booking_id and b.full_name = $1`,
     [name, error],
   );
 }
@@ -307,8 +309,9 @@ describe('hijama on the embedded database, no server running', () => {
         'e-mail to practice@example.com: Invalid login: 535 Authentication failed (EAUTH)',
       );
       await opened.db.query(
-        `update app_private.booking_notifications n set completed_at = now(), attempts = 1
-           from public.bookings b where b.id = n.booking_id and b.full_name like 'Smith%'`,
+        `update app_private.messages n set done_at = now(), outcome = 'sent', attempts = 1
+           from public.bookings b
+          where n.kind = 'notification' and b.id = n.booking_id and b.full_name like 'Smith%'`,
       );
     } finally {
       await opened.close();
@@ -443,7 +446,9 @@ describe('hijama on the embedded database, no server running', () => {
           .filter((name) => !olderThanYear.includes(name))
           .map((full_name) => ({ full_name, notified: true })),
       );
-      const { rows } = await opened.db.query('select 1 from app_private.booking_notifications');
+      const { rows } = await opened.db.query(
+        `select 1 from app_private.messages where kind = 'notification'`,
+      );
       expect(rows).toHaveLength(4);
     } finally {
       await opened.close();
@@ -607,10 +612,6 @@ async function seedRequestWithRecords(db: Database, name: string): Promise<[stri
     ids.push(rows[0]!.id);
   }
   const [id, neighbour] = ids as [string, string];
-  await db.query(
-    'insert into app_private.booking_notifications (booking_id) values ($1) on conflict do nothing',
-    [id],
-  );
   await db.query('insert into app_private.booking_answers (booking_id) values ($1)', [id]);
   await db.query(
     `insert into app_private.messages (kind, booking_id, address_key)
@@ -618,7 +619,7 @@ async function seedRequestWithRecords(db: Database, name: string): Promise<[stri
     [id],
   );
   await db.query(
-    'insert into app_private.flood_digests (booking_ids) values (array[$1, $2]::uuid[])',
+    `insert into app_private.messages (kind, booking_ids) values ('flood_digest', array[$1, $2]::uuid[])`,
     [id, neighbour],
   );
   await db.query(
@@ -637,11 +638,11 @@ async function seedRequestWithRecords(db: Database, name: string): Promise<[stri
 async function rowsAbout(db: Database, id: string) {
   const { rows } = await db.query<Record<string, number>>(
     `select (select count(*)::int from public.bookings where id = $1) as bookings,
-            (select count(*)::int from app_private.booking_notifications where booking_id = $1) as notifications,
+            (select count(*)::int from app_private.messages where kind = 'notification' and booking_id = $1) as notifications,
             (select count(*)::int from app_private.booking_answers where booking_id = $1) as answers,
             (select count(*)::int from app_private.messages where kind = 'reminder' and booking_id = $1) as reminders,
             (select count(*)::int from app_private.messages where kind = 'acknowledgement' and booking_id = $1) as acknowledgements,
-            (select count(*)::int from app_private.flood_digests where $1 = any (booking_ids)) as digests,
+            (select count(*)::int from app_private.messages where $1 = any (booking_ids)) as digests,
             (select count(*)::int from app_private.messages where details::text like '%' || $1::text || '%') as alerts`,
     [id],
   );
@@ -1073,7 +1074,7 @@ describe('hijama while a server holds the embedded database', () => {
       });
     } finally {
       await opened.db.query(
-        'update app_private.booking_notifications set attempts = 0, last_error = null',
+        `update app_private.messages set attempts = 0, last_error = null where kind = 'notification'`,
       );
     }
   });

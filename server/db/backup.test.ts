@@ -20,6 +20,7 @@ import {
   restoreBackup,
   tablesLeftOut,
   type Backup,
+  type BackupRow,
 } from './backup.ts';
 import { readBookingLimits } from './booking-limits.ts';
 import { isAlertKind } from '../../supabase/functions/_shared/notifications/message-queue.ts';
@@ -245,51 +246,63 @@ describe.each(pairs)('a backup of $from.name restored into $to.name', ({ from, t
     await repository.insertAsAnon([booking('New Client', 'new@example.com')], {
       clientAddress: '192.0.2.90',
     });
-    const { rows } = await target.query<{ count: number }>(
-      'select count(*)::integer as count from app_private.booking_notifications where completed_at is null',
+    // Its notification is the one pending, and the messages' identity continues after the restored ids.
+    const { rows } = await target.query<{ id: string }>(
+      `select id::text from app_private.messages where kind = 'notification' and done_at is null`,
     );
-    expect(rows[0]?.count).toBe(1);
+    const restoredIds = backup.tables['app_private.messages']!.map((row) => Number(row.id));
+    expect(rows.map((row) => Number(row.id))).toEqual([Math.max(...restoredIds) + 1]);
     await expect(
       repository.insertAsAnon([{ ...booking('Bad', 'bad@example.com'), phone: 'x' }], {
         clientAddress: '192.0.2.90',
       }),
     ).rejects.toMatchObject({ code: '23514' });
-    // The messages' identity continues after the restored ids.
-    const { rows: alert } = await target.query<{ id: string }>(
-      `insert into app_private.messages (kind) values ('flood') returning id::text`,
-    );
-    const restoredIds = backup.tables['app_private.messages']!.map((row) => Number(row.id));
-    expect(Number(alert[0]?.id)).toBe(Math.max(...restoredIds) + 1);
   }, 120_000);
 });
 
 /**
  * The same database's backup as release 1.0.0 wrote it: four tables, format 1,
- * the alerts in the table of their own that 1.0.0 had.
+ * the notifications and the alerts in the tables of their own that 1.0.0 had.
  */
 function asRelease100(backup: Backup): Backup {
-  const release100Tables = [
-    'public.bookings',
-    'app_private.booking_notifications',
-    'app_private.booking_limits',
-  ];
-  const alerts = backup.tables['app_private.messages']!.filter((row) => isAlertKind(row.kind));
+  const messages = backup.tables['app_private.messages']!;
+  const settled = (row: BackupRow) => ({
+    attempts: row.attempts,
+    next_attempt_at: row.next_attempt_at,
+    last_error: row.last_error,
+  });
   return {
     ...backup,
     version: 1,
     migrations:
       backup.migrations?.filter((name) => name <= '20261201000300_hosted_wake.sql') ?? null,
     tables: {
-      ...Object.fromEntries(release100Tables.map((name) => [name, backup.tables[name]!])),
-      'app_private.booking_alerts': alerts.map((alert, index) => ({
-        id: index + 1,
-        kind: alert.kind,
-        created_at: alert.created_at,
-        sent_at: alert.done_at,
-        last_error: alert.last_error,
-        details: alert.details,
-        next_attempt_at: alert.next_attempt_at,
-      })),
+      'public.bookings': backup.tables['public.bookings']!,
+      'app_private.booking_limits': backup.tables['app_private.booking_limits']!,
+      'app_private.booking_notifications': messages
+        .filter((row) => row.kind === 'notification')
+        .map((row) => ({
+          ...settled(row),
+          booking_id: row.booking_id,
+          created_at: row.created_at,
+          claimed_by: row.claimed_by,
+          email_sent_at: row.email_sent_at,
+          webhook_sent_at: row.webhook_sent_at,
+          ntfy_sent_at: row.ntfy_sent_at,
+          completed_at: row.done_at,
+          failure_reported_at: row.failure_reported_at,
+          digest: row.in_digest,
+        })),
+      'app_private.booking_alerts': messages
+        .filter((row) => isAlertKind(row.kind))
+        .map((row, index) => ({
+          ...settled(row),
+          id: index + 1,
+          kind: row.kind,
+          created_at: row.created_at,
+          sent_at: row.done_at,
+          details: row.details,
+        })),
     },
   };
 }

@@ -65,6 +65,8 @@ const legacyQueueTables: Readonly<Record<string, string>> = {
   'app_private.daily_runs': 'app_private.messages_from_daily_runs',
   'app_private.booking_reminders': 'app_private.messages_from_booking_reminders',
   'app_private.booking_acknowledgements': 'app_private.messages_from_booking_acknowledgements',
+  'app_private.booking_notifications': 'app_private.messages_from_booking_notifications',
+  'app_private.flood_digests': 'app_private.messages_from_flood_digests',
 };
 
 export type BackupRow = Record<string, unknown>;

@@ -65,7 +65,7 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
     const minutes = (count: number) => new Date(start.getTime() + count * 60_000);
     const flooded = await storedRequest(new Date(start.getTime() - 22 * hour));
     await database.db.query(
-      'update app_private.booking_notifications set digest = true where booking_id = $1',
+      `update app_private.messages set in_digest = true where kind = 'notification' and booking_id = $1`,
       [flooded],
     );
     const first = await storedRequest(new Date(start.getTime() - 21 * hour));
@@ -141,7 +141,7 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
     const at = new Date();
     const flooded = await storedRequest(new Date(at.getTime() - 60_000), 'random.1@example.com');
     await database.db.query(
-      'update app_private.booking_notifications set digest = true where booking_id = $1',
+      `update app_private.messages set in_digest = true where kind = 'notification' and booking_id = $1`,
       [flooded],
     );
     expect(await claimAcknowledgement(at)).toBeUndefined();

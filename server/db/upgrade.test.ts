@@ -267,6 +267,8 @@ async function addMessagesOfEveryKind(
  * settled.
  */
 interface QueueQueries {
+  notifications: string;
+  digests: string;
   alerts: string;
   dailyRuns: string;
   reminders: string;
@@ -274,6 +276,13 @@ interface QueueQueries {
 }
 
 const release100Queues: QueueQueries = {
+  notifications: `select booking_id, created_at, attempts, next_attempt_at, email_sent_at,
+                         webhook_sent_at, ntfy_sent_at, last_error, failure_reported_at,
+                         digest, completed_at as settled_at
+                    from app_private.booking_notifications order by booking_id`,
+  digests: `select booking_ids, created_at, attempts, next_attempt_at, email_sent_at,
+                   webhook_sent_at, ntfy_sent_at, last_error, completed_at as settled_at
+              from app_private.flood_digests order by id`,
   alerts: `select kind, details, created_at, next_attempt_at, last_error, sent_at as settled_at
              from app_private.booking_alerts order by id`,
   dailyRuns: `select day, attempts, next_attempt_at, last_error, done_at as settled_at
@@ -285,8 +294,17 @@ const release100Queues: QueueQueries = {
 };
 
 const oneQueue: QueueQueries = {
+  notifications: `select booking_id, created_at, attempts, next_attempt_at, email_sent_at,
+                         webhook_sent_at, ntfy_sent_at, last_error, failure_reported_at,
+                         in_digest as digest, done_at as settled_at
+                    from app_private.messages where kind = 'notification' order by booking_id`,
+  digests: `select booking_ids, created_at, attempts, next_attempt_at, email_sent_at,
+                   webhook_sent_at, ntfy_sent_at, last_error, done_at as settled_at
+              from app_private.messages where kind = 'flood_digest' order by id`,
   alerts: `select kind, details, created_at, next_attempt_at, last_error, done_at as settled_at
-             from app_private.messages where day is null and booking_id is null order by id`,
+             from app_private.messages
+            where kind not in ('daily_run', 'notification', 'flood_digest', 'reminder', 'acknowledgement')
+            order by id`,
   dailyRuns: `select day, attempts, next_attempt_at, last_error, done_at as settled_at
                 from app_private.messages where kind = 'daily_run' order by day`,
   reminders: `select booking_id, attempts, next_attempt_at, last_error, done_at as settled_at
@@ -309,13 +327,7 @@ async function readMessages(db: Database, queries: QueueQueries): Promise<unknow
 
 /** Every row the backup keeps and the answers, in a fixed order. */
 async function readRows(db: Database): Promise<unknown[]> {
-  const tables = [
-    'public.bookings',
-    'app_private.booking_notifications',
-    'app_private.booking_answers',
-    'app_private.flood_digests',
-    'app_private.booking_limits',
-  ];
+  const tables = ['public.bookings', 'app_private.booking_answers', 'app_private.booking_limits'];
   const rows: unknown[] = [];
   for (const table of tables) {
     const { rows: found } = await db.query<{ rows: unknown }>(

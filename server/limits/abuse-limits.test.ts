@@ -209,7 +209,9 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     );
     expect(response.status).toBe(201);
     expect(await storedCount()).toBe(0);
-    const outbox = await opened.db.query('select 1 from app_private.booking_notifications');
+    const outbox = await opened.db.query(
+      `select 1 from app_private.messages where kind = 'notification'`,
+    );
     expect(outbox.rows).toHaveLength(0);
   });
 
@@ -295,7 +297,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     // The bucket is the site's own hour (site_per_hour), not one network's 5.
     expect(await insertWithProof(undefined, 'nobody21@example.com')).toBe('PT429');
     const { rows } = await opened.db.query<{ kind: string }>(
-      'select kind from app_private.messages order by id',
+      'select kind from app_private.messages where booking_id is null order by id',
     );
     expect(rows.map((row) => row.kind)).toEqual(['no_client_address']);
   });
@@ -514,8 +516,8 @@ describe.each(engines)("the database's limits on $name", (engine) => {
       expect(await insertWithProof(`192.0.2.${i}`, `flood${i}@example.com`)).toBe('stored');
     }
     const { rows: digests } = await opened.db.query<{ email: string; digest: boolean }>(
-      `select b.email, n.digest from app_private.booking_notifications n
-       join public.bookings b on b.id = n.booking_id order by b.email`,
+      `select b.email, n.in_digest as digest from app_private.messages n
+       join public.bookings b on b.id = n.booking_id and n.kind = 'notification' order by b.email`,
     );
     expect(digests).toEqual([
       { email: 'first@example.com', digest: false },
@@ -523,7 +525,9 @@ describe.each(engines)("the database's limits on $name", (engine) => {
       { email: 'flood3@example.com', digest: true },
       { email: 'flood4@example.com', digest: true },
     ]);
-    const { rows } = await opened.db.query('select kind, details from app_private.messages');
+    const { rows } = await opened.db.query(
+      'select kind, details from app_private.messages where booking_id is null',
+    );
     expect(rows).toEqual([{ kind: 'flood', details: { threshold: 1 } }]);
   });
 

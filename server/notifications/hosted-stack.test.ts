@@ -163,8 +163,8 @@ describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
 
     async function outboxCompleted(id: string) {
       const { rows } = await db!.query<{ completed: boolean }>(
-        `select completed_at is not null as completed
-           from app_private.booking_notifications where booking_id = $1`,
+        `select done_at is not null as completed
+           from app_private.messages where kind = 'notification' and booking_id = $1`,
         [id],
       );
       return rows[0]?.completed;

@@ -100,7 +100,6 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
 
     beforeEach(async () => {
       await db.query('delete from public.bookings');
-      await db.query('delete from app_private.flood_digests');
       await db.query('delete from app_private.messages');
     });
 
@@ -175,9 +174,9 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
         last_error: string | null;
         due: boolean;
       }>(
-        `select attempts, completed_at is not null as completed, last_error,
+        `select attempts, done_at is not null as completed, last_error,
                 next_attempt_at <= now() as due
-         from app_private.booking_notifications order by created_at, booking_id`,
+         from app_private.messages where kind = 'notification' order by created_at, booking_id`,
       );
       return rows;
     }
@@ -219,7 +218,8 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
     async function insertFlood(rows: BookingInsert[]) {
       await insertAsVisitor(rows);
       await db.query(
-        `update app_private.booking_notifications set digest = true where booking_id = any($1::uuid[])`,
+        `update app_private.messages set in_digest = true
+          where kind = 'notification' and booking_id = any($1::uuid[])`,
         [rows.map((row) => row.id)],
       );
       await db.query(
@@ -270,7 +270,8 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       ]);
       expect((await call(second)).body).toEqual({ sent: 0, failed: 0, pending: 2 });
       await db.query(
-        `update app_private.flood_digests set created_at = created_at - interval '15 minutes'`,
+        `update app_private.messages set created_at = created_at - interval '15 minutes'
+          where kind = 'flood_digest'`,
       );
       expect((await call(second)).body).toEqual({ sent: 2, failed: 0, pending: 0 });
       expect(peer.mails.at(-1)!.parsed.subject).toMatch(/^2 more booking requests in the last /);
@@ -340,7 +341,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       ]);
       const { rows } = await db.query<{ ntfy: boolean; email: boolean }>(
         `select ntfy_sent_at is not null as ntfy, email_sent_at is not null as email
-           from app_private.booking_notifications where completed_at is null`,
+           from app_private.messages where kind = 'notification' and done_at is null`,
       );
       expect(rows).toEqual([{ ntfy: true, email: false }]);
     });
@@ -405,10 +406,10 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
           [id],
         );
         await tx.query(
-          `update app_private.booking_notifications
-              set attempts = 1, email_sent_at = now() - interval '21 hours',
-                  ntfy_sent_at = now() - interval '21 hours', completed_at = now() - interval '21 hours'
-            where booking_id = $1`,
+          `update app_private.messages
+              set attempts = 1, email_sent_at = now() - interval '21 hours', outcome = 'sent',
+                  ntfy_sent_at = now() - interval '21 hours', done_at = now() - interval '21 hours'
+            where kind = 'notification' and booking_id = $1`,
           [id],
         );
       });
@@ -675,7 +676,8 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
           [crypto.randomUUID()],
         );
         await tx.query(
-          `update app_private.booking_notifications set digest = true where completed_at is null`,
+          `update app_private.messages set in_digest = true
+            where kind = 'notification' and done_at is null`,
         );
       });
       expect(await requests()).toEqual([]);

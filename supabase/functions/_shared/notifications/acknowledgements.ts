@@ -138,7 +138,6 @@ export function createAcknowledgementTask(options: AcknowledgementTaskOptions): 
 
   return {
     name: 'acknowledgements',
-    releaseAllClaims: () => queue.releaseAllClaims(['acknowledgement']),
     async run({ now, isStopping, log }) {
       // The run's clock, moving on from the notifier's as the sends take time.
       const startedAt = performance.now();

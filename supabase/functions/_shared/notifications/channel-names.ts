@@ -1,7 +1,7 @@
 /**
  * The notification channels, by the name the database knows them by: each has
- * a `<name>_sent_at` column in app_private.booking_notifications and in
- * app_private.flood_digests, recording its success on its own. Every list of
+ * a `<name>_sent_at` column in app_private.messages, recording its success on
+ * its own. Every list of
  * channels in the code and the queries is derived from this one.
  */
 export const channelNames = ['email', 'webhook', 'ntfy'] as const;

@@ -167,13 +167,14 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     await storeAnswer(evening, '2026-10-25T01:15:00Z');
     // One notified, one failing, one pending.
     await opened.db.query(
-      `update app_private.booking_notifications set completed_at = now(), attempts = 1 where booking_id = $1`,
+      `update app_private.messages set done_at = now(), outcome = 'sent', attempts = 1
+        where kind = 'notification' and booking_id = $1`,
       [evening],
     );
     await opened.db.query(
-      `update app_private.booking_notifications
+      `update app_private.messages
           set attempts = 4, last_error = 'e-mail to practice@example.com: Invalid login: 535 Authentication failed (EAUTH)'
-        where booking_id = $1`,
+        where kind = 'notification' and booking_id = $1`,
       [night],
     );
 

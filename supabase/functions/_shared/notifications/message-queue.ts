@@ -49,6 +49,8 @@ export interface ClaimedMessage extends Held {
   /** Attempts so far, this one included. */
   attempts: number;
   createdAt: Date;
+  /** The request of a notification, reminder or acknowledgement. */
+  bookingId: string | null;
   /** The UK day of a daily run. */
   day: string | null;
   /** An alert's details as stored. */
@@ -66,7 +68,8 @@ export interface ClaimedMessage extends Held {
 export interface MessageQueue {
   /**
    * Claims the message of one of `kinds` due longest (of `day` only, when
-   * given), or returns undefined when none is due.
+   * given), or returns undefined when none is due. A request's notification
+   * bound for the flood digest is never claimed on its own.
    */
   claimNext(
     kinds: readonly MessageKind[],
@@ -90,10 +93,10 @@ export interface MessageQueue {
   /** Gives it back, due at once, without counting the attempt. */
   release(held: Held): Promise<void>;
   /**
-   * Ends every lease of `kinds`. Only for a notifier that knows no other one
-   * can be running: the embedded database, locked by this process.
+   * Ends every lease. Only for a notifier that knows no other one can be
+   * running: the embedded database, locked by this process.
    */
-  releaseAllClaims(kinds: readonly MessageKind[]): Promise<number>;
+  releaseAllClaims(): Promise<number>;
 }
 
 const table = 'app_private.messages';
@@ -106,6 +109,7 @@ interface MessageRow {
   kind: MessageKind;
   attempts: number;
   created_at: string;
+  booking_id: string | null;
   day: string | null;
   details: unknown;
 }
@@ -129,7 +133,7 @@ export function createMessageQueue(db: Queryable): MessageQueue {
         `with due as materialized (
            select id from ${table}
             where kind = any($1::text[]) and done_at is null and next_attempt_at <= now()
-              and ($4::date is null or day = $4::date)
+              and not in_digest and ($4::date is null or day = $4::date)
             order by next_attempt_at, id
             limit 1
             for update skip locked
@@ -140,7 +144,8 @@ export function createMessageQueue(db: Queryable): MessageQueue {
            from due
           where m.id = due.id
          returning m.id::text as id, m.kind, m.attempts,
-                   to_json(m.created_at) #>> '{}' as created_at, m.day::text as day,
+                   to_json(m.created_at) #>> '{}' as created_at,
+                   m.booking_id::text as booking_id, m.day::text as day,
                    m.details, ${sentFlagsSql('m')}`,
         [kinds, claim, leaseMs / 1000, options.day ?? null],
       );
@@ -152,6 +157,7 @@ export function createMessageQueue(db: Queryable): MessageQueue {
         claim,
         attempts: Number(row.attempts),
         createdAt: new Date(row.created_at),
+        bookingId: row.booking_id,
         day: row.day,
         details: typeof row.details === 'string' ? JSON.parse(row.details) : row.details,
         sent: sentChannels(row),
@@ -184,12 +190,11 @@ export function createMessageQueue(db: Queryable): MessageQueue {
       );
     },
 
-    async releaseAllClaims(kinds) {
+    async releaseAllClaims() {
       const { rows } = await db.query(
         `update ${table} set claimed_by = null, next_attempt_at = now()
-          where kind = any($1::text[]) and claimed_by is not null and done_at is null
+          where claimed_by is not null and done_at is null
           returning 1`,
-        [kinds],
       );
       return rows.length;
     },

@@ -9,8 +9,9 @@ import {
 
 /**
  * Whether the practice has been told of each booking request, read from the
- * outbox (app_private.booking_notifications), for `npm run bookings` and the
- * daily summary. Runs as the connection's user, which owns the outbox.
+ * notifications in the one queue (app_private.messages, kind `notification`),
+ * for `npm run bookings` and the daily summary. Runs as the connection's user,
+ * which owns the queue.
  */
 
 /**
@@ -79,13 +80,17 @@ export interface NotificationStates {
   repliesBetween(from: Date, to: Date): Promise<RequestReply[]>;
 }
 
-/** The state as SQL, over the outbox row `n` (null when there is none). */
+/** The state as SQL, over the notification `n` (null when there is none). */
 const stateSql = `case
     when n.booking_id is null then 'none'
-    when n.completed_at is not null then 'sent'
+    when n.done_at is not null then 'sent'
     when n.last_error is not null then 'failing'
     else 'pending'
   end`;
+
+/** The notification `n` of the request `b`, to join. */
+const notificationOfRequest = `app_private.messages n
+  on n.kind = 'notification' and n.booking_id = b.id`;
 
 interface StateRow {
   booking_id: string;
@@ -108,7 +113,7 @@ export function createNotificationStates(db: Queryable): NotificationStates {
       const { rows } = await db.query<StateRow>(
         `select b.id::text as booking_id, ${stateSql} as state, n.attempts, n.last_error
            from public.bookings b
-           left join app_private.booking_notifications n on n.booking_id = b.id
+           left join ${notificationOfRequest}
           where b.created_at >= $1`,
         [since.toISOString()],
       );
@@ -124,9 +129,9 @@ export function createNotificationStates(db: Queryable): NotificationStates {
       }>(
         `select b.id::text as booking_id, to_json(b.created_at) #>> '{}' as created_at,
                 n.attempts, n.last_error
-           from app_private.booking_notifications n
-           join public.bookings b on b.id = n.booking_id
-          where n.completed_at is null and n.last_error is not null
+           from public.bookings b
+           join ${notificationOfRequest}
+          where n.done_at is null and n.last_error is not null
           order by b.created_at, b.id`,
       );
       return rows.map((row) => ({
@@ -142,7 +147,7 @@ export function createNotificationStates(db: Queryable): NotificationStates {
         `select ${noticeColumnsSql('b')},
                 ${stateSql} as state, n.attempts, n.last_error
            from public.bookings b
-           left join app_private.booking_notifications n on n.booking_id = b.id
+           left join ${notificationOfRequest}
           where b.created_at >= $1 and b.created_at < $2
           order by b.created_at, b.id`,
         [from.toISOString(), to.toISOString()],

@@ -61,7 +61,7 @@ describe('retryDelayMs', () => {
 });
 
 describe.each(engines)('the notifier on $name', (engine) => {
-  const harness = useNotifierHarness(engine, ['messages', 'flood_digests']);
+  const harness = useNotifierHarness(engine, ['messages']);
   const { errors, infos, startNotifier, smtpPeer } = harness;
 
   function emailTo(port: number, credentials = '') {
@@ -124,9 +124,9 @@ describe.each(engines)('the notifier on $name', (engine) => {
       last_error: string | null;
     }>(
       `select booking_id::text, attempts, email_sent_at is not null as email_sent,
-              webhook_sent_at is not null as webhook_sent, completed_at is not null as completed,
+              webhook_sent_at is not null as webhook_sent, done_at is not null as completed,
               last_error
-       from app_private.booking_notifications order by created_at, booking_id`,
+       from app_private.messages where kind = 'notification' order by created_at, booking_id`,
     );
     return rows;
   }
@@ -368,7 +368,8 @@ describe.each(engines)('the notifier on $name', (engine) => {
     /** Makes every flood digest older by `minutes`, as if it had been sent that long ago. */
     async function ageDigests(minutes: number) {
       await harness.db.query(
-        `update app_private.flood_digests set created_at = created_at - make_interval(mins => $1)`,
+        `update app_private.messages set created_at = created_at - make_interval(mins => $1)
+          where kind = 'flood_digest'`,
         [minutes],
       );
     }

@@ -2,6 +2,7 @@ import { sendTimeoutMs, type NotificationChannel } from './channels.ts';
 import { composeFloodDigest, floodDigestIntervalMs } from './flood-digest.ts';
 import type { FloodDigests } from './flood-digests.ts';
 import type { ChannelName } from './channel-names.ts';
+import type { ClaimedMessage } from './message-queue.ts';
 import type { ClaimedNotification, Outbox } from './outbox.ts';
 import type { AlertStore } from './practice-alerts.ts';
 
@@ -33,12 +34,6 @@ export interface NotifierTask {
   /** For the log: "reminders". */
   name: string;
   run(context: NotifierTaskContext): Promise<void>;
-  /**
-   * Gives back, at once, what a previous process left claimed when it was
-   * killed; only for a notifier that no other can share (`exclusive`).
-   * Answers how many it gave back.
-   */
-  releaseAllClaims?(): Promise<number>;
   /** Closes what the task opened (an SMTP connection), when the notifier stops. */
   close?(): void;
 }
@@ -55,6 +50,7 @@ export interface NotifierTaskContext {
 }
 
 export interface NotifierOptions {
+  /** The one queue of messages, which every kind is claimed from and settled in. */
   outbox: Outbox;
   channels: readonly NotificationChannel[];
   /** SITE_URL, the site the messages' links open. */
@@ -105,6 +101,12 @@ export interface Notifier {
   stop(): Promise<void>;
 }
 
+/** How a message that went through every channel, or did not, is recorded. */
+interface Settler {
+  complete(message: ClaimedMessage): Promise<unknown>;
+  retryLater(message: ClaimedMessage, delayMs: number, error: string): Promise<unknown>;
+}
+
 /** The delay before attempt `attempts + 1`: base, 2×base, 4×base… up to the cap. */
 export function retryDelayMs(attempts: number, baseMs: number, maxMs: number): number {
   return Math.min(baseMs * 2 ** Math.max(0, Math.min(attempts - 1, 30)), maxMs);
@@ -126,47 +128,11 @@ export function createNotifier(options: NotifierOptions): Notifier {
 
   async function releaseStaleClaims() {
     if (claimsReleased) return;
-    let released =
-      (await outbox.releaseAllClaims()) +
-      ((await options.digests?.releaseAllClaims()) ?? 0) +
-      ((await options.alerts?.releaseAllClaims()) ?? 0);
-    for (const task of options.tasks ?? []) released += (await task.releaseAllClaims?.()) ?? 0;
+    const released = await outbox.releaseAllClaims();
     claimsReleased = true;
     if (released > 0) {
       log.info(`Notifications: ${released} interrupted by the previous stop will be sent again.`);
     }
-  }
-
-  /**
-   * Sends one message through each channel that has not taken it yet,
-   * recording each success at once: `delivered` when every one took it,
-   * `failed` (with the reasons), `stopped` between two channels, or `lost`
-   * when the claim expired during the send by `lostBy`.
-   */
-  async function deliver(
-    sent: ReadonlySet<ChannelName>,
-    send: (channel: NotificationChannel) => Promise<void>,
-    markSent: (channel: ChannelName) => Promise<boolean>,
-  ): Promise<{
-    outcome: 'delivered' | 'failed' | 'stopped' | 'lost';
-    failures: string[];
-    lostBy?: string;
-  }> {
-    const failures: string[] = [];
-    const pending = channels.filter((channel) => !sent.has(channel.name));
-    for (const channel of pending) {
-      if (stopping && channel !== pending[0]) return { outcome: 'stopped', failures };
-      try {
-        await send(channel);
-      } catch (error) {
-        failures.push(`${channel.description}: ${describeError(error)}`);
-        continue;
-      }
-      if (!(await markSent(channel.name))) {
-        return { outcome: 'lost', failures, lostBy: channel.description };
-      }
-    }
-    return { outcome: failures.length === 0 ? 'delivered' : 'failed', failures };
   }
 
   const describeChannels = (sent: ReadonlySet<ChannelName>) =>
@@ -175,47 +141,80 @@ export function createNotifier(options: NotifierOptions): Notifier {
       .map((channel) => channel.description)
       .join(', ');
 
-  async function sendOne(notification: ClaimedNotification): Promise<'sent' | 'failed'> {
-    const by = describeChannels(notification.sent);
-    const { outcome, failures, lostBy } = await deliver(
-      notification.sent,
-      (channel) => channel.send(notification.booking),
-      (channel) => outbox.markSent(notification, channel),
-    );
-    switch (outcome) {
-      case 'stopped':
+  /**
+   * Sends a claimed message through each channel that has not taken it yet,
+   * recording each success at once, then settles it, or gives it back with
+   * the reasons for a retry with backoff, or at once when stopped between two
+   * channels: the one place where the retry and give-up rules apply to what
+   * goes through every channel. `subject` names it in the log, `delivered`
+   * says what reached the practice.
+   */
+  async function sendClaimed(
+    message: ClaimedMessage,
+    words: { subject: string; delivered: string },
+    send: (channel: NotificationChannel) => Promise<void>,
+    settler: Settler,
+  ): Promise<'sent' | 'failed' | 'stopped'> {
+    const by = describeChannels(message.sent);
+    const failures: string[] = [];
+    const pending = channels.filter((channel) => !message.sent.has(channel.name));
+    for (const channel of pending) {
+      if (stopping && channel !== pending[0]) {
         // What was sent is recorded; the rest is for the next run.
-        await outbox.release(notification);
-        return 'failed';
-      case 'lost':
+        await outbox.release(message);
+        return 'stopped';
+      }
+      try {
+        await send(channel);
+      } catch (error) {
+        failures.push(`${channel.description}: ${describeError(error)}`);
+        continue;
+      }
+      if (!(await outbox.markSent(message, channel.name))) {
         log.error(
-          `Notification of booking ${notification.booking.id} was sent by ${lostBy}, but its claim had expired; it may be sent twice.`,
+          `${words.subject} was sent by ${channel.description}, but its claim had expired; it may be sent twice.`,
         );
         return 'sent';
-      case 'delivered':
-        await outbox.complete(notification);
-        log.info(`Notified the practice of booking ${notification.booking.id} (${by}).`);
-        return 'sent';
-      case 'failed': {
-        const delayMs = retryDelayMs(
-          notification.attempts,
-          options.retryBaseMs,
-          options.retryMaxMs,
-        );
-        await outbox.retryLater(notification, delayMs, failures.join('; '));
-        log.error(
-          `Notification of booking ${notification.booking.id} failed (attempt ${notification.attempts}): ${failures.join('; ')}. Next attempt in ${formatDelay(delayMs)}.`,
-        );
-        return 'failed';
       }
     }
+    if (failures.length === 0) {
+      await settler.complete(message);
+      log.info(`${words.delivered} (${by}).`);
+      return 'sent';
+    }
+    const delayMs = retryDelayMs(message.attempts, options.retryBaseMs, options.retryMaxMs);
+    const error = failures.join('; ');
+    await settler.retryLater(message, delayMs, error);
+    log.error(
+      `${words.subject} failed (attempt ${message.attempts}): ${error}. Next attempt in ${formatDelay(delayMs)}.`,
+    );
+    return 'failed';
+  }
+
+  const notificationSettler: Settler = {
+    complete: (notification) => outbox.settle(notification, 'sent', { note: null }),
+    retryLater: (notification, delayMs, error) => outbox.retryLater(notification, delayMs, error),
+  };
+
+  async function sendOne(notification: ClaimedNotification): Promise<'sent' | 'failed'> {
+    const { booking } = notification;
+    const outcome = await sendClaimed(
+      notification,
+      {
+        subject: `Notification of booking ${booking.id}`,
+        delivered: `Notified the practice of booking ${booking.id}`,
+      },
+      (channel) => channel.send(booking),
+      notificationSettler,
+    );
+    return outcome === 'sent' ? 'sent' : 'failed';
   }
 
   /** The digest of the requests of a flood, when one is due; its requests are counted in the report. */
   async function sendDigest(report: RunReport) {
     const { digests } = options;
     if (!digests || channels.length === 0 || stopping) return;
-    const digest = await digests.claimNext(crypto.randomUUID(), leaseMs, floodDigestIntervalMs);
+    const digest = await digests.claimNext(leaseMs, floodDigestIntervalMs);
     if (!digest) return;
     const count = digest.requests.length;
     const what = `flood digest ${digest.id} (${count} request${count === 1 ? '' : 's'})`;
@@ -225,37 +224,16 @@ export function createNotifier(options: NotifierOptions): Notifier {
       return;
     }
     const message = composeFloodDigest({ ...digest, siteUrl: options.siteUrl });
-    const by = describeChannels(digest.sent);
-    const { outcome, failures, lostBy } = await deliver(
-      digest.sent,
+    const outcome = await sendClaimed(
+      digest,
+      { subject: `The ${what}`, delivered: `Sent the practice the ${what}` },
       (channel) => channel.sendFloodDigest(message),
-      (channel) => digests.markSent(digest, channel),
+      {
+        complete: () => digests.complete(digest),
+        retryLater: (_, delayMs, error) => digests.retryLater(digest, delayMs, error),
+      },
     );
-    switch (outcome) {
-      case 'stopped':
-        await digests.release(digest);
-        return;
-      case 'lost':
-        log.error(
-          `The ${what} was sent by ${lostBy}, but its claim had expired; it may be sent twice.`,
-        );
-        report.sent += count;
-        return;
-      case 'delivered':
-        await digests.complete(digest);
-        log.info(`Sent the practice the ${what} (${by}).`);
-        report.sent += count;
-        return;
-      case 'failed': {
-        const delayMs = retryDelayMs(digest.attempts, options.retryBaseMs, options.retryMaxMs);
-        await digests.retryLater(digest, delayMs, failures.join('; '));
-        log.error(
-          `The ${what} failed (attempt ${digest.attempts}): ${failures.join('; ')}. Next attempt in ${formatDelay(delayMs)}.`,
-        );
-        report.failed += count;
-        return;
-      }
-    }
+    if (outcome !== 'stopped') report[outcome] += count;
   }
 
   /**
@@ -328,7 +306,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
       // Each notification is tried at most once per run, however short the retry delay.
       const tried = new Set<string>();
       while (!stopping && Date.now() < claimUntil) {
-        const notification = await outbox.claimNext(crypto.randomUUID(), leaseMs);
+        const notification = await outbox.claimNotification(leaseMs);
         if (!notification) break;
         if (tried.has(notification.booking.id)) {
           await outbox.release(notification);

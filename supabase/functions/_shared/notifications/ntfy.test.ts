@@ -101,7 +101,7 @@ describe('the ntfy peer', () => {
 });
 
 describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
-  const harness = useNotifierHarness(engine, ['messages', 'flood_digests']);
+  const harness = useNotifierHarness(engine, ['messages']);
   const { errors, infos, startNotifier, smtpPeer, ntfyPeer } = harness;
 
   const pushTo = (peer: NtfyPeer, withToken: string | undefined = undefined) =>
@@ -146,8 +146,8 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
       last_error: string | null;
     }>(
       `select attempts, email_sent_at is not null as email_sent, ntfy_sent_at is not null as ntfy_sent,
-              completed_at is not null as completed, last_error
-         from app_private.booking_notifications order by created_at, booking_id`,
+              done_at is not null as completed, last_error
+         from app_private.messages where kind = 'notification' order by created_at, booking_id`,
     );
     return rows;
   }
@@ -313,7 +313,9 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
     );
     for (const row of flooded) expect((await post(row)).status).toBe(201);
     // As the database marks the requests above the site's hourly threshold, with its alert.
-    await harness.db.query(`update app_private.booking_notifications set digest = true`);
+    await harness.db.query(
+      `update app_private.messages set in_digest = true where kind = 'notification'`,
+    );
     await harness.db.query(
       `insert into app_private.messages (kind, details) values ('flood', '{"threshold": 20}')`,
     );

@@ -153,7 +153,8 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
 
     // Another notifier got the first through meanwhile.
     await database.db.query(
-      `update app_private.booking_notifications set completed_at = now() where booking_id = $1`,
+      `update app_private.messages set done_at = now(), outcome = 'sent'
+        where kind = 'notification' and booking_id = $1`,
       [delivered],
     );
     await sleep(5);

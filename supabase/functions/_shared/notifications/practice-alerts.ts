@@ -257,8 +257,6 @@ export interface AlertStore {
   sent(alert: ClaimedAlert): Promise<void>;
   /** Gives a claimed alert back, with the reason it could not be sent, due again after `retryMs`. */
   giveBack(alert: ClaimedAlert, error: string, retryMs: number): Promise<void>;
-  /** Ends every lease; only for a notifier that knows no other one can be running. */
-  releaseAllClaims(): Promise<number>;
   /**
    * Adds one `notification_failing` alert for the notifications whose request
    * arrived more than `afterMs` ago and whose last attempt failed, each
@@ -337,7 +335,6 @@ export function createAlertStore(db: Database): AlertStore {
     async giveBack(alert, error, retryMs) {
       await queue.retryLater(alert.message, retryMs, error);
     },
-    releaseAllClaims: () => queue.releaseAllClaims(alertKinds),
     async withoutDelivered(alert) {
       if (alert.kind !== 'notification_failing') return alert;
       const reported = alert.details.notifications;
@@ -347,8 +344,8 @@ export function createAlertStore(db: Database): AlertStore {
         last_error: string | null;
       }>(
         `select booking_id::text as booking_id, attempts, last_error, ${sentFlagsSql()}
-           from app_private.booking_notifications
-          where completed_at is null
+           from app_private.messages
+          where kind = 'notification' and done_at is null
             and booking_id in (select value::uuid from jsonb_array_elements_text($1::jsonb))`,
         [JSON.stringify(reported.map((entry) => entry.booking_id))],
       );
@@ -382,11 +379,11 @@ export function createAlertStore(db: Database): AlertStore {
           attempts: number;
           last_error: string | null;
         }>(
-          `update app_private.booking_notifications as n
+          `update app_private.messages as n
               set failure_reported_at = now()
              from public.bookings as b
-            where b.id = n.booking_id
-              and n.completed_at is null
+            where b.id = n.booking_id and n.kind = 'notification'
+              and n.done_at is null
               and n.last_error is not null
               and n.failure_reported_at is null
               and b.created_at <= now() - make_interval(secs => $1)

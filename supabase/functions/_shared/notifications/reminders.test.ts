@@ -56,8 +56,8 @@ async function storeRequest(db: Database, createdAt: Date, fullName = 'Amina Kha
   );
   // Only the reminder is under test: the request's own e-mail is out of the way.
   await db.query(
-    `update app_private.booking_notifications set completed_at = now(), claimed_by = null
-      where booking_id = $1`,
+    `update app_private.messages set done_at = now(), outcome = 'sent', claimed_by = null
+      where kind = 'notification' and booking_id = $1`,
     [id],
   );
   return id;
@@ -362,7 +362,8 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
       );
     }
     await database.db.query(
-      'update app_private.booking_notifications set digest = true where booking_id = any($1::uuid[])',
+      `update app_private.messages set in_digest = true
+        where kind = 'notification' and booking_id = any($1::uuid[])`,
       [flooded],
     );
     const clock = { now: firstDue };

@@ -67,7 +67,6 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
 
   return {
     name: 'reminders',
-    releaseAllClaims: () => queue.releaseAllClaims(['reminder']),
     async run({ channels, now, leaseMs, isStopping, log }) {
       if (channels.length === 0 || isStopping()) return;
       const claim = crypto.randomUUID();

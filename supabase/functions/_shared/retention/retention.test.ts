@@ -79,12 +79,13 @@ describe.each(testEngines('retention'))('purgeOldRequests on $name', (engine) =>
       'Retention: deleted 1 booking request older than 12 months (before 2025-11-22T10:00:00.000Z).',
     ]);
     const { rows } = await opened.db.query<{ full_name: string; notified: boolean }>(
-      `select b.full_name, exists (select 1 from app_private.booking_notifications n where n.booking_id = b.id) as notified
+      `select b.full_name, exists (select 1 from app_private.messages n
+                                    where n.kind = 'notification' and n.booking_id = b.id) as notified
          from public.bookings b`,
     );
     expect(rows).toEqual([{ full_name: 'newer', notified: true }]);
     const { rows: outbox } = await opened.db.query(
-      'select 1 from app_private.booking_notifications',
+      `select 1 from app_private.messages where kind = 'notification'`,
     );
     expect(outbox).toHaveLength(1);
   });
