@@ -12,8 +12,13 @@ import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { findMigrationsDir, listMigrations, migrate } from './migrate.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
-import { dailyRunDue } from '../../supabase/functions/_shared/notifications/daily-schedule.ts';
-import { notifierPass, passSchedule } from '../testing/notifier-pass.ts';
+import { notifierPass } from '../testing/notifier-pass.ts';
+import {
+  addMessagesOfEveryKind,
+  oneQueue,
+  queuesBeforeOneQueue,
+  readMessages,
+} from '../testing/queues-before-one.ts';
 
 /**
  * An upgrade from release 1.0.0, as a server makes it at start: a database
@@ -157,7 +162,7 @@ describe.each(engines)('an upgrade from release 1.0.0 on $name', (engine) => {
       await db.query('update app_private.booking_limits set per_email_per_hour = 7');
       await addMessagesOfEveryKind(db, { answered: fromForm.id, waiting: fromService.id });
       const rowsBefore = await readRows(db);
-      const messagesBefore = await readMessages(db, release100Queues);
+      const messagesBefore = await readMessages(db, queuesBeforeOneQueue);
       await db.close();
 
       // The next start applies what came after 1.0.0, once.
@@ -223,107 +228,6 @@ describe.each(engines)('an upgrade from release 1.0.0 on $name', (engine) => {
     }
   }, 180_000);
 });
-
-/**
- * A message of every kind as 1.0.0 kept them: a notification sent and one
- * waiting (the requests'), a flood alert waiting and one sent, today's daily
- * run done, a reminder and an acknowledgement sent, a flood digest sent.
- */
-async function addMessagesOfEveryKind(
-  db: Database,
-  requests: { answered: string; waiting: string },
-) {
-  await db.query(`insert into app_private.booking_alerts (kind) values ('flood')`);
-  await db.query(
-    `insert into app_private.booking_alerts (kind, details, sent_at, last_error, created_at)
-     values ('notification_failing', $1, now(), '535 Authentication failed', now() - interval '1 day')`,
-    [{ after_minutes: 60, notifications: [{ booking_id: requests.waiting }] }],
-  );
-  await db.query(
-    `insert into app_private.daily_runs (day, attempts, done_at) values ($1, 1, now()),
-       ($2, 2, now() - interval '1 day')`,
-    [dailyRunDue(new Date(), passSchedule.at), '2026-11-20'],
-  );
-  await db.query(
-    `insert into app_private.booking_reminders (booking_id, attempts, reminded_at)
-     values ($1, 1, now())`,
-    [requests.answered],
-  );
-  await db.query(
-    `insert into app_private.booking_acknowledgements (booking_id, address_key, state, attempts, sent_at)
-     values ($1, '\\x00', 'sent', 1, now())`,
-    [requests.answered],
-  );
-  await db.query(
-    `insert into app_private.flood_digests (booking_ids, attempts, email_sent_at, completed_at)
-     values (array[$1::uuid], 1, now(), now())`,
-    [requests.answered],
-  );
-}
-
-/**
- * The queries that read the messages, alike before and after the upgrade:
- * what each says, when it was made and tried, and whether and when it was
- * settled.
- */
-interface QueueQueries {
-  notifications: string;
-  digests: string;
-  alerts: string;
-  dailyRuns: string;
-  reminders: string;
-  acknowledgements: string;
-}
-
-const release100Queues: QueueQueries = {
-  notifications: `select booking_id, created_at, attempts, next_attempt_at, email_sent_at,
-                         webhook_sent_at, ntfy_sent_at, last_error, failure_reported_at,
-                         digest, completed_at as settled_at
-                    from app_private.booking_notifications order by booking_id`,
-  digests: `select booking_ids, created_at, attempts, next_attempt_at, email_sent_at,
-                   webhook_sent_at, ntfy_sent_at, last_error, completed_at as settled_at
-              from app_private.flood_digests order by id`,
-  alerts: `select kind, details, created_at, next_attempt_at, last_error, sent_at as settled_at
-             from app_private.booking_alerts order by id`,
-  dailyRuns: `select day, attempts, next_attempt_at, last_error, done_at as settled_at
-                from app_private.daily_runs order by day`,
-  reminders: `select booking_id, attempts, next_attempt_at, last_error, reminded_at as settled_at
-                from app_private.booking_reminders order by booking_id`,
-  acknowledgements: `select booking_id, address_key, state, attempts, last_error, sent_at as settled_at
-                       from app_private.booking_acknowledgements order by booking_id`,
-};
-
-const oneQueue: QueueQueries = {
-  notifications: `select booking_id, created_at, attempts, next_attempt_at, email_sent_at,
-                         webhook_sent_at, ntfy_sent_at, last_error, failure_reported_at,
-                         in_digest as digest, done_at as settled_at
-                    from app_private.messages where kind = 'notification' order by booking_id`,
-  digests: `select booking_ids, created_at, attempts, next_attempt_at, email_sent_at,
-                   webhook_sent_at, ntfy_sent_at, last_error, done_at as settled_at
-              from app_private.messages where kind = 'flood_digest' order by id`,
-  alerts: `select kind, details, created_at, next_attempt_at, last_error, done_at as settled_at
-             from app_private.messages
-            where kind not in ('daily_run', 'notification', 'flood_digest', 'reminder', 'acknowledgement')
-            order by id`,
-  dailyRuns: `select day, attempts, next_attempt_at, last_error, done_at as settled_at
-                from app_private.messages where kind = 'daily_run' order by day`,
-  reminders: `select booking_id, attempts, next_attempt_at, last_error, done_at as settled_at
-                from app_private.messages where kind = 'reminder' order by booking_id`,
-  acknowledgements: `select booking_id, address_key, coalesce(outcome, 'sending') as state, attempts,
-                            last_error, done_at as settled_at
-                       from app_private.messages where kind = 'acknowledgement' order by booking_id`,
-};
-
-async function readMessages(db: Database, queries: QueueQueries): Promise<unknown> {
-  const read: Record<string, unknown> = {};
-  for (const [name, sql] of Object.entries(queries)) {
-    const { rows } = await db.query<{ rows: unknown }>(
-      `select coalesce(json_agg(t), '[]') as rows from (${sql}) t`,
-    );
-    read[name] = rows[0]?.rows;
-  }
-  return read;
-}
 
 /** Every row the backup keeps and the answers, in a fixed order. */
 async function readRows(db: Database): Promise<unknown[]> {
