@@ -5,9 +5,10 @@ import { useTestDatabase } from '../testing/test-database.ts';
 /**
  * The database's side of reminders and acknowledgements
  * (20261201000200_notifications.sql, 20261202000200_flood_reminders.sql):
- * each waiting request is claimed for one reminder once, never a flood's, in
- * at most one reminder every 15 minutes, and an address gets at most one
- * acknowledgement in 24 hours, whichever notifier asks.
+ * each waiting request is claimed for one reminder once, and an address gets
+ * at most one acknowledgement in 24 hours, whichever notifier asks. That a
+ * flood's requests are never reminded, and reminders go at most every 15
+ * minutes, is tested where the reminders are sent (reminders.test.ts).
  */
 
 const hour = 3_600_000;
@@ -58,32 +59,6 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
       [due, start.toISOString()],
     );
     expect(await claimReminders(new Date(start.getTime() + 2 * hour))).toEqual([notYet]);
-  });
-
-  it("claims none of a flood's requests, and nothing within 15 minutes of the last reminder", async () => {
-    await database.db.query('delete from public.bookings');
-    const minutes = (count: number) => new Date(start.getTime() + count * 60_000);
-    const flooded = await storedRequest(new Date(start.getTime() - 22 * hour));
-    await database.db.query(
-      `update app_private.messages set in_digest = true where kind = 'notification' and booking_id = $1`,
-      [flooded],
-    );
-    const first = await storedRequest(new Date(start.getTime() - 21 * hour));
-    // Falls due a minute later, while the first one's reminder is being sent.
-    const second = await storedRequest(new Date(minutes(1).getTime() - 20 * hour));
-
-    expect(await claimReminders(start)).toEqual([first]);
-    expect(await claimReminders(minutes(2))).toEqual([]);
-    await database.db.query(
-      `update app_private.messages set done_at = $2, outcome = 'sent', claimed_by = null
-        where kind = 'reminder' and booking_id = $1`,
-      [first, minutes(3).toISOString()],
-    );
-    expect(await claimReminders(minutes(17))).toEqual([]);
-    expect(await claimReminders(minutes(18))).toEqual([second]);
-    // Long after, with no reminder sent since: the flood's request is still never claimed.
-    await database.db.query(`delete from app_private.messages where kind = 'reminder'`);
-    expect(await claimReminders(new Date(start.getTime() + 48 * hour))).toEqual([first, second]);
   });
 
   const claimAcknowledgement = async (at: Date) => {
