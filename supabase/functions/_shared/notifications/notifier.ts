@@ -267,14 +267,15 @@ export function createNotifier(options: NotifierOptions): Notifier {
         channel.sendAlert(alert),
       );
       if (took.length > 0) {
-        await options.alerts.sent(alert);
+        // Settled with the error of an earlier attempt kept, if any.
+        await outbox.settle(alert.message, 'sent');
         log.info(
           `Told the practice (${alert.kind.replaceAll('_', ' ')}) by ${took.join(' and ')}.`,
         );
         continue;
       }
       // Not at every poll: a broken account would be asked again every few seconds.
-      await options.alerts.giveBack(alert, failures.join('; '), options.retryMaxMs);
+      await outbox.retryLater(alert.message, options.retryMaxMs, failures.join('; '));
       log.error(
         `An alert for the practice (${alert.kind}) could not be sent: ${failures.join('; ')}.`,
       );

@@ -251,12 +251,11 @@ function escapeRegExp(text: string): string {
 }
 
 export interface AlertStore {
-  /** Claims the oldest alert due for sending for `leaseMs`; undefined when none is waiting. */
+  /**
+   * Claims the oldest alert due for sending for `leaseMs`; undefined when none
+   * is waiting. It is settled, or given back, through the queue (its `message`).
+   */
   claimNext(leaseMs: number): Promise<ClaimedAlert | undefined>;
-  /** A channel took the claimed alert: it is never sent again. */
-  sent(alert: ClaimedAlert): Promise<void>;
-  /** Gives a claimed alert back, with the reason it could not be sent, due again after `retryMs`. */
-  giveBack(alert: ClaimedAlert, error: string, retryMs: number): Promise<void>;
   /**
    * Adds one `notification_failing` alert for the notifications whose request
    * arrived more than `afterMs` ago and whose last attempt failed, each
@@ -328,12 +327,6 @@ export function createAlertStore(db: Database): AlertStore {
     async claimNext(leaseMs) {
       const message = await queue.claimNext(alertKinds, leaseMs);
       return message && alertOf(message);
-    },
-    async sent(alert) {
-      await queue.settle(alert.message, 'sent');
-    },
-    async giveBack(alert, error, retryMs) {
-      await queue.retryLater(alert.message, retryMs, error);
     },
     async withoutDelivered(alert) {
       if (alert.kind !== 'notification_failing') return alert;
