@@ -324,22 +324,6 @@ describe.each(engines)('the notifier on $name', (engine) => {
     expect(peer.mails[0]!.parsed.subject).toBe('Booking request from Direct Guest');
   });
 
-  it('sends each notification once when two notifiers share the database', async () => {
-    const peer = await smtpPeer();
-    const many = Array.from({ length: 12 }, (_, i) => booking({ full_name: `Guest ${i}` }));
-    const first = startNotifier([emailTo(peer.port)], { start: false });
-    const second = startNotifier([emailTo(peer.port)], { start: false });
-    expect((await post(many)).status).toBe(201);
-    first.start();
-    second.start();
-
-    await waitFor(() => peer.mails.length >= many.length, 'every e-mail');
-    await sleep(500);
-    const ids = peer.mails.map((mail) => mail.parsed.messageId);
-    expect(ids).toHaveLength(many.length);
-    expect(new Set(ids).size).toBe(many.length);
-  });
-
   describe('during a flood', () => {
     const threshold = 3;
 
@@ -478,24 +462,6 @@ describe.each(engines)('the notifier on $name', (engine) => {
       );
       for (const guest of later) expect(second.parsed.text).toContain(reference(guest.id));
       expect(second.parsed.text).not.toContain('Flood Guest 01');
-    });
-
-    it('sends one digest when two notifiers run at once', async () => {
-      const peer = await smtpPeer();
-      const first = startNotifier([emailTo(peer.port)], { start: false });
-      const second = startNotifier([emailTo(peer.port)], { start: false });
-      await post(
-        [booking(), booking(), booking()].map((row, i) => ({ ...row, email: `u${i}@example.com` })),
-      );
-      await flood(12);
-      const reports = await Promise.all([first.runOnce(), second.runOnce()]);
-      expect(reports.reduce((sum, report) => sum + report.sent, 0)).toBe(15);
-      const digests = peer.mails.filter((mail) => mail.parsed.subject?.includes('more booking'));
-      expect(digests.map((mail) => mail.parsed.subject)).toEqual([
-        expect.stringMatching(/^12 more booking requests/),
-      ]);
-      expect(subjects(peer).filter((subject) => subject.includes('flooded'))).toHaveLength(1);
-      expect(peer.mails).toHaveLength(3 + 1 + 1);
     });
 
     it('keeps a digest that no channel takes, shows its requests as failing, and sends it once the channel works again', async () => {
