@@ -11,7 +11,7 @@ import {
 } from '../scripts/lib/built-server.ts';
 import { writeTestPhoto } from '../scripts/lib/test-photo.ts';
 import { site } from '../src/content/site.ts';
-import { accessibilityViolations, openView } from './fixtures.ts';
+import { accessibilityViolations, expectViewShown, openView, untilAppAdopted } from './fixtures.ts';
 
 const widths = [390, 1280];
 const hero = (page: Page) => page.locator('.hero-visual picture');
@@ -133,6 +133,53 @@ test.describe("with the practice's photos", () => {
       await close();
     });
   }
+
+  test("a view reached by its address fetches none of home's photos, which the page's HTML holds", async ({
+    browser,
+  }) => {
+    // Every address is served the same HTML, home's markup in it; what a view
+    // fetches must be what it shows (the kit on benefits comes when scrolled to).
+    for (const view of ['benefits', 'testimonials', 'location', 'contact']) {
+      const { page, photosAsked, close } = await openPage(browser, 1280, view);
+      await expectViewShown(page, view);
+      await page.waitForLoadState('networkidle');
+      expect(
+        photosAsked.filter((url) => /\/(room|practitioner)-/.test(url)),
+        view,
+      ).toEqual([]);
+      await close();
+    }
+  });
+
+  test("home's first-screen photo is adopted by the app as it is, and shown without JavaScript", async ({
+    browser,
+  }) => {
+    const { page, close } = await openPage(browser, 1280, 'home');
+    const errors: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    const image = hero(page).locator('img');
+    await image.evaluate(
+      (img) => ((img as HTMLImageElement & { original?: boolean }).original = true),
+    );
+    await untilAppAdopted(page);
+    // The same element, not one the app drew again: nothing fetched or laid out twice.
+    expect(
+      await image.evaluate((img) => (img as HTMLImageElement & { original?: boolean }).original),
+    ).toBe(true);
+    await expect(image).toHaveAttribute('fetchpriority', 'high');
+    expect(errors).toEqual([]);
+    await close();
+
+    const withoutScripts = await browser.newContext({
+      baseURL: server.url,
+      javaScriptEnabled: false,
+    });
+    const plain = await withoutScripts.newPage();
+    await plain.goto('/');
+    await expect(hero(plain).locator('img')).toBeVisible();
+    expect(await chosenFile(hero(plain))).toMatch(/room-[\w-]+-416\.avif$/);
+    await withoutScripts.close();
+  });
 
   test('the photos are served as files cached for good', async ({ request }) => {
     const html = await readFile(join(siteDir, 'index.html'));

@@ -22,6 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { loadEnv, type Manifest } from 'vite';
 import {
   bootManifestElement,
+  homePhotoScriptAttribute,
   inPageTemplateId,
   rootElementId,
   viewFilePath,
@@ -68,7 +69,14 @@ if (!stylesheet || otherStylesheets.length > 0)
 const otherViews = await entry.renderOtherViews();
 const templates: string[] = [];
 const viewFiles: Record<string, string> = {};
+// The empty script the server render puts after home's first-screen photo,
+// which it holds in a <noscript> (src/components/photo.tsx).
+const homePhotoScript = `<script ${homePhotoScriptAttribute}=""></script>`;
 for (const [name, markup] of Object.entries(otherViews)) {
+  // Only home's markup is in the HTML, where a script can run in place; a
+  // view's file is put in place by the boot script, whose scripts never run.
+  if (markup.includes(homePhotoScript))
+    throw new Error(`The ${name} view has a first-screen photo: only home's can be one.`);
   if ((entry.inPageViews as readonly string[]).includes(name)) {
     templates.push(`<template id="${inPageTemplateId(name)}">${markup}</template>`);
   } else {
@@ -109,12 +117,21 @@ const fontPreloads = fontFiles
 
 const bootScripts = await buildBootScripts();
 const css = await readFile(resolve(distDir, stylesheet), 'utf8');
+// Home's first-screen photo is put in place by its script, where the page
+// arrives at home; with no photo, home has neither.
+const homeMarkup = entry.renderHome();
+const homeHasPhoto = homeMarkup.includes(homePhotoScript);
+const home = homeMarkup.replace(homePhotoScript, `<script>${bootScripts.homePhoto}</script>`);
 
 // Classic inline scripts and style sheets run only if the policy names their
 // hash; the boot manifest and JSON-LD are data, not script.
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64');
 const policy = entry.renderContentSecurityPolicy({
-  scripts: [bootScripts.head, bootScripts.afterRoot].map(sha256),
+  scripts: [
+    bootScripts.head,
+    bootScripts.afterRoot,
+    ...(homeHasPhoto ? [bootScripts.homePhoto] : []),
+  ].map(sha256),
   styles: [css].map(sha256),
 });
 
@@ -133,7 +150,7 @@ const html = `<!doctype html>
     <style>${css}</style>
   </head>
   <body>
-    <div id="${rootElementId}">${entry.renderHome()}</div>
+    <div id="${rootElementId}">${home}</div>
     ${templates.join('')}
     <script>${bootScripts.afterRoot}</script>
   </body>

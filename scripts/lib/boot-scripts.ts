@@ -8,6 +8,7 @@ import { build, type Rolldown } from 'vite';
 const entries = {
   head: 'src/boot/entries/head.ts',
   afterRoot: 'src/boot/entries/after-root.ts',
+  homePhoto: 'src/boot/entries/home-photo.ts',
 } as const;
 
 export type BootScripts = Record<keyof typeof entries, string>;

@@ -56,6 +56,16 @@ describe("a view's control", () => {
     );
   });
 
+  it("shows home's first-screen photo, held in a <noscript> for its script, as that script does", () => {
+    const picture = '<picture class="hero-image"><img src="/assets/photos/room-1.webp"/></picture>';
+    const withPhoto = page.replace(
+      '<p>Home</p>',
+      `<p>Home</p><noscript>${picture}</noscript><script>showHomePhoto()</script>`,
+    );
+    expect(controlPage(withPhoto, 'home')).toContain(`<p>Home</p>${picture}</div>`);
+    expect(controlPage(withPhoto, 'contact')).not.toContain('room-1');
+  });
+
   it("puts an in-page view's template content in #root, as the boot script does", () => {
     const control = controlPage(page, 'contact');
     expect(control).toContain(

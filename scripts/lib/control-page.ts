@@ -87,6 +87,15 @@ export function templateContent(html: string, templateId: string): string {
 }
 
 /**
+ * The page with home's first-screen photo put in place, as its boot script
+ * does where the page arrives at home (src/boot/home-photo.ts): the <picture>
+ * held in the <noscript> just before that script.
+ */
+export function withHomePhotoShown(html: string): string {
+  return html.replace(/<noscript>(<picture\b[\s\S]*?<\/picture>)<\/noscript>(?=<script>)/, '$1');
+}
+
+/**
  * The control of one view: the built page with the view's markup in #root
  * (`viewFileMarkup` is the fetched file's text, for a view that has one), no
  * script, and a policy that runs none.
@@ -95,6 +104,7 @@ export function controlPage(html: string, view: string, viewFileMarkup?: string)
   const source = viewSource(bootManifestIn(html), view);
   if (!source) throw new Error(`The view "${view}" is not pre-rendered: it has no control`);
   let page = html;
+  if (source.kind === 'home') page = withHomePhotoShown(html);
   if (source.kind === 'in-page')
     page = withRootContent(html, templateContent(html, source.templateId));
   if (source.kind === 'file') {

@@ -68,6 +68,17 @@ export const closeMenuClass = 'side-menu-close';
 export const navBarClass = 'nav-bar';
 export const scrolledAttribute = 'data-scrolled';
 
+/**
+ * On the empty <script> the server render puts after home's first-screen photo,
+ * which it holds in a <noscript> (src/components/photo.tsx); the pre-render step
+ * fills it with the boot script that puts the photo in place where the page
+ * arrives at home (src/boot/home-photo.ts). Every address is served the same
+ * HTML, home's markup in it: an <img> there would be fetched on every view (the
+ * browser's preload scanner finds it before any script runs), while a
+ * <noscript>'s content is only text to a browser that runs scripts.
+ */
+export const homePhotoScriptAttribute = 'data-home-photo';
+
 /** The id of the <script type="application/json"> holding the `BootManifest`. */
 export const bootManifestId = 'boot';
 

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { homePhotoScriptAttribute } from '../boot/protocol.ts';
 import type { PhotoSlot } from '../content/image-slot.ts';
 import type { BuiltPhotos } from '../lib/photo-layout.ts';
 
@@ -8,8 +9,11 @@ const builtPhotos: BuiltPhotos = typeof __PHOTOS__ === 'undefined' ? {} : __PHOT
 /**
  * One of the practice's photographs, in AVIF (or WebP where the browser reads
  * no AVIF) at the screen's density, or `fallback` (the drawn design) while there
- * is none. `priority` is for
- * the photograph in the first screen: fetched first, never lazily.
+ * is none. `priority` is for home's photograph in the first screen: fetched
+ * first, never lazily, and only where the page arrives at home. Every address
+ * is served the same HTML with home's markup in it, so the server render holds
+ * that photo in a <noscript> for a boot script to put in place on home alone
+ * (`homePhotoScriptAttribute`); browsers without scripts show it as it is.
  */
 export function Photo({
   slot,
@@ -24,7 +28,7 @@ export function Photo({
 }) {
   const built = builtPhotos[slot.photo];
   if (!built) return fallback;
-  return (
+  const picture = (
     <picture className={className}>
       <source type="image/avif" srcSet={built.avif} />
       <img
@@ -36,5 +40,12 @@ export function Photo({
         {...(priority ? { fetchPriority: 'high' } : { loading: 'lazy' })}
       />
     </picture>
+  );
+  if (!priority || !import.meta.env.SSR) return picture;
+  return (
+    <>
+      <noscript>{picture}</noscript>
+      <script {...{ [homePhotoScriptAttribute]: '' }} />
+    </>
   );
 }
