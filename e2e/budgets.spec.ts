@@ -136,8 +136,9 @@ test('fonts are self-hosted, cut to Latin and preloaded by the head, and nothing
       .filter((face) => ['Inter', 'Fraunces'].includes(face.family.replace(/"/g, '')))
       .map((face) => face.display),
   );
-  // Not swapped in once the page is drawn: no second layout, nothing moves.
-  expect(faces).toEqual(['optional', 'optional']);
+  // The headings wait for Fraunces, on any connection; the body text is not
+  // held back for Inter, nor laid out again when it comes.
+  expect(faces).toEqual(['block', 'optional']);
   // Each file fetched once: the preload's request is the one the faces use.
   const fonts = await page.evaluate(() =>
     performance
@@ -186,6 +187,35 @@ test('every view is drawn in the designed fonts from its first load, with no int
   await expect
     .poll(() => fontsDrawn(page, 'main h1'))
     .toEqual([{ familyName: expect.stringMatching(/^Fraunces/), isCustomFont: true }]);
+});
+
+test("on a slow phone connection, home's heading is drawn in its font from the first paint, and nothing moves", async ({
+  page,
+}) => {
+  // The fonts come one round trip after the page: later than the first layout.
+  const session = await page.context().newCDPSession(page);
+  await session.send('Network.enable');
+  await session.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 562,
+    downloadThroughput: (1.6e6 / 8) * 0.9,
+    uploadThroughput: (750e3 / 8) * 0.9,
+  });
+  await page.addInitScript(() => {
+    const shifts: number[] = [];
+    (window as unknown as { shifts: number[] }).shifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[])
+        shifts.push(entry.value);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await load(page, '/');
+  for (const selector of ['main h1', '.brand-name']) {
+    expect(await fontsDrawn(page, selector), selector).toEqual([
+      { familyName: expect.stringMatching(/^Fraunces/), isCustomFont: true },
+    ]);
+  }
+  expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
 });
 
 test('on home and the booking page nothing but the page and its fonts is fetched before the first paint', async ({

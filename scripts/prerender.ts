@@ -101,8 +101,8 @@ const bootManifest: BootManifest = {
   viewChunks,
 };
 
-// The web fonts' faces are in the inlined style sheet (src/styles/web-fonts.css,
-// `font-display: optional`); preloaded from the head, they are fetched beside
+// The web fonts' faces are in the inlined style sheet (src/styles/web-fonts.css:
+// Fraunces `block`, Inter `optional`); preloaded from the head, they are fetched beside
 // the page and are at hand for its first layout, so that layout is the only
 // one and is in the designed fonts. Fraunces first (the first screen's heading),
 // and both at the head's top, where the browser's preload scanner meets them first.
