@@ -375,7 +375,7 @@ async function refuseUnlessEmpty(db: Database) {
  * was due is taken as reminded; every request is taken as acknowledged
  * (`restored`); the day's run is taken as done if it was due.
  * (20261202000000_restored_marks.sql; the reminders and acknowledgements are
- * messages of the queue, 20261203000100_reminders_and_acknowledgements_in_queue.sql.)
+ * messages of the queue, 20261203000000_one_message_queue.sql.)
  */
 async function settleRelease100Backup(
   db: Database,

@@ -58,7 +58,7 @@ export async function addMessagesOfEveryKind(
 
 /**
  * The queries that read the messages, alike before and after the move into
- * the one queue (20261203000000_one_message_queue.sql and the two after it):
+ * the one queue (20261203000000_one_message_queue.sql):
  * what each says, when it was made and tried, and whether and when it was
  * settled.
  */

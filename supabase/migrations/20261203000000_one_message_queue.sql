@@ -10,9 +10,10 @@
 -- One module claims and settles every kind
 -- (supabase/functions/_shared/notifications/message-queue.ts).
 --
--- This migration moves the alerts (app_private.booking_alerts) and the daily
--- runs (app_private.daily_runs) into it, as they stood: sent stays sent,
--- waiting stays waiting. The move of each old table is a function of its rows
+-- This migration moves the rows of the six tables before it (booking_alerts,
+-- daily_runs, booking_reminders, booking_acknowledgements,
+-- booking_notifications, flood_digests) into it as they stood: sent stays sent,
+-- waiting stays waiting, and those tables go. The move of each is a function of its rows
 -- as JSON, so that `npx hijama restore` moves the rows of a backup that holds
 -- the old table in the same way, into a schema that no longer has it
 -- (server/db/backup.ts, legacyQueueTables).
@@ -143,8 +144,7 @@ select app_private.messages_from_daily_runs(
 drop table app_private.booking_alerts;
 drop table app_private.daily_runs;
 
--- What the limits' trigger leaves for the notifier, in functions of their own,
--- so that a later move of the notifications changes these and not the trigger.
+-- What the limits' trigger leaves for the notifier, in functions of their own.
 
 -- A request without a client address: the practice is told once an hour
 -- while they keep coming (20261202000300_client_network_and_proof.sql).
@@ -168,7 +168,8 @@ language plpgsql
 set search_path = ''
 as $$
 begin
-  update app_private.booking_notifications set digest = true where booking_id = request;
+  update app_private.messages set in_digest = true
+   where kind = 'notification' and booking_id = request;
   insert into app_private.messages (kind, details)
     select 'flood', jsonb_build_object('threshold', threshold)
      where not exists (
@@ -283,16 +284,38 @@ begin
 end;
 $$;
 
--- The practice hears of a flood, and of requests without a client address,
--- at once (20261201000300_hosted_wake.sql).
+-- The wake-up of the Edge Function (20261201000300_hosted_wake.sql), at
+-- commit, for a notification sent on its own: the limits' trigger marks one
+-- for the digest after it is inserted, so the row is read again here.
+create or replace function app_private.wake_notify_function()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if new.kind = 'notification' and exists (
+    select 1 from app_private.messages where id = new.id and in_digest
+  ) then
+    return null;
+  end if;
+  perform app_private.request_notification_send();
+  return null;
+exception
+  when others then
+    raise warning 'Could not call the notify-bookings function: %', sqlerrm;
+    return null;
+end;
+$$;
+
 create constraint trigger messages_wake_function
   after insert on app_private.messages
   deferrable initially deferred
   for each row
-  when (new.kind in ('flood', 'no_client_address'))
+  when (new.kind in ('notification', 'flood', 'no_client_address'))
   execute function app_private.wake_notify_function();
 
--- As in 20261202000400_undo_and_delete.sql, with the alerts in the one queue.
+-- As in 20261202000400_undo_and_delete.sql, with the messages in the one queue.
 create or replace function app_private.forget_deleted_bookings()
 returns trigger
 language plpgsql
@@ -303,9 +326,9 @@ declare
   gone uuid[];
 begin
   select coalesce(array_agg(erased.id), '{}') into gone from erased;
-  update app_private.flood_digests d
-     set booking_ids = array(select id from unnest(d.booking_ids) as id where id <> all (gone))
-   where d.booking_ids && gone;
+  update app_private.messages m
+     set booking_ids = array(select id from unnest(m.booking_ids) as id where id <> all (gone))
+   where m.kind = 'flood_digest' and m.booking_ids && gone;
   -- An alert about one of them alone goes; one about several keeps the others.
   delete from app_private.messages m
    where m.kind = 'acknowledgement_refused' and (m.details ->> 'booking_id')::uuid = any (gone);
@@ -318,6 +341,305 @@ begin
                   where (n ->> 'booking_id')::uuid = any (gone));
   delete from app_private.messages m
    where m.kind = 'notification_failing' and m.details -> 'notifications' = '[]'::jsonb;
+  return null;
+end;
+$$;
+
+-- Reminders and acknowledgements: claimed by the same two functions as
+-- before, with the same signatures and rules (one reminder every 15 minutes at
+-- most and none for a flood's request, 20261202000200_flood_reminders.sql; one
+-- acknowledgement per address in 24 hours, 20 an hour in all, none for a
+-- flood's request or an address that is not plain, 20261202000100_plain_email.sql).
+-- An acknowledgement's state is its outcome: `sending` while it has none.
+
+-- Whether a request came in a flood (above the site's hourly threshold,
+-- 20261201000100_limits.sql): it reaches the practice in the flood digest and
+-- gets neither a reminder nor an acknowledgement. Said once, here.
+create function app_private.is_flood_request(request uuid)
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select exists (
+    select 1 from app_private.messages m
+     where m.kind = 'notification' and m.booking_id = request and m.in_digest)
+$$;
+
+revoke all on function app_private.is_flood_request(uuid) from public, anon, authenticated, service_role;
+
+create function app_private.messages_from_booking_reminders(reminders jsonb)
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into app_private.messages
+      (kind, booking_id, claimed_by, next_attempt_at, attempts, last_error, done_at, outcome)
+    select 'reminder', r.booking_id, r.claimed_by, r.next_attempt_at, r.attempts, r.last_error,
+           r.reminded_at, case when r.reminded_at is not null then 'sent' end
+      from jsonb_to_recordset(reminders) as r(
+        booking_id uuid, claimed_by uuid, next_attempt_at timestamptz, attempts integer,
+        reminded_at timestamptz, last_error text)
+     order by r.booking_id
+$$;
+
+create function app_private.messages_from_booking_acknowledgements(acknowledgements jsonb)
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into app_private.messages
+      (kind, booking_id, address_key, claimed_by, next_attempt_at, attempts, last_error,
+       done_at, outcome)
+    select 'acknowledgement', k.booking_id, k.address_key, k.claimed_by, k.next_attempt_at,
+           k.attempts, k.last_error,
+           -- Only a sent one had its time recorded.
+           case when k.state <> 'sending' then coalesce(k.sent_at, k.next_attempt_at) end,
+           nullif(k.state, 'sending')
+      from jsonb_to_recordset(acknowledgements) as k(
+        booking_id uuid, address_key bytea, state text, claimed_by uuid,
+        next_attempt_at timestamptz, attempts integer, sent_at timestamptz, last_error text)
+     order by k.booking_id
+$$;
+
+revoke all on function app_private.messages_from_booking_reminders(jsonb)
+  from public, anon, authenticated, service_role;
+revoke all on function app_private.messages_from_booking_acknowledgements(jsonb)
+  from public, anon, authenticated, service_role;
+
+select app_private.messages_from_booking_reminders(
+  (select coalesce(jsonb_agg(r), '[]') from app_private.booking_reminders r));
+select app_private.messages_from_booking_acknowledgements(
+  (select coalesce(jsonb_agg(k), '[]') from app_private.booking_acknowledgements k));
+
+drop table app_private.booking_reminders;
+drop table app_private.booking_acknowledgements;
+
+-- What the per-address limit of the acknowledgements looks up.
+create index messages_address_key_idx
+  on app_private.messages (address_key, done_at) where address_key is not null;
+
+-- As in 20261202000200_flood_reminders.sql, on the one queue.
+create or replace function app_private.claim_due_reminders(
+  claim uuid,
+  lease interval,
+  remind_after interval,
+  max_requests integer default 200,
+  as_of timestamptz default now()
+)
+returns table (booking_id uuid, created_at timestamptz, attempts integer)
+language plpgsql
+volatile
+set search_path = ''
+as $$
+#variable_conflict use_column
+begin
+  perform pg_advisory_xact_lock(hashtextextended('hijama-reminders', 0));
+  if exists (
+    select 1 from app_private.messages r
+    where r.kind = 'reminder'
+      and (r.done_at > as_of - interval '15 minutes'
+        or (r.done_at is null and r.claimed_by is not null and r.next_attempt_at > as_of))
+  ) then
+    return;
+  end if;
+  return query
+  with due as (
+    select b.id from public.bookings b
+    where b.created_at <= as_of - remind_after
+      and not exists (
+        select 1 from app_private.booking_answers a
+        where a.booking_id = b.id and a.answered_at <= as_of
+      )
+      and not exists (
+        select 1 from app_private.messages r
+        where r.kind = 'reminder' and r.booking_id = b.id
+          and (r.done_at is not null or r.next_attempt_at > as_of)
+      )
+      and not app_private.is_flood_request(b.id)
+    order by b.created_at, b.id
+    limit max_requests
+  ),
+  claimed as (
+    insert into app_private.messages as r (kind, booking_id, claimed_by, next_attempt_at, attempts)
+      select 'reminder', id, claim, as_of + lease, 1 from due
+    on conflict (kind, booking_id) where booking_id is not null do update
+      set claimed_by = excluded.claimed_by,
+          next_attempt_at = excluded.next_attempt_at,
+          attempts = r.attempts + 1
+      -- Seen again after the other notifier's insert or update committed.
+      where r.done_at is null and r.next_attempt_at <= as_of
+    returning r.booking_id, r.attempts
+  )
+  select c.booking_id, b.created_at, c.attempts
+  from claimed c join public.bookings b on b.id = c.booking_id
+  order by b.created_at, b.id;
+end;
+$$;
+
+-- As in 20261202000100_plain_email.sql, on the one queue.
+create or replace function app_private.claim_acknowledgement(
+  claim uuid,
+  lease interval,
+  max_age interval,
+  per_address_within interval,
+  as_of timestamptz default now()
+)
+returns table (booking_id uuid, created_at timestamptz, full_name text, email text, attempts integer)
+language plpgsql
+volatile
+set search_path = ''
+as $$
+#variable_conflict use_column
+declare
+  most_per_hour constant integer := 20;
+  candidate record;
+  key bytea;
+  acknowledgement app_private.messages;
+begin
+  perform pg_advisory_xact_lock(hashtextextended('hijama-acknowledgements-per-hour', 0));
+  for candidate in
+    select b.id, b.created_at, b.full_name, b.email from public.bookings b
+    where b.email is not null
+      and app_private.is_plain_email(b.email)
+      -- A flooder typing a new address each time would otherwise have the
+      -- practice mail every one of them.
+      and not app_private.is_flood_request(b.id)
+      and b.created_at > as_of - max_age
+      and b.created_at <= as_of
+      and not exists (
+        select 1 from app_private.messages k
+        where k.kind = 'acknowledgement' and k.booking_id = b.id
+          and (k.done_at is not null or k.next_attempt_at > as_of)
+      )
+    order by b.created_at, b.id
+    limit 20
+  loop
+    key := extensions.hmac(convert_to(lower(candidate.email), 'UTF8'),
+      app_private.answer_link_key(), 'sha256');
+    perform pg_advisory_xact_lock(hashtextextended('hijama-acknowledgement:' || encode(key, 'hex'), 0));
+    if exists (
+      select 1 from app_private.messages k
+      where k.address_key = key and k.booking_id <> candidate.id
+        and ((k.outcome = 'sent' and k.done_at > as_of - per_address_within)
+          or (k.done_at is null and k.claimed_by is not null and k.next_attempt_at > as_of))
+    ) or (
+      select count(*) from app_private.messages k
+      join public.bookings r on r.id = k.booking_id
+      where k.kind = 'acknowledgement' and k.booking_id <> candidate.id
+        and ((k.outcome = 'sent' and k.done_at > as_of - interval '1 hour')
+          or (k.done_at is null and r.created_at > as_of - max_age))
+    ) >= most_per_hour then
+      insert into app_private.messages as k (kind, booking_id, address_key, done_at, outcome)
+        values ('acknowledgement', candidate.id, key, as_of, 'limited')
+      on conflict (kind, booking_id) where booking_id is not null do update
+        set done_at = as_of, outcome = 'limited', claimed_by = null
+        where k.done_at is null;
+      continue;
+    end if;
+    insert into app_private.messages as k
+        (kind, booking_id, address_key, claimed_by, next_attempt_at, attempts)
+      values ('acknowledgement', candidate.id, key, claim, as_of + lease, 1)
+    on conflict (kind, booking_id) where booking_id is not null do update
+      set claimed_by = excluded.claimed_by,
+          next_attempt_at = excluded.next_attempt_at,
+          attempts = k.attempts + 1
+      where k.done_at is null and k.next_attempt_at <= as_of
+    returning * into acknowledgement;
+    if acknowledgement.id is null then
+      continue;
+    end if;
+    booking_id := candidate.id;
+    created_at := candidate.created_at;
+    full_name := candidate.full_name;
+    email := candidate.email;
+    attempts := acknowledgement.attempts;
+    return next;
+    return;
+  end loop;
+  -- Requests too old to acknowledge that were still being tried: given up.
+  update app_private.messages k
+     set done_at = as_of, outcome = 'expired', claimed_by = null
+    from public.bookings b
+   where k.kind = 'acknowledgement' and b.id = k.booking_id and k.done_at is null
+     and b.created_at <= as_of - max_age and k.next_attempt_at <= as_of;
+end;
+$$;
+
+-- The notifications of requests and the flood digests. A request's
+-- notification is added by the same trigger in the booking's transaction; one
+-- above the site's hourly threshold is marked `in_digest` and waits for a
+-- message of kind `flood_digest`, which carries the ids of its requests. Each
+-- channel's success moves with them. After this the queue is the only one.
+
+create function app_private.messages_from_booking_notifications(notifications jsonb)
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into app_private.messages
+      (kind, booking_id, created_at, attempts, next_attempt_at, claimed_by, email_sent_at,
+       webhook_sent_at, ntfy_sent_at, done_at, outcome, last_error, failure_reported_at, in_digest)
+    select 'notification', n.booking_id, n.created_at, n.attempts, n.next_attempt_at,
+           n.claimed_by, n.email_sent_at, n.webhook_sent_at, n.ntfy_sent_at, n.completed_at,
+           case when n.completed_at is not null then 'sent' end, n.last_error,
+           n.failure_reported_at, n.digest
+      from jsonb_to_recordset(notifications) as n(
+        booking_id uuid, created_at timestamptz, attempts integer, next_attempt_at timestamptz,
+        claimed_by uuid, email_sent_at timestamptz, webhook_sent_at timestamptz,
+        ntfy_sent_at timestamptz, completed_at timestamptz, last_error text,
+        failure_reported_at timestamptz, digest boolean)
+     order by n.created_at, n.booking_id
+$$;
+
+create function app_private.messages_from_flood_digests(digests jsonb)
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into app_private.messages
+      (kind, booking_ids, created_at, attempts, next_attempt_at, claimed_by, email_sent_at,
+       webhook_sent_at, ntfy_sent_at, done_at, outcome, last_error)
+    select 'flood_digest', d.booking_ids, d.created_at, d.attempts, d.next_attempt_at,
+           d.claimed_by, d.email_sent_at, d.webhook_sent_at, d.ntfy_sent_at, d.completed_at,
+           case when d.completed_at is not null then 'sent' end, d.last_error
+      from jsonb_to_recordset(digests) as d(
+        id bigint, created_at timestamptz, booking_ids uuid[], attempts integer,
+        next_attempt_at timestamptz, claimed_by uuid, email_sent_at timestamptz,
+        webhook_sent_at timestamptz, completed_at timestamptz, last_error text,
+        ntfy_sent_at timestamptz)
+     order by d.id
+$$;
+
+revoke all on function app_private.messages_from_booking_notifications(jsonb)
+  from public, anon, authenticated, service_role;
+revoke all on function app_private.messages_from_flood_digests(jsonb)
+  from public, anon, authenticated, service_role;
+
+-- Moved without waking the Edge Function for each of them: what waits is
+-- sent at its next call.
+alter table app_private.messages disable trigger messages_wake_function;
+select app_private.messages_from_booking_notifications(
+  (select coalesce(jsonb_agg(n), '[]') from app_private.booking_notifications n));
+select app_private.messages_from_flood_digests(
+  (select coalesce(jsonb_agg(d), '[]') from app_private.flood_digests d));
+alter table app_private.messages enable trigger messages_wake_function;
+
+drop table app_private.booking_notifications;
+drop table app_private.flood_digests;
+
+-- The requests waiting for a digest.
+create index messages_in_digest_idx
+  on app_private.messages (created_at) where in_digest and done_at is null;
+
+create or replace function app_private.enqueue_booking_notification()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into app_private.messages (kind, booking_id) values ('notification', new.id);
   return null;
 end;
 $$;
