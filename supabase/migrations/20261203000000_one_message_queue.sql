@@ -131,18 +131,109 @@ as $$
      order by r.day
 $$;
 
-revoke all on function app_private.messages_from_booking_alerts(jsonb)
-  from public, anon, authenticated, service_role;
-revoke all on function app_private.messages_from_daily_runs(jsonb)
+create function app_private.messages_from_booking_reminders(reminders jsonb)
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into app_private.messages
+      (kind, booking_id, claimed_by, next_attempt_at, attempts, last_error, done_at, outcome)
+    select 'reminder', r.booking_id, r.claimed_by, r.next_attempt_at, r.attempts, r.last_error,
+           r.reminded_at, case when r.reminded_at is not null then 'sent' end
+      from jsonb_to_recordset(reminders) as r(
+        booking_id uuid, claimed_by uuid, next_attempt_at timestamptz, attempts integer,
+        reminded_at timestamptz, last_error text)
+     order by r.booking_id
+$$;
+
+create function app_private.messages_from_booking_acknowledgements(acknowledgements jsonb)
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into app_private.messages
+      (kind, booking_id, address_key, claimed_by, next_attempt_at, attempts, last_error,
+       done_at, outcome)
+    select 'acknowledgement', k.booking_id, k.address_key, k.claimed_by, k.next_attempt_at,
+           k.attempts, k.last_error,
+           -- Only a sent one had its time recorded.
+           case when k.state <> 'sending' then coalesce(k.sent_at, k.next_attempt_at) end,
+           nullif(k.state, 'sending')
+      from jsonb_to_recordset(acknowledgements) as k(
+        booking_id uuid, address_key bytea, state text, claimed_by uuid,
+        next_attempt_at timestamptz, attempts integer, sent_at timestamptz, last_error text)
+     order by k.booking_id
+$$;
+
+create function app_private.messages_from_booking_notifications(notifications jsonb)
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into app_private.messages
+      (kind, booking_id, created_at, attempts, next_attempt_at, claimed_by, email_sent_at,
+       webhook_sent_at, ntfy_sent_at, done_at, outcome, last_error, failure_reported_at, in_digest)
+    select 'notification', n.booking_id, n.created_at, n.attempts, n.next_attempt_at,
+           n.claimed_by, n.email_sent_at, n.webhook_sent_at, n.ntfy_sent_at, n.completed_at,
+           case when n.completed_at is not null then 'sent' end, n.last_error,
+           n.failure_reported_at, n.digest
+      from jsonb_to_recordset(notifications) as n(
+        booking_id uuid, created_at timestamptz, attempts integer, next_attempt_at timestamptz,
+        claimed_by uuid, email_sent_at timestamptz, webhook_sent_at timestamptz,
+        ntfy_sent_at timestamptz, completed_at timestamptz, last_error text,
+        failure_reported_at timestamptz, digest boolean)
+     order by n.created_at, n.booking_id
+$$;
+
+create function app_private.messages_from_flood_digests(digests jsonb)
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into app_private.messages
+      (kind, booking_ids, created_at, attempts, next_attempt_at, claimed_by, email_sent_at,
+       webhook_sent_at, ntfy_sent_at, done_at, outcome, last_error)
+    select 'flood_digest', d.booking_ids, d.created_at, d.attempts, d.next_attempt_at,
+           d.claimed_by, d.email_sent_at, d.webhook_sent_at, d.ntfy_sent_at, d.completed_at,
+           case when d.completed_at is not null then 'sent' end, d.last_error
+      from jsonb_to_recordset(digests) as d(
+        id bigint, created_at timestamptz, booking_ids uuid[], attempts integer,
+        next_attempt_at timestamptz, claimed_by uuid, email_sent_at timestamptz,
+        webhook_sent_at timestamptz, completed_at timestamptz, last_error text,
+        ntfy_sent_at timestamptz)
+     order by d.id
+$$;
+
+revoke all on function
+  app_private.messages_from_booking_alerts(jsonb),
+  app_private.messages_from_daily_runs(jsonb),
+  app_private.messages_from_booking_reminders(jsonb),
+  app_private.messages_from_booking_acknowledgements(jsonb),
+  app_private.messages_from_booking_notifications(jsonb),
+  app_private.messages_from_flood_digests(jsonb)
   from public, anon, authenticated, service_role;
 
+-- Before the wake-up trigger below exists: what waits is sent at the
+-- notifier's next run, not one call of the Edge Function per row.
 select app_private.messages_from_booking_alerts(
   (select coalesce(jsonb_agg(a), '[]') from app_private.booking_alerts a));
 select app_private.messages_from_daily_runs(
   (select coalesce(jsonb_agg(r), '[]') from app_private.daily_runs r));
+select app_private.messages_from_booking_reminders(
+  (select coalesce(jsonb_agg(r), '[]') from app_private.booking_reminders r));
+select app_private.messages_from_booking_acknowledgements(
+  (select coalesce(jsonb_agg(k), '[]') from app_private.booking_acknowledgements k));
+select app_private.messages_from_booking_notifications(
+  (select coalesce(jsonb_agg(n), '[]') from app_private.booking_notifications n));
+select app_private.messages_from_flood_digests(
+  (select coalesce(jsonb_agg(d), '[]') from app_private.flood_digests d));
 
 drop table app_private.booking_alerts;
 drop table app_private.daily_runs;
+drop table app_private.booking_reminders;
+drop table app_private.booking_acknowledgements;
+drop table app_private.booking_notifications;
+drop table app_private.flood_digests;
 
 -- What the limits' trigger leaves for the notifier, in functions of their own.
 
@@ -368,53 +459,6 @@ $$;
 
 revoke all on function app_private.is_flood_request(uuid) from public, anon, authenticated, service_role;
 
-create function app_private.messages_from_booking_reminders(reminders jsonb)
-returns void
-language sql
-set search_path = ''
-as $$
-  insert into app_private.messages
-      (kind, booking_id, claimed_by, next_attempt_at, attempts, last_error, done_at, outcome)
-    select 'reminder', r.booking_id, r.claimed_by, r.next_attempt_at, r.attempts, r.last_error,
-           r.reminded_at, case when r.reminded_at is not null then 'sent' end
-      from jsonb_to_recordset(reminders) as r(
-        booking_id uuid, claimed_by uuid, next_attempt_at timestamptz, attempts integer,
-        reminded_at timestamptz, last_error text)
-     order by r.booking_id
-$$;
-
-create function app_private.messages_from_booking_acknowledgements(acknowledgements jsonb)
-returns void
-language sql
-set search_path = ''
-as $$
-  insert into app_private.messages
-      (kind, booking_id, address_key, claimed_by, next_attempt_at, attempts, last_error,
-       done_at, outcome)
-    select 'acknowledgement', k.booking_id, k.address_key, k.claimed_by, k.next_attempt_at,
-           k.attempts, k.last_error,
-           -- Only a sent one had its time recorded.
-           case when k.state <> 'sending' then coalesce(k.sent_at, k.next_attempt_at) end,
-           nullif(k.state, 'sending')
-      from jsonb_to_recordset(acknowledgements) as k(
-        booking_id uuid, address_key bytea, state text, claimed_by uuid,
-        next_attempt_at timestamptz, attempts integer, sent_at timestamptz, last_error text)
-     order by k.booking_id
-$$;
-
-revoke all on function app_private.messages_from_booking_reminders(jsonb)
-  from public, anon, authenticated, service_role;
-revoke all on function app_private.messages_from_booking_acknowledgements(jsonb)
-  from public, anon, authenticated, service_role;
-
-select app_private.messages_from_booking_reminders(
-  (select coalesce(jsonb_agg(r), '[]') from app_private.booking_reminders r));
-select app_private.messages_from_booking_acknowledgements(
-  (select coalesce(jsonb_agg(k), '[]') from app_private.booking_acknowledgements k));
-
-drop table app_private.booking_reminders;
-drop table app_private.booking_acknowledgements;
-
 -- What the per-address limit of the acknowledgements looks up.
 create index messages_address_key_idx
   on app_private.messages (address_key, done_at) where address_key is not null;
@@ -569,64 +613,7 @@ $$;
 -- The notifications of requests and the flood digests. A request's
 -- notification is added by the same trigger in the booking's transaction; one
 -- above the site's hourly threshold is marked `in_digest` and waits for a
--- message of kind `flood_digest`, which carries the ids of its requests. Each
--- channel's success moves with them. After this the queue is the only one.
-
-create function app_private.messages_from_booking_notifications(notifications jsonb)
-returns void
-language sql
-set search_path = ''
-as $$
-  insert into app_private.messages
-      (kind, booking_id, created_at, attempts, next_attempt_at, claimed_by, email_sent_at,
-       webhook_sent_at, ntfy_sent_at, done_at, outcome, last_error, failure_reported_at, in_digest)
-    select 'notification', n.booking_id, n.created_at, n.attempts, n.next_attempt_at,
-           n.claimed_by, n.email_sent_at, n.webhook_sent_at, n.ntfy_sent_at, n.completed_at,
-           case when n.completed_at is not null then 'sent' end, n.last_error,
-           n.failure_reported_at, n.digest
-      from jsonb_to_recordset(notifications) as n(
-        booking_id uuid, created_at timestamptz, attempts integer, next_attempt_at timestamptz,
-        claimed_by uuid, email_sent_at timestamptz, webhook_sent_at timestamptz,
-        ntfy_sent_at timestamptz, completed_at timestamptz, last_error text,
-        failure_reported_at timestamptz, digest boolean)
-     order by n.created_at, n.booking_id
-$$;
-
-create function app_private.messages_from_flood_digests(digests jsonb)
-returns void
-language sql
-set search_path = ''
-as $$
-  insert into app_private.messages
-      (kind, booking_ids, created_at, attempts, next_attempt_at, claimed_by, email_sent_at,
-       webhook_sent_at, ntfy_sent_at, done_at, outcome, last_error)
-    select 'flood_digest', d.booking_ids, d.created_at, d.attempts, d.next_attempt_at,
-           d.claimed_by, d.email_sent_at, d.webhook_sent_at, d.ntfy_sent_at, d.completed_at,
-           case when d.completed_at is not null then 'sent' end, d.last_error
-      from jsonb_to_recordset(digests) as d(
-        id bigint, created_at timestamptz, booking_ids uuid[], attempts integer,
-        next_attempt_at timestamptz, claimed_by uuid, email_sent_at timestamptz,
-        webhook_sent_at timestamptz, completed_at timestamptz, last_error text,
-        ntfy_sent_at timestamptz)
-     order by d.id
-$$;
-
-revoke all on function app_private.messages_from_booking_notifications(jsonb)
-  from public, anon, authenticated, service_role;
-revoke all on function app_private.messages_from_flood_digests(jsonb)
-  from public, anon, authenticated, service_role;
-
--- Moved without waking the Edge Function for each of them: what waits is
--- sent at its next call.
-alter table app_private.messages disable trigger messages_wake_function;
-select app_private.messages_from_booking_notifications(
-  (select coalesce(jsonb_agg(n), '[]') from app_private.booking_notifications n));
-select app_private.messages_from_flood_digests(
-  (select coalesce(jsonb_agg(d), '[]') from app_private.flood_digests d));
-alter table app_private.messages enable trigger messages_wake_function;
-
-drop table app_private.booking_notifications;
-drop table app_private.flood_digests;
+-- message of kind `flood_digest`, which carries the ids of its requests.
 
 -- The requests waiting for a digest.
 create index messages_in_digest_idx
