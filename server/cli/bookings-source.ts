@@ -18,7 +18,6 @@ import { openDatabase } from '../db/open-database.ts';
 import { commandSocketPath, socketPathFits } from '../db/pglite-socket.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 import { createNotificationStates } from '../../supabase/functions/_shared/notifications/notification-states.ts';
-import { createOutbox } from '../../supabase/functions/_shared/notifications/outbox.ts';
 import type {
   AnswerRecord,
   BookingRecord,
@@ -179,9 +178,9 @@ export async function requireTable(db: Database, table: string) {
 
 function databaseSource({ db, description, close }: OpenedForCommand): BookingsSource {
   const bookings = createOwnerBookingsRepository(db);
-  // A database without the notifications migration has no states to read; asked once per command.
-  let outbox: Promise<boolean> | undefined;
-  const hasOutbox = () => (outbox ??= createOutbox(db).exists());
+  // A database without the queue's migration has no states to read; asked once per command.
+  let queueTable: Promise<boolean> | undefined;
+  const hasQueue = () => (queueTable ??= hasTable(db, 'app_private.messages'));
   // Likewise a database without the answers migration has no answers to read or write.
   let answersTable: Promise<boolean> | undefined;
   const hasAnswers = () => (answersTable ??= hasTable(db, 'app_private.booking_answers'));
@@ -196,7 +195,7 @@ function databaseSource({ db, description, close }: OpenedForCommand): BookingsS
       return withStates(records, {
         async notifications(since) {
           const states = new Map<string, NotificationRecord>();
-          if (!(await hasOutbox())) return states;
+          if (!(await hasQueue())) return states;
           const found = await createNotificationStates(db).receivedSince(since);
           for (const [bookingId, status] of found) {
             states.set(bookingId, {
@@ -233,7 +232,7 @@ function databaseSource({ db, description, close }: OpenedForCommand): BookingsS
     deleteRequest: async (bookingId) =>
       (await bookings.delete({ ids: { from: bookingId, to: bookingId } })) > 0,
     async failingNotifications() {
-      if (!(await hasOutbox())) return [];
+      if (!(await hasQueue())) return [];
       return (await createNotificationStates(db).failing()).map((entry) => ({
         booking_id: entry.bookingId,
         created_at: entry.createdAt.toISOString(),

@@ -12,7 +12,6 @@ import { DatabaseUnavailableError } from '../../supabase/functions/_shared/db/da
 import { DatabaseRoleError } from '../db/open-database.ts';
 import { MigrationError } from '../db/migrate.ts';
 import { plainText } from '../../supabase/functions/_shared/notifications/email-html.ts';
-import { createOutbox } from '../../supabase/functions/_shared/notifications/outbox.ts';
 import { createConfiguredNotifier } from '../../supabase/functions/_shared/notifications/setup.ts';
 import {
   ambiguousUnit,
@@ -509,12 +508,7 @@ async function notify(io: CliIo, settings: Settings, once: boolean): Promise<num
   }
   try {
     await requireTable(opened.db, 'public.bookings');
-    if (!(await createOutbox(opened.db).exists())) {
-      throw new CliError(
-        'The database has no notification outbox: apply supabase/migrations/20261201000200_notifications.sql ' +
-          '(`supabase db push` for a Supabase project, or start the server once).',
-      );
-    }
+    await requireTable(opened.db, 'app_private.messages');
     const log = {
       info: (message: string) => void io.out(`${message}\n`),
       error: (message: string) => io.err(`${message}\n`),
