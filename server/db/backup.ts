@@ -53,21 +53,24 @@ export const tablesLeftOut: Readonly<Record<string, string>> = {
 
 /**
  * The tables of earlier releases whose rows a migration moved into the one
- * queue, app_private.messages, each with the function of the migration that
- * moves them (20261203000000_one_message_queue.sql). A backup holding one is
+ * queue, app_private.messages, each moved by the migration's function named
+ * after it, `messages_from_<table>` (20261203000000_one_message_queue.sql). A backup holding one is
  * restored through that function where the schema no longer has the table (a
  * schema made whole: by `supabase db push`, or for a backup that names no
  * migration of this project); elsewhere the table is loaded as it was, and the
  * migration applied after the load moves its rows.
  */
-const legacyQueueTables: Readonly<Record<string, string>> = {
-  'app_private.booking_alerts': 'app_private.messages_from_booking_alerts',
-  'app_private.daily_runs': 'app_private.messages_from_daily_runs',
-  'app_private.booking_reminders': 'app_private.messages_from_booking_reminders',
-  'app_private.booking_acknowledgements': 'app_private.messages_from_booking_acknowledgements',
-  'app_private.booking_notifications': 'app_private.messages_from_booking_notifications',
-  'app_private.flood_digests': 'app_private.messages_from_flood_digests',
-};
+const legacyQueueTables = [
+  'booking_alerts',
+  'daily_runs',
+  'booking_reminders',
+  'booking_acknowledgements',
+  'booking_notifications',
+  'flood_digests',
+].map((table) => ({
+  name: `app_private.${table}`,
+  move: `app_private.messages_from_${table}`,
+}));
 
 export type BackupRow = Record<string, unknown>;
 
@@ -315,7 +318,7 @@ export async function restoreBackup(
     const tables = await backedUpTables(tx);
     const inSchema = (name: string) => tables.some((table) => table.name === name);
     const unknownTable = Object.keys(backup.tables).find(
-      (name) => !inSchema(name) && !(name in legacyQueueTables),
+      (name) => !inSchema(name) && !legacyQueueTables.some((legacy) => legacy.name === name),
     );
     if (unknownTable) {
       throw new RestoreRefusedError(
@@ -327,7 +330,7 @@ export async function restoreBackup(
       const rows = backup.tables[table.name];
       if (rows) loaded[table.name] = await loadTable(tx, table, rows);
     }
-    for (const [name, move] of Object.entries(legacyQueueTables)) {
+    for (const { name, move } of legacyQueueTables) {
       const rows = backup.tables[name];
       if (rows && !inSchema(name)) loaded[name] = await loadIntoQueue(tx, move, rows);
     }
