@@ -3,13 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runHijama } from '../cli/hijama-command.ts';
-import { createScratchDatabase, testDatabaseUrl } from '../testing/helpers.ts';
+import { bareEngines } from '../testing/bare-engines.ts';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { appliedMigrations, listMigrations, migrate, MigrationError } from './migrate.ts';
 import { openDatabase } from './open-database.ts';
-import { openPglite } from './pglite.ts';
-import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 
 /**
  * A database that records migrations this version lacks is refused before
@@ -18,37 +16,12 @@ import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
  * by a newer version with one that says to update.
  */
 
-interface Engine {
-  name: string;
-  open(): Promise<{ db: Database; env: Record<string, string> }>;
-}
-
 const cleanUps: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const cleanUp of cleanUps.reverse()) await cleanUp();
 });
 
-const engines: Engine[] = [
-  {
-    name: 'PGlite',
-    open: async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'hijama-migrate-'));
-      cleanUps.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-      return { db: await openPglite(path.join(dataDir, 'pgdata')), env: { DATA_DIR: dataDir } };
-    },
-  },
-];
-if (testDatabaseUrl) {
-  const adminUrl = testDatabaseUrl;
-  engines.push({
-    name: 'PostgreSQL',
-    open: async () => {
-      const scratch = await createScratchDatabase(adminUrl);
-      cleanUps.push(() => scratch.drop());
-      return { db: await openPostgres(scratch.url), env: { DATABASE_URL: scratch.url } };
-    },
-  });
-}
+const engines = bareEngines();
 
 /** Two of the migrations a build before 1.0.0 recorded. */
 const before100 = [

@@ -4,14 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runHijama } from '../cli/hijama-command.ts';
-import { createScratchDatabase, testDatabaseUrl } from '../testing/helpers.ts';
+import { bareEngines } from '../testing/bare-engines.ts';
 import { readSchemaCatalog } from '../testing/schema-catalog.ts';
 import { readBookingLimits } from './booking-limits.ts';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { findMigrationsDir, listMigrations, migrate } from './migrate.ts';
-import { openPglite } from './pglite.ts';
-import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 import { notifierPass } from '../testing/notifier-pass.ts';
 import {
   addMessagesOfEveryKind,
@@ -62,47 +60,12 @@ async function release100MigrationsDir(): Promise<string> {
   return dir;
 }
 
-interface Engine {
-  name: string;
-  open(): Promise<{ db: Database; env: Record<string, string>; reopen(): Promise<Database> }>;
-}
-
 const cleanUps: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const cleanUp of cleanUps) await cleanUp();
 });
 
-const engines: Engine[] = [
-  {
-    name: 'PGlite',
-    open: async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'hijama-upgrade-'));
-      cleanUps.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-      // Where the server keeps it (open-database.ts).
-      const pgdata = path.join(dataDir, 'pgdata');
-      return {
-        db: await openPglite(pgdata),
-        env: { DATA_DIR: dataDir },
-        reopen: () => openPglite(pgdata),
-      };
-    },
-  },
-];
-if (testDatabaseUrl) {
-  const adminUrl = testDatabaseUrl;
-  engines.push({
-    name: 'PostgreSQL',
-    open: async () => {
-      const scratch = await createScratchDatabase(adminUrl);
-      cleanUps.push(() => scratch.drop());
-      return {
-        db: await openPostgres(scratch.url),
-        env: { DATABASE_URL: scratch.url },
-        reopen: () => openPostgres(scratch.url),
-      };
-    },
-  });
-}
+const engines = bareEngines();
 
 const request = (fullName: string, email: string, instagram: string | null = null) => ({
   id: randomUUID(),

@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll } from 'vitest';
+import { openPglite } from '../db/pglite.ts';
+import type { Database } from '../../supabase/functions/_shared/db/database.ts';
+import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
+import { createScratchDatabase, testDatabaseUrl } from './helpers.ts';
+
+/** A database engine whose databases start empty: no migration applied. */
+export interface BareEngine {
+  name: string;
+  /**
+   * A new empty database, open; `env` names it as the server's settings do,
+   * `reopen` opens it again once closed. Removed after the file's tests.
+   */
+  open(): Promise<{ db: Database; env: Record<string, string>; reopen(): Promise<Database> }>;
+}
+
+/** Empty databases on every engine available: PGlite always, PostgreSQL with TEST_DATABASE_URL. */
+export function bareEngines(): BareEngine[] {
+  const cleanUps: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const cleanUp of cleanUps.reverse()) await cleanUp();
+  });
+  const engines: BareEngine[] = [
+    {
+      name: 'PGlite',
+      open: async () => {
+        const dataDir = mkdtempSync(path.join(tmpdir(), 'hijama-bare-'));
+        cleanUps.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+        // Where the server keeps it (open-database.ts).
+        const pgdata = path.join(dataDir, 'pgdata');
+        return {
+          db: await openPglite(pgdata),
+          env: { DATA_DIR: dataDir },
+          reopen: () => openPglite(pgdata),
+        };
+      },
+    },
+  ];
+  if (testDatabaseUrl) {
+    const adminUrl = testDatabaseUrl;
+    engines.push({
+      name: 'PostgreSQL',
+      open: async () => {
+        const scratch = await createScratchDatabase(adminUrl);
+        cleanUps.push(() => scratch.drop());
+        return {
+          db: await openPostgres(scratch.url),
+          env: { DATABASE_URL: scratch.url },
+          reopen: () => openPostgres(scratch.url),
+        };
+      },
+    });
+  }
+  return engines;
+}
