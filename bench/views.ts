@@ -10,8 +10,8 @@
  * its control, so that the machine's load weighs on both alike. The table
  * then gives what the view costs beyond its control (blocking time,
  * main-thread work, largest paint) and Lighthouse's benchmark index, which
- * tells a slow machine from a heavy page. It also keeps each run's trace and
- * lists the main thread's long tasks with what runs in them.
+ * tells a slow machine from a heavy page. It keeps each run's trace, and
+ * writes Lighthouse's own HTML report of the run that stands for each view.
  *
  * Usage: npm run bench [-- --runs 3] [-- home contact]
  * (builds first; serves on a free port; the medians of `--runs` runs, 3 by default)
@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { launch, type LaunchedChrome } from 'chrome-launcher';
-import lighthouse, { type Result, type RunnerResult } from 'lighthouse';
+import lighthouse, { generateReport, type Result, type RunnerResult } from 'lighthouse';
 import { pageNames } from '../src/content/site.ts';
 import {
   againstControl,
@@ -38,11 +38,6 @@ import { controlPath, prepareBenchSite, warmSite } from '../scripts/lib/bench-si
 import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
 import { chromiumArgs, chromiumPath } from '../scripts/lib/chromium.ts';
 import { numeric } from './lighthouse-results.ts';
-import {
-  mainThreadTasks,
-  type MainThreadTasks,
-  type TraceEvent,
-} from '../scripts/lib/trace-long-tasks.ts';
 
 const outDir = 'bench-results';
 const categoryIds = [
@@ -152,52 +147,6 @@ function summarise(view: string, lhr: Result): ViewResult {
     agentic,
     errors,
   };
-}
-
-/** Audits whose values the table already shows. */
-const tabled = new Set([
-  'first-contentful-paint',
-  'largest-contentful-paint',
-  'total-blocking-time',
-  'cumulative-layout-shift',
-]);
-
-/** The URLs (without the origin) and elements an audit's details name. */
-function namedItems(details: unknown): string[] {
-  return detailRows(details).flatMap((row) => {
-    const node = row.node as { selector?: string } | undefined;
-    if (typeof row.url === 'string') return [row.url.replace(/^https?:\/\/[^/]+/, '')];
-    return node?.selector ? [node.selector] : [];
-  });
-}
-
-interface Shortfall {
-  /** Each view that falls short, with its score and Lighthouse's summary. */
-  views: string[];
-  /** What the audit blames, across all views. */
-  items: Set<string>;
-}
-
-/**
- * Scored audits below full marks: the to-do list behind every score under 100
- * (the JSON reports have the full details).
- */
-function shortfalls(reports: [string, Result][]): Map<string, Shortfall> {
-  const found = new Map<string, Shortfall>();
-  for (const [view, lhr] of reports) {
-    for (const audit of Object.values(lhr.audits)) {
-      if (audit.score === null || audit.score >= 1 || tabled.has(audit.id)) continue;
-      // Informative and manual audits carry a score of 1 or none; only these count.
-      if (!['binary', 'numeric', 'metricSavings'].includes(audit.scoreDisplayMode)) continue;
-      const key = `${audit.id} — ${audit.title}`;
-      const entry = found.get(key) ?? { views: [], items: new Set<string>() };
-      const note = audit.displayValue ? ` (${audit.displayValue})` : '';
-      entry.views.push(`${view} ${audit.score.toFixed(2)}${note}`);
-      for (const item of namedItems(audit.details)) entry.items.add(item);
-      found.set(key, entry);
-    }
-  }
-  return found;
 }
 
 /** A median row of the table: each score, metric and size the median of the runs'. */
@@ -317,32 +266,6 @@ function printAgainstControl(comparisons: [string, AgainstControl][]): void {
   );
 }
 
-function printLongTasks(traced: { name: string; trace: string; tasks: MainThreadTasks }[]): void {
-  console.log(
-    `\nMain-thread tasks over 50 ms, in the run with the median TBT (durations ×4, as Lighthouse` +
-      ' counts them under its simulated 4× CPU slowdown; start times as recorded, unthrottled;' +
-      ' each task: its largest parts by their own time)',
-  );
-  for (const { name, trace, tasks } of traced) {
-    const paint = Number.isNaN(tasks.firstPaintMs)
-      ? 'no FCP'
-      : `FCP at ${milliseconds(tasks.firstPaintMs)}`;
-    console.log(
-      `\n  ${name} (${paint}; tasks ${seconds(tasks.totalMs)} in all; ${tasks.longTasks.length} long) ${trace}`,
-    );
-    for (const task of tasks.longTasks) {
-      const parts = task.parts
-        .filter((part) => part.selfMs >= 1)
-        .map((part) => `${part.label} ${milliseconds(part.selfMs)}`)
-        .join('; ');
-      const when = task.afterFirstPaint ? 'after FCP ' : 'before FCP';
-      console.log(
-        `    at ${pad(milliseconds(task.startMs), 7)} ${pad(milliseconds(task.durationMs), 7)} ${when}  ${parts}`,
-      );
-    }
-  }
-}
-
 function printAgentic(results: ViewResult[]): void {
   console.log('\nAgentic browsing checks');
   console.log(
@@ -373,12 +296,6 @@ async function audit(url: string, port: number, onlyCategories?: string[]): Prom
   }
 }
 
-/** How many times longer Lighthouse counts the trace's main-thread tasks (its simulated CPU slowdown). */
-function cpuSlowdown(lhr: Result): number {
-  const settings = lhr.configSettings;
-  return settings.throttlingMethod === 'simulate' ? settings.throttling.cpuSlowdownMultiplier : 1;
-}
-
 function option(name: string, fallback: number): number {
   const index = process.argv.indexOf(name);
   if (index < 0) return fallback;
@@ -396,8 +313,6 @@ interface Measured {
   round: number;
   result: ViewResult;
   lhr: Result;
-  /** Its trace's main-thread tasks; undefined when the trace could not be read. */
-  tasks: MainThreadTasks | undefined;
   /** Relative to outDir. */
   report: string;
   trace: string;
@@ -429,15 +344,8 @@ async function measure(view: string, kind: Kind, round: number, url: string): Pr
     for (const warning of run.lhr.runWarnings) console.warn(`  warning: ${warning}`);
     const trace = join('traces', `${name}-${round}.trace.json.gz`);
     await writeFile(join(outDir, trace), await gzipAsync(JSON.stringify(run.artifacts.Trace)));
-    let tasks: MainThreadTasks | undefined;
-    try {
-      const events = run.artifacts.Trace.traceEvents as unknown as TraceEvent[];
-      tasks = mainThreadTasks(events, { cpuSlowdown: cpuSlowdown(run.lhr) });
-    } catch (error) {
-      console.warn(`  the trace of ${name} could not be read: ${(error as Error).message}`);
-    }
     const result = summarise(view, run.lhr);
-    measured.push({ view, kind, round, result, lhr: run.lhr, tasks, report, trace });
+    measured.push({ view, kind, round, result, lhr: run.lhr, report, trace });
     const { metrics } = result;
     console.log(
       `  round ${round}/${runs} ${name.padEnd(22)} TBT ${pad(milliseconds(metrics.tbt), 7)}` +
@@ -523,34 +431,14 @@ try {
         .join(', ')}.`,
     );
 
-  const traced = measuredViews.flatMap((view) =>
-    (['view', 'control'] as const).flatMap((kind) => {
-      const run = typicalRun(view, kind);
-      if (!run?.tasks) return [];
-      const name = kind === 'view' ? view : `${view} control`;
-      return [{ name, trace: join(outDir, run.trace), tasks: run.tasks }];
-    }),
-  );
-  printLongTasks(traced);
-
   printAgentic(results);
-  const reports = measuredViews.map((view): [string, Result] => [
-    view,
-    typicalRun(view, 'view')!.lhr,
-  ]);
-  // The run with the median TBT stands for the view, as lighthouse-<view>.json.
-  for (const [view] of reports)
-    await writeFile(
-      join(outDir, `lighthouse-${view}.json`),
-      JSON.stringify(typicalRun(view, 'view')!.lhr, null, 2),
-    );
-  const todo = shortfalls(reports);
-  if (todo.size > 0) {
-    console.log('\nAudits below full marks (view, score, value), in the run with the median TBT:');
-    for (const [audit, { views: short, items }] of todo) {
-      console.log(`  ${audit}\n      ${short.join('; ')}`);
-      for (const item of [...items].slice(0, 5)) console.log(`      - ${item}`);
-    }
+  // The run with the median TBT stands for the view: its report as JSON, and
+  // as Lighthouse's HTML page, which lists every audit below full marks.
+  const reports = measuredViews.map((view) => typicalRun(view, 'view')!.lhr);
+  for (const [index, view] of measuredViews.entries()) {
+    const lhr = reports[index]!;
+    await writeFile(join(outDir, `lighthouse-${view}.json`), JSON.stringify(lhr, null, 2));
+    await writeFile(join(outDir, `lighthouse-${view}.html`), generateReport(lhr, 'html'));
   }
   // Lighthouse 13 wants Node 22.19 or later; on older Node some insights fail
   // (they carry no weight in the scores, but their advice is missing).
@@ -563,13 +451,10 @@ try {
     join(outDir, 'summary.json'),
     `${JSON.stringify(
       {
-        lighthouse: reports[0]?.[1].lighthouseVersion,
+        lighthouse: reports[0]?.lighthouseVersion,
         runs,
         results,
         againstControl: Object.fromEntries(comparisons),
-        longTasks: Object.fromEntries(
-          traced.map(({ name, trace, tasks }) => [name, { trace, ...tasks }]),
-        ),
         everyRun: measured.map(({ view, kind, round, result, report, trace }) => ({
           view,
           kind,
@@ -587,8 +472,9 @@ try {
     )}\n`,
   );
   console.log(
-    `\nReports written to ${outDir}/ (every run's report in runs/, its trace in traces/: open one` +
-      " in Chromium DevTools' Performance panel)",
+    `\nReports written to ${outDir}/: lighthouse-<view>.html, every audit of the run that stands` +
+      " for the view; every run's report in runs/, its trace in traces/ (Chromium DevTools'" +
+      ' Performance panel opens one, with its long tasks)',
   );
 } finally {
   chrome?.kill();
