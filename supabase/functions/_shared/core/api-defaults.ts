@@ -7,10 +7,3 @@ export const developmentAnonKey = 'hijama-local-development-anon-key';
 
 /** Where a booking request is posted, relative to the REST root (PostgREST's layout). */
 export const bookingsTable = 'bookings';
-
-/**
- * The most rows one read of the REST API returns, like hosted Supabase's
- * default "max rows": the server caps every read at it, and a client that wants
- * more pages with `offset`.
- */
-export const maxRowsPerRead = 1000;

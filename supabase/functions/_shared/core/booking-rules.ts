@@ -232,11 +232,6 @@ export const bookingFieldColumns = bookingFields.map(
   (field) => bookingFieldRules[field].column,
 ) as readonly BookingFieldColumn[];
 
-/** The fields a visitor must fill in. */
-export const requiredFields: readonly BookingField[] = bookingFields.filter(
-  (field) => bookingFieldRules[field].required,
-);
-
 export function isRequired(field: BookingField): boolean {
   return bookingFieldRules[field].required;
 }
