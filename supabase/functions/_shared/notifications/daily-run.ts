@@ -12,7 +12,7 @@ import {
 } from './daily-summary.ts';
 import { createNotificationStates } from './notification-states.ts';
 import { createMessageQueue, type MessageQueue } from './message-queue.ts';
-import { describeError, sendThroughEvery, type NotifierLog } from './notifier.ts';
+import { describeError, sendOnceToPractice, type NotifierLog } from './notifier.ts';
 
 /**
  * The daily run, once a day at the schedule's UK time, by the server's timer
@@ -111,17 +111,16 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
     retention,
     siteUrl: options.siteUrl,
   });
-  const { took, failures } = await sendThroughEvery(channels, (channel) =>
-    channel.sendDailySummary(summary),
+  const outcome = await sendOnceToPractice(
+    { channels, queue, held: run, retryMs: options.retryMs, log },
+    (channel) => channel.sendDailySummary(summary),
+    {
+      sent: (by) => `Sent the daily summary of ${day} by ${by}.`,
+      failed: (error) =>
+        `The daily summary of ${day} could not be sent: ${error}. It is tried again later.`,
+    },
   );
-  if (took.length === 0) {
-    const error = failures.join('; ');
-    await queue.retryLater(run, options.retryMs, error);
-    log.error(`The daily summary of ${day} could not be sent: ${error}. It is tried again later.`);
-    return { outcome: 'failed', day, purged, error };
-  }
-  await queue.settle(run, 'sent', { note: null });
-  log.info(`Sent the daily summary of ${day} by ${took.join(' and ')}.`);
+  if (!outcome.sent) return { outcome: 'failed', day, purged, error: outcome.error };
   return { outcome: 'sent', day, purged };
 }
 

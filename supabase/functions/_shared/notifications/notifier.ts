@@ -2,7 +2,7 @@ import { sendTimeoutMs, type NotificationChannel } from './channels.ts';
 import { composeFloodDigest, floodDigestIntervalMs } from './flood-digest.ts';
 import type { FloodDigests } from './flood-digests.ts';
 import type { ChannelName } from './channel-names.ts';
-import type { ClaimedMessage } from './message-queue.ts';
+import type { ClaimedMessage, Held, MessageQueue } from './message-queue.ts';
 import type { ClaimedNotification, Outbox } from './outbox.ts';
 import type { AlertStore } from './practice-alerts.ts';
 
@@ -263,23 +263,25 @@ export function createNotifier(options: NotifierOptions): Notifier {
         );
         continue;
       }
-      const { took, failures } = await sendThroughEvery(channels, (channel) =>
-        channel.sendAlert(alert),
+      const outcome = await sendOnceToPractice(
+        {
+          channels,
+          queue: outbox,
+          held: alert.message,
+          // Not at every poll: a broken account would be asked again every few seconds.
+          retryMs: options.retryMaxMs,
+          // Settled with the error of an earlier attempt kept, if any.
+          keepError: true,
+          log,
+        },
+        (channel) => channel.sendAlert(alert),
+        {
+          sent: (by) => `Told the practice (${alert.kind.replaceAll('_', ' ')}) by ${by}.`,
+          failed: (error) =>
+            `An alert for the practice (${alert.kind}) could not be sent: ${error}.`,
+        },
       );
-      if (took.length > 0) {
-        // Settled with the error of an earlier attempt kept, if any.
-        await outbox.settle(alert.message, 'sent');
-        log.info(
-          `Told the practice (${alert.kind.replaceAll('_', ' ')}) by ${took.join(' and ')}.`,
-        );
-        continue;
-      }
-      // Not at every poll: a broken account would be asked again every few seconds.
-      await outbox.retryLater(alert.message, options.retryMaxMs, failures.join('; '));
-      log.error(
-        `An alert for the practice (${alert.kind}) could not be sent: ${failures.join('; ')}.`,
-      );
-      return;
+      if (!outcome.sent) return;
     }
   }
 
@@ -384,17 +386,46 @@ export function createNotifier(options: NotifierOptions): Notifier {
   };
 }
 
+/** What `sendOnceToPractice` logs, in the words of the message's kind. */
+export interface SendOnceWords {
+  /** The line when the channels `by` ("e-mail to … and ntfy …") took it. */
+  sent(by: string): string;
+  /** The line when no channel took it, for the reasons in `error`. */
+  failed(error: string): string;
+  /** The line when some channel did not take it; nothing is logged without it. */
+  partly?(error: string): string;
+}
+
+export interface SendOnceStep {
+  channels: readonly NotificationChannel[];
+  queue: MessageQueue;
+  held: Held;
+  /** How long it waits, when no channel took it, before it is due again. */
+  retryMs: number;
+  /** The clock of the settle and the retry; the database's when omitted. */
+  at?: Date;
+  /** Settled with the error of an earlier attempt kept, instead of clearing it. */
+  keepError?: boolean;
+  log: NotifierLog;
+}
+
 /**
- * Sends one message through every channel in turn: the channels that took it,
- * and why each of the others did not.
+ * A message the practice needs once (an alert, a reminder, the day's
+ * summary): sent through every channel in turn, and settled `sent` as soon as
+ * any channel took it; the others' failures are not retried, since the
+ * practice has it. When none took it, it is given back through the queue with
+ * the reasons, to be tried again `retryMs` later. Answers how many held
+ * messages were settled (fewer than held when a claim expired during the
+ * send), or the reasons none took it.
  */
-export async function sendThroughEvery(
-  channels: readonly NotificationChannel[],
+export async function sendOnceToPractice(
+  step: SendOnceStep,
   send: (channel: NotificationChannel) => Promise<void>,
-): Promise<{ took: string[]; failures: string[] }> {
+  words: SendOnceWords,
+): Promise<{ sent: true; settled: number } | { sent: false; error: string }> {
   const took: string[] = [];
   const failures: string[] = [];
-  for (const channel of channels) {
+  for (const channel of step.channels) {
     try {
       await send(channel);
       took.push(channel.description);
@@ -402,7 +433,17 @@ export async function sendThroughEvery(
       failures.push(`${channel.description}: ${describeError(error)}`);
     }
   }
-  return { took, failures };
+  const error = failures.join('; ');
+  if (took.length === 0) {
+    await step.queue.retryLater(step.held, step.retryMs, error, step.at);
+    step.log.error(words.failed(error));
+    return { sent: false, error };
+  }
+  const note = step.keepError ? undefined : null;
+  const settled = await step.queue.settle(step.held, 'sent', { note, at: step.at });
+  step.log.info(words.sent(took.join(' and ')));
+  if (failures.length > 0 && words.partly) step.log.error(words.partly(error));
+  return { sent: true, settled };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { practice } from '../content/practice.ts';
 import type { Database } from '../db/database.ts';
 import { noticeColumnsSql, noticeFromRow, type BookingNoticeRow } from './booking-notice.ts';
-import { sendThroughEvery, type NotifierTask } from './notifier.ts';
+import { sendOnceToPractice, type NotifierTask } from './notifier.ts';
 import { createMessageQueue } from './message-queue.ts';
 import { composeReminder, describeReminderSize } from './reminder-message.ts';
 
@@ -75,28 +75,21 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
       const ids = requests.map((notice) => notice.id);
       const reminder = composeReminder(requests, now, options.siteUrl);
       const what = `reminder ${reminder.id} (${describeReminderSize(ids.length)})`;
-      const { took, failures } = await sendThroughEvery(channels, (channel) =>
-        channel.sendReminder(reminder),
+      const outcome = await sendOnceToPractice(
+        { channels, queue, held: { claim }, retryMs, at: now, log },
+        (channel) => channel.sendReminder(reminder),
+        {
+          sent: (by) => `Reminded the practice of ${describeReminderSize(ids.length)} by ${by}.`,
+          failed: (error) =>
+            `The ${what} could not be sent: ${error}. Next attempt in ${Math.round(retryMs / 1000)} s.`,
+          partly: (error) => `The ${what} did not go through every channel: ${error}.`,
+        },
       );
-      if (took.length === 0) {
-        await queue.retryLater({ claim }, retryMs, failures.join('; '), now);
-        log.error(
-          `The ${what} could not be sent: ${failures.join('; ')}. Next attempt in ${Math.round(retryMs / 1000)} s.`,
-        );
-        return;
-      }
       // Fewer than claimed when a claim expired during the send.
-      const recorded = await queue.settle({ claim }, 'sent', { note: null, at: now });
-      if (recorded < ids.length) {
+      if (outcome.sent && outcome.settled < ids.length) {
         log.error(
-          `The ${what} was sent, but ${ids.length - recorded} of its claims had expired or its requests were deleted; another notifier may remind of them again.`,
+          `The ${what} was sent, but ${ids.length - outcome.settled} of its claims had expired or its requests were deleted; another notifier may remind of them again.`,
         );
-      }
-      log.info(
-        `Reminded the practice of ${describeReminderSize(ids.length)} by ${took.join(' and ')}.`,
-      );
-      if (failures.length > 0) {
-        log.error(`The ${what} did not go through every channel: ${failures.join('; ')}.`);
       }
     },
   };
