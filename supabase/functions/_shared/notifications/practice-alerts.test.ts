@@ -35,11 +35,13 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
   const notifiers: Notifier[] = [];
   const closers: (() => Promise<void>)[] = [];
   const infos: string[] = [];
+  const errors: string[] = [];
 
   beforeEach(async () => {
     await database.db.query('delete from public.bookings');
     await database.db.query('delete from app_private.messages');
     infos.length = 0;
+    errors.length = 0;
   });
 
   afterEach(async () => {
@@ -59,7 +61,7 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
       exclusive: false,
       alerts: createAlertStore(database.db),
       alertAfterMs,
-      log: { info: (message) => infos.push(message), error: () => {} },
+      log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },
     });
     notifiers.push(notifier);
     return notifier;
@@ -118,6 +120,9 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
     await sleep(5);
     await broken.runOnce();
     expect(await alerts()).toEqual([{ sent: false, last_error: expect.stringMatching(/535/) }]);
+    expect(errors.at(-1)).toMatch(
+      /^An alert for the practice \(notification_failing\) could not be sent: .*535/,
+    );
     await broken.stop();
 
     // Restarted with the right one: the request arrives, and nothing about it failing.
