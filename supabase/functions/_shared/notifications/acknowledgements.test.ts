@@ -206,26 +206,12 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
     const notifier = notifierOn(port);
 
     await notifier.runOnce();
-    const { rows } = await database.db.query<{
-      state: string;
-      attempts: number;
-      last_error: string | null;
-      claimed_by: string | null;
-    }>(
-      `select coalesce(outcome, 'sending') as state, attempts, last_error, claimed_by
-         from app_private.messages where kind = 'acknowledgement' and booking_id = $1`,
-      [id],
-    );
-    expect(rows).toEqual([
-      {
-        state: 'sending',
-        attempts: 1,
-        last_error: expect.stringMatching(/ECONNREFUSED/),
-        claimed_by: null,
-      },
-    ]);
-    expect(errors.some((message) => message.startsWith('The acknowledgement of request'))).toBe(
-      true,
+    // Given back for a retry (the queue's part: message-queue.test.ts).
+    expect(await states()).toEqual({ [id]: 'sending' });
+    expect(errors).toContainEqual(
+      expect.stringMatching(
+        /^The acknowledgement of request \w+ failed \(attempt 1\): .*ECONNREFUSED/,
+      ),
     );
 
     const peer = await smtpPeer({ port });
