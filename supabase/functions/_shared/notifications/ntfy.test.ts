@@ -4,7 +4,6 @@ import { shortReference } from '../core/booking-reference.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
 import {
   freePort,
-  sleep,
   startNtfyPeer,
   waitFor,
   type NtfyPeer,
@@ -19,8 +18,9 @@ const testSiteUrl = 'https://clinic.test/';
 
 /**
  * The ntfy push channel against a real HTTP peer that speaks ntfy's publish
- * API, beside a real SMTP server, on each database engine: what a push says,
- * and that the push and the e-mail never hold each other up.
+ * API, beside a real SMTP server, on each database engine: what a push says.
+ * That a channel's failure holds up no other, and is retried alone, is the
+ * notifier's rule for every channel (notifier.test.ts).
  */
 
 const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/json' };
@@ -102,7 +102,7 @@ describe('the ntfy peer', () => {
 
 describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
   const harness = useNotifierHarness(engine, ['messages']);
-  const { errors, infos, startNotifier, smtpPeer, ntfyPeer } = harness;
+  const { errors, infos, startNotifier, ntfyPeer } = harness;
 
   const pushTo = (peer: NtfyPeer, withToken: string | undefined = undefined) =>
     createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: withToken }, 'https://clinic.test/');
@@ -222,45 +222,6 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
       `ntfy on ${engine.name}: booking answered to push received, median ${sorted[Math.floor(sorted.length / 2)]} ms, max ${sorted.at(-1)} ms (${latencies.join(', ')}).`,
     );
     expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(1_000);
-  });
-
-  it('retries a push that the ntfy server refuses, without sending the e-mail again', async () => {
-    const mail = await smtpPeer();
-    const peer = await ntfyPeer({ statuses: [500, 429] });
-    startNotifier([emailTo(mail.port), pushTo(peer)]);
-    expect((await post(booking())).status).toBe(201);
-
-    await waitFor(() => mail.mails.length === 1, 'the e-mail');
-    await waitFor(() => peer.messages.length === 1, 'the push, at the third attempt');
-    await waitFor(async () => (await outboxRows())[0]?.completed === true, 'completion');
-    await sleep(400);
-    expect(mail.mails).toHaveLength(1);
-    expect(peer.messages).toHaveLength(1);
-    expect(await outboxRows()).toEqual([
-      { attempts: 3, email_sent: true, ntfy_sent: true, completed: true, last_error: null },
-    ]);
-    expect(errors[0]).toMatch(
-      /ntfy push to http:\/\/127\.0\.0\.1:\d+: the ntfy server answered 500 Internal Server Error: scripted failure/,
-    );
-    expect(errors[1]).toMatch(/the ntfy server answered 429 Too Many Requests: limit reached/);
-  });
-
-  it('pushes a booking while the SMTP server is down, and sends the e-mail alone once it is back', async () => {
-    const port = await freePort();
-    const peer = await ntfyPeer();
-    startNotifier([emailTo(port), pushTo(peer)]);
-    expect((await post(booking())).status).toBe(201);
-
-    await waitFor(() => peer.messages.length === 1, 'the push');
-    await waitFor(async () => ((await outboxRows())[0]?.attempts ?? 0) >= 2, 'a retry');
-    const [failing] = await outboxRows();
-    expect(failing).toMatchObject({ email_sent: false, ntfy_sent: true, completed: false });
-    expect(failing!.last_error).toMatch(/ECONNREFUSED/);
-
-    const mail = await smtpPeer({ port });
-    await waitFor(() => mail.mails.length === 1, 'the e-mail');
-    await waitFor(async () => (await outboxRows())[0]?.completed === true, 'completion');
-    expect(peer.messages).toHaveLength(1);
   });
 
   it('keeps a push refused for a wrong token failing, and says so', async () => {
