@@ -111,15 +111,17 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
     retention,
     siteUrl: options.siteUrl,
   });
-  const outcome = await sendOnceToPractice(
-    { channels, queue, held: run, retryMs: options.retryMs, log },
-    (channel) => channel.sendDailySummary(summary),
-    {
-      sent: (by) => `Sent the daily summary of ${day} by ${by}.`,
-      failed: (error) =>
-        `The daily summary of ${day} could not be sent: ${error}. It is tried again later.`,
-    },
-  );
+  const outcome = await sendOnceToPractice({
+    channels,
+    queue,
+    held: run,
+    retryMs: options.retryMs,
+    log,
+    send: (channel) => channel.sendDailySummary(summary),
+    sent: (by) => `Sent the daily summary of ${day} by ${by}.`,
+    failed: (error) =>
+      `The daily summary of ${day} could not be sent: ${error}. It is tried again later.`,
+  });
   if (!outcome.sent) return { outcome: 'failed', day, purged, error: outcome.error };
   return { outcome: 'sent', day, purged };
 }

@@ -2,9 +2,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { testEngines } from '../../../../server/testing/helpers.ts';
 import { useTestDatabase } from '../../../../server/testing/test-database.ts';
 import { freePort, startWebhookReceiver } from '../../../../server/testing/notification-peers.ts';
-import { createWebhookChannel, type NotificationChannel } from './channels.ts';
+import { createWebhookChannel } from './channels.ts';
 import { alertKinds, createMessageQueue, type MessageKind } from './message-queue.ts';
-import { sendOnceToPractice, type SendOnceStep } from './notifier.ts';
+import { sendOnceToPractice, type SendOnce } from './notifier.ts';
 import { createAlertStore } from './practice-alerts.ts';
 
 /**
@@ -66,8 +66,9 @@ describe.each(testEngines('queue'))('the message queue on $name', (engine) => {
       done_at: string | null;
       last_error: string | null;
       due_in_s: number;
+      next: string;
     }>(
-      `select attempts, claimed_by is not null as claimed, outcome,
+      `select attempts, claimed_by is not null as claimed, outcome, to_json(next_attempt_at) #>> '{}' as next,
               to_json(done_at) #>> '{}' as done_at, last_error,
               round(extract(epoch from next_attempt_at - now()))::integer as due_in_s
          from app_private.messages where id = $1`,
@@ -185,11 +186,7 @@ describe.each(testEngines('queue'))('the message queue on $name', (engine) => {
     const again = (await queue().claimNext(alertKinds, minute))!;
     const at = new Date('2026-11-02T07:00:00Z');
     expect(await queue().retryLater(again, minute, 'refused', at)).toBe(true);
-    const { rows } = await database.db.query<{ next: string }>(
-      `select to_json(next_attempt_at) #>> '{}' as next from app_private.messages where id = $1`,
-      [id],
-    );
-    expect(new Date(rows[0]!.next)).toEqual(new Date(at.getTime() + minute));
+    expect(new Date((await row(id)).next)).toEqual(new Date(at.getTime() + minute));
 
     await expireLease(id);
     const stopped = (await queue().claimNext(alertKinds, minute))!;
@@ -213,35 +210,28 @@ describe.each(testEngines('queue'))('the message queue on $name', (engine) => {
   });
 
   describe('sendOnceToPractice', () => {
-    const infos: string[] = [];
-    const errors: string[] = [];
-    const words = {
-      sent: (by: string) => `sent by ${by}`,
-      failed: (error: string) => `failed: ${error}`,
-      partly: (error: string) => `partly: ${error}`,
-    };
+    const logged: string[] = [];
+    beforeEach(() => (logged.length = 0));
 
-    beforeEach(() => {
-      infos.length = 0;
-      errors.length = 0;
-    });
-
-    /** An alert claimed after a failed attempt, and the step that sends it through `urls`. */
-    async function claimedStep(urls: string[], fields: Partial<SendOnceStep> = {}) {
+    /** Sends an alert, claimed after a failed attempt, through webhooks at `urls`. */
+    async function sendOnce(urls: string[], fields: Partial<SendOnce> = {}) {
       const id = await add('flood');
       const alerts = createAlertStore(database.db);
       await queue().retryLater((await alerts.claimNext(minute))!.message, 0, 'an earlier failure');
       const alert = (await alerts.claimNext(minute))!;
-      const step: SendOnceStep = {
+      const outcome = await sendOnceToPractice({
         channels: urls.map(createWebhookChannel),
         queue: queue(),
         held: alert.message,
         retryMs: 10 * minute,
-        log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },
+        log: { info: (line) => logged.push(`info ${line}`), error: (line) => logged.push(line) },
+        send: (channel) => channel.sendAlert(alert),
+        sent: (by) => `sent by ${by}`,
+        failed: (error) => `failed: ${error}`,
+        partly: (error) => `partly: ${error}`,
         ...fields,
-      };
-      const send = (channel: NotificationChannel) => channel.sendAlert(alert);
-      return { id, step, send };
+      });
+      return { outcome, row: await row(id) };
     }
 
     it.each([
@@ -252,21 +242,19 @@ describe.each(testEngines('queue'))('the message queue on $name', (engine) => {
       async (_, keepError, lastError) => {
         const hook = await startWebhookReceiver();
         const down = `http://127.0.0.1:${await freePort()}/`;
-        const { id, step, send } = await claimedStep([down, hook.url], { keepError });
         try {
-          const outcome = await sendOnceToPractice(step, send, words);
-          expect(outcome).toEqual({ sent: true, settled: 1 });
+          const sent = await sendOnce([down, hook.url], { keepError });
+          expect(sent.outcome).toEqual({ sent: true, settled: 1 });
+          expect(sent.row).toMatchObject({ outcome: 'sent', last_error: lastError });
           expect(hook.requests).toHaveLength(1);
-          expect(await row(id)).toMatchObject({ outcome: 'sent', last_error: lastError });
-          expect(infos).toEqual([
-            expect.stringMatching(/^sent by webhook to http:\/\/127\.0\.0\.1:\d+$/),
+          expect(logged).toEqual([
+            expect.stringMatching(/^info sent by webhook to http:\/\/127\.0\.0\.1:\d+$/),
+            expect.stringMatching(/^partly: webhook to .*: fetch failed$/),
           ]);
-          expect(errors).toEqual([expect.stringMatching(/^partly: webhook to .*: fetch failed$/)]);
-          // Without words for it, a channel's failure beside one that took it is not logged.
-          errors.length = 0;
-          const other = await claimedStep([down, hook.url]);
-          await sendOnceToPractice(other.step, other.send, { ...words, partly: undefined });
-          expect(errors).toEqual([]);
+          // Without words for it, a failure beside a channel that took it is not logged.
+          logged.length = 0;
+          await sendOnce([down, hook.url], { partly: undefined });
+          expect(logged).toEqual([expect.stringMatching(/^info sent by/)]);
         } finally {
           await hook.close();
         }
@@ -275,24 +263,26 @@ describe.each(testEngines('queue'))('the message queue on $name', (engine) => {
 
     it('gives it back with every reason when no channel took it, due again after the delay', async () => {
       const hook = await startWebhookReceiver([503]);
-      const down = `http://127.0.0.1:${await freePort()}/`;
       const at = new Date('2026-11-02T07:00:00Z');
-      const { id, step, send } = await claimedStep([down, hook.url], { at });
       try {
-        const outcome = await sendOnceToPractice(step, send, words);
-        expect(outcome).toEqual({
-          sent: false,
-          error: expect.stringMatching(/: fetch failed; webhook to .*: the webhook answered 503/),
-        });
-        expect(await row(id)).toMatchObject({ outcome: null, claimed: false, attempts: 2 });
-        expect((await row(id)).last_error).toBe(outcome.sent ? null : outcome.error);
-        const { rows } = await database.db.query<{ next: string }>(
-          `select to_json(next_attempt_at) #>> '{}' as next from app_private.messages where id = $1`,
-          [id],
+        const { outcome, row } = await sendOnce(
+          [`http://127.0.0.1:${await freePort()}/`, hook.url],
+          {
+            at,
+          },
         );
-        expect(new Date(rows[0]!.next)).toEqual(new Date(at.getTime() + 10 * minute));
-        expect(infos).toEqual([]);
-        expect(errors).toEqual([`failed: ${outcome.sent ? '' : outcome.error}`]);
+        const error = expect.stringMatching(
+          /: fetch failed; webhook to .*: the webhook answered 503/,
+        );
+        expect(outcome).toEqual({ sent: false, error });
+        expect(row).toMatchObject({
+          outcome: null,
+          claimed: false,
+          attempts: 2,
+          last_error: error,
+        });
+        expect(new Date(row.next)).toEqual(new Date(at.getTime() + 10 * minute));
+        expect(logged).toEqual([`failed: ${row.last_error}`]);
       } finally {
         await hook.close();
       }

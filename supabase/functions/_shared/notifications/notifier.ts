@@ -263,24 +263,19 @@ export function createNotifier(options: NotifierOptions): Notifier {
         );
         continue;
       }
-      const outcome = await sendOnceToPractice(
-        {
-          channels,
-          queue: outbox,
-          held: alert.message,
-          // Not at every poll: a broken account would be asked again every few seconds.
-          retryMs: options.retryMaxMs,
-          // Settled with the error of an earlier attempt kept, if any.
-          keepError: true,
-          log,
-        },
-        (channel) => channel.sendAlert(alert),
-        {
-          sent: (by) => `Told the practice (${alert.kind.replaceAll('_', ' ')}) by ${by}.`,
-          failed: (error) =>
-            `An alert for the practice (${alert.kind}) could not be sent: ${error}.`,
-        },
-      );
+      const outcome = await sendOnceToPractice({
+        channels,
+        queue: outbox,
+        held: alert.message,
+        // Not at every poll: a broken account would be asked again every few seconds.
+        retryMs: options.retryMaxMs,
+        // Settled with the error of an earlier attempt kept, if any.
+        keepError: true,
+        log,
+        send: (channel) => channel.sendAlert(alert),
+        sent: (by) => `Told the practice (${alert.kind.replaceAll('_', ' ')}) by ${by}.`,
+        failed: (error) => `An alert for the practice (${alert.kind}) could not be sent: ${error}.`,
+      });
       if (!outcome.sent) return;
     }
   }
@@ -386,17 +381,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
   };
 }
 
-/** What `sendOnceToPractice` logs, in the words of the message's kind. */
-export interface SendOnceWords {
-  /** The line when the channels `by` ("e-mail to … and ntfy …") took it. */
-  sent(by: string): string;
-  /** The line when no channel took it, for the reasons in `error`. */
-  failed(error: string): string;
-  /** The line when some channel did not take it; nothing is logged without it. */
-  partly?(error: string): string;
-}
-
-export interface SendOnceStep {
+/** A message the practice needs once, how it is sent, and the lines logged of it. */
+export interface SendOnce {
   channels: readonly NotificationChannel[];
   queue: MessageQueue;
   held: Held;
@@ -407,27 +393,23 @@ export interface SendOnceStep {
   /** Settled with the error of an earlier attempt kept, instead of clearing it. */
   keepError?: boolean;
   log: NotifierLog;
+  send(channel: NotificationChannel): Promise<void>;
+  /** The line when the channels `by` ("e-mail to … and ntfy …") took it. */
+  sent(by: string): string;
+  /** The line when no channel took it, for the reasons in `error`. */
+  failed(error: string): string;
+  /** The line when some channel did not take it; nothing is logged without it. */
+  partly?(error: string): string;
 }
 
-/**
- * A message the practice needs once (an alert, a reminder, the day's
- * summary): sent through every channel in turn, and settled `sent` as soon as
- * any channel took it; the others' failures are not retried, since the
- * practice has it. When none took it, it is given back through the queue with
- * the reasons, to be tried again `retryMs` later. Answers how many held
- * messages were settled (fewer than held when a claim expired during the
- * send), or the reasons none took it.
- */
 export async function sendOnceToPractice(
-  step: SendOnceStep,
-  send: (channel: NotificationChannel) => Promise<void>,
-  words: SendOnceWords,
+  message: SendOnce,
 ): Promise<{ sent: true; settled: number } | { sent: false; error: string }> {
   const took: string[] = [];
   const failures: string[] = [];
-  for (const channel of step.channels) {
+  for (const channel of message.channels) {
     try {
-      await send(channel);
+      await message.send(channel);
       took.push(channel.description);
     } catch (error) {
       failures.push(`${channel.description}: ${describeError(error)}`);
@@ -435,14 +417,14 @@ export async function sendOnceToPractice(
   }
   const error = failures.join('; ');
   if (took.length === 0) {
-    await step.queue.retryLater(step.held, step.retryMs, error, step.at);
-    step.log.error(words.failed(error));
+    await message.queue.retryLater(message.held, message.retryMs, error, message.at);
+    message.log.error(message.failed(error));
     return { sent: false, error };
   }
-  const note = step.keepError ? undefined : null;
-  const settled = await step.queue.settle(step.held, 'sent', { note, at: step.at });
-  step.log.info(words.sent(took.join(' and ')));
-  if (failures.length > 0 && words.partly) step.log.error(words.partly(error));
+  const note = message.keepError ? undefined : null;
+  const settled = await message.queue.settle(message.held, 'sent', { note, at: message.at });
+  message.log.info(message.sent(took.join(' and ')));
+  if (failures.length > 0 && message.partly) message.log.error(message.partly(error));
   return { sent: true, settled };
 }
 

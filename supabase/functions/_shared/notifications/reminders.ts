@@ -75,16 +75,19 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
       const ids = requests.map((notice) => notice.id);
       const reminder = composeReminder(requests, now, options.siteUrl);
       const what = `reminder ${reminder.id} (${describeReminderSize(ids.length)})`;
-      const outcome = await sendOnceToPractice(
-        { channels, queue, held: { claim }, retryMs, at: now, log },
-        (channel) => channel.sendReminder(reminder),
-        {
-          sent: (by) => `Reminded the practice of ${describeReminderSize(ids.length)} by ${by}.`,
-          failed: (error) =>
-            `The ${what} could not be sent: ${error}. Next attempt in ${Math.round(retryMs / 1000)} s.`,
-          partly: (error) => `The ${what} did not go through every channel: ${error}.`,
-        },
-      );
+      const outcome = await sendOnceToPractice({
+        channels,
+        queue,
+        held: { claim },
+        retryMs,
+        at: now,
+        log,
+        send: (channel) => channel.sendReminder(reminder),
+        sent: (by) => `Reminded the practice of ${describeReminderSize(ids.length)} by ${by}.`,
+        failed: (error) =>
+          `The ${what} could not be sent: ${error}. Next attempt in ${Math.round(retryMs / 1000)} s.`,
+        partly: (error) => `The ${what} did not go through every channel: ${error}.`,
+      });
       // Fewer than claimed when a claim expired during the send.
       if (outcome.sent && outcome.settled < ids.length) {
         log.error(
