@@ -242,22 +242,12 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       const answers = await Promise.all([call(first), call(second)]);
       expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
       expect(answers.reduce((sum, answer) => sum + (answer.body.sent as number), 0)).toBe(43);
-      const subjects = peer.mails.map((mail) => mail.parsed.subject ?? '');
-      expect(subjects.filter((subject) => subject.startsWith('Booking request')).sort()).toEqual([
-        'Booking request from Guest 0',
-        'Booking request from Guest 1',
-        'Booking request from Guest 2',
-      ]);
-      expect(subjects.filter((subject) => subject.includes('flooded'))).toEqual([
-        'More than 3 booking requests in an hour: the booking form is being flooded',
-      ]);
+      // Three notifications, the flood alert and one digest of the forty (what they
+      // say is notifier.test.ts's).
       const digests = peer.mails.filter((mail) => mail.parsed.subject?.includes('more booking'));
-      expect(digests).toHaveLength(1);
-      expect(digests[0]!.parsed.subject).toMatch(/^40 more booking requests in the last /);
-      for (const row of flooded) {
-        const reference = row.id.replaceAll('-', '').slice(0, 8).toUpperCase();
-        expect(digests[0]!.parsed.text).toContain(`${row.full_name}, ref ${reference}, received `);
-      }
+      expect(digests.map((mail) => mail.parsed.subject)).toEqual([
+        expect.stringMatching(/^40 more booking requests in the last /),
+      ]);
       expect(peer.mails).toHaveLength(5);
       expect((await outboxRows()).every((row) => row.completed)).toBe(true);
       expect((await call(first)).body).toEqual({ sent: 0, failed: 0, pending: 0 });

@@ -599,30 +599,4 @@ describe.each(engines)('the notifier on $name', (engine) => {
     expect(await failingAlerts()).toEqual([{ sent: true, details: expect.any(Object) }]);
     expect(peer.mails).toHaveLength(0);
   });
-
-  it('reports a failing webhook by e-mail', async () => {
-    const peer = await smtpPeer();
-    const hook = await startWebhookReceiver(Array.from({ length: 20 }, () => 500));
-    harness.afterTest(hook.close);
-    const notifier = startNotifier([emailTo(peer.port), createWebhookChannel(hook.url)], {
-      start: false,
-      retryMs: 1,
-      alertAfterMs: 60 * 60_000,
-    });
-    expect(
-      (await post([booking({ full_name: 'First' }), booking({ full_name: 'Second' })])).status,
-    ).toBe(201);
-    await notifier.runOnce();
-    await age(90);
-    await notifier.runOnce();
-
-    const subjects = peer.mails.map((mail) => mail.parsed.subject);
-    expect(subjects.filter((subject) => subject?.startsWith('Booking request'))).toHaveLength(2);
-    const alerts = peer.mails.filter((mail) => mail.parsed.subject?.includes('not reached you'));
-    expect(alerts.map((mail) => mail.parsed.subject)).toEqual([
-      '2 booking requests have not reached you through the webhook',
-    ]);
-    expect(alerts[0]!.parsed.text).toContain('the webhook answered 500');
-    expect(alerts[0]!.parsed.text).toContain('Webhook: check NOTIFY_WEBHOOK_URL');
-  });
 });

@@ -208,6 +208,25 @@ describe("the alert that a visitor's address refused the acknowledgement", () =>
     );
   });
 
+  it('names the channel that fails and the setting to check, for several requests', () => {
+    const failing = (index: number) => ({
+      booking_id: `5f0c2a8e-2f4b-4c1d-9e8f-0a1b2c3d4e5${index}`,
+      received_at: '2026-11-24T14:02:00.000Z',
+      attempts: 3,
+      last_error: 'webhook to https://hooks.test: the webhook answered 500',
+      unsent: ['webhook' as const],
+    });
+    const { subject, text } = composeAlert({
+      id: '9',
+      kind: 'notification_failing',
+      createdAt: new Date('2026-11-24T15:03:00Z'),
+      details: { after_minutes: 60, notifications: [failing(1), failing(2)] },
+    });
+    expect(subject).toBe('2 booking requests have not reached you through the webhook');
+    expect(text).toContain('the webhook answered 500');
+    expect(text).toContain('Webhook: check NOTIFY_WEBHOOK_URL');
+  });
+
   it('names the request and its time, says to phone, and quotes the mail server', () => {
     const { subject, text } = composeAlert({
       id: '7',

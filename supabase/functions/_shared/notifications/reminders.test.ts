@@ -32,9 +32,10 @@ const testSiteUrl = 'https://clinic.test/';
  * The reminders of waiting requests, sent by the notifier at a faked clock to
  * a real SMTP server and a real ntfy peer, on each database engine: once each,
  * NOTIFY_REMINDER_HOURS before the reply-by time, across both UK clock
- * changes, never for an answered request nor a flood's, at most one reminder
- * every 15 minutes, retried when no channel took it, and once however many
- * notifiers run at the same time.
+ * changes, never for a flood's requests, at most one reminder every 15
+ * minutes, retried when no channel took it, and once however many notifiers
+ * run at the same time. That an answered request is never reminded is the
+ * database's rule (server/db/reminder-and-acknowledgement-claims.test.ts).
  */
 
 const hour = 3_600_000;
@@ -279,23 +280,6 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
       expect(remindedCounts(harness.smtp, [id])).toEqual([1]);
     },
   );
-
-  it('never reminds of an answered request', async () => {
-    const answered = await storeRequest(database.db, at('2026-07-01T09:00:00Z'));
-    await database.db.query(
-      `insert into app_private.booking_answers (booking_id, answered_at, marked_by)
-       values ($1, $2, 'command')`,
-      [answered, '2026-07-01T10:00:00Z'],
-    );
-    const clock = { now: at('2026-07-02T05:00:00Z') };
-    const notifier = harness.notifier(clock);
-    for (const later of ['2026-07-02T05:00:00Z', '2026-07-02T09:30:00Z', '2026-07-05T09:00:00Z']) {
-      clock.now = at(later);
-      await notifier.runOnce();
-    }
-    expect(reminderMails(harness.smtp)).toHaveLength(0);
-    expect(harness.ntfy.messages).toHaveLength(0);
-  });
 
   // What is done with a reminder no channel took, or one took, is the step's
   // (message-queue.test.ts); here, that it waits at the notifier's clock.
