@@ -1,16 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { shortReference } from '../core/booking-reference.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
 import { useTestDatabase } from '../../../../server/testing/test-database.ts';
 import {
   sleep,
-  startSmtpPeer,
   startWebhookReceiver,
   type SmtpPeer,
 } from '../../../../server/testing/notification-peers.ts';
+import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
 import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
-import { createNotifier, type Notifier } from './notifier.ts';
-import { createOutbox } from './outbox.ts';
 import {
   allDeliveredNote,
   composeAlert,
@@ -31,47 +29,13 @@ const practice = 'practice@example.com';
 const alertAfterMs = 60_000;
 
 describe.each(testEngines('alerts'))('alerts of failing notifications on $name', (engine) => {
-  const database = useTestDatabase(engine);
-  const notifiers: Notifier[] = [];
-  const closers: (() => Promise<void>)[] = [];
-  const infos: string[] = [];
-  const errors: string[] = [];
-
-  beforeEach(async () => {
-    await database.db.query('delete from public.bookings');
-    await database.db.query('delete from app_private.messages');
-    infos.length = 0;
-    errors.length = 0;
-  });
-
-  afterEach(async () => {
-    for (const notifier of notifiers.splice(0)) await notifier.stop();
-    for (const close of closers.splice(0)) await close();
-  });
+  const harness = useNotifierHarness(engine, ['messages']);
+  const { infos, errors } = harness;
 
   /** A notifier as the server runs one, with NOTIFY_ALERT_AFTER_MINUTES=1 and a retry delay of 1 ms. */
-  function notifierWith(channels: NotificationChannel[]) {
-    const notifier = createNotifier({
-      siteUrl: testSiteUrl,
-      outbox: createOutbox(database.db),
-      channels,
-      pollIntervalMs: 60_000,
-      retryBaseMs: 1,
-      retryMaxMs: 1,
-      exclusive: false,
-      alerts: createAlertStore(database.db),
-      alertAfterMs,
-      log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },
-    });
-    notifiers.push(notifier);
-    return notifier;
-  }
-
-  async function smtpPeer(): Promise<SmtpPeer> {
-    const peer = await startSmtpPeer({ auth: { user: 'clinic', pass: 's3cret' } });
-    closers.push(peer.close);
-    return peer;
-  }
+  const notifierWith = (channels: NotificationChannel[]) =>
+    harness.startNotifier(channels, { start: false, retryMs: 1, alertAfterMs });
+  const smtpPeer = () => harness.smtpPeer({ auth: { user: 'clinic', pass: 's3cret' } });
 
   function emailTo(peer: SmtpPeer, password: string) {
     return createEmailChannel(
@@ -86,7 +50,7 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
 
   async function store(fullName: string) {
     const id = crypto.randomUUID();
-    await database.db.query(
+    await harness.db.query(
       `insert into public.bookings (id, full_name, phone, email)
        values ($1, $2, '01634 123456', 'guest@example.com')`,
       [id, fullName],
@@ -96,14 +60,14 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
 
   /** Makes every request older, as if the minutes had passed. */
   async function age(minutes: number) {
-    await database.db.query(
+    await harness.db.query(
       `update public.bookings set created_at = created_at - make_interval(mins => $1)`,
       [minutes],
     );
   }
 
   async function alerts() {
-    const { rows } = await database.db.query<{ sent: boolean; last_error: string | null }>(
+    const { rows } = await harness.db.query<{ sent: boolean; last_error: string | null }>(
       `select done_at is not null as sent, last_error from app_private.messages
         where kind = 'notification_failing' order by id`,
     );
@@ -145,7 +109,7 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
     const peer = await smtpPeer();
     // Two requests and the alert about them: five posts the webhook refuses.
     const hook = await startWebhookReceiver([500, 500, 500, 500, 500]);
-    closers.push(hook.close);
+    harness.afterTest(hook.close);
     const channels = () => [emailTo(peer, 'wrong'), createWebhookChannel(hook.url)];
     const first = notifierWith(channels());
     const delivered = await store('First Visitor');
@@ -157,7 +121,7 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
     expect(await alerts()).toEqual([{ sent: false, last_error: expect.stringMatching(/500/) }]);
 
     // Another notifier got the first through meanwhile.
-    await database.db.query(
+    await harness.db.query(
       `update app_private.messages set done_at = now(), outcome = 'sent'
         where kind = 'notification' and booking_id = $1`,
       [delivered],
