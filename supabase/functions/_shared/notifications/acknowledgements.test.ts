@@ -1,17 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { shortReference } from '../core/booking-reference.ts';
 import { practice } from '../content/practice.ts';
 import * as visitorEmails from '../content/visitor-emails.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
-import { useTestDatabase } from '../../../../server/testing/test-database.ts';
 import {
   freePort,
   sleep,
-  startSmtpPeer,
   type ReceivedMail,
   type SmtpPeer,
 } from '../../../../server/testing/notification-peers.ts';
-import type { Notifier } from './notifier.ts';
+import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
 import { loadNotifyConfig } from './notify-config.ts';
 import { createConfiguredNotifier } from './setup.ts';
 
@@ -26,27 +24,8 @@ const practiceInbox = 'practice@rochester-hijama.example';
 const practiceSender = 'bookings@rochester-hijama.example';
 
 describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (engine) => {
-  const database = useTestDatabase(engine);
-  const notifiers: Notifier[] = [];
-  const closers: (() => Promise<void>)[] = [];
-  const errors: string[] = [];
-
-  beforeEach(async () => {
-    await database.db.query('delete from public.bookings');
-    await database.db.query('delete from app_private.messages');
-    errors.length = 0;
-  });
-
-  afterEach(async () => {
-    for (const notifier of notifiers.splice(0)) await notifier.stop();
-    for (const close of closers.splice(0)) await close();
-  });
-
-  async function smtpPeer(options: Parameters<typeof startSmtpPeer>[0] = {}): Promise<SmtpPeer> {
-    const peer = await startSmtpPeer(options);
-    closers.push(peer.close);
-    return peer;
-  }
+  const harness = useNotifierHarness(engine, ['messages']);
+  const { errors, smtpPeer } = harness;
 
   /** The notifier of the server's settings, sending through the SMTP server on `port`, retrying after 1 ms. */
   function notifierOn(port: number, env: Record<string, string> = {}) {
@@ -58,17 +37,17 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
       NOTIFY_RETRY_MAX_SECONDS: '0.001',
       ...env,
     })!;
-    const { notifier } = createConfiguredNotifier(database.db, config, {
+    const { notifier } = createConfiguredNotifier(harness.db, config, {
       info: () => {},
       error: (message) => errors.push(message),
     });
-    notifiers.push(notifier);
+    harness.afterTest(() => notifier.stop());
     return notifier;
   }
 
   async function store(email: string, fullName = 'Amina Khan') {
     const id = crypto.randomUUID();
-    await database.db.query(
+    await harness.db.query(
       `insert into public.bookings (id, full_name, phone, email, instagram)
        values ($1, $2, '07700 900 456', $3, 'amina.k')`,
       [id, fullName, email],
@@ -82,7 +61,7 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
     peer.mails.filter((mail) => mail.to.includes(practiceInbox));
 
   async function states() {
-    const { rows } = await database.db.query<{ booking_id: string; state: string }>(
+    const { rows } = await harness.db.query<{ booking_id: string; state: string }>(
       `select booking_id::text, coalesce(outcome, 'sending') as state
          from app_private.messages where kind = 'acknowledgement'`,
     );
@@ -122,7 +101,7 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
     for (let index = 0; index < 25; index += 1)
       ids.push(await store(`visitor${index}@example.com`));
     // The practice has heard of them: only the acknowledgements are left to send.
-    await database.db.query(
+    await harness.db.query(
       `update app_private.messages set attempts = 1, email_sent_at = now(), done_at = now(), outcome = 'sent'
         where kind = 'notification'`,
     );
@@ -171,7 +150,7 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
 
     await notifier.runOnce();
     expect(await states()).toEqual({ [id]: 'refused' });
-    const { rows } = await database.db.query<{ details: unknown }>(
+    const { rows } = await harness.db.query<{ details: unknown }>(
       `select details from app_private.messages where kind = 'acknowledgement_refused'`,
     );
     expect(rows).toHaveLength(1);
