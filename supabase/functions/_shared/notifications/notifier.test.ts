@@ -180,21 +180,14 @@ describe.each(engines)('the notifier on $name', (engine) => {
       year: 'numeric',
     });
 
+    // What the e-mail says of each field is booking-notice.test.ts's; here, that the
+    // request stored through the API reaches it as typed, received at its stored time.
     const text = mail.parsed.text ?? '';
     expect(text).toContain('Name:       <b>Bob</b> & "Co"\n');
-    expect(text).toContain('Phone:      +44 1634 123456\n');
-    expect(text).toContain('E-mail:     bob@example.com\n');
     expect(text).toContain('Instagram:  @bob.k (https://instagram.com/bob.k)\n');
     expect(text).toMatch(new RegExp(`Received: +\\w+ ${ukDate}, ${ukClock} (GMT|BST)\\n`));
-    expect(text).toContain(sent.id);
-
-    const html = mail.parsed.html ?? '';
-    expect(html).toContain('&lt;b&gt;Bob&lt;/b&gt; &amp; &quot;Co&quot;');
-    expect(html).not.toContain('<b>Bob</b>');
-    expect(html).toContain('<a href="https://instagram.com/bob.k">@bob.k</a>');
-    expect(html).toContain('<a href="tel:+441634123456">+44 1634 123456</a>');
-    expect(html).toContain('<a href="mailto:bob@example.com">bob@example.com</a>');
-    expect(html).toContain(`${ukDate}, ${ukClock}`);
+    expect(mail.parsed.html).toContain('&lt;b&gt;Bob&lt;/b&gt; &amp; &quot;Co&quot;');
+    expect(mail.parsed.html).toContain(`${ukDate}, ${ukClock}`);
 
     await waitFor(async () => (await outboxRows())[0]?.completed === true, 'completion');
     expect(await outboxRows()).toEqual([
