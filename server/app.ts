@@ -1,14 +1,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { BookingAnswers } from '../supabase/functions/_shared/db/booking-answers.ts';
-import type { IssueBookingChallenge } from './db/booking-challenge.ts';
-import type { BookingsRepository } from '../supabase/functions/_shared/db/bookings-repository.ts';
 import {
   ApiError,
   internalError,
   invalidUrl,
   serverBusy,
   tooManyRequests,
-  tooManyRequestsAtOnce,
 } from './http/api-errors.ts';
 import { apiCorsHeaders } from './http/cors.ts';
 import { readBody } from './http/read-body.ts';
@@ -19,17 +15,11 @@ import { createRateLimiter } from './limits/rate-limiter.ts';
 import { createRequestsInProgress } from './limits/requests-in-progress.ts';
 import { isLoopback, trustedProxies } from './limits/trusted-proxies.ts';
 import { maxBodyBytes } from './routes/bookings.ts';
-import { createRestHandler, restPrefix } from './routes/rest.ts';
+import { createRestHandler, restPrefix, type RestDeps } from './routes/rest.ts';
 import { createStaticSite } from './routes/static-site.ts';
 
-export interface AppDeps {
-  bookings: BookingsRepository;
-  /** The public key the page sends (ANON_KEY). */
-  anonKey: string;
-  /** Proof-of-work challenges for bookings sent during a flood; unset: none are offered. */
-  issueBookingChallenge?: IssueBookingChallenge;
-  /** Marking a request answered from the e-mail's link, and taking the mark back; unset: none. */
-  bookingAnswers?: BookingAnswers;
+/** The API's dependencies (rest.ts), and the site's. */
+export interface AppDeps extends Omit<RestDeps, 'logError'> {
   /** The built site. */
   distDir: string;
   logError?: (message: string, error: unknown) => void;
@@ -73,15 +63,10 @@ export const apiBodyTimeoutMs = 5_000;
 
 /** The built site, and the API under /rest/v1 with its protections against floods. */
 export function createApp(deps: AppDeps): RequestListener {
-  const logError = deps.logError ?? logToStderr;
+  const logError =
+    deps.logError ?? ((message: string, error: unknown) => console.error(message, error));
   const logWarning = deps.logWarning ?? ((message: string) => console.warn(message));
-  const handleRest = createRestHandler({
-    bookings: deps.bookings,
-    anonKey: deps.anonKey,
-    issueBookingChallenge: deps.issueBookingChallenge,
-    bookingAnswers: deps.bookingAnswers,
-    logError,
-  });
+  const handleRest = createRestHandler({ ...deps, logError });
   const serveStatic = createStaticSite(deps.distDir);
   const now = deps.now ?? Date.now;
   const {
@@ -122,7 +107,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const admitClient = (res: ServerResponse, network: string): ApiError | undefined => {
     if (inProgress && !inProgress.tryStart(network)) {
       // By then every request in progress has its whole body or its 408.
-      return tooManyRequestsAtOnce(Math.ceil(apiBodyTimeoutMs / 1000));
+      return tooManyRequests(Math.ceil(apiBodyTimeoutMs / 1000), true);
     }
     res.once('close', () => inProgress?.finish(network));
     const decision = rateLimiter?.take(network, now());
@@ -194,8 +179,4 @@ export function createApp(deps: AppDeps): RequestListener {
       sendApiError(res, internalError());
     });
   };
-}
-
-function logToStderr(message: string, error: unknown) {
-  console.error(message, error);
 }

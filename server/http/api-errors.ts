@@ -12,15 +12,8 @@ import type { DatabaseError } from '../../supabase/functions/_shared/db/database
  * site's errors are plain text, as any static file server's.
  */
 
-export interface PostgrestErrorBody {
-  code: string;
-  message: string;
-  details: string | null;
-  hint: string | null;
-}
-
 export class ApiError extends Error {
-  readonly body: PostgrestErrorBody;
+  readonly body: { code: string; message: string; details: string | null; hint: string | null };
   readonly headers: Record<string, string>;
 
   constructor(
@@ -110,25 +103,20 @@ export const tooManyRequestsAnswer = {
   hint: 'Please try again later, or call or e-mail the practice.',
 } as const;
 
-export function tooManyRequests(retryAfterSeconds: number): ApiError {
-  const { code, message, hint } = tooManyRequestsAnswer;
-  return new ApiError(429, code, message, {
-    hint,
-    headers: { 'Retry-After': String(retryAfterSeconds) },
-  });
-}
-
 /**
- * One client network already has as many API requests in progress as it may
- * (a client holding many connections open must not hold the server's). The
- * answer is that of every other limit; its places free within seconds, and
- * closing this connection frees one of the server's.
+ * With `close`, the answer when one client network already has as many API
+ * requests in progress as it may (a client holding many connections open must
+ * not hold the server's): its places free within seconds, and closing this
+ * connection frees one of the server's.
  */
-export function tooManyRequestsAtOnce(retryAfterSeconds: number): ApiError {
+export function tooManyRequests(retryAfterSeconds: number, close = false): ApiError {
   const { code, message, hint } = tooManyRequestsAnswer;
   return new ApiError(429, code, message, {
     hint,
-    headers: { 'Retry-After': String(retryAfterSeconds), Connection: 'close' },
+    headers: {
+      'Retry-After': String(retryAfterSeconds),
+      ...(close ? { Connection: 'close' } : {}),
+    },
   });
 }
 
@@ -187,17 +175,11 @@ export function noApiKey(): ApiError {
   });
 }
 
-/** The `apikey` header is neither key. */
-export function invalidApiKey(): ApiError {
-  return invalidKey('Double check your Supabase `anon` or `service_role` API key.');
-}
-
-/** The `Authorization: Bearer` token is neither key. */
-export function invalidBearerToken(): ApiError {
-  return invalidKey('The `Authorization: Bearer` token must be the anon key.');
-}
-
-function invalidKey(hint: string): ApiError {
+/** The `apikey` header, or with `bearer` the `Authorization: Bearer` token, is not the anon key. */
+export function invalidApiKey(bearer = false): ApiError {
+  const hint = bearer
+    ? 'The `Authorization: Bearer` token must be the anon key.'
+    : 'Double check your Supabase `anon` or `service_role` API key.';
   return new ApiError(401, 'PGRST301', 'Invalid API key', {
     hint,
     headers: {
@@ -217,7 +199,7 @@ export function permissionDenied(): ApiError {
 }
 
 // ---------------------------------------------------------------------------
-// The functions under /rest/v1/rpc (routes/booking-challenge.ts, routes/mark-answered.ts).
+// The functions under /rest/v1/rpc (routes/rpc.ts).
 
 export function functionNotFound(name: string): ApiError {
   return new ApiError(
@@ -356,54 +338,30 @@ export const statusesRaisedInSql = {
 export function statusForSqlState(code: string): number {
   const custom = /^PT([1-5]\d\d)$/.exec(code);
   if (custom) return Number(custom[1]);
-  switch (code) {
-    case '23503':
-    case '23505':
-      return 409;
-    case '25006':
-      return 405;
-    case '53400':
-      return 500;
-    case '57P01':
-      return 503;
-    case 'P0001':
-      return 400;
-    case '42883':
-    case '42P01':
-      return 404;
-    case '42P17':
-      return 500;
-    case '42501':
-      // Every caller of this API is anonymous; PostgREST answers 403 to the others.
-      return 401;
-  }
-  switch (code.slice(0, 2)) {
-    case '08':
-    case '53':
-      return 503;
-    case '0L':
-    case '0P':
-    case '28':
-      return 403;
-    case '09':
-    case '25':
-    case '2D':
-    case '38':
-    case '39':
-    case '3B':
-    case '40':
-    case '54':
-    case '55':
-    case '57':
-    case '58':
-    case 'F0':
-    case 'HV':
-    case 'P0':
-    case 'XX':
-      return 500;
-  }
-  return 400;
+  const statusOf = (codes: Record<number, string>, key: string) =>
+    Object.entries(codes).find(([, listed]) => listed.split(' ').includes(key))?.[0];
+  const status = statusOf(statusBySqlState, code) ?? statusOf(statusBySqlClass, code.slice(0, 2));
+  return status === undefined ? 400 : Number(status);
 }
+
+/** Statuses by SQLSTATE, before those by class. */
+const statusBySqlState: Record<number, string> = {
+  409: '23503 23505',
+  405: '25006',
+  500: '53400 42P17',
+  503: '57P01',
+  400: 'P0001',
+  404: '42883 42P01',
+  // Every caller of this API is anonymous; PostgREST answers 403 to the others.
+  401: '42501',
+};
+
+/** Statuses by class, the SQLSTATE's first two characters; any other: 400. */
+const statusBySqlClass: Record<number, string> = {
+  503: '08 53',
+  403: '0L 0P 28',
+  500: '09 25 2D 38 39 3B 40 54 55 57 58 F0 HV P0 XX',
+};
 
 /** What the database refused, passed on as PostgREST passes it: its code, message, detail and hint. */
 export function fromDatabaseError(error: DatabaseError): ApiError {

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { invalidApiKey, invalidBearerToken, noApiKey } from './api-errors.ts';
+import { invalidApiKey, noApiKey } from './api-errors.ts';
 
 /**
  * Supabase's key check without JWTs: the `apikey` header must be the anon key
@@ -9,24 +9,18 @@ import { invalidApiKey, invalidBearerToken, noApiKey } from './api-errors.ts';
  * anon key: the practice reads and changes requests by SQL (`npx hijama`).
  */
 export function authenticate(headers: IncomingHttpHeaders, anonKey: string): void {
-  const apikey = single(headers['apikey']);
-  if (apikey === undefined || apikey === '') {
-    throw noApiKey();
-  }
+  const apikey = [headers['apikey']].flat()[0];
+  if (apikey === undefined || apikey === '') throw noApiKey();
   if (!sameSecret(apikey, anonKey)) throw invalidApiKey();
 
   const authorization = headers.authorization;
   if (authorization === undefined) return;
   const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
-  if (token === undefined || !sameSecret(token, anonKey)) throw invalidBearerToken();
+  if (token === undefined || !sameSecret(token, anonKey)) throw invalidApiKey(true);
 }
 
 /** Compares in constant time, so response timing does not reveal a key's prefix. */
 function sameSecret(candidate: string, secret: string): boolean {
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(candidate), digest(secret));
-}
-
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -1,6 +1,6 @@
 import { createServer, STATUS_CODES, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { headersTooLarge, malformedRequest, requestTimeout, type ApiError } from './api-errors.ts';
+import { headersTooLarge, malformedRequest, requestTimeout } from './api-errors.ts';
 
 /**
  * The HTTP server with the project's limits on time and size, and errors that
@@ -35,7 +35,12 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
     socket.destroy();
     return;
   }
-  const { status, body } = refusalFor(error.code);
+  const { status, body } =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? headersTooLarge()
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? requestTimeout()
+        : malformedRequest();
   const payload = JSON.stringify(body);
   // No response object exists yet: the answer is written on the socket itself.
   socket.end(
@@ -46,18 +51,6 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
       'Connection: close\r\n\r\n' +
       payload,
   );
-}
-
-/** The answer to a Node parser error code. */
-function refusalFor(code: string | undefined): ApiError {
-  switch (code) {
-    case 'HPE_HEADER_OVERFLOW':
-      return headersTooLarge();
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return requestTimeout();
-    default:
-      return malformedRequest();
-  }
 }
 
 /** Node marks sockets that already carried part of an answer. */

@@ -7,13 +7,12 @@ export function sendJson(
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
-  contentType = 'application/json; charset=utf-8',
 ) {
   const payload = Buffer.from(JSON.stringify(body));
   res.writeHead(status, {
     ...headers,
     'X-Content-Type-Options': 'nosniff',
-    'Content-Type': contentType,
+    'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(payload.length),
   });
   res.end(res.req.method === 'HEAD' ? undefined : payload);

@@ -4,6 +4,7 @@ import {
   databaseRequestHeaders,
   type BookingsRepository,
 } from '../../supabase/functions/_shared/db/bookings-repository.ts';
+import { apiCorsHeaders } from '../http/cors.ts';
 import { readBody } from '../http/read-body.ts';
 import { contentTypeNotAcceptable, permissionDenied } from '../http/api-errors.ts';
 import { parseBookingPayload } from './booking-payload.ts';
@@ -16,25 +17,22 @@ import { parseBookingPayload } from './booking-payload.ts';
 /** A booking request is well under 1 KB; a few of them fit many times over. */
 export const maxBodyBytes = 16 * 1024;
 
-export interface BookingsRequest {
-  req: IncomingMessage;
-  res: ServerResponse;
-  url: URL;
-  /**
-   * The client's address as the server trusts it (TRUST_PROXY), for the
-   * database's limits per network; undefined when unknown (one shared bucket).
-   */
-  clientAddress: string | undefined;
-  /** CORS headers for every answer. */
-  headers: Record<string, string>;
-}
-
+/**
+ * `clientAddress` is the client's address as the server trusts it
+ * (TRUST_PROXY), for the database's limits per network; undefined when
+ * unknown (one shared bucket).
+ */
 export async function insertBookings(
-  { req, res, url, clientAddress, headers }: BookingsRequest,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  clientAddress: string | undefined,
   bookings: BookingsRepository,
 ) {
   const contentType = req.headers['content-type'];
-  if (!isJson(contentType)) throw contentTypeNotAcceptable(contentType);
+  if (contentType?.split(';')[0]?.trim().toLowerCase() !== 'application/json') {
+    throw contentTypeNotAcceptable(contentType);
+  }
   const body = await readBody(req, maxBodyBytes);
   const rows = parseBookingPayload(body, {
     columns: url.searchParams.get('columns'),
@@ -53,17 +51,12 @@ export async function insertBookings(
     clientAddress,
     proof: typeof proof === 'string' ? proof : undefined,
   });
-  res.writeHead(201, { ...headers, 'Content-Range': '*/*', 'Content-Length': '0' });
+  res.writeHead(201, { ...apiCorsHeaders, 'Content-Range': '*/*', 'Content-Length': '0' });
   res.end();
 }
 
 /** The methods of `/rest/v1/bookings`, for `Allow` headers. */
 export const allowedMethods = 'OPTIONS, GET, HEAD, POST';
-
-function isJson(contentType: string | undefined): boolean {
-  const type = contentType?.split(';')[0]?.trim().toLowerCase();
-  return type === 'application/json';
-}
 
 /** `Prefer: return=minimal, count=exact` (the header may also be repeated). */
 function parsePrefer(header: string | string[] | undefined): Map<string, string> {

@@ -1,7 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bookingsTable } from '../../supabase/functions/_shared/core/api-defaults.ts';
-import type { BookingAnswers } from '../../supabase/functions/_shared/db/booking-answers.ts';
-import type { IssueBookingChallenge } from '../db/booking-challenge.ts';
 import type { BookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import {
   DatabaseError,
@@ -13,7 +11,6 @@ import {
   ApiError,
   databaseUnavailable,
   fromDatabaseError,
-  functionNotFound,
   internalError,
   invalidPath,
   invalidSchema,
@@ -23,29 +20,24 @@ import {
 } from '../http/api-errors.ts';
 import { ClientGoneError } from '../http/read-body.ts';
 import { sendApiError } from '../http/send-json.ts';
-import { bookingChallengeRpcName, callBookingChallenge } from './booking-challenge.ts';
 import { allowedMethods, insertBookings } from './bookings.ts';
-import { callAnswerTokenRpc, isAnswerTokenRpc } from './mark-answered.ts';
+import { callRpc, type RpcDeps } from './rpc.ts';
 
 /**
  * The PostgREST-compatible API under `/rest/v1`, for the page and its anon
  * key alone. Only the bookings table exists, for inserts, the function that issues proof-of-work challenges during a flood
- * (booking-challenge.ts) and the ones that mark a request answered from the
- * e-mail's link and take the mark back (mark-answered.ts); every answer
+ * and the ones that mark a request answered from the e-mail's link and take
+ * the mark back (rpc.ts); every answer
  * carries CORS headers and every error PostgREST's shape. `npx hijama` does
  * not come this way: it reads and writes by SQL (server/db/pglite-socket.ts).
  */
 
 export const restPrefix = '/rest/v1';
 
-export interface RestDeps {
+export interface RestDeps extends RpcDeps {
   bookings: BookingsRepository;
   /** The public key the page sends (ANON_KEY). */
   anonKey: string;
-  /** Proof-of-work challenges (`/rest/v1/rpc/booking_challenge`); unset: that function is not found. */
-  issueBookingChallenge?: IssueBookingChallenge;
-  /** Which requests were answered, and marking them and taking the mark back (`/rest/v1/rpc/mark_booking_answered`, `unmark_booking_answered`); unset: not found. */
-  bookingAnswers?: BookingAnswers;
   logError: (message: string, error: unknown) => void;
 }
 
@@ -75,47 +67,31 @@ export function createRestHandler(deps: RestDeps) {
       authenticate(req.headers, deps.anonKey);
 
       const rpc = /^\/rpc\/([^/]+)$/.exec(url.pathname.slice(restPrefix.length));
-      if (rpc) {
-        const request = { req, res, headers: apiCorsHeaders };
-        if (rpc[1] === bookingChallengeRpcName) {
-          return await callBookingChallenge(
-            request,
-            url,
-            deps.issueBookingChallenge,
-            clientAddress,
-          );
-        }
-        if (isAnswerTokenRpc(rpc[1]!)) {
-          return await callAnswerTokenRpc(rpc[1], request, url, deps.bookingAnswers);
-        }
-        throw functionNotFound(rpc[1]!);
-      }
+      if (rpc) return await callRpc(rpc[1]!, req, res, url, deps, clientAddress);
       const table = tableOf(url.pathname);
       if (table !== bookingsTable) throw tableNotFound(table);
       if (method !== 'POST') {
         // Anonymous callers may not read or change bookings: refused by privilege, as PostgREST would.
         throw permissionDenied();
       }
-      const request = { req, res, url, clientAddress, headers: apiCorsHeaders };
-      return await insertBookings(request, deps.bookings);
+      return await insertBookings(req, res, url, clientAddress, deps.bookings);
     } catch (error) {
-      answerError(res, toApiError(error, deps.logError));
+      const apiError = toApiError(error, deps.logError);
+      if (apiError === undefined || res.headersSent) res.destroy();
+      else sendApiError(res, apiError, apiCorsHeaders);
     }
   };
 }
 
 /** `/rest/v1/<table>`; anything deeper (or the root) is not a path PostgREST serves. */
 function tableOf(pathname: string): string {
-  const rest = pathname.slice(restPrefix.length);
-  const match = /^\/([^/]+)$/.exec(rest);
-  let table: string | undefined;
+  const match = /^\/([^/]+)$/.exec(pathname.slice(restPrefix.length));
   try {
-    table = match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
+    if (match) return decodeURIComponent(match[1]!);
   } catch {
-    table = undefined;
+    // A malformed escape names no table.
   }
-  if (table === undefined) throw invalidPath();
-  return table;
+  throw invalidPath();
 }
 
 /** Only the `public` schema is exposed, as on a default Supabase project. */
@@ -142,12 +118,4 @@ function toApiError(
   }
   logError('Unexpected error in the REST API', error);
   return internalError();
-}
-
-function answerError(res: ServerResponse, error: ApiError | undefined) {
-  if (error === undefined || res.headersSent) {
-    res.destroy();
-    return;
-  }
-  sendApiError(res, error, apiCorsHeaders);
 }
