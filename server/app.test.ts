@@ -1,26 +1,15 @@
-import { storedValue } from '../supabase/functions/_shared/core/booking-rules.ts';
-import { readdirSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
 import {
-  bookingFieldRules,
-  bookingFields,
-  hiddenCharacterRanges,
-  messageFor,
-} from '../supabase/functions/_shared/core/booking-rules.ts';
-import { createApp } from './app.ts';
-import type { BookingsRepository } from '../supabase/functions/_shared/db/bookings-repository.ts';
-import {
   DatabaseError,
   DatabaseUnavailableError,
 } from '../supabase/functions/_shared/db/database.ts';
-import { findMigrationsDir, migrate } from './db/migrate.ts';
-import { useTestDatabase } from './testing/test-database.ts';
+import { expectApiError, useTestApp } from './testing/test-database.ts';
 import { openPostgres } from '../supabase/functions/_shared/db/postgres.ts';
-import { serve, testEngines, type RunningServer, serveApp } from './testing/helpers.ts';
+import type { Database } from '../supabase/functions/_shared/db/database.ts';
+import { serveApp, testEngines, type RunningServer } from './testing/helpers.ts';
+import { request as httpRequest } from 'node:http';
 
 const anonKey = developmentAnonKey;
 const anonHeaders = { apikey: anonKey, Authorization: `Bearer ${anonKey}` };
@@ -36,56 +25,32 @@ const validBooking = {
 const engines = testEngines('api');
 
 describe.each(engines)('the booking API on $name', (engine) => {
-  const opened = useTestDatabase(engine);
-  let server: RunningServer;
-  let api: string;
   const logged: unknown[] = [];
-
-  beforeAll(async () => {
-    server = await serveApp(opened.db, {
-      logError: (_message, error) => logged.push(error),
-    });
-    api = `${server.baseUrl}/rest/v1`;
-  });
-
-  afterAll(async () => {
-    await server?.close();
-  });
+  const app = useTestApp(engine, () => ({ logError: (_message, error) => logged.push(error) }));
+  const api = () => `${app.baseUrl}/rest/v1`;
 
   beforeEach(async () => {
-    await opened.db.query('delete from public.bookings');
+    await app.db.query('delete from public.bookings');
     logged.length = 0;
   });
 
   async function storedRows() {
-    const { rows } = await opened.db.query<Record<string, unknown>>(
+    const { rows } = await app.db.query<Record<string, unknown>>(
       'select id::text, full_name, phone, email, instagram, created_at from public.bookings order by created_at, full_name',
     );
     return rows;
   }
 
   function post(body: unknown, headers: Record<string, string> = jsonHeaders, query = '') {
-    return fetch(`${api}/bookings${query}`, {
+    return fetch(`${api()}/bookings${query}`, {
       method: 'POST',
       headers,
       body: typeof body === 'string' || body instanceof Blob ? body : JSON.stringify(body),
     });
   }
 
-  async function expectPostgrestError(response: Response, status: number, code: string) {
-    expect(response.status).toBe(status);
-    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('cache-control')).toBe('no-store');
-    const body = (await response.json()) as Record<string, unknown>;
-    expect(Object.keys(body).sort()).toEqual(['code', 'details', 'hint', 'message']);
-    expect(body.code).toBe(code);
-    expect(typeof body.message).toBe('string');
-    return body as { code: string; message: string; details: string | null; hint: string | null };
-  }
-
   describe('inserting', () => {
-    it('stores a valid booking exactly: trimmed, an empty Instagram as null, created_at from the clock', async () => {
+    it('stores a valid booking as core sends it, with created_at from the clock', async () => {
       const id = crypto.randomUUID();
       const before = Date.now();
       const response = await post({
@@ -93,78 +58,63 @@ describe.each(engines)('the booking API on $name', (engine) => {
         full_name: '  Amina Khan ',
         phone: ' +44 (0) 1634 123 456 ',
         email: ' amina@example.com',
-        instagram: '   ',
+        instagram: '  @Amina.K ',
       });
       expect(response.status).toBe(201);
       expect(await response.text()).toBe('');
+      expect((await post({ ...validBooking, instagram: '   ' })).status).toBe(201);
 
-      const rows = await storedRows();
-      expect(rows).toHaveLength(1);
-      const { created_at, ...row } = rows[0]!;
+      const [first, second] = await storedRows();
+      const { created_at, ...row } = first!;
       expect(row).toEqual({
         id,
         full_name: 'Amina Khan',
         phone: '+44 (0) 1634 123 456',
         email: 'amina@example.com',
-        instagram: null,
+        instagram: 'amina.k',
       });
-      expect(created_at).toBeInstanceOf(Date);
       expect((created_at as Date).getTime()).toBeGreaterThanOrEqual(before - 5_000);
       expect((created_at as Date).getTime()).toBeLessThanOrEqual(Date.now() + 5_000);
+      // An id is generated when none is sent; an empty Instagram is none.
+      expect(second).toMatchObject({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        instagram: null,
+      });
     });
 
-    it('stores the Instagram handle normalised, as the form does, and generates an id when none is sent', async () => {
-      const response = await post({ ...validBooking, instagram: '  @Amina.K ' });
-      expect(response.status).toBe(201);
-      const [row] = await storedRows();
-      expect(row).toMatchObject({ instagram: storedValue('instagram', '@Amina.K') });
-      expect(row!.instagram).toBe('amina.k');
-      expect(row!.id).toMatch(/^[0-9a-f-]{36}$/);
-    });
-
-    it('accepts exactly what postgrest-js sends, and answers a retry with 23505', async () => {
-      const client = new PostgrestClient(api, { headers: anonHeaders, schema: 'public' });
+    it('accepts exactly what postgrest-js sends, and refuses a retry with 23505, keeping the stored row', async () => {
+      const client = new PostgrestClient(api(), { headers: anonHeaders, schema: 'public' });
       const row = { id: crypto.randomUUID(), ...validBooking, instagram: null };
       const first = await client.from('bookings').insert(row);
-      expect(first.error).toBeNull();
-      expect(first.status).toBe(201);
+      expect([first.error, first.status]).toEqual([null, 201]);
 
       const retry = await client.from('bookings').insert(row);
-      expect(retry.status).toBe(409);
-      expect(retry.error?.code).toBe('23505');
-      expect(await storedRows()).toHaveLength(1);
-    });
-
-    it('stores one row when the same id is sent twice (a retry after a lost answer)', async () => {
-      const row = { id: crypto.randomUUID(), ...validBooking };
-      expect((await post(row)).status).toBe(201);
-      const retry = await expectPostgrestError(await post(row), 409, '23505');
-      expect(retry.message).toContain('bookings_pkey');
-      expect(await storedRows()).toHaveLength(1);
-    });
-
-    it('stores one row when retries with the same id arrive at the same time', async () => {
-      const row = { id: crypto.randomUUID(), ...validBooking };
-      const statuses = await Promise.all(
-        Array.from({ length: 5 }, async () => (await post(row)).status),
+      expect([retry.status, retry.error?.code]).toEqual([409, '23505']);
+      const changed = await expectApiError(
+        await post({ ...row, full_name: 'Someone Else' }),
+        409,
+        '23505',
       );
-      expect(statuses.sort()).toEqual([201, 409, 409, 409, 409]);
-      expect(await storedRows()).toHaveLength(1);
+      expect(changed.message).toContain('bookings_pkey');
+      expect(await storedRows()).toEqual([expect.objectContaining({ full_name: 'Amina Khan' })]);
     });
 
-    it('stores concurrent bookings independently', async () => {
-      const statuses = await Promise.all(
-        Array.from(
-          { length: 20 },
+    it('stores concurrent bookings independently, and one row for retries arriving together', async () => {
+      const row = { id: crypto.randomUUID(), ...validBooking };
+      const statuses = await Promise.all([
+        ...Array.from({ length: 5 }, async () => (await post(row)).status),
+        ...Array.from(
+          { length: 15 },
           async (_, i) => (await post({ ...validBooking, full_name: `Guest ${i}` })).status,
         ),
-      );
-      expect(new Set(statuses)).toEqual(new Set([201]));
-      expect(await storedRows()).toHaveLength(20);
+      ]);
+      expect(statuses.slice(0, 5).sort()).toEqual([201, 409, 409, 409, 409]);
+      expect(new Set(statuses.slice(5))).toEqual(new Set([201]));
+      expect(await storedRows()).toHaveLength(16);
     });
 
     it('refuses an array of two bookings with the anon key, and stores nothing', async () => {
-      const client = new PostgrestClient(api, { headers: anonHeaders });
+      const client = new PostgrestClient(api(), { headers: anonHeaders });
       const { error, status } = await client.from('bookings').insert([
         { ...validBooking, id: crypto.randomUUID() },
         { ...validBooking, id: crypto.randomUUID(), full_name: 'Yusuf Ali', instagram: null },
@@ -173,39 +123,14 @@ describe.each(engines)('the booking API on $name', (engine) => {
       expect(error).toMatchObject({ code: 'PT400', message: 'Send one booking request at a time' });
       expect(await storedRows()).toHaveLength(0);
     });
-
-    it('refuses an array of two bookings inserted as anon straight into the table, as on hosted Supabase', async () => {
-      const refused = await opened.db
-        .transaction(async (tx) => {
-          await tx.query('set local role anon');
-          await tx.query(
-            `insert into public.bookings (full_name, phone, email)
-             values ('Amina Khan', '07700 900123', 'a@example.com'), ('Yusuf Ali', '07700 900124', 'y@example.com')`,
-          );
-        })
-        .catch((error: unknown) => error);
-      expect(refused).toMatchObject({ code: 'PT400' });
-      expect(await storedRows()).toHaveLength(0);
-    });
-
-    it('refuses an id that is already stored, without touching the stored row', async () => {
-      const id = crypto.randomUUID();
-      await post({ ...validBooking, id });
-      await expectPostgrestError(
-        await post({ ...validBooking, id, full_name: 'Someone Else' }),
-        409,
-        '23505',
-      );
-      expect((await storedRows())[0]).toMatchObject({ full_name: 'Amina Khan' });
-    });
   });
 
   it('tells every cache to keep none of its answers, and every browser to read them as sent', async () => {
     const answers = [
       await post(validBooking),
-      await fetch(`${api}/bookings`, { method: 'OPTIONS' }),
-      await fetch(`${api}/bookings?select=*`, { headers: anonHeaders }),
-      await fetch(`${api}/nothing`, { headers: anonHeaders }),
+      await fetch(`${api()}/bookings`, { method: 'OPTIONS' }),
+      await fetch(`${api()}/bookings?select=*`, { headers: anonHeaders }),
+      await fetch(`${api()}/nothing`, { headers: anonHeaders }),
     ];
     expect(answers.map((answer) => answer.status)).toEqual([201, 200, 401, 404]);
     for (const answer of answers) {
@@ -214,32 +139,7 @@ describe.each(engines)('the booking API on $name', (engine) => {
     }
   });
 
-  describe('refusing hidden characters', () => {
-    it("refuses every class of hidden character in every field with 400 and the field's message", async () => {
-      const unexpected: string[] = [];
-      for (const field of bookingFields) {
-        const { column } = bookingFieldRules[field];
-        for (const [first, last] of hiddenCharacterRanges) {
-          for (const point of new Set([Math.max(first, 1), last])) {
-            const value = `${validBooking[column].slice(0, 3)}${String.fromCodePoint(point)}${validBooking[column].slice(3)}`;
-            const response = await post({ ...validBooking, [column]: value });
-            const body = (await response.json()) as { code: string; details: string };
-            const expected = `${column}: ${messageFor(field, 'invalid')}`;
-            if (response.status !== 400 || body.code !== '23514' || body.details !== expected) {
-              unexpected.push(
-                `${column} U+${point.toString(16)}: ${response.status} ${body.details}`,
-              );
-            }
-          }
-        }
-      }
-      expect(unexpected).toEqual([]);
-      expect(await storedRows()).toHaveLength(0);
-    });
-  });
-
   describe('refusing bad input with a PostgREST error and storing nothing', () => {
-    const long = (length: number) => 'x'.repeat(length);
     const cases: [string, () => Promise<Response>, number, string, RegExp?][] = [
       [
         'invalid JSON',
@@ -291,7 +191,6 @@ describe.each(engines)('the booking API on $name', (engine) => {
         '23502',
         /null value in column "phone"/,
       ],
-      ['a null email', () => post({ ...validBooking, email: null }), 400, '23502'],
       [
         'letters in the phone',
         () => post({ ...validBooking, phone: 'abc1234567' }),
@@ -300,30 +199,11 @@ describe.each(engines)('the booking API on $name', (engine) => {
         /bookings_phone_check/,
       ],
       [
-        'an Instagram handle over 60 characters',
-        () => post({ ...validBooking, instagram: long(61) }),
-        400,
-        '23514',
-        /bookings_instagram_check/,
-      ],
-      [
         'a number as the phone',
         () => post({ ...validBooking, phone: 1634123456 }),
         400,
         'PGRST102',
         /expected a string/,
-      ],
-      [
-        'an object as the name',
-        () => post({ ...validBooking, full_name: { first: 'A' } }),
-        400,
-        'PGRST102',
-      ],
-      [
-        'a number as the Instagram handle',
-        () => post({ ...validBooking, instagram: 5 }),
-        400,
-        'PGRST102',
       ],
       [
         'a NUL character',
@@ -353,16 +233,6 @@ describe.each(engines)('the booking API on $name', (engine) => {
         /Content-Type not acceptable: text\/plain/,
       ],
       [
-        'a form post',
-        () =>
-          post('full_name=A', {
-            ...anonHeaders,
-            'Content-Type': 'application/x-www-form-urlencoded',
-          }),
-        415,
-        'PGRST102',
-      ],
-      [
         'no content type',
         () => post(new Blob([JSON.stringify(validBooking)]), anonHeaders),
         415,
@@ -371,12 +241,6 @@ describe.each(engines)('the booking API on $name', (engine) => {
       [
         'a request to return the row',
         () => post(validBooking, { ...jsonHeaders, Prefer: 'return=representation' }),
-        401,
-        '42501',
-      ],
-      [
-        'a request for the row location',
-        () => post(validBooking, { ...jsonHeaders, Prefer: 'return=headers-only' }),
         401,
         '42501',
       ],
@@ -392,7 +256,12 @@ describe.each(engines)('the booking API on $name', (engine) => {
         406,
         'PGRST106',
       ],
-      ['a body over 16 KB', () => post({ ...validBooking, full_name: long(20_000) }), 413, '54000'],
+      [
+        'a body over 16 KB',
+        () => post({ ...validBooking, full_name: 'x'.repeat(20_000) }),
+        413,
+        '54000',
+      ],
       [
         'no apikey',
         () => post(validBooking, { 'Content-Type': 'application/json' }),
@@ -422,14 +291,14 @@ describe.each(engines)('the booking API on $name', (engine) => {
     ];
 
     it.each(cases)('%s', async (_case, send, status, code, message) => {
-      const error = await expectPostgrestError(await send(), status, code);
+      const error = await expectApiError(await send(), status, code);
       if (message) expect(`${error.message} ${error.details}`).toMatch(message);
       expect(await storedRows()).toHaveLength(0);
       expect(logged).toEqual([]);
     });
 
     it('puts the form messages of every broken rule in details', async () => {
-      const error = await expectPostgrestError(
+      const error = await expectApiError(
         await post({ full_name: '', phone: 'abc1234567', email: 'a b@c.co', instagram: null }),
         400,
         '23514',
@@ -442,7 +311,7 @@ describe.each(engines)('the booking API on $name', (engine) => {
     it('refuses a chunked body over 16 KB without reading all of it', async () => {
       const status = await new Promise<number>((resolve, reject) => {
         const req = httpRequest(
-          `${api}/bookings`,
+          `${api()}/bookings`,
           { method: 'POST', headers: jsonHeaders },
           (res) => {
             res.resume();
@@ -468,18 +337,18 @@ describe.each(engines)('the booking API on $name', (engine) => {
       const id = crypto.randomUUID();
       await post({ ...validBooking, id });
       for (const method of ['GET', 'PATCH', 'PUT', 'DELETE']) {
-        const response = await fetch(`${api}/bookings?id=eq.${id}`, {
+        const response = await fetch(`${api()}/bookings?id=eq.${id}`, {
           method,
           headers: jsonHeaders,
           body: method === 'GET' ? undefined : JSON.stringify({ full_name: 'Changed' }),
         });
-        const error = await expectPostgrestError(response, 401, '42501');
+        const error = await expectApiError(response, 401, '42501');
         expect(error.message).toBe('permission denied for table bookings');
       }
-      const head = await fetch(`${api}/bookings`, { method: 'HEAD', headers: anonHeaders });
+      const head = await fetch(`${api()}/bookings`, { method: 'HEAD', headers: anonHeaders });
       expect(head.status).toBe(401);
 
-      const client = new PostgrestClient(api, { headers: anonHeaders });
+      const client = new PostgrestClient(api(), { headers: anonHeaders });
       expect((await client.from('bookings').select('*')).error?.code).toBe('42501');
       expect(
         (await client.from('bookings').update({ full_name: 'Changed' }).eq('id', id)).error?.code,
@@ -489,146 +358,79 @@ describe.each(engines)('the booking API on $name', (engine) => {
         expect.objectContaining({ id, full_name: 'Amina Khan' }),
       ]);
     });
-
-    it('cannot read, update or delete, in the database itself', async () => {
-      const id = crypto.randomUUID();
-      await post({ ...validBooking, id });
-      for (const sql of [
-        'select * from public.bookings',
-        `update public.bookings set full_name = 'Changed'`,
-        'delete from public.bookings',
-      ]) {
-        const attempt = opened.db.transaction(async (tx) => {
-          await tx.query('set local role anon');
-          await tx.query(sql);
-        });
-        await expect(attempt).rejects.toMatchObject({ code: '42501' });
-      }
-      expect(await storedRows()).toHaveLength(1);
-    });
   });
 
   describe('the rest of /rest/v1', () => {
     it.each([
-      ['/rest/v1/other', 404, 'PGRST205'],
-      ['/rest/v1/bookings/1', 404, 'PGRST125'],
-      ['/rest/v1', 404, 'PGRST125'],
-      ['/rest/v1/', 404, 'PGRST125'],
-      // An unknown function, as PostgREST answers it (booking-challenge.ts and mark-answered.ts are the known ones).
-      ['/rest/v1/rpc/anything', 404, 'PGRST202'],
-    ])('answers %s with %i', async (pathname, status, code) => {
-      await expectPostgrestError(
-        await fetch(`${server.baseUrl}${pathname}`, { headers: anonHeaders }),
-        status,
-        code,
-      );
+      ['GET', '/rest/v1/other', 404, 'PGRST205'],
+      ['GET', '/rest/v1/bookings/1', 404, 'PGRST125'],
+      ['GET', '/rest/v1', 404, 'PGRST125'],
+      ['GET', '/rest/v1/', 404, 'PGRST125'],
+      // An unknown function, as PostgREST answers it (rpc.ts holds the known ones).
+      ['GET', '/rest/v1/rpc/anything', 404, 'PGRST202'],
+      ['PROPFIND', '/rest/v1/bookings', 405, 'PGRST117'],
+    ])('answers %s %s with %i', async (method, pathname, status, code) => {
+      const response = await fetch(`${app.baseUrl}${pathname}`, { method, headers: anonHeaders });
+      const error = await expectApiError(response, status, code);
+      if (status === 405) expect(error.message).toBe('Unsupported HTTP method: PROPFIND');
     });
 
-    it('answers an unknown method with 405', async () => {
-      const { status, body } = await new Promise<{ status: number; body: string }>(
-        (resolve, reject) => {
-          const req = httpRequest(
-            `${api}/bookings`,
-            { method: 'PROPFIND', headers: anonHeaders },
-            (res) => {
-              let text = '';
-              res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-              res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-            },
-          );
-          req.on('error', reject);
-          req.end();
-        },
-      );
-      expect(status).toBe(405);
-      expect(JSON.parse(body)).toMatchObject({
-        code: 'PGRST117',
-        message: 'Unsupported HTTP method: PROPFIND',
+    it('answers the functions under rpc/ to no one without a key', async () => {
+      const response = await fetch(`${api()}/rpc/booking_challenge`, {
+        method: 'POST',
+        body: '{}',
       });
+      await expectApiError(response, 401, 'PGRST302');
     });
 
     it('answers a CORS preflight as Supabase does, so another origin can post', async () => {
-      const response = await fetch(`${api}/bookings`, {
+      // x-booking-proof: the proof of work a booking carries during a flood.
+      const requested =
+        'apikey, authorization, content-type, content-profile, prefer, x-client-info, x-booking-proof';
+      const response = await fetch(`${api()}/bookings`, {
         method: 'OPTIONS',
         headers: {
           Origin: 'https://hijama.example',
           'Access-Control-Request-Method': 'POST',
-          'Access-Control-Request-Headers':
-            'apikey, authorization, content-type, content-profile, prefer, x-client-info',
+          'Access-Control-Request-Headers': requested,
         },
       });
       expect(response.status).toBe(200);
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
       expect(response.headers.get('access-control-allow-methods')).toContain('POST');
-      expect(response.headers.get('access-control-allow-headers')).toBe(
-        'apikey, authorization, content-type, content-profile, prefer, x-client-info',
-      );
+      expect(response.headers.get('access-control-allow-headers')).toBe(requested);
       const posted = await post(validBooking, { ...jsonHeaders, Origin: 'https://hijama.example' });
       expect(posted.status).toBe(201);
       expect(posted.headers.get('access-control-allow-origin')).toBe('*');
       expect(posted.headers.get('access-control-expose-headers')).toContain('Content-Range');
     });
   });
-
-  describe('migrations', () => {
-    async function schemaSnapshot() {
-      const queries = [
-        `select column_name, data_type, is_nullable, column_default from information_schema.columns
-          where table_schema = 'public' and table_name = 'bookings' order by ordinal_position`,
-        `select conname, pg_get_constraintdef(oid) from pg_constraint where conrelid = 'public.bookings'::regclass order by conname`,
-        `select policyname, cmd, roles::text, qual, with_check from pg_policies where tablename = 'bookings' order by policyname`,
-        `select grantee, privilege_type from information_schema.role_table_grants
-          where table_name = 'bookings' and grantee in ('anon', 'authenticated', 'service_role') order by 1, 2`,
-        `select grantee, privilege_type, column_name from information_schema.column_privileges
-          where table_name = 'bookings' and grantee in ('anon', 'authenticated') order by 1, 2, 3`,
-        `select relrowsecurity from pg_class where oid = 'public.bookings'::regclass`,
-        `select name, checksum from app_private.schema_migrations order by name`,
-      ];
-      const results = [];
-      for (const sql of queries) results.push((await opened.db.query(sql)).rows);
-      return results;
-    }
-
-    it('were applied once, recorded outside the API schema, and rerunning them changes nothing', async () => {
-      const id = crypto.randomUUID();
-      await post({ ...validBooking, id });
-      const before = await schemaSnapshot();
-      const files = readdirSync(findMigrationsDir()).filter((name) => name.endsWith('.sql'));
-      expect(files.length).toBeGreaterThan(3);
-      expect(before.at(-1)).toEqual(
-        files.sort().map((name) => ({ name, checksum: expect.any(String) })),
-      );
-
-      expect(await migrate(opened.db)).toEqual({ applied: [], changed: [] });
-      expect(await schemaSnapshot()).toEqual(before);
-      expect(await storedRows()).toEqual([expect.objectContaining({ id })]);
-    });
-  });
 });
 
 describe('the booking API when the database fails', () => {
-  function appWith(bookings: Partial<BookingsRepository>, logged: unknown[] = []) {
-    const fail = () => Promise.reject(new Error('not expected'));
-    return serve(
-      createApp({
-        bookings: {
-          insertAsAnon: fail,
-          ...bookings,
-        },
-        anonKey,
-        distDir: tmpdir(),
-        logError: (_message, error) => logged.push(error),
-      }),
-    );
-  }
+  let failure: Error = new Error('not expected');
+  const logged: unknown[] = [];
+  let server: RunningServer;
+  beforeAll(async () => {
+    // What the database answers is the failure of the moment: the engine plays no part.
+    server = await serveApp({} as Database, {
+      bookings: { insertAsAnon: () => Promise.reject(failure) },
+      logError: (_message, error) => logged.push(error),
+    });
+  });
+  afterAll(() => server.close());
+  beforeEach(() => {
+    logged.length = 0;
+  });
 
-  async function postTo(server: RunningServer) {
+  const postWhenFailing = (error: Error) => {
+    failure = error;
     return fetch(`${server.baseUrl}/rest/v1/bookings`, {
       method: 'POST',
       headers: jsonHeaders,
       body: JSON.stringify(validBooking),
     });
-  }
+  };
 
   it.each([
     ['a check violation', '23514', 400],
@@ -638,63 +440,36 @@ describe('the booking API when the database fails', () => {
     ['a value out of range', '22003', 400],
     ['a string too long', '22001', 400],
   ])('answers %s in PostgREST shape, never 500', async (_case, code, status) => {
-    const server = await appWith({
-      insertAsAnon: () =>
-        Promise.reject(
-          new DatabaseError(code, 'refused by the database', 'why', undefined, undefined),
-        ),
+    const refused = new DatabaseError(code, 'refused by the database', 'why', undefined, undefined);
+    const response = await postWhenFailing(refused);
+    expect(response.status).toBe(status);
+    expect(await response.json()).toEqual({
+      code,
+      message: 'refused by the database',
+      details: 'why',
+      hint: null,
     });
-    try {
-      const response = await postTo(server);
-      expect(response.status).toBe(status);
-      expect(await response.json()).toEqual({
-        code,
-        message: 'refused by the database',
-        details: 'why',
-        hint: null,
-      });
-    } finally {
-      await server.close();
-    }
   });
 
   it('answers 503 when the database is unreachable', async () => {
-    const logged: unknown[] = [];
-    const server = await appWith(
-      { insertAsAnon: () => Promise.reject(new DatabaseUnavailableError('connect ECONNREFUSED')) },
-      logged,
-    );
-    try {
-      const response = await postTo(server);
-      expect(response.status).toBe(503);
-      expect(await response.json()).toMatchObject({ code: 'PGRST000' });
-      expect(logged).toEqual(['connect ECONNREFUSED']);
-    } finally {
-      await server.close();
-    }
+    const response = await postWhenFailing(new DatabaseUnavailableError('connect ECONNREFUSED'));
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ code: 'PGRST000' });
+    expect(logged).toEqual(['connect ECONNREFUSED']);
   });
 
   it('answers an unexpected failure with a logged 500 in PostgREST shape, without its details', async () => {
-    const logged: unknown[] = [];
-    const server = await appWith(
-      { insertAsAnon: () => Promise.reject(new TypeError('secret internals')) },
-      logged,
-    );
-    try {
-      const response = await postTo(server);
-      expect(response.status).toBe(500);
-      const body = await response.text();
-      expect(JSON.parse(body)).toEqual({
-        code: 'PGRSTX00',
-        message: 'Internal server error',
-        details: null,
-        hint: null,
-      });
-      expect(body).not.toContain('secret');
-      expect(logged).toHaveLength(1);
-    } finally {
-      await server.close();
-    }
+    const response = await postWhenFailing(new TypeError('secret internals'));
+    expect(response.status).toBe(500);
+    const body = await response.text();
+    expect(JSON.parse(body)).toEqual({
+      code: 'PGRSTX00',
+      message: 'Internal server error',
+      details: null,
+      hint: null,
+    });
+    expect(body).not.toContain('secret');
+    expect(logged).toHaveLength(1);
   });
 
   it('reports an unreachable PostgreSQL server at start', async () => {

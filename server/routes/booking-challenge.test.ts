@@ -1,10 +1,10 @@
 import { encodeBookingProof } from '../../supabase/functions/_shared/core/booking-proof.ts';
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createBookingChallengeIssuer, type BookingChallenge } from '../db/booking-challenge.ts';
-import { useTestDatabase } from '../testing/test-database.ts';
+import { expectApiError, useTestApp } from '../testing/test-database.ts';
 import { solveBookingChallenge } from '../testing/booking-proof.ts';
-import { anonJsonHeaders, testEngines, type RunningServer, serveApp } from '../testing/helpers.ts';
+import { anonJsonHeaders, testEngines } from '../testing/helpers.ts';
 
 /** Small, so that solving in the test takes no time. */
 const proofMaxNumber = 2000;
@@ -27,30 +27,17 @@ function booking(email = 'amina@example.com') {
 }
 
 describe.each(engines)('rpc/booking_challenge on $name', (engine) => {
-  const opened = useTestDatabase(engine);
-  let server: RunningServer;
-  let api: string;
+  const app = useTestApp(engine, (db) => ({
+    issueBookingChallenge: createBookingChallengeIssuer(db),
+    logError: () => {},
+  }));
+  const challengeUrl = () => `${app.baseUrl}/rest/v1/rpc/booking_challenge`;
 
   beforeAll(async () => {
-    await opened.db.query('update app_private.booking_limits set proof_max_number = $1', [
+    await app.db.query('update app_private.booking_limits set proof_max_number = $1', [
       proofMaxNumber,
     ]);
-    server = await serveApp(opened.db, {
-      issueBookingChallenge: createBookingChallengeIssuer(opened.db),
-      logError: () => {},
-    });
-    api = `${server.baseUrl}/rest/v1`;
   });
-
-  afterAll(async () => {
-    await server?.close();
-  });
-
-  beforeEach(async () => {
-    await opened.db.query('delete from public.bookings');
-  });
-
-  const challengeUrl = () => `${api}/rpc/booking_challenge`;
 
   async function fetchChallenge(): Promise<BookingChallenge> {
     const response = await fetch(challengeUrl(), {
@@ -63,19 +50,11 @@ describe.each(engines)('rpc/booking_challenge on $name', (engine) => {
   }
 
   function postBooking(row: ReturnType<typeof booking>, proof?: string) {
-    return fetch(`${api}/bookings`, {
+    return fetch(`${app.baseUrl}/rest/v1/bookings`, {
       method: 'POST',
       headers: { ...anonJsonHeaders, ...(proof === undefined ? {} : { 'X-Booking-Proof': proof }) },
       body: JSON.stringify(row),
     });
-  }
-
-  async function expectProofAskedFor(response: Response) {
-    expect(response.status).toBe(428);
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    const body = (await response.json()) as Record<string, unknown>;
-    expect(Object.keys(body).sort()).toEqual(['code', 'details', 'hint', 'message']);
-    expect(body.code).toBe('PT428');
   }
 
   it('answers POST {} with the anon key with a signed challenge for its network that expires in two minutes', async () => {
@@ -119,74 +98,31 @@ describe.each(engines)('rpc/booking_challenge on $name', (engine) => {
     expect(second.salt).not.toBe(first.salt);
   });
 
-  it('answers no one without a key', async () => {
-    const anonymous = await fetch(challengeUrl(), { method: 'POST', body: '{}' });
-    expect(anonymous.status).toBe(401);
+  it('finds no function for arguments it does not take, in the body or the query', async () => {
+    for (const response of [
+      await fetch(challengeUrl(), {
+        method: 'POST',
+        headers: anonJsonHeaders,
+        body: '{"difficulty": 1}',
+      }),
+      await fetch(`${challengeUrl()}?difficulty=1`, { headers: anonJsonHeaders }),
+    ]) {
+      const error = await expectApiError(response, 404, 'PGRST202');
+      expect(error.message).toContain('public.booking_challenge(difficulty)');
+    }
   });
 
-  it('refuses arguments the function does not take and methods other than GET and POST', async () => {
-    const withArgument = await fetch(challengeUrl(), {
-      method: 'POST',
-      headers: anonJsonHeaders,
-      body: '{"difficulty": 1}',
-    });
-    expect(withArgument.status).toBe(404);
-    expect(((await withArgument.json()) as { code: string }).code).toBe('PGRST202');
-    const inQuery = await fetch(`${challengeUrl()}?difficulty=1`, { headers: anonJsonHeaders });
-    expect(inQuery.status).toBe(404);
-    const notJson = await fetch(challengeUrl(), {
-      method: 'POST',
-      headers: anonJsonHeaders,
-      body: '{',
-    });
-    expect(notJson.status).toBe(400);
-    const put = await fetch(challengeUrl(), {
-      method: 'PUT',
-      headers: anonJsonHeaders,
-      body: '{}',
-    });
-    expect(put.status).toBe(405);
-  });
-
-  it('keeps answering 404 for functions that do not exist', async () => {
-    const response = await fetch(`${api}/rpc/booking_challenges`, {
-      method: 'POST',
-      headers: anonJsonHeaders,
-      body: '{}',
-    });
-    expect(response.status).toBe(404);
-    expect(((await response.json()) as { code: string }).code).toBe('PGRST202');
-  });
-
-  it('lets a browser on another origin send the proof header (the preflight allows it)', async () => {
-    const response = await fetch(`${api}/bookings`, {
-      method: 'OPTIONS',
-      headers: {
-        Origin: 'https://elsewhere.example',
-        'Access-Control-Request-Method': 'POST',
-        'Access-Control-Request-Headers': 'apikey,authorization,content-type,x-booking-proof',
-      },
-    });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('access-control-allow-headers')).toContain('x-booking-proof');
-  });
-
-  it('over the threshold, takes a booking with a solved challenge, once, and refuses a forged one', async () => {
+  it('over the threshold, takes a booking with a solved challenge, once', async () => {
     expect((await postBooking(booking('first@example.com'))).status).toBe(201);
-    await expectProofAskedFor(await postBooking(booking()));
+    await expectApiError(await postBooking(booking()), 428, 'PT428');
 
     const challenge = await fetchChallenge();
     const proof = encodeBookingProof(challenge, solveBookingChallenge(challenge));
     const row = booking();
     expect((await postBooking(row, proof)).status).toBe(201);
-    await expectProofAskedFor(await postBooking(booking('other@example.com'), proof));
+    await expectApiError(await postBooking(booking('other@example.com'), proof), 428, 'PT428');
 
-    const another = await fetchChallenge();
-    const forged = encodeBookingProof({ ...another, signature: '0'.repeat(64) }, 0);
-    await expectProofAskedFor(await postBooking(booking('forged@example.com'), forged));
-
-    const { rows } = await opened.db.query<{ id: string }>(
+    const { rows } = await app.db.query<{ id: string }>(
       'select id::text from public.bookings order by created_at',
     );
     expect(rows.map(({ id }) => id)).toContain(row.id);

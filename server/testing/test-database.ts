@@ -1,7 +1,8 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
+import type { AppDeps } from '../app.ts';
 import type { OpenedDatabase } from '../db/open-database.ts';
-import type { TestEngine } from './helpers.ts';
+import { serveApp, type RunningServer, type TestEngine } from './helpers.ts';
 
 /**
  * A fresh, migrated database of `engine` for one describe block: opened
@@ -26,4 +27,49 @@ export function useTestDatabase(engine: TestEngine): { readonly db: Database } {
       return opened.db;
     },
   };
+}
+
+/**
+ * The app as serveApp makes it, on a fresh database of `engine`, for one
+ * describe block; `deps` may use the database.
+ */
+export function useTestApp(
+  engine: TestEngine,
+  deps: (db: Database) => Partial<AppDeps> = () => ({}),
+): { readonly db: Database; readonly baseUrl: string } {
+  const database = useTestDatabase(engine);
+  let server: RunningServer | undefined;
+
+  beforeAll(async () => {
+    server = await serveApp(database.db, deps(database.db));
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  return {
+    get db() {
+      return database.db;
+    },
+    get baseUrl() {
+      if (!server) throw new Error('The app is served before the block’s tests.');
+      return server.baseUrl;
+    },
+  };
+}
+
+/**
+ * Checks an error of the API: its status and code, in PostgREST's JSON shape,
+ * with CORS and never cached. Answers its body.
+ */
+export async function expectApiError(response: Response, status: number, code: string) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  const body = (await response.json()) as Record<string, unknown>;
+  expect(Object.keys(body).sort()).toEqual(['code', 'details', 'hint', 'message']);
+  expect(body.code).toBe(code);
+  return body as { code: string; message: string; details: string | null; hint: string | null };
 }
