@@ -1,39 +1,21 @@
-import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../app.ts';
-import { serve, type RunningServer } from '../testing/helpers.ts';
+import type { Database } from '../../supabase/functions/_shared/db/database.ts';
+import {
+  exchangeRaw,
+  parseRawAnswer,
+  serve,
+  serveApp,
+  type RunningServer,
+} from '../testing/helpers.ts';
 import { createHttpServer } from './http-server.ts';
 
 /**
  * What Node's parser refuses, and a request target that is not a URL, are
  * answered in PostgREST's JSON shape, then the connection closes.
  */
-
-function exchange(baseUrl: string, bytes: Buffer | string): Promise<string> {
-  const { hostname, port } = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(bytes));
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
-    socket.on('error', reject);
-  });
-}
-
-function parseAnswer(raw: string) {
-  const [head = '', body = ''] = raw.split('\r\n\r\n');
-  const [statusLine = '', ...headerLines] = head.split('\r\n');
-  const headers = Object.fromEntries(
-    headerLines.map((line) => {
-      const at = line.indexOf(':');
-      return [line.slice(0, at).toLowerCase(), line.slice(at + 1).trim()];
-    }),
-  );
-  return { status: Number(statusLine.split(' ')[1]), headers, body };
-}
 
 describe('requests that are not valid HTTP', () => {
   let server: RunningServer;
@@ -57,7 +39,7 @@ describe('requests that are not valid HTTP', () => {
       431,
     ],
   ])('answers %s with JSON and closes', async (_name, request, status) => {
-    const answer = parseAnswer(await exchange(server.baseUrl, request));
+    const answer = parseRawAnswer(await exchangeRaw(server.baseUrl, request));
     expect(answer.status).toBe(status);
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
@@ -72,19 +54,11 @@ describe('requests that are not valid HTTP', () => {
   });
 
   it('answers a request whose target is not a URL with JSON', async () => {
-    const unused = () => Promise.reject(new Error('unused'));
-    const app = await serve(
-      createApp({
-        bookings: {
-          insertAsAnon: unused,
-        },
-        anonKey: 'anon-key',
-        distDir: '/nonexistent',
-      }),
-    );
+    // The request never reaches the database.
+    const app = await serveApp({} as Database);
     try {
-      const answer = parseAnswer(
-        await exchange(app.baseUrl, 'GET // HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      const answer = parseRawAnswer(
+        await exchangeRaw(app.baseUrl, 'GET // HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
       );
       expect(answer.status).toBe(400);
       expect(JSON.parse(answer.body)).toMatchObject({ code: 'PGRST100' });
@@ -99,12 +73,12 @@ describe('requests that are not valid HTTP', () => {
       seed: 20261122,
     });
     for (const bytes of garbage) {
-      const raw = await exchange(
+      const raw = await exchangeRaw(
         server.baseUrl,
         Buffer.concat([Buffer.from(bytes), Buffer.from('\r\n\r\n')]),
       );
       if (raw === '') continue;
-      const answer = parseAnswer(raw);
+      const answer = parseRawAnswer(raw);
       expect([200, 400, 404, 405, 431, 505]).toContain(answer.status);
       if (answer.status >= 400) expect(() => JSON.parse(answer.body) as unknown).not.toThrow();
     }
@@ -125,19 +99,13 @@ describe('requests that are not valid HTTP', () => {
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = slow.address() as AddressInfo;
-      const raw = await new Promise<string>((resolve, reject) => {
-        // Headers promise a body that never comes.
-        const socket = connect(port, '127.0.0.1', () =>
-          socket.write(
-            'POST /rest/v1/bookings HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{',
-          ),
-        );
-        const chunks: Buffer[] = [];
-        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-        socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
-        socket.on('error', reject);
-      });
-      const answer = parseAnswer(raw);
+      // Headers promise a body that never comes.
+      const raw = await exchangeRaw(
+        `http://127.0.0.1:${port}`,
+        'POST /rest/v1/bookings HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{',
+        { keepOpen: true },
+      );
+      const answer = parseRawAnswer(raw);
       expect(answer.status).toBe(408);
       expect(JSON.parse(answer.body)).toMatchObject({ code: 'PGRST000' });
     } finally {

@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import { apiBodyTimeoutMs, maxRequestsAtOncePerClient, type ApiLimits } from '../app.ts';
 import { useTestDatabase } from '../testing/test-database.ts';
 import { tooManyRequestsAnswer } from '../http/api-errors.ts';
-import { anonJsonHeaders, testEngines, type RunningServer, serveApp } from '../testing/helpers.ts';
+import {
+  exchangeRaw,
+  parseRawAnswer,
+  postBookingFrom,
+  testEngines,
+  type RunningServer,
+  serveApp,
+} from '../testing/helpers.ts';
 import { defaultLimits } from './limits-config.ts';
 
 /**
@@ -17,74 +22,29 @@ import { defaultLimits } from './limits-config.ts';
  * own for requests still arriving.
  */
 
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
 /** A booking whose headers promise 400 bytes of which only the first few are ever sent. */
-function sendUnfinishedBooking(baseUrl: string, localAddress: string): Promise<RawAnswer> {
-  const { hostname, port } = new URL(baseUrl);
+async function sendUnfinishedBooking(baseUrl: string, localAddress: string) {
   const head =
     'POST /rest/v1/bookings HTTP/1.1\r\n' +
-    `Host: ${hostname}:${port}\r\n` +
+    `Host: ${new URL(baseUrl).host}\r\n` +
     `apikey: ${developmentAnonKey}\r\n` +
     'Content-Type: application/json\r\n' +
     'Content-Length: 400\r\n\r\n' +
     '{"full_name":"A';
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port), localAddress }, () =>
-      socket.write(head),
-    );
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(parseRawAnswer(Buffer.concat(chunks).toString('utf8'))));
-  });
-}
-
-function parseRawAnswer(raw: string): RawAnswer {
-  const [head = '', body = ''] = raw.split('\r\n\r\n');
-  const [statusLine = '', ...headerLines] = head.split('\r\n');
-  const headers = Object.fromEntries(
-    headerLines.map((line) => {
-      const at = line.indexOf(':');
-      return [line.slice(0, at).toLowerCase(), line.slice(at + 1).trim()];
-    }),
-  );
-  return { status: Number(statusLine.split(' ')[1]), headers, body };
+  return parseRawAnswer(await exchangeRaw(baseUrl, head, { localAddress, keepOpen: true }));
 }
 
 /** A whole booking from `localAddress`; its status and how long the answer took. */
-function book(baseUrl: string, localAddress: string): Promise<{ status: number; ms: number }> {
-  const payload = JSON.stringify({
+async function book(baseUrl: string, localAddress: string) {
+  const started = Date.now();
+  const { status } = await postBookingFrom(baseUrl, localAddress, {
     id: randomUUID(),
     full_name: 'Amina Khan',
     phone: '07700 900123',
     email: 'amina@example.com',
     instagram: null,
   });
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      `${baseUrl}/rest/v1/bookings`,
-      {
-        method: 'POST',
-        localAddress,
-        agent: false,
-        headers: { ...anonJsonHeaders, 'Content-Length': String(Buffer.byteLength(payload)) },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, ms: Date.now() - started }),
-        );
-      },
-    );
-    request.on('error', reject);
-    request.end(payload);
-  });
+  return { status, ms: Date.now() - started };
 }
 
 /** 127.0.0.2 … 127.0.0.21: all of 127.0.0.0/8 is this machine's. */
@@ -97,9 +57,7 @@ describe.each(testEngines('slow-bodies'))('bodies that never finish, on $name', 
   const servers: RunningServer[] = [];
 
   const start = async (limits: ApiLimits) => {
-    const server = await serveApp(opened.db, {
-      limits,
-    });
+    const server = await serveApp(opened.db, { limits });
     servers.push(server);
     return server;
   };

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiLimits } from '../app.ts';
 import { useTestDatabase } from '../testing/test-database.ts';
-import { anonJsonHeaders, testEngines, type RunningServer, serveApp } from '../testing/helpers.ts';
+import { postBookingFrom, testEngines, type RunningServer, serveApp } from '../testing/helpers.ts';
 
 /**
  * Which client a request counts as, through the real server into the real
@@ -13,39 +12,19 @@ import { anonJsonHeaders, testEngines, type RunningServer, serveApp } from '../t
  */
 
 /** A booking from `localAddress` with the given extra headers; its status. */
-function bookFrom(
+async function bookFrom(
   baseUrl: string,
   localAddress: string,
   headers: Record<string, string> = {},
-): Promise<number> {
-  const payload = JSON.stringify({
+) {
+  const booking = {
     id: randomUUID(),
     full_name: 'Amina Khan',
     phone: '07700 900123',
     email: `${randomUUID()}@example.com`,
     instagram: null,
-  });
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      `${baseUrl}/rest/v1/bookings`,
-      {
-        method: 'POST',
-        localAddress,
-        agent: false,
-        headers: {
-          ...anonJsonHeaders,
-          ...headers,
-          'Content-Length': String(Buffer.byteLength(payload)),
-        },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
-    request.on('error', reject);
-    request.end(payload);
-  });
+  };
+  return (await postBookingFrom(baseUrl, localAddress, booking, headers)).status;
 }
 
 // The limits as a new database has them: it records each request's network.
@@ -79,31 +58,12 @@ describe.each(testEngines('trusted-proxy', {}))('the client of a request, on $na
     warnings.length = 0;
   });
 
-  it("behind a trusted proxy, counts the network of the address it appended, not the client's own claim", async () => {
-    const server = await start({ trustProxy: ['loopback'] });
+  it("believes X-Forwarded-For from a trusted proxy alone, counting the network of the address it appended, not the client's own claim", async () => {
+    const server = await start({ trustProxy: ['127.0.0.2'] });
     const forwarded = { 'X-Forwarded-For': '192.0.2.1, 2001:db8:1:2::5' };
     expect(await bookFrom(server.baseUrl, '127.0.0.2', forwarded)).toBe(201);
-    expect(await countedNetworks()).toEqual(['2001:db8:1::/56']);
-  });
-
-  it('ignores X-Forwarded-For from a peer that is not a trusted proxy', async () => {
-    const server = await start({ trustProxy: ['192.0.2.0/24'] });
-    expect(await bookFrom(server.baseUrl, '127.0.0.3', { 'X-Forwarded-For': '203.0.113.7' })).toBe(
-      201,
-    );
-    expect(await countedNetworks()).toEqual(['127.0.0.3']);
-  });
-
-  it('reads X-Forwarded-For entries with a port or in brackets as the addresses they name', async () => {
-    const server = await start({ trustProxy: ['loopback'] });
-    for (const [index, forwardedFor] of ['198.51.100.7:443', '[2001:db8::4]:443'].entries()) {
-      expect(
-        await bookFrom(server.baseUrl, `127.0.0.${20 + index}`, {
-          'X-Forwarded-For': forwardedFor,
-        }),
-      ).toBe(201);
-    }
-    expect(await countedNetworks()).toEqual(['198.51.100.7', '2001:db8::/56']);
+    expect(await bookFrom(server.baseUrl, '127.0.0.3', forwarded)).toBe(201);
+    expect(await countedNetworks()).toEqual(['2001:db8:1::/56', '127.0.0.3']);
   });
 
   it('puts clients it cannot tell in one shared bucket, limited like any other, each asked for a proof', async () => {

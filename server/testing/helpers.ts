@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest, type IncomingHttpHeaders, type RequestListener } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -29,6 +29,83 @@ export const anonJsonHeaders = {
   Authorization: `Bearer ${developmentAnonKey}`,
   'Content-Type': 'application/json',
 };
+
+/**
+ * A POST of `body`, as JSON, to the API's bookings from `localAddress`, one
+ * of loopback's (127.0.0.0/8 is all this machine's), on a connection of its own.
+ */
+export function postBookingFrom(
+  baseUrl: string,
+  localAddress: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Record<string, unknown> | null }> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      `${baseUrl}/rest/v1/bookings`,
+      {
+        method: 'POST',
+        localAddress,
+        agent: false,
+        headers: {
+          ...anonJsonHeaders,
+          ...headers,
+          'Content-Length': String(Buffer.byteLength(payload)),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: text === '' ? null : (JSON.parse(text) as Record<string, unknown>),
+          });
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
+/**
+ * Sends `bytes` on a connection of its own (from `localAddress` if given),
+ * ending it unless `keepOpen`, and answers what came back once it closed.
+ */
+export function exchangeRaw(
+  baseUrl: string,
+  bytes: Buffer | string,
+  options: { localAddress?: string; keepOpen?: boolean } = {},
+): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(
+      { host: hostname, port: Number(port), localAddress: options.localAddress },
+      () => (options.keepOpen ? socket.write(bytes) : socket.end(bytes)),
+    );
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.on('error', reject);
+  });
+}
+
+/** An HTTP answer as read off the socket: status, headers (lower case) and body. */
+export function parseRawAnswer(raw: string) {
+  const [head = '', body = ''] = raw.split('\r\n\r\n');
+  const [statusLine = '', ...headerLines] = head.split('\r\n');
+  const headers = Object.fromEntries(
+    headerLines.map((line) => {
+      const at = line.indexOf(':');
+      return [line.slice(0, at).toLowerCase(), line.slice(at + 1).trim()];
+    }),
+  );
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
 
 export interface ScratchDatabase {
   url: string;
