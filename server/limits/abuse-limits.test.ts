@@ -1,32 +1,21 @@
 import { encodeBookingProof } from '../../supabase/functions/_shared/core/booking-proof.ts';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
-import { createApp, type ApiLimits } from '../app.ts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiLimits } from '../app.ts';
 import { readBookingLimits, setBookingLimits, type BookingLimits } from '../db/booking-limits.ts';
 import {
   databaseRequestHeaders,
   type BookingsRepository,
 } from '../../supabase/functions/_shared/db/bookings-repository.ts';
-import { DatabaseError } from '../../supabase/functions/_shared/db/database.ts';
-import { useTestDatabase } from '../testing/test-database.ts';
+import { DatabaseError, type Database } from '../../supabase/functions/_shared/db/database.ts';
+import { expectApiError, useTestApp } from '../testing/test-database.ts';
 import { tooManyRequestsAnswer } from '../http/api-errors.ts';
 import {
   signedChallenge,
   solveBookingChallenge,
   type BookingChallenge,
 } from '../testing/booking-proof.ts';
-import {
-  anonJsonHeaders,
-  serve,
-  testEngines,
-  type RunningServer,
-  serveApp,
-} from '../testing/helpers.ts';
+import { anonJsonHeaders, postBookingFrom, serveApp, testEngines } from '../testing/helpers.ts';
 import { defaultLimits } from './limits-config.ts';
 
 /**
@@ -44,63 +33,20 @@ const booking = (email: string, extra: Record<string, unknown> = {}) => ({
   instagram: null,
   ...extra,
 });
-const errorKeys = ['code', 'details', 'hint', 'message'];
 
 // The limits as a new database has them.
 const engines = testEngines('limits', {});
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Record<string, unknown> | null;
-}
-
-/** A POST from one of loopback's addresses (127.0.0.0/8 is all this machine's). */
-function postFrom(
-  baseUrl: string,
-  localAddress: string,
-  body: unknown,
-  extraHeaders: Record<string, string> = {},
-): Promise<Answer> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      `${baseUrl}/rest/v1/bookings`,
-      {
-        method: 'POST',
-        localAddress,
-        headers: {
-          ...headers,
-          ...extraHeaders,
-          'Content-Length': String(Buffer.byteLength(payload)),
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: text === '' ? null : (JSON.parse(text) as Record<string, unknown>),
-          });
-        });
-      },
-    );
-    request.on('error', reject);
-    request.end(payload);
-  });
-}
-
 describe.each(engines)("the database's limits on $name", (engine) => {
-  const opened = useTestDatabase(engine);
-  let server: RunningServer;
-  let defaults: BookingLimits;
   let clock = 0;
-  const from = (address: string, body: unknown) => postFrom(server.baseUrl, address, body);
+  const app = useTestApp(engine, () => ({
+    limits: { ...defaultLimits, trustProxy: [] },
+    now: () => clock,
+  }));
+  let defaults: BookingLimits;
+  const from = (address: string, body: unknown) => postBookingFrom(app.baseUrl, address, body);
   const storedCount = async (email?: string) => {
-    const { rows } = await opened.db.query<{ count: number }>(
+    const { rows } = await app.db.query<{ count: number }>(
       'select count(*)::integer as count from public.bookings where $1::text is null or email = $1',
       [email ?? null],
     );
@@ -111,7 +57,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     requestHeaders: Record<string, string>,
     rows: ReturnType<typeof booking>[],
   ) =>
-    opened.db
+    app.db
       .transaction(async (tx) => {
         await tx.query('set local role anon');
         await tx.query(`select set_config('request.headers', $1, true)`, [
@@ -139,7 +85,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
    * `address` (in cf-connecting-ip, as on hosted Supabase), or with none.
    */
   const challengeAsAnon = (address?: string) =>
-    opened.db.transaction(async (tx) => {
+    app.db.transaction(async (tx) => {
       await tx.query('set local role anon');
       const requestHeaders =
         address === undefined ? {} : { [databaseRequestHeaders.clientAddress]: address };
@@ -172,28 +118,21 @@ describe.each(engines)("the database's limits on $name", (engine) => {
       [booking(email)],
     );
   const networksCounted = async () => {
-    const { rows } = await opened.db.query<{ network: string }>(
+    const { rows } = await app.db.query<{ network: string }>(
       'select network from app_private.booking_clients order by created_at',
     );
     return rows.map((row) => row.network);
   };
 
   beforeAll(async () => {
-    defaults = await readBookingLimits(opened.db);
-    server = await serveApp(opened.db, {
-      limits: { ...defaultLimits, trustProxy: [] },
-      now: () => clock,
-    });
-  });
-  afterAll(async () => {
-    await server?.close();
+    defaults = await readBookingLimits(app.db);
   });
   beforeEach(async () => {
-    await opened.db.exec(
+    await app.db.exec(
       `delete from public.bookings; delete from app_private.booking_clients;
        delete from app_private.messages; delete from app_private.booking_proofs_used;`,
     );
-    await setBookingLimits(opened.db, defaults);
+    await setBookingLimits(app.db, defaults);
     // A fresh minute for the server's own per-address bucket.
     clock += 10 * 60_000;
   });
@@ -209,7 +148,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     );
     expect(response.status).toBe(201);
     expect(await storedCount()).toBe(0);
-    const outbox = await opened.db.query(
+    const outbox = await app.db.query(
       `select 1 from app_private.messages where kind = 'notification'`,
     );
     expect(outbox.rows).toHaveLength(0);
@@ -218,7 +157,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
   it('stores a request whose honeypot is empty, without keeping the field', async () => {
     const row = booking('person@example.com', { website: '  ' });
     expect((await from('127.0.0.2', row)).status).toBe(201);
-    const { rows } = await opened.db.query<{ website: string | null }>(
+    const { rows } = await app.db.query<{ website: string | null }>(
       'select website from public.bookings where id = $1',
       [row.id],
     );
@@ -237,23 +176,6 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     expect(await storedCount()).toBe(defaults.perClientPerHour);
     // Another visitor is not held back by the first one.
     expect((await from('127.0.0.3', booking('someone.else@example.com'))).status).toBe(201);
-  });
-
-  it('counts every /64 of one IPv6 /56 as one network, and another /56 apart', async () => {
-    // Twelve /64s of one home connection's /56.
-    const answers = [];
-    for (let n = 0; n < 12; n += 1) {
-      const address = `2001:db8:1:${(0x200 + n).toString(16)}::1`;
-      answers.push(await insertAsAnonFrom(address, [booking(`v6-${n}@example.com`)]));
-    }
-    expect(answers.filter((answer) => answer === 'stored')).toHaveLength(defaults.perClientPerHour);
-    expect(answers.filter((answer) => answer === 'PT429')).toHaveLength(
-      12 - defaults.perClientPerHour,
-    );
-    expect(new Set(await networksCounted())).toEqual(new Set(['2001:db8:1:200::/56']));
-    expect(await insertAsAnonFrom('2001:db8:1:300::1', [booking('v6-other@example.com')])).toBe(
-      'stored',
-    );
   });
 
   it('reads the address from cf-connecting-ip alone: anything else, or nothing, is one shared bucket', async () => {
@@ -276,17 +198,6 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     expect(new Set(await networksCounted())).toEqual(new Set(['unknown']));
   });
 
-  it('reads an address with its port or in brackets in cf-connecting-ip as the address it names', async () => {
-    for (const [index, address] of [
-      '198.51.100.7:443',
-      '[2001:db8::4]:443',
-      '[2001:db8::4]',
-    ].entries()) {
-      expect(await insertAsAnonFrom(address, [booking(`port${index}@example.com`)])).toBe('stored');
-    }
-    expect(await networksCounted()).toEqual(['198.51.100.7', '2001:db8::/56', '2001:db8::/56']);
-  });
-
   it('asks every request without a client address for a proof, never closes the form to them, and tells the practice once', async () => {
     const answers = [];
     for (let n = 1; n <= 20; n += 1) {
@@ -296,7 +207,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     expect(await networksCounted()).toEqual(Array(20).fill('unknown'));
     // The bucket is the site's own hour (site_per_hour), not one network's 5.
     expect(await insertWithProof(undefined, 'nobody21@example.com')).toBe('PT429');
-    const { rows } = await opened.db.query<{ kind: string }>(
+    const { rows } = await app.db.query<{ kind: string }>(
       'select kind from app_private.messages where booking_id is null order by id',
     );
     expect(rows.map((row) => row.kind)).toEqual(['no_client_address']);
@@ -309,7 +220,6 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     const refused = await from('127.0.0.2', booking('amina@Example.com'));
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBe('60');
-    expect(Object.keys(refused.body!).sort()).toEqual(errorKeys);
     expect(refused.body).toEqual({ ...tooManyRequestsAnswer, details: null });
     expect(await storedCount()).toBe(3);
     // Requests in her name from elsewhere do not lock her out.
@@ -319,48 +229,34 @@ describe.each(engines)("the database's limits on $name", (engine) => {
   it('answers a request that fails for its own reason with that reason, whatever its address or e-mail has done', async () => {
     const stored: ReturnType<typeof booking>[] = [];
     for (let i = 0; i < defaults.perClientPerHour; i += 1) {
-      const row = booking(`full${i}@example.com`);
-      stored.push(row);
-      expect((await from('127.0.0.2', row)).status).toBe(201);
+      stored.push(booking(`full${i}@example.com`));
+      expect((await from('127.0.0.2', stored[i])).status).toBe(201);
     }
     expect((await from('127.0.0.2', booking('next@example.com'))).status).toBe(429);
-
-    // Through the server, from the address at its limit.
-    const nullPhone = await from('127.0.0.2', booking('x@example.com', { phone: null }));
-    expect([nullPhone.status, nullPhone.body?.code]).toEqual([400, '23502']);
-    const badPhone = await from('127.0.0.2', booking('x@example.com', { phone: '----------' }));
-    expect([badPhone.status, badPhone.body?.code]).toEqual([400, '23514']);
-    const two = await from('127.0.0.2', [booking('y@example.com'), booking('z@example.com')]);
-    expect([two.status, two.body?.code]).toEqual([400, 'PT400']);
-    const retry = await from('127.0.0.2', stored[0]);
-    expect([retry.status, retry.body?.code]).toEqual([409, '23505']);
-
-    // Straight into the table, as hosted Supabase would insert them.
-    expect(await insertAsAnonFrom('127.0.0.2', [booking('x@example.com', { phone: null })])).toBe(
-      '23502',
-    );
-    expect(
-      await insertAsAnonFrom('127.0.0.2', [booking('x@example.com', { full_name: 'A\u202eB' })]),
-    ).toBe('23514');
-    expect(await insertAsAnonFrom('127.0.0.2', [stored[1]!])).toBe('23505');
-    expect(
-      await insertAsAnonFrom('127.0.0.2', [booking('y@example.com'), booking('z@example.com')]),
-    ).toBe('PT400');
-
-    // An e-mail address at its limit: a request with a bad phone hears about the phone.
-    for (let i = 0; i < defaults.perEmailPerHour; i += 1) {
-      expect((await from('127.0.0.3', booking('victim@example.com'))).status).toBe(201);
+    // An e-mail address at its limit, from another network.
+    for (let i = 0; i <= defaults.perEmailPerHour; i += 1) {
+      const status = (await from('127.0.0.3', booking('victim@example.com'))).status;
+      expect(status).toBe(i < defaults.perEmailPerHour ? 201 : 429);
     }
-    expect((await from('127.0.0.3', booking('victim@example.com'))).status).toBe(429);
-    const forVictim = await from('127.0.0.3', booking('victim@example.com', { phone: '12' }));
-    expect([forVictim.status, forVictim.body?.code]).toEqual([400, '23514']);
-    expect(
-      await insertAsAnonFrom('127.0.0.3', [booking('victim@example.com', { phone: null })]),
-    ).toBe('23502');
+    const cases: [string, ReturnType<typeof booking>[], string][] = [
+      ['127.0.0.2', [booking('x@example.com', { phone: null })], '23502'],
+      ['127.0.0.2', [booking('x@example.com', { phone: '----------' })], '23514'],
+      ['127.0.0.2', [booking('x@example.com', { full_name: 'A\u202eB' })], '23514'],
+      ['127.0.0.2', [booking('y@example.com'), booking('z@example.com')], 'PT400'],
+      ['127.0.0.2', [stored[0]!], '23505'],
+      ['127.0.0.3', [booking('victim@example.com', { phone: '12' })], '23514'],
+      ['127.0.0.3', [booking('victim@example.com', { phone: null })], '23502'],
+    ];
+    for (const [address, rows, code] of cases) {
+      // Through the server, and straight into the table as hosted Supabase would insert them.
+      const answer = await from(address, rows.length === 1 ? rows[0] : rows);
+      expect([answer.status, answer.body?.code]).toEqual([code === '23505' ? 409 : 400, code]);
+      expect(await insertAsAnonFrom(address, rows)).toBe(code);
+    }
   });
 
   it("answers every limit, the server's own included, with one code, message and hint", async () => {
-    await setBookingLimits(opened.db, { perClientPerHour: 2, perEmailPerHour: 1 });
+    await setBookingLimits(app.db, { perClientPerHour: 2, perEmailPerHour: 1 });
     expect((await from('127.0.0.2', booking('one@example.com'))).status).toBe(201);
     const perEmail = await from('127.0.0.2', booking('one@example.com'));
     expect((await from('127.0.0.2', booking('two@example.com'))).status).toBe(201);
@@ -373,7 +269,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     expect(bodies[0]).toEqual({ ...tooManyRequestsAnswer, details: null });
 
     // The server's own per-address bucket answers the same.
-    let bucket: Answer | undefined;
+    let bucket: Awaited<ReturnType<typeof from>> | undefined;
     for (let i = 0; i < defaultLimits.rateLimitPerMinute + 1; i += 1) {
       bucket = await from('127.0.0.9', { not: 'a booking' });
     }
@@ -381,32 +277,10 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     expect(bucket?.body).toEqual(bodies[0]);
   });
 
-  it('above the threshold, asks each new request for a proof of work instead of refusing it', async () => {
-    await setBookingLimits(opened.db, { sitePerHour: 2 });
-    for (let i = 0; i < 2; i += 1) {
-      expect((await from(`127.0.1.${i + 1}`, booking(`guest${i}@example.com`))).status).toBe(201);
-    }
-    const unproven = await from('127.0.2.1', booking('late@example.com'));
-    expect(unproven.status).toBe(428);
-    expect(Object.keys(unproven.body!).sort()).toEqual(errorKeys);
-    expect(unproven.body?.code).toBe('PT428');
-
-    const proof = await solvedProof('127.0.2.1');
-    const proven = await postFrom(server.baseUrl, '127.0.2.1', booking('late@example.com'), {
-      [databaseRequestHeaders.proof]: proof,
-    });
-    expect(proven.status).toBe(201);
-    const replayed = await postFrom(server.baseUrl, '127.0.2.1', booking('again@example.com'), {
-      [databaseRequestHeaders.proof]: proof,
-    });
-    expect(replayed.status).toBe(428);
-    expect(await storedCount()).toBe(3);
-  });
-
   it('accepts as anon in SQL only a proof this database signed for the same network, unexpired and unused', async () => {
-    await setBookingLimits(opened.db, { sitePerHour: 1 });
+    await setBookingLimits(app.db, { sitePerHour: 1 });
     expect(await insertAsAnonFrom('192.0.2.1', [booking('first@example.com')])).toBe('stored');
-    const { rows } = await opened.db.query<{ key: Buffer }>(
+    const { rows } = await app.db.query<{ key: Buffer }>(
       'select hmac_key as key from app_private.booking_proof_key',
     );
     const key = Buffer.from(rows[0]!.key);
@@ -449,7 +323,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
   });
 
   it('refuses a proof solved for another network, and issues challenges that live 2 minutes', async () => {
-    await setBookingLimits(opened.db, { sitePerHour: 1 });
+    await setBookingLimits(app.db, { sitePerHour: 1 });
     expect(await insertAsAnonFrom('192.0.2.1', [booking('first@example.com')])).toBe('stored');
     expect(await insertWithProof('192.0.2.7', 'elsewhere@example.com', '192.0.2.8')).toBe('PT428');
     expect(await insertWithProof('2001:db8:1:300::1', 'v6@example.com', '2001:db8:2::1')).toBe(
@@ -468,15 +342,15 @@ describe.each(engines)("the database's limits on $name", (engine) => {
   });
 
   it('makes the proof harder as the hour fills past the threshold, up to a bound', async () => {
-    await setBookingLimits(opened.db, { sitePerHour: 5 });
-    const { rows } = await opened.db.query<{ base: number }>(
+    await setBookingLimits(app.db, { sitePerHour: 5 });
+    const { rows } = await app.db.query<{ base: number }>(
       'select proof_max_number as base from app_private.booking_limits',
     );
     const base = rows[0]!.base;
     const difficultyAfter = async (count: number) => {
-      await opened.db.exec('delete from public.bookings');
+      await app.db.exec('delete from public.bookings');
       // As the owner, as a restore inserts: no limit counts these.
-      await opened.db.query(
+      await app.db.query(
         `insert into public.bookings (id, full_name, phone, email)
          select gen_random_uuid(), 'Amina Khan', '07700 900123', 'hour' || n || '@example.com'
          from generate_series(1, $1) as n`,
@@ -494,7 +368,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
   });
 
   it('while flooded, counts an IPv6 client per /48 as well as per /56', async () => {
-    await setBookingLimits(opened.db, { sitePerHour: 1 });
+    await setBookingLimits(app.db, { sitePerHour: 1 });
     expect(await insertAsAnonFrom('192.0.2.1', [booking('first@example.com')])).toBe('stored');
     const answers = [];
     // Twelve /56s of one /48.
@@ -510,12 +384,12 @@ describe.each(engines)("the database's limits on $name", (engine) => {
   });
 
   it('sends requests above the threshold to the digest, and tells the practice once an hour', async () => {
-    await setBookingLimits(opened.db, { sitePerHour: 1 });
+    await setBookingLimits(app.db, { sitePerHour: 1 });
     expect(await insertAsAnonFrom('192.0.2.1', [booking('first@example.com')])).toBe('stored');
     for (let i = 2; i <= 4; i += 1) {
       expect(await insertWithProof(`192.0.2.${i}`, `flood${i}@example.com`)).toBe('stored');
     }
-    const { rows: digests } = await opened.db.query<{ email: string; digest: boolean }>(
+    const { rows: digests } = await app.db.query<{ email: string; digest: boolean }>(
       `select b.email, n.in_digest as digest from app_private.messages n
        join public.bookings b on b.id = n.booking_id and n.kind = 'notification' order by b.email`,
     );
@@ -525,7 +399,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
       { email: 'flood3@example.com', digest: true },
       { email: 'flood4@example.com', digest: true },
     ]);
-    const { rows } = await opened.db.query(
+    const { rows } = await app.db.query(
       'select kind, details from app_private.messages where booking_id is null',
     );
     expect(rows).toEqual([{ kind: 'flood', details: { threshold: 1 } }]);
@@ -536,7 +410,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
       await from('127.0.0.2', booking(`early${i}@example.com`));
     }
     expect((await from('127.0.0.2', booking('early-more@example.com'))).status).toBe(429);
-    await opened.db.exec(
+    await app.db.exec(
       `update public.bookings set created_at = now() - interval '61 minutes';
        update app_private.booking_clients set created_at = now() - interval '61 minutes';`,
     );
@@ -545,7 +419,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
 
   it('lets anon neither read nor change the limits or what they count', async () => {
     const attempt = (sql: string) =>
-      opened.db
+      app.db
         .transaction(async (tx) => {
           await tx.query('set local role anon');
           await tx.query(sql);
@@ -566,22 +440,22 @@ describe.each(engines)("the database's limits on $name", (engine) => {
   });
 
   it('switches a limit off with 0 and keeps the others as stored', async () => {
-    await setBookingLimits(opened.db, { perEmailPerHour: 0 });
-    expect(await readBookingLimits(opened.db)).toEqual({ ...defaults, perEmailPerHour: 0 });
+    await setBookingLimits(app.db, { perEmailPerHour: 0 });
+    expect(await readBookingLimits(app.db)).toEqual({ ...defaults, perEmailPerHour: 0 });
     for (let i = 0; i < 4; i += 1) {
       expect((await from('127.0.0.2', booking('many@example.com'))).status).toBe(201);
     }
   });
 
   it('puts a limit whose setting was removed back to its default', async () => {
-    await setBookingLimits(opened.db, { perClientPerHour: 9, perEmailPerHour: 0, sitePerHour: 0 });
-    await setBookingLimits(opened.db, { perEmailPerHour: 1 }, { unsetToDefault: true });
-    expect(await readBookingLimits(opened.db)).toEqual({ ...defaults, perEmailPerHour: 1 });
+    await setBookingLimits(app.db, { perClientPerHour: 9, perEmailPerHour: 0, sitePerHour: 0 });
+    await setBookingLimits(app.db, { perEmailPerHour: 1 }, { unsetToDefault: true });
+    expect(await readBookingLimits(app.db)).toEqual({ ...defaults, perEmailPerHour: 1 });
   });
 });
 
 describe("the server's own limits", () => {
-  const limits: ApiLimits = { rateLimitPerMinute: 3, trustProxy: [], maxPendingRequests: 2 };
+  const limits: ApiLimits = { rateLimitPerMinute: 3, trustProxy: [], maxPendingRequests: 100 };
   let clock = 0;
   let release: () => void = () => {};
   let blocked: Promise<void> | undefined;
@@ -598,79 +472,71 @@ describe("the server's own limits", () => {
     },
   };
 
-  async function start(overrides: Partial<ApiLimits>) {
-    return serve(
-      createApp({
-        bookings,
-        anonKey: developmentAnonKey,
-        distDir: mkdtempSync(path.join(tmpdir(), 'hijama-limits-dist-')),
-        limits: { ...limits, ...overrides },
-        now: () => clock,
-      }),
-    );
-  }
-  const send = (server: RunningServer, extra: Record<string, string> = {}, method = 'POST') =>
-    fetch(`${server.baseUrl}/rest/v1/bookings`, {
-      method,
-      headers: { ...headers, ...extra },
-      body: method === 'POST' ? JSON.stringify(booking(`r${Math.random()}@example.com`)) : null,
+  /** Runs `test` against a server with these limits, which nothing else uses. */
+  async function withServer(
+    overrides: Partial<ApiLimits>,
+    test: (
+      send: (extra?: Record<string, string>, method?: string) => Promise<Response>,
+    ) => Promise<void>,
+  ) {
+    const server = await serveApp({} as Database, {
+      bookings,
+      limits: { ...limits, ...overrides },
+      now: () => clock,
     });
-
-  it('answers the requests of one address over the rate with 429, Retry-After and a PostgREST body', async () => {
-    const server = await start({ maxPendingRequests: 100 });
+    const send = (extra: Record<string, string> = {}, method = 'POST') =>
+      fetch(`${server.baseUrl}/rest/v1/bookings`, {
+        method,
+        headers: { ...headers, ...extra },
+        body: method === 'POST' ? JSON.stringify(booking(`r${Math.random()}@example.com`)) : null,
+      });
     try {
       clock = 0;
-      // Preflights do not count.
-      for (let i = 0; i < 5; i += 1) expect((await send(server, {}, 'OPTIONS')).status).toBe(200);
-      for (let i = 0; i < 3; i += 1) expect((await send(server)).status).toBe(201);
-      const refused = await send(server);
-      expect(refused.status).toBe(429);
-      expect(refused.headers.get('retry-after')).toBe('20');
-      expect(refused.headers.get('access-control-allow-origin')).toBe('*');
-      const body = (await refused.json()) as Record<string, unknown>;
-      expect(Object.keys(body).sort()).toEqual(errorKeys);
-      expect(body.code).toBe('PT429');
-      // The site is still served; one more request is allowed once its token is back.
-      expect((await fetch(server.baseUrl)).status).not.toBe(429);
-      clock = 20_000;
-      expect((await send(server)).status).toBe(201);
+      await test(send);
+      // The site is still served.
+      expect((await fetch(server.baseUrl)).status).toBe(404);
     } finally {
+      release();
       await server.close();
     }
+  }
+
+  it('answers the requests of one address over the rate with 429, Retry-After and a PostgREST body', async () => {
+    await withServer({}, async (send) => {
+      // Preflights do not count.
+      for (let i = 0; i < 5; i += 1) expect((await send({}, 'OPTIONS')).status).toBe(200);
+      for (let i = 0; i < 3; i += 1) expect((await send()).status).toBe(201);
+      const refused = await send();
+      expect(refused.headers.get('retry-after')).toBe('20');
+      await expectApiError(refused, 429, 'PT429');
+      // One more request is allowed once its token is back.
+      clock = 20_000;
+      expect((await send()).status).toBe(201);
+    });
   });
 
   it("counts the proxy's X-Forwarded-For address when told to trust the proxy", async () => {
-    const server = await start({ trustProxy: ['loopback'], maxPendingRequests: 100 });
-    try {
-      clock = 0;
+    await withServer({ trustProxy: ['loopback'] }, async (send) => {
       const from = (address: string) => ({ 'X-Forwarded-For': `198.51.100.7, ${address}` });
-      for (let i = 0; i < 3; i += 1)
-        expect((await send(server, from('203.0.113.1'))).status).toBe(201);
-      expect((await send(server, from('203.0.113.1'))).status).toBe(429);
-      expect((await send(server, from('203.0.113.2'))).status).toBe(201);
-    } finally {
-      await server.close();
-    }
+      for (let i = 0; i < 3; i += 1) expect((await send(from('203.0.113.1'))).status).toBe(201);
+      expect((await send(from('203.0.113.1'))).status).toBe(429);
+      expect((await send(from('203.0.113.2'))).status).toBe(201);
+    });
   });
 
   it('sheds requests beyond the pending limit with 503 instead of queueing them, and recovers', async () => {
-    const server = await start({ rateLimitPerMinute: 0 });
-    try {
+    await withServer({ rateLimitPerMinute: 0, maxPendingRequests: 2 }, async (send) => {
       blocked = new Promise((resolve) => (release = resolve));
-      const waiting = [send(server), send(server)];
+      const waiting = [send(), send()];
       // Both are inside the handler once the database has been asked.
       await expect.poll(() => waitingInserts, { timeout: 5_000 }).toBe(2);
-      const shed = await send(server);
-      expect(shed.status).toBe(503);
+      const shed = await send();
       expect(shed.headers.get('retry-after')).toBe('2');
-      expect(((await shed.json()) as { code: string }).code).toBe('PT503');
+      await expectApiError(shed, 503, 'PT503');
       release();
       blocked = undefined;
       expect((await Promise.all(waiting)).map((response) => response.status)).toEqual([201, 201]);
-      expect((await send(server)).status).toBe(201);
-    } finally {
-      release();
-      await server.close();
-    }
+      expect((await send()).status).toBe(201);
+    });
   });
 });
