@@ -7,8 +7,8 @@ import {
 import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 import { loadNotifyConfig } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { createConfiguredNotifier } from '../../supabase/functions/_shared/notifications/setup.ts';
-import { useTestDatabase } from '../testing/test-database.ts';
-import { anonJsonHeaders, testEngines, type RunningServer, serveApp } from '../testing/helpers.ts';
+import { useTestApp } from '../testing/test-database.ts';
+import { anonJsonHeaders, testEngines } from '../testing/helpers.ts';
 import { startSmtpPeer, type SmtpPeer } from '../testing/notification-peers.ts';
 
 /**
@@ -20,22 +20,19 @@ import { startSmtpPeer, type SmtpPeer } from '../testing/notification-peers.ts';
 const practiceInbox = 'practice@rochester-hijama.example';
 
 describe.each(testEngines('plain-email'))('the booking API on $name', (engine) => {
-  const opened = useTestDatabase(engine);
-  let server: RunningServer;
+  const opened = useTestApp(engine);
   let peer: SmtpPeer;
 
   beforeAll(async () => {
-    server = await serveApp(opened.db);
     peer = await startSmtpPeer();
   });
 
   afterAll(async () => {
     await peer?.close();
-    await server?.close();
   });
 
   const post = (email: string) =>
-    fetch(`${server.baseUrl}/rest/v1/bookings`, {
+    fetch(`${opened.baseUrl}/rest/v1/bookings`, {
       method: 'POST',
       headers: anonJsonHeaders,
       body: JSON.stringify({
