@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import {
   exchangeRaw,
@@ -10,7 +9,6 @@ import {
   serveApp,
   type RunningServer,
 } from '../testing/helpers.ts';
-import { createHttpServer } from './http-server.ts';
 
 /**
  * What Node's parser refuses, and a request target that is not a URL, are
@@ -91,17 +89,11 @@ describe('requests that are not valid HTTP', () => {
       req.resume();
       req.on('end', () => res.end('reached the application'));
     };
-    const slow = createHttpServer(readsBody, {
-      requestMs: 300,
-      headersMs: 300,
-      checkEveryMs: 50,
-    });
-    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const slow = await serve(readsBody, { requestMs: 300, headersMs: 300, checkEveryMs: 50 });
     try {
-      const { port } = slow.address() as AddressInfo;
       // Headers promise a body that never comes.
       const raw = await exchangeRaw(
-        `http://127.0.0.1:${port}`,
+        slow.baseUrl,
         'POST /rest/v1/bookings HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{',
         { keepOpen: true },
       );
@@ -109,8 +101,7 @@ describe('requests that are not valid HTTP', () => {
       expect(answer.status).toBe(408);
       expect(JSON.parse(answer.body)).toMatchObject({ code: 'PGRST000' });
     } finally {
-      slow.closeAllConnections();
-      await new Promise((resolve) => slow.close(resolve));
+      await slow.close();
     }
   });
 });

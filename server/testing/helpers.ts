@@ -186,9 +186,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Serves `listener` on a free port of 127.0.0.1. */
-export async function serve(listener: RequestListener): Promise<RunningServer> {
-  const server = createHttpServer(listener);
+/** Serves `listener` on a free port of 127.0.0.1, with the server's time limits unless given. */
+export async function serve(
+  listener: RequestListener,
+  timeouts?: Parameters<typeof createHttpServer>[1],
+): Promise<RunningServer> {
+  const server = createHttpServer(listener, timeouts);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
