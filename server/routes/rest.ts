@@ -63,7 +63,9 @@ export function createRestHandler(deps: RestDeps) {
         return;
       }
       if (!knownMethods.has(method)) throw unsupportedMethod(method, allowedMethods);
-      checkSchema(req);
+      // Only the `public` schema is exposed, as on a default Supabase project.
+      const profile = req.headers['content-profile'] ?? req.headers['accept-profile'];
+      if (profile !== undefined && profile !== 'public') throw invalidSchema(profile);
       authenticate(req.headers, deps.anonKey);
 
       const rpc = /^\/rpc\/([^/]+)$/.exec(url.pathname.slice(restPrefix.length));
@@ -92,12 +94,6 @@ function tableOf(pathname: string): string {
     // A malformed escape names no table.
   }
   throw invalidPath();
-}
-
-/** Only the `public` schema is exposed, as on a default Supabase project. */
-function checkSchema(req: IncomingMessage) {
-  const profile = req.headers['content-profile'] ?? req.headers['accept-profile'];
-  if (profile !== undefined && profile !== 'public') throw invalidSchema(profile);
 }
 
 function toApiError(
