@@ -7,14 +7,15 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
-  unlinkSync,
-  writeSync,
+  rmSync,
+  writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 import {
   BackupFileError,
   formatBackup,
   parseBackup,
+  readBackup,
   restoreBackup,
   type Backup,
 } from '../db/backup.ts';
@@ -23,7 +24,8 @@ import { openDatabase } from '../db/open-database.ts';
 import type { Settings } from '../settings.ts';
 import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
 import { isAlertKind } from '../../supabase/functions/_shared/notifications/message-queue.ts';
-import { CliError, openBookingsSource } from './bookings-source.ts';
+import { plural } from './bookings-output.ts';
+import { CliError, withDatabase } from './bookings-source.ts';
 import type { CliIo } from './cli-io.ts';
 
 /**
@@ -41,17 +43,15 @@ export async function backup(io: CliIo, settings: Settings, file: string): Promi
   // Made readable by its owner alone, as the files it will hold.
   mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
   // As it is: a backup is how a database this version refuses to migrate moves on.
-  const source = await openBookingsSource(settings.server, { migrate: false });
-  let snapshot: Backup;
-  try {
-    snapshot = await source.backup();
-  } finally {
-    await source.close();
-  }
+  const { snapshot, description } = await withDatabase(
+    settings.server,
+    async ({ db, description }) => ({ snapshot: await readBackup(db), description }),
+    { migrate: false },
+  );
   const text = formatBackup(snapshot);
   writeNewFile(target, text);
   await io.out(
-    `Backed up ${describeContent(snapshot)} from ${source.description} to ${file} (${formatSize(Buffer.byteLength(text))}).\n`,
+    `Backed up ${describeContent(snapshot)} from ${description} to ${file} (${formatSize(Buffer.byteLength(text))}).\n`,
   );
   return 0;
 }
@@ -105,7 +105,6 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
 /** "12 booking requests (9 answered), 12 notifications (1 not yet sent), 0 alerts and 6 other tables" */
 function describeContent(snapshot: Backup): string {
   const rows = (table: string) => snapshot.tables[table] ?? [];
-  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   // A backup made before the one queue holds its notifications and alerts in tables of their own.
   const notifications = [
     ...rows('app_private.booking_notifications').map((row) => ({ done_at: row.completed_at })),
@@ -126,9 +125,9 @@ function describeContent(snapshot: Backup): string {
   ];
   const others = Object.keys(snapshot.tables).filter((name) => !described.includes(name)).length;
   return [
-    `${count(rows('public.bookings').length, 'booking request', 'booking requests')} (${answered} answered)`,
-    `${count(notifications.length, 'notification', 'notifications')}${pending > 0 ? ` (${pending} not yet sent)` : ''}`,
-    `${count(alerts.length, 'alert', 'alerts')} and ${count(others, 'other table', 'other tables')}`,
+    `${plural(rows('public.bookings').length, 'booking request')} (${answered} answered)`,
+    `${plural(notifications.length, 'notification')}${pending > 0 ? ` (${pending} not yet sent)` : ''}`,
+    `${plural(alerts.length, 'alert')} and ${plural(others, 'other table')}`,
   ].join(', ');
 }
 
@@ -145,26 +144,16 @@ function formatSize(bytes: number): string {
  */
 function writeNewFile(target: string, text: string) {
   const draft = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.partial`;
-  const fd = openSync(draft, 'wx', 0o600);
   try {
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+    writeFileSync(draft, text, { flag: 'wx', mode: 0o600, flush: true });
+    linkSync(draft, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new CliError(`${target} appeared while the backup was written; it was left as it is.`);
     }
-    try {
-      linkSync(draft, target);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-        throw new CliError(
-          `${target} appeared while the backup was written; it was left as it is.`,
-        );
-      }
-      throw error;
-    }
+    throw error;
   } finally {
-    unlinkSync(draft);
+    rmSync(draft, { force: true });
   }
   const dir = openSync(path.dirname(target), 'r');
   try {

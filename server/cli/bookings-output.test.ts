@@ -7,8 +7,8 @@ import {
   formatJson,
   formatTable,
   type BookingRecord,
-  type FailingRecord,
 } from './bookings-output.ts';
+import type { FailingNotification } from '../../supabase/functions/_shared/notifications/notification-states.ts';
 
 const records: BookingRecord[] = [
   {
@@ -153,18 +153,18 @@ describe('formatTable', () => {
   });
 
   it('shows whether each request was notified, and the failing ones with their last error', () => {
-    const failing: FailingRecord = {
-      booking_id: records[1]!.id,
-      created_at: records[1]!.created_at,
+    const failing: FailingNotification = {
+      bookingId: records[1]!.id,
+      createdAt: new Date(records[1]!.created_at),
       attempts: 4,
-      last_error: 'e-mail to practice@example.com: Invalid login:\r\n535 Authentication failed',
+      lastError: 'e-mail to practice@example.com: Invalid login:\r\n535 Authentication failed',
     };
     const table = formatTable(
       [
         { ...records[0]!, notification: { state: 'sent', attempts: 1, last_error: null } },
         {
           ...records[1]!,
-          notification: { state: 'failing', attempts: 4, last_error: failing.last_error },
+          notification: { state: 'failing', attempts: 4, last_error: failing.lastError },
         },
       ],
       [failing],
@@ -204,16 +204,16 @@ describe('formatFailingWarning', () => {
     expect(
       formatFailingWarning([
         {
-          booking_id: '5f0c2a8e-0000-4000-8000-000000000001',
-          created_at: '2026-07-01T10:00:00.000Z',
+          bookingId: '5f0c2a8e-0000-4000-8000-000000000001',
+          createdAt: new Date('2026-07-01T10:00:00.000Z'),
           attempts: 9,
-          last_error: 'older error',
+          lastError: 'older error',
         },
         {
-          booking_id: '1a2b3c4d-0000-4000-8000-000000000002',
-          created_at: '2026-07-01T12:00:00.000Z',
+          bookingId: '1a2b3c4d-0000-4000-8000-000000000002',
+          createdAt: new Date('2026-07-01T12:00:00.000Z'),
           attempts: 2,
-          last_error: 'connect ECONNREFUSED 127.0.0.1:587',
+          lastError: 'connect ECONNREFUSED 127.0.0.1:587',
         },
       ]),
     ).toBe(

@@ -6,7 +6,10 @@ import type {
   AnswerMarkedBy,
 } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import { plainText } from '../../supabase/functions/_shared/notifications/email-html.ts';
-import type { NotificationState } from '../../supabase/functions/_shared/notifications/notification-states.ts';
+import type {
+  FailingNotification,
+  NotificationState,
+} from '../../supabase/functions/_shared/notifications/notification-states.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../../supabase/functions/_shared/uk-time.ts';
 import { describeReplyTime } from './reply-deadline.ts';
 
@@ -30,20 +33,11 @@ export interface AnswerRecord {
 export type BookingRecord = BookingRow & {
   /** ISO 8601, UTC. */
   created_at: string;
-  /** Absent when it could not be read (a server of an older version). */
+  /** Absent when it was not read. */
   notification?: NotificationRecord;
-  /** Null while it waits for a reply; absent when it could not be read (a database or server of an older version). */
+  /** Null while it waits for a reply; absent when it could not be read (a database whose migrations were only partly applied). */
   answer?: AnswerRecord | null;
 };
-
-/** A notification whose last attempt failed, for the lines under the table and the warning. */
-export interface FailingRecord {
-  booking_id: string;
-  /** When the request arrived, ISO 8601. */
-  created_at: string;
-  attempts: number;
-  last_error: string;
-}
 
 const notifiedWords: Record<NotificationState, string> = {
   sent: 'sent',
@@ -98,7 +92,7 @@ const tableColumns: Column[] = [
  */
 export function formatTable(
   records: readonly BookingRecord[],
-  failing: readonly FailingRecord[] = [],
+  failing: readonly FailingNotification[] = [],
   now: Date = new Date(),
 ): string {
   const failingLines = formatFailing(failing);
@@ -128,14 +122,14 @@ export function formatTable(
 }
 
 /** The failing notifications, one a line with the last error; empty when none. */
-function formatFailing(failing: readonly FailingRecord[]): string {
+function formatFailing(failing: readonly FailingNotification[]): string {
   if (failing.length === 0) return '';
   return [
     '',
     'Failing notifications (retried until they get through):',
     ...failing.map(
       (entry) =>
-        `  ${shortReference(entry.booking_id)}  received ${formatUkTimeShort(new Date(entry.created_at))}, ${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}: ${plainText(entry.last_error)}`,
+        `  ${shortReference(entry.bookingId)}  received ${formatUkTimeShort(entry.createdAt)}, ${plural(entry.attempts, 'attempt')}: ${plainText(entry.lastError)}`,
     ),
     '',
   ].join('\n');
@@ -145,16 +139,21 @@ function formatFailing(failing: readonly FailingRecord[]): string {
  * The warning line when notifications are failing (standard error, under any
  * format); undefined when none is.
  */
-export function formatFailingWarning(failing: readonly FailingRecord[]): string | undefined {
+export function formatFailingWarning(failing: readonly FailingNotification[]): string | undefined {
   if (failing.length === 0) return undefined;
   const count = failing.length;
-  const latest = [...failing].sort((a, b) => b.created_at.localeCompare(a.created_at))[0]!;
-  const refs = failing.map((entry) => shortReference(entry.booking_id)).join(', ');
+  const latest = [...failing].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]!;
+  const refs = failing.map((entry) => shortReference(entry.bookingId)).join(', ');
   return (
     `Warning: ${count === 1 ? '1 notification is' : `${count} notifications are`} failing: the practice has not been told of ` +
-    `${count === 1 ? 'booking request' : 'booking requests'} ${refs}. Last error: ${plainText(latest.last_error)}. ` +
+    `${count === 1 ? 'booking request' : 'booking requests'} ${refs}. Last error: ${plainText(latest.lastError)}. ` +
     'docs/notifications.md, \u201cWhen a notification fails\u201d, says what to check.'
   );
+}
+
+/** "1 request", "2 requests". */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function width(text: string): number {

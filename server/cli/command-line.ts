@@ -81,7 +81,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
       const near = suggestion(token.name, Object.keys(spec.options), '--');
       const elsewhere = near ? undefined : nearest(token.name, allOptions);
       throw new UsageError(
-        `${command} has no option ${token.raw}.${near}` +
+        `${command} has no option ${token.rawName}.${near}` +
           (elsewhere ? ` --${elsewhere} is an option of ${ownersOf(elsewhere)}.` : ''),
       );
     }
@@ -120,7 +120,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
 
 type Token =
   | { kind: 'positional'; value: string }
-  | { kind: 'option'; name: string; raw: string; value: string | undefined };
+  | { kind: 'option'; name: string; rawName: string; value: string | undefined };
 
 /**
  * node:util's parseArgs, told every option of every command so that a value
@@ -143,20 +143,8 @@ function tokenize(args: readonly string[]): Token[] {
     allowPositionals: true,
     tokens: true,
   });
-  const result: Token[] = [];
-  for (const token of tokens) {
-    if (token.kind === 'positional') result.push({ kind: 'positional', value: token.value });
-    else if (token.kind === 'option') {
-      result.push({
-        kind: 'option',
-        name: token.name,
-        raw: token.rawName,
-        value: token.value,
-      });
-    }
-    // `--` ends the options; what follows is positional and arrives as such.
-  }
-  return result;
+  // `--` ends the options; what follows is positional and arrives as such.
+  return tokens.filter((token) => token.kind !== 'option-terminator');
 }
 
 function unknownCommand(name: string): UsageError {

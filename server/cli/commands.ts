@@ -133,9 +133,9 @@ export const commands: Record<CommandName, CommandSpec> = {
     argument: 'FILE',
     options: {},
     details:
-      'A consistent copy, taken while the server runs (through it, with its\n' +
-      'service key) or not. The file is JSON, readable only by you (mode 600),\n' +
-      'and holds personal data. It is never overwritten: name it by date, e.g.\n' +
+      'A consistent copy, taken while the server runs (on the socket it shares\n' +
+      'its database on) or not. The file is JSON, readable only by you (mode\n' +
+      '600), and holds personal data. It is never overwritten: name it by date, e.g.\n' +
       'npx hijama backup backups/hijama-$(date +%F).json',
   },
   restore: {

@@ -1,14 +1,24 @@
-import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
+import {
+  channelSettingsHint,
+  type NotifyConfig,
+} from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { ConfigError } from '../../supabase/functions/_shared/config.ts';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { BackupFileError, RestoreRefusedError } from '../db/backup.ts';
 import {
   answerChannels,
+  createBookingAnswers,
   isAnswerChannel,
   type AnswerChannel,
+  type AnswerMarkedBy,
+  type BookingAnswer,
 } from '../../supabase/functions/_shared/db/booking-answers.ts';
+import { createOwnerBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
-import { DatabaseUnavailableError } from '../../supabase/functions/_shared/db/database.ts';
+import {
+  DatabaseUnavailableError,
+  type Database,
+} from '../../supabase/functions/_shared/db/database.ts';
 import { DatabaseRoleError } from '../db/open-database.ts';
 import { MigrationError } from '../db/migrate.ts';
 import { plainText } from '../../supabase/functions/_shared/notifications/email-html.ts';
@@ -21,7 +31,7 @@ import {
   periodBefore,
   periodUnitsHint,
 } from '../../supabase/functions/_shared/retention/period.ts';
-import { loadSettings, type Settings } from '../settings.ts';
+import { loadSettings } from '../settings.ts';
 import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
 import { backup, restore } from './backup-command.ts';
 import { check } from './check-command.ts';
@@ -37,15 +47,17 @@ import {
   formatFailingWarning,
   formatJson,
   formatTable,
-  type AnswerRecord,
+  plural,
   type BookingRecord,
 } from './bookings-output.ts';
 import {
   CliError,
-  openBookingsSource,
-  openForCommand,
+  failingNotifications,
+  listRequests,
   requireTable,
-  type BookingsSource,
+  withDatabase,
+  type CommandDatabase,
+  type ListQuery,
 } from './bookings-source.ts';
 import { isLate } from '../../supabase/functions/_shared/notifications/booking-notice.ts';
 import { parseRequestReference, type RequestReference } from './request-reference.ts';
@@ -74,20 +86,11 @@ export async function runHijama(args: string[], io: CliIo): Promise<number> {
     io.err(kept);
     return 2;
   }
-  let commandLine: CommandLine;
   try {
-    commandLine = parseCommandLine(args);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.err(`${error.message}\n`);
-    return 2;
-  }
-  if (commandLine.kind === 'help') {
+    const commandLine = parseCommandLine(args);
+    if (commandLine.kind === 'run') return await run(commandLine, io);
     await io.out(helpText(commandLine.command));
     return 0;
-  }
-  try {
-    return await run(commandLine, io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`${error.message}\n`);
@@ -125,28 +128,38 @@ async function run(
   if (command === 'check') return check(io);
   const settings = loadSettings(withDotEnv(io), io.cwd);
   if (!settings.server.databaseUrl) warnOfDataDir(io, settings.server.dataDir);
+  const using = (use: (opened: CommandDatabase) => Promise<number>) =>
+    withDatabase(settings.server, use);
   switch (command) {
-    case 'list': {
-      const format = values.csv ? 'csv' : values.json ? 'json' : 'table';
+    case 'list':
+    case 'export': {
       const waiting = values.waiting === true;
-      return list(io, settings, { since, limit, oldestFirst: waiting, waiting }, format, now);
+      const oldestFirst = waiting || command === 'export';
+      const format = values.json ? 'json' : values.csv || command === 'export' ? 'csv' : 'table';
+      return using((opened) =>
+        list(io, opened, { since, limit, oldestFirst, waiting }, format, now),
+      );
     }
     case 'answer':
-      return answer(io, settings, answerRequest!);
-    case 'export':
-      return list(
-        io,
-        settings,
-        { since, limit: undefined, oldestFirst: true, waiting: false },
-        values.json ? 'json' : 'csv',
-        now,
-      );
+      return using((opened) => answer(io, opened, answerRequest!));
     case 'purge':
-      return purge(io, settings, purgeRequest!);
+      return using((opened) => purge(io, opened, purgeRequest!));
     case 'delete':
-      return deleteRequest(io, settings, deleteReference!, values.yes === true);
-    case 'notify':
-      return notify(io, settings, values.once === true);
+      return using((opened) => deleteRequest(io, opened, deleteReference!, values.yes === true));
+    case 'notify': {
+      const config = settings.notify;
+      if (!config) {
+        throw new CliError(`No notification channel is configured: set ${channelSettingsHint}.`);
+      }
+      return using(async ({ db, throughServer }) => {
+        if (throughServer) {
+          throw new CliError(
+            `A server is running on ${settings.server.dataDir}: it sends the notifications itself.`,
+          );
+        }
+        return notify(io, db, config, values.once === true);
+      });
+    }
     case 'backup':
       return backup(io, settings, argument!);
     case 'restore':
@@ -199,73 +212,41 @@ function warnOfDataDir(io: CliIo, dataDir: string) {
   }
 }
 
-interface ListRequest {
-  since: Date | undefined;
-  limit: number | undefined;
-  oldestFirst: boolean;
-  /** Only the requests not yet answered. */
-  waiting: boolean;
-}
-
 async function list(
   io: CliIo,
-  settings: Settings,
-  query: ListRequest,
+  { db, description }: CommandDatabase,
+  /** `waiting`: only the requests not yet answered. */
+  query: ListQuery & { waiting: boolean },
   format: 'table' | 'csv' | 'json',
   now: Date,
 ): Promise<number> {
-  const source = await openBookingsSource(settings.server);
-  try {
-    const records = query.waiting ? await waitingRequests(source, query) : await source.list(query);
-    const failing = await source.failingNotifications();
-    if (format === 'csv') await io.out(formatCsv(records));
-    else if (format === 'json') await io.out(formatJson(records));
-    else {
-      await io.out(formatTable(records, failing, now));
-      const scope = query.since ? ` since ${formatUkTimeLong(query.since)}` : '';
-      const more =
-        query.limit !== undefined && records.length === query.limit
-          ? ` (the ${query.limit} ${query.oldestFirst ? 'oldest' : 'most recent'}; --limit all shows every one)`
-          : '';
-      const late = records.filter((record) => isLate(new Date(record.created_at), now)).length;
-      const what = query.waiting
-        ? `${plural(records.length, 'request')} waiting for a reply${late > 0 ? ` (${late} late)` : ''}`
-        : plural(records.length, 'request');
-      io.err(`${what}${scope}${more}, from ${source.description}.\n`);
-    }
-    const warning = formatFailingWarning(failing);
-    if (warning) io.err(`${warning}\n`);
-    return 0;
-  } finally {
-    await source.close();
+  // Whether a request was answered is known only beside it: every request of
+  // the period is read, and the waiting ones kept.
+  if (query.waiting) await requireTable(db, 'app_private.booking_answers');
+  const records = query.waiting
+    ? (await listRequests(db, { since: query.since, oldestFirst: true }))
+        .filter((record) => record.answer === null)
+        .slice(0, query.limit)
+    : await listRequests(db, query);
+  const failing = await failingNotifications(db);
+  if (format === 'csv') await io.out(formatCsv(records));
+  else if (format === 'json') await io.out(formatJson(records));
+  else {
+    await io.out(formatTable(records, failing, now));
+    const scope = query.since ? ` since ${formatUkTimeLong(query.since)}` : '';
+    const more =
+      query.limit !== undefined && records.length === query.limit
+        ? ` (the ${query.limit} ${query.oldestFirst ? 'oldest' : 'most recent'}; --limit all shows every one)`
+        : '';
+    const late = records.filter((record) => isLate(new Date(record.created_at), now)).length;
+    const what = query.waiting
+      ? `${plural(records.length, 'request')} waiting for a reply${late > 0 ? ` (${late} late)` : ''}`
+      : plural(records.length, 'request');
+    io.err(`${what}${scope}${more}, from ${description}.\n`);
   }
-}
-
-/**
- * The requests not yet answered, oldest first: every request received in the
- * period is read with its answer, since whether one was answered is known
- * only beside it (app_private, which the table API never exposes).
- */
-async function waitingRequests(source: BookingsSource, query: ListRequest) {
-  const all = await source.list({ since: query.since, limit: undefined, oldestFirst: true });
-  if (all.length > 0 && all[0]!.answer === undefined) {
-    throw new CliError(
-      `${source.description} cannot tell which requests were answered: apply supabase/migrations/20261201000200_notifications.sql ` +
-        '(start the server once, or `supabase db push`).',
-    );
-  }
-  return all.filter((record) => record.answer === null).slice(0, query.limit);
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-interface AnswerRequest {
-  reference: RequestReference;
-  channel: AnswerChannel | null;
-  /** Take the mark back instead. */
-  undo: boolean;
+  const warning = formatFailingWarning(failing);
+  if (warning) io.err(`${warning}\n`);
+  return 0;
 }
 
 function readReference(command: 'answer' | 'delete', typed: string): RequestReference {
@@ -278,7 +259,7 @@ function readReference(command: 'answer' | 'delete', typed: string): RequestRefe
   return reference;
 }
 
-function readAnswer(typed: string, values: Values): AnswerRequest {
+function readAnswer(typed: string, values: Values) {
   const reference = readReference('answer', typed);
   if (values.undo && values.by !== undefined) {
     throw new UsageError('Choose one of --by and --undo.');
@@ -300,29 +281,28 @@ const channelWords: Record<AnswerChannel, string> = {
   other: 'another way',
 };
 
-const markedWords: Record<AnswerRecord['marked_by'], string> = {
+const markedWords: Record<AnswerMarkedBy, string> = {
   link: 'marked from the link in its e-mail',
   command: 'marked with npx hijama answer',
   restore: 'taken as answered: restored from a backup of release 1.0.0, which kept no answers',
 };
 
 /** "Tuesday 24 November 2026, 13:05 GMT (by e-mail, marked with npx hijama answer)": when, how if said, and who marked it. */
-function describeAnswer(answer: AnswerRecord): string {
+function describeAnswer(answer: BookingAnswer): string {
   const how = answer.channel ? `${channelWords[answer.channel]}, ` : '';
-  const marked = markedWords[answer.marked_by];
-  return `${formatUkTimeLong(new Date(answer.answered_at))} (${how}${marked})`;
+  return `${formatUkTimeLong(answer.answeredAt)} (${how}${markedWords[answer.markedBy]})`;
 }
 
 /** The one request of a reference; a CliError when there is none, or several to choose from. */
 async function findOneRequest(
-  source: BookingsSource,
+  { db, description }: CommandDatabase,
   reference: RequestReference,
   command: 'answer' | 'delete',
 ): Promise<BookingRecord> {
-  const found = await source.list({ ids: reference, oldestFirst: true });
+  const found = await listRequests(db, { ids: reference, oldestFirst: true });
   if (found.length === 0) {
     throw new CliError(
-      `No booking request has the ${reference.kind} ${reference.shown} in ${source.description}. ` +
+      `No booking request has the ${reference.kind} ${reference.shown} in ${description}. ` +
         'Check it against the e-mail; npx hijama list shows the references of the requests stored.',
     );
   }
@@ -347,38 +327,35 @@ function describeRequest(request: BookingRecord): string {
 
 async function answer(
   io: CliIo,
-  settings: Settings,
-  { reference, channel, undo }: AnswerRequest,
+  opened: CommandDatabase,
+  { reference, channel, undo }: ReturnType<typeof readAnswer>,
 ): Promise<number> {
-  const source = await openBookingsSource(settings.server);
-  try {
-    const request = await findOneRequest(source, reference, 'answer');
-    const name = describeRequest(request);
-    if (undo) {
-      const result = await source.unmarkAnswered(request.id);
-      if (result.outcome === 'not found') {
-        throw new CliError(`Booking request ${name} was deleted meanwhile: nothing to undo.`);
-      }
-      await io.out(
-        result.outcome === 'unmarked'
-          ? `Booking request ${name} is waiting for a reply again: its mark of ${describeAnswer(result.answer)} is taken back.\n`
-          : `Booking request ${name} was not marked answered: nothing changed.\n`,
-      );
-      return 0;
-    }
-    const result = await source.markAnswered(request.id, channel);
+  const request = await findOneRequest(opened, reference, 'answer');
+  await requireTable(opened.db, 'app_private.booking_answers');
+  const answers = createBookingAnswers(opened.db);
+  const name = describeRequest(request);
+  if (undo) {
+    const result = await answers.unmarkById(request.id);
     if (result.outcome === 'not found') {
-      throw new CliError(`Booking request ${name} was deleted meanwhile: nothing to mark.`);
+      throw new CliError(`Booking request ${name} was deleted meanwhile: nothing to undo.`);
     }
     await io.out(
-      result.outcome === 'marked'
-        ? `Booking request ${name}, received ${formatUkTimeLong(new Date(request.created_at))}, marked answered on ${describeAnswer(result.answer)}.\n`
-        : `Booking request ${name} was already answered on ${describeAnswer(result.answer)}: nothing changed.\n`,
+      result.outcome === 'unmarked'
+        ? `Booking request ${name} is waiting for a reply again: its mark of ${describeAnswer(result.answer)} is taken back.\n`
+        : `Booking request ${name} was not marked answered: nothing changed.\n`,
     );
     return 0;
-  } finally {
-    await source.close();
   }
+  const result = await answers.markById(request.id, channel);
+  if (result.outcome === 'not found') {
+    throw new CliError(`Booking request ${name} was deleted meanwhile: nothing to mark.`);
+  }
+  await io.out(
+    result.outcome === 'marked'
+      ? `Booking request ${name}, received ${formatUkTimeLong(new Date(request.created_at))}, marked answered on ${describeAnswer(result.answer)}.\n`
+      : `Booking request ${name} was already answered on ${describeAnswer(result.answer)}: nothing changed.\n`,
+  );
+  return 0;
 }
 
 /** What goes with a request when it is deleted, for the command to say before and after. */
@@ -387,43 +364,30 @@ const deletedWithIt =
 
 async function deleteRequest(
   io: CliIo,
-  settings: Settings,
+  opened: CommandDatabase,
   reference: RequestReference,
   confirmed: boolean,
 ): Promise<number> {
-  const source = await openBookingsSource(settings.server);
-  try {
-    const request = await findOneRequest(source, reference, 'delete');
-    const name = describeRequest(request);
-    if (!confirmed) {
-      await io.out(
-        `This booking request, from ${source.description}:\n\n${formatTable([request])}\n` +
-          `Deleting it also deletes ${deletedWithIt}.\n` +
-          `Nothing deleted. To delete it: npx hijama delete ${request.id} --yes\n`,
-      );
-      return 0;
-    }
-    if (!(await source.deleteRequest(request.id))) {
-      throw new CliError(`Booking request ${name} was deleted meanwhile: nothing to delete.`);
-    }
-    await io.out(`Deleted booking request ${name}, with ${deletedWithIt}.\n`);
+  const request = await findOneRequest(opened, reference, 'delete');
+  if (!confirmed) {
+    await io.out(
+      `This booking request, from ${opened.description}:\n\n${formatTable([request])}\n` +
+        `Deleting it also deletes ${deletedWithIt}.\n` +
+        `Nothing deleted. To delete it: npx hijama delete ${request.id} --yes\n`,
+    );
     return 0;
-  } finally {
-    await source.close();
   }
+  const ids = { from: request.id, to: request.id };
+  const name = describeRequest(request);
+  if ((await createOwnerBookingsRepository(opened.db).delete({ ids })) === 0) {
+    throw new CliError(`Booking request ${name} was deleted meanwhile: nothing to delete.`);
+  }
+  await io.out(`Deleted booking request ${name}, with ${deletedWithIt}.\n`);
+  return 0;
 }
 
-interface PurgeRequest {
-  /** As typed, for the command line to repeat. */
-  olderThan: string;
-  cutoff: Date;
-  /** "older than 12 months (received before …)" */
-  when: string;
-  confirmed: boolean;
-  dryRun: boolean;
-}
-
-function readPurge(values: Values, now: Date): PurgeRequest {
+/** `olderThan` as typed, for the command line to repeat; `when`: "older than 12 months (received before …)". */
+function readPurge(values: Values, now: Date) {
   const olderThan = values['older-than'];
   if (olderThan === undefined) {
     throw new UsageError('purge needs --older-than, e.g. npx hijama purge --older-than 12mo.');
@@ -449,90 +413,74 @@ function readPurge(values: Values, now: Date): PurgeRequest {
 
 async function purge(
   io: CliIo,
-  settings: Settings,
-  { olderThan, cutoff, when, confirmed, dryRun }: PurgeRequest,
+  { db, description }: CommandDatabase,
+  { olderThan, cutoff, when, confirmed, dryRun }: ReturnType<typeof readPurge>,
 ): Promise<number> {
-  const source = await openBookingsSource(settings.server);
-  try {
-    const count = await source.countBefore(cutoff);
-    const requests = `${count} booking request${count === 1 ? '' : 's'}`;
-    if (count === 0) {
-      await io.out(`No booking requests ${when}: nothing to delete.\n`);
-      return 0;
-    }
-    const shown = await source.list({
-      before: cutoff,
-      limit: purgePreviewRows,
-      oldestFirst: false,
-    });
-    await io.out(
-      `${requests} ${when}, from ${source.description}:\n\n${formatTable(shown)}` +
-        (count > shown.length ? `…and ${count - shown.length} older.\n` : ''),
-    );
-    if (dryRun) {
-      await io.out('\nNothing deleted (--dry-run).\n');
-      return 0;
-    }
-    if (!confirmed) {
-      if (!io.ask) {
-        io.err(
-          `\nNothing deleted: there is no terminal to confirm on, and purge deletes only when confirmed. ` +
-            `Add --yes to delete them: npx hijama purge --older-than ${olderThan} --yes\n`,
-        );
-        return 1;
-      }
-      const answer = await io.ask(`\nType "delete" to delete these ${requests}: `);
-      if (answer.trim().toLowerCase() !== 'delete') {
-        io.err('Nothing deleted.\n');
-        return 1;
-      }
-    }
-    const deleted = await source.deleteBefore(cutoff);
-    await io.out(`\nDeleted ${deleted} booking request${deleted === 1 ? '' : 's'} ${when}.\n`);
+  const bookings = createOwnerBookingsRepository(db);
+  const count = await bookings.count({ before: cutoff });
+  if (count === 0) {
+    await io.out(`No booking requests ${when}: nothing to delete.\n`);
     return 0;
-  } finally {
-    await source.close();
   }
+  const requests = plural(count, 'booking request');
+  const shown = await listRequests(db, {
+    before: cutoff,
+    limit: purgePreviewRows,
+    oldestFirst: false,
+  });
+  await io.out(
+    `${requests} ${when}, from ${description}:\n\n${formatTable(shown)}` +
+      (count > shown.length ? `…and ${count - shown.length} older.\n` : ''),
+  );
+  if (dryRun) {
+    await io.out('\nNothing deleted (--dry-run).\n');
+    return 0;
+  }
+  if (!confirmed) {
+    if (!io.ask) {
+      io.err(
+        `\nNothing deleted: there is no terminal to confirm on, and purge deletes only when confirmed. ` +
+          `Add --yes to delete them: npx hijama purge --older-than ${olderThan} --yes\n`,
+      );
+      return 1;
+    }
+    const answer = await io.ask(`\nType "delete" to delete these ${requests}: `);
+    if (answer.trim().toLowerCase() !== 'delete') {
+      io.err('Nothing deleted.\n');
+      return 1;
+    }
+  }
+  const deleted = await bookings.delete({ before: cutoff });
+  await io.out(`\nDeleted ${plural(deleted, 'booking request')} ${when}.\n`);
+  return 0;
 }
 
-async function notify(io: CliIo, settings: Settings, once: boolean): Promise<number> {
-  if (!settings.notify) {
-    throw new CliError(`No notification channel is configured: set ${channelSettingsHint}.`);
-  }
-  const opened = await openForCommand(settings.server);
-  if (opened.throughServer) {
-    await opened.close();
-    throw new CliError(
-      `A server is running on ${settings.server.dataDir}: it sends the notifications itself.`,
-    );
-  }
-  try {
-    await requireTable(opened.db, 'public.bookings');
-    await requireTable(opened.db, 'app_private.messages');
-    const log = {
-      info: (message: string) => void io.out(`${message}\n`),
-      error: (message: string) => io.err(`${message}\n`),
-    };
-    const { notifier, channels } = createConfiguredNotifier(opened.db, settings.notify, log);
-    const by = channels.map((channel) => channel.description).join(' and ');
-    if (once) {
-      const report = await notifier.runOnce();
-      await notifier.stop();
-      await io.out(
-        `Sent ${report.sent} notification${report.sent === 1 ? '' : 's'} by ${by}` +
-          (report.failed > 0 ? `; ${report.failed} failed and will be retried.\n` : '.\n'),
-      );
-      return report.failed > 0 ? 1 : 0;
-    }
-    await io.out(
-      `Sending the notifications of ${opened.db.description} by ${by}; stop with Ctrl+C.\n`,
-    );
-    notifier.start();
-    const signal = await io.untilStopped();
-    await io.out(`Stopping after ${signal}.\n`);
+async function notify(
+  io: CliIo,
+  db: Database,
+  config: NotifyConfig,
+  once: boolean,
+): Promise<number> {
+  await requireTable(db, 'app_private.messages');
+  const log = {
+    info: (message: string) => void io.out(`${message}\n`),
+    error: (message: string) => io.err(`${message}\n`),
+  };
+  const { notifier, channels } = createConfiguredNotifier(db, config, log);
+  const by = channels.map((channel) => channel.description).join(' and ');
+  if (once) {
+    const report = await notifier.runOnce();
     await notifier.stop();
-    return 0;
-  } finally {
-    await opened.close();
+    await io.out(
+      `Sent ${plural(report.sent, 'notification')} by ${by}` +
+        (report.failed > 0 ? `; ${report.failed} failed and will be retried.\n` : '.\n'),
+    );
+    return report.failed > 0 ? 1 : 0;
   }
+  await io.out(`Sending the notifications of ${db.description} by ${by}; stop with Ctrl+C.\n`);
+  notifier.start();
+  const signal = await io.untilStopped();
+  await io.out(`Stopping after ${signal}.\n`);
+  await notifier.stop();
+  return 0;
 }
