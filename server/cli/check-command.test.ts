@@ -56,12 +56,6 @@ const realReviews: Testimonial[] = [
     content: 'Calm and clear from start to finish.',
     source: { kind: 'google', date: '2026-05-02', url: 'https://maps.google.com/?cid=1' },
   },
-  {
-    name: 'Tom P.',
-    rating: 4,
-    content: 'Friendly and on time.',
-    source: { kind: 'in-person', date: '2026-06-11' },
-  },
 ];
 
 /** The whole launch content once the practice has filled it in. */
@@ -107,21 +101,15 @@ function writeDotEnv(settings: Record<string, string>, mode = 0o600) {
 }
 
 async function run(action: (io: CliIo) => Promise<number>) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
+  const printed = { stdout: '', stderr: '' };
+  const code = await action({
     env: {},
     cwd: workDir,
-    out: async (text) => {
-      stdout += text;
-    },
-    err: (text) => {
-      stderr += text;
-    },
+    out: async (text) => void (printed.stdout += text),
+    err: (text) => void (printed.stderr += text),
     untilStopped: () => new Promise(() => {}),
-  };
-  const code = await action(io);
-  return { code, stdout, stderr };
+  });
+  return { code, ...printed };
 }
 
 describe('npx hijama check', () => {
