@@ -16,7 +16,7 @@ import { practitioner, sessionPrices } from '../../src/content/before-booking.ts
 import { launchPlaceholders, type LaunchContent } from '../../src/content/launch-list.ts';
 import { check } from './check-command.ts';
 import type { CliIo } from './cli-io.ts';
-import { runHijama } from './hijama-command.ts';
+import { runCommand } from '../testing/command-run.ts';
 
 /**
  * `npx hijama check` and the command's guard of the data directory, with a
@@ -100,22 +100,14 @@ function writeDotEnv(settings: Record<string, string>, mode = 0o600) {
   chmodSync(file, mode);
 }
 
-async function run(action: (io: CliIo) => Promise<number>) {
-  const printed = { stdout: '', stderr: '' };
-  const code = await action({
-    env: {},
-    cwd: workDir,
-    out: async (text) => void (printed.stdout += text),
-    err: (text) => void (printed.stderr += text),
-    untilStopped: () => new Promise(() => {}),
-  });
-  return { code, ...printed };
-}
+/** `npx hijama args`, or `action`, run in this process in the test's folder. */
+const run = (args: string[], action?: (io: CliIo) => Promise<number>) =>
+  runCommand(args, { cwd: workDir }, action);
 
 describe('npx hijama check', () => {
   it('fails on the placeholders of the content and on a .env others can read, saying what to do', async () => {
     writeDotEnv({ SITE_URL: '' }, 0o644);
-    const result = await run((io) => runHijama(['check'], io));
+    const result = await run(['check']);
     expect(result.code).toBe(1);
     const fixes = result.stdout.split('\n').filter((line) => line.startsWith('FIX '));
     const placeholders = launchPlaceholders('');
@@ -131,7 +123,7 @@ describe('npx hijama check', () => {
 
   it("fails on SITE_URL left at the example's address, the one thing to fix", async () => {
     writeDotEnv({ SITE_URL: practice.url });
-    const result = await run((io) => check(io, filledIn));
+    const result = await run([], (io) => check(io, filledIn));
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`FIX  SITE_URL is still the example ${practice.url}`);
     expect(result.stderr).toBe('1 thing to fix before going live (FIX above).\n');
@@ -140,7 +132,7 @@ describe('npx hijama check', () => {
   it('passes on content filled in, and its test e-mail and push arrive, with no booking made', async () => {
     writeDotEnv({});
     const mailsBefore = smtp.mails.length;
-    const result = await run((io) => check(io, filledIn));
+    const result = await run([], (io) => check(io, filledIn));
     expect(result).toEqual({
       code: 0,
       stdout: [
@@ -152,6 +144,7 @@ describe('npx hijama check', () => {
         '',
       ].join('\n'),
       stderr: 'Ready to go live.\n',
+      questions: [],
     });
     await waitFor(() => smtp.mails.length > mailsBefore, 'the test e-mail');
     const mail = smtp.mails.at(-1)!;
@@ -166,7 +159,7 @@ describe('npx hijama check', () => {
 
   it('names a setting spelt close to one of ours', async () => {
     writeDotEnv({ SMTP_ULR: 'smtp://127.0.0.1:1', RETENTON: '6mo' });
-    const result = await run((io) => check(io, filledIn));
+    const result = await run([], (io) => check(io, filledIn));
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
       'FIX  SMTP_ULR is not a setting, so it is ignored. Did you mean SMTP_URL?',
@@ -184,7 +177,7 @@ describe('the data directory, as the command finds it', () => {
     mkdirSync(dataDir, { mode: 0o700 });
     chownSync(dataDir, nobody, nobody);
     writeDotEnv({ DATA_DIR: dataDir });
-    const result = await run((io) => runHijama(['list'], io));
+    const result = await run(['list']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`belongs to another user (uid ${nobody})`);
     expect(result.stderr).toContain(`chown -R ${userInfo().username} ${dataDir}`);
@@ -196,7 +189,7 @@ describe('the data directory, as the command finds it', () => {
     mkdirSync(dataDir);
     chmodSync(dataDir, 0o750);
     writeDotEnv({ DATA_DIR: dataDir });
-    const result = await run((io) => runHijama(['list'], io));
+    const result = await run(['list']);
     expect(result.stderr).toMatch(
       /^Warning: The data directory .* is open to other users of this machine \(permissions 0750\)/,
     );

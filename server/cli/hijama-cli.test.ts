@@ -23,9 +23,8 @@ import {
   type ChildRun,
 } from '../testing/processes.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../../supabase/functions/_shared/uk-time.ts';
-import type { CliIo } from './cli-io.ts';
 import { commandNames } from './commands.ts';
-import { runHijama } from './hijama-command.ts';
+import { runCommand } from '../testing/command-run.ts';
 import type { BookingRecord, NotificationRecord } from './bookings-output.ts';
 
 /**
@@ -61,32 +60,12 @@ interface Run {
   stderr: string;
 }
 
-/**
- * The command in this process, with `env` as its whole environment; `answer`
- * plays a person at a terminal (none when unset, as under cron).
- */
-async function runCli(
+/** The command in this process, with `env` as its whole environment (command-run.ts). */
+const runCli = (
   args: string[],
   env: Record<string, string> = {},
   answer?: (question: string) => string,
-): Promise<Run & { questions: string[] }> {
-  const printed = { stdout: '', stderr: '', questions: [] as string[] };
-  const io: CliIo = {
-    env,
-    cwd: workDir,
-    out: async (text) => void (printed.stdout += text),
-    err: (text) => void (printed.stderr += text),
-    untilStopped: () => new Promise(() => {}),
-    ask:
-      answer &&
-      (async (question) => {
-        printed.questions.push(question);
-        return answer(question);
-      }),
-  };
-  const code = await runHijama(args, io);
-  return { code, ...printed };
-}
+) => runCommand(args, { env, cwd: workDir, answer });
 
 /** The names of the requests a run printed as JSON or CSV (by the id each line starts with), in its order. */
 function listedNames(run: Run): string[] {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runHijama } from '../cli/hijama-command.ts';
+import { runCommand } from '../testing/command-run.ts';
 import { bareEngines } from '../testing/bare-engines.ts';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
@@ -57,21 +57,8 @@ async function databaseBefore100(db: Database): Promise<string> {
   return id;
 }
 
-async function hijama(args: string[], env: Record<string, string>, cwd: string) {
-  let output = '';
-  const code = await runHijama(args, {
-    env,
-    cwd,
-    out: async (text) => {
-      output += text;
-    },
-    err: (text) => {
-      output += text;
-    },
-    untilStopped: () => new Promise(() => {}),
-  });
-  return { code, output };
-}
+const hijama = (args: string[], env: Record<string, string>, cwd: string) =>
+  runCommand(args, { env, cwd });
 
 describe.each(engines)('migrate on $name', (engine) => {
   it('refuses a database made before release 1.0.0, changing nothing, and says how to move its rows', async () => {
@@ -108,7 +95,7 @@ describe.each(engines)('migrate on $name', (engine) => {
     expect(restored).toMatchObject({ code: 0 });
     const listed = await hijama(['--json'], target.env, work);
     expect(listed.code).toBe(0);
-    expect(listed.output).toContain(id);
+    expect(listed.stdout).toContain(id);
   }, 240_000);
 
   it('refuses a database made by a newer version, changing nothing', async () => {

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runHijama } from '../cli/hijama-command.ts';
+import { runCommand } from '../testing/command-run.ts';
 import { bareEngines } from '../testing/bare-engines.ts';
 import { readSchemaCatalog } from '../testing/schema-catalog.ts';
 import { readBookingLimits } from './booking-limits.ts';
@@ -171,19 +171,8 @@ describe.each(engines)('an upgrade from release 1.0.0 on $name', (engine) => {
 
       // The bookings command reads the old rows and the new.
       for (const format of ['--csv', '--json']) {
-        let stdout = '';
-        const code = await runHijama([format], {
-          env,
-          cwd: tmpdir(),
-          out: async (text) => {
-            stdout += text;
-          },
-          err: (text) => {
-            stdout += text;
-          },
-          untilStopped: () => new Promise(() => {}),
-        });
-        expect({ code, failure: code === 0 ? '' : stdout }).toEqual({ code: 0, failure: '' });
+        const { code, stdout, stderr } = await runCommand([format], { env, cwd: tmpdir() });
+        expect({ code, failure: code === 0 ? '' : stderr }).toEqual({ code: 0, failure: '' });
         for (const { id } of [fromForm, fromService, fromFormLater]) expect(stdout).toContain(id);
       }
     } finally {
