@@ -6,21 +6,20 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
-  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { userInfo } from 'node:os';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
 import {
   dataDirUnusableExitStatus,
   DataDirNotPrivateError,
   DataDirOwnerError,
 } from './db/private-data-dir.ts';
-import { listeningUrl, makeServerWorkDir, spawnChild, type ChildRun } from './testing/processes.ts';
+import { listeningUrl } from './testing/processes.ts';
 import { anonJsonHeaders } from './testing/helpers.ts';
+import { underUmask, useServerRuns } from './testing/server-runs.ts';
 
 /**
  * The server's data folder is its user's alone, even when the server is
@@ -28,36 +27,8 @@ import { anonJsonHeaders } from './testing/helpers.ts';
  * real server processes, started through `sh` with that umask.
  */
 
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const serverEntry = fileURLToPath(new URL('./index.ts', import.meta.url));
-/** Runs the command after `sh` with umask 022, as a login shell usually has it. */
-const underUmask022 = ['-c', 'umask 022 && exec "$@"', 'sh'];
-
-let workDir: string;
-let distDir: string;
-const started: ChildRun[] = [];
-
-beforeAll(() => {
-  ({ workDir, distDir } = makeServerWorkDir('permissions'));
-});
-
-afterAll(() => {
-  for (const server of started) server.child.kill('SIGKILL');
-  rmSync(workDir, { recursive: true, force: true });
-});
-
-function startServer(dataDir: string): ChildRun {
-  const server = spawnChild(
-    'sh',
-    [...underUmask022, process.execPath, '--import', tsxLoader, serverEntry],
-    {
-      cwd: workDir,
-      env: { PORT: '0', DATA_DIR: dataDir, DIST_DIR: distDir },
-    },
-  );
-  started.push(server);
-  return server;
-}
+const servers = useServerRuns('permissions');
+const startServer = (dataDir: string) => servers.start({ DATA_DIR: dataDir }, { umask: '022' });
 
 /** Every file and folder under `dir`, with its permission bits, `dir` first. */
 function modesUnder(dir: string): { path: string; mode: string }[] {
@@ -78,7 +49,7 @@ function modesUnder(dir: string): { path: string; mode: string }[] {
 describe('the data folder', () => {
   it('is started under umask 022 by these tests', () => {
     const umask = execFileSync('sh', [
-      ...underUmask022,
+      ...underUmask('022'),
       process.execPath,
       '-e',
       'process.stdout.write(process.umask().toString(8))',
@@ -87,7 +58,7 @@ describe('the data folder', () => {
   });
 
   it('and everything in it are private to the server once a booking is stored', async () => {
-    const dataDir = path.join(workDir, 'data');
+    const dataDir = path.join(servers.workDir, 'data');
     const server = startServer(dataDir);
     const url = await listeningUrl(server);
     const posted = await fetch(`${url}/rest/v1/bookings`, {
@@ -116,7 +87,7 @@ describe('the data folder', () => {
   });
 
   it('open to others makes the server refuse to start, saying what to run, and touch nothing', async () => {
-    const dataDir = path.join(workDir, 'shared data');
+    const dataDir = path.join(servers.workDir, 'shared data');
     mkdirSync(dataDir);
     chmodSync(dataDir, 0o755);
     writeFileSync(path.join(dataDir, 'notes.txt'), 'left as it was');
@@ -151,7 +122,7 @@ describe('the data folder', () => {
   it("another user's makes the server refuse to start with an exit status systemd does not restart on, naming the chown", async () => {
     // Tests run as root, who may write anywhere: the owner is what tells.
     const nobody = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim());
-    const dataDir = path.join(workDir, 'nobody data');
+    const dataDir = path.join(servers.workDir, 'nobody data');
     mkdirSync(dataDir, { mode: 0o700 });
     chownSync(dataDir, nobody, nobody);
 

@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anonJsonHeaders, queryRunningServer, serverEngines } from './testing/helpers.ts';
-import {
-  listeningUrl,
-  makeServerWorkDir,
-  startServerProcess,
-  type ChildRun,
-} from './testing/processes.ts';
+import { useServerRuns } from './testing/server-runs.ts';
 import { everyLimitLifted } from './limits/limits-config.ts';
 
 /**
@@ -20,36 +14,8 @@ import { everyLimitLifted } from './limits/limits-config.ts';
 const senders = 6;
 
 describe.each(serverEngines())('a server killed mid-stream, on $name', (engine) => {
-  let workDir: string;
-  let env: Record<string, string>;
-  let cleanUp: () => Promise<void>;
-  const started: ChildRun[] = [];
-
-  beforeAll(async () => {
-    let distDir: string;
-    ({ workDir, distDir } = makeServerWorkDir('durability'));
-    const prepared = await engine.prepare(workDir);
-    cleanUp = prepared.cleanUp;
-    env = {
-      ...prepared.env,
-      PORT: '0',
-      DIST_DIR: distDir,
-      ...everyLimitLifted,
-    };
-  });
-
-  afterAll(async () => {
-    for (const run of started) run.child.kill('SIGKILL');
-    await Promise.all(started.map((run) => run.exited));
-    await cleanUp?.();
-    rmSync(workDir, { recursive: true, force: true });
-  });
-
-  async function start(): Promise<{ run: ChildRun; url: string }> {
-    const run = startServerProcess({ cwd: workDir, env });
-    started.push(run);
-    return { run, url: await listeningUrl(run, 60_000) };
-  }
+  const servers = useServerRuns('durability', engine);
+  const start = () => servers.listen(everyLimitLifted);
 
   it('finds every booking answered 201 after a SIGKILL and a plain restart', async () => {
     const first = await start();
@@ -93,7 +59,10 @@ describe.each(serverEngines())('a server killed mid-stream, on $name', (engine) 
     expect(otherAnswers).toEqual([]);
 
     const second = await start();
-    const rows = await queryRunningServer<{ id: string }>(env, 'select id from public.bookings');
+    const rows = await queryRunningServer<{ id: string }>(
+      servers.databaseEnv,
+      'select id from public.bookings',
+    );
     const stored = new Set(rows.map((row) => row.id));
     const lost = answered201.filter((id) => !stored.has(id));
     expect(lost).toEqual([]);

@@ -1,46 +1,22 @@
-import { existsSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { existsSync } from 'node:fs';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
 import { lockFileName } from './db/data-dir-lock.ts';
 import { openPglite } from './db/pglite.ts';
 import { queryRunningServer } from './testing/helpers.ts';
 import { waitFor } from './testing/notification-peers.ts';
-import {
-  listeningUrl,
-  makeServerWorkDir,
-  startServerProcess,
-  type ChildRun,
-} from './testing/processes.ts';
+import { listeningUrl, type ChildRun } from './testing/processes.ts';
+import { useServerRuns } from './testing/server-runs.ts';
 
 /** The real entry point in child processes: start line, lock, signals, exit codes. */
 
 const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/json' };
 
-let workDir: string;
-let dataDir: string;
-let distDir: string;
-const started: ChildRun[] = [];
-
-beforeAll(() => {
-  ({ workDir, distDir } = makeServerWorkDir('index'));
-  dataDir = path.join(workDir, 'data');
-});
-
-afterAll(() => {
-  for (const server of started) server.child.kill('SIGKILL');
-  rmSync(workDir, { recursive: true, force: true });
-});
-
-function start(env: Record<string, string> = {}): ChildRun {
-  const server = startServerProcess({
-    cwd: workDir,
-    env: { PORT: '0', DATA_DIR: dataDir, DIST_DIR: distDir, ...env },
-  });
-  started.push(server);
-  return server;
-}
+const servers = useServerRuns('index');
+const dataDir = () => path.join(servers.workDir, 'data');
+const start = (env: Record<string, string> = {}) => servers.start({ DATA_DIR: dataDir(), ...env });
 
 const booking = (name: string) =>
   JSON.stringify({
@@ -60,7 +36,7 @@ describe('the server process', () => {
 
   it("serves from a data folder too deep for the command's socket, and warns of it and of a retired setting at start", async () => {
     const deepDir = path.join(
-      workDir,
+      servers.workDir,
       'a-folder-whose-path-is-too-long-for-a-unix-socket'.repeat(2),
     );
     const server = start({ DATA_DIR: deepDir, SERVICE_ROLE_KEY: 'a key 1.0 read' });
@@ -90,7 +66,7 @@ describe('the server process', () => {
       firstUrl = await listeningUrl(first);
       await waitFor(() => first.stdout().includes('daily'), 'the start lines');
       expect(first.stdout()).toBe(
-        `Listening on ${firstUrl} (PGlite in ${path.join(dataDir, 'pgdata')})\n` +
+        `Listening on ${firstUrl} (PGlite in ${path.join(dataDir(), 'pgdata')})\n` +
           'Booking requests older than 12 months are deleted at start and daily.\n',
       );
       expect(firstUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -113,45 +89,51 @@ describe('the server process', () => {
     it('starts again after being killed with SIGKILL, with the bookings it stored', async () => {
       first.child.kill('SIGKILL');
       await first.exited;
-      expect(existsSync(path.join(dataDir, lockFileName))).toBe(true);
+      expect(existsSync(path.join(dataDir(), lockFileName))).toBe(true);
 
       restarted = start();
       restartedUrl = await listeningUrl(restarted);
       expect(
-        await queryRunningServer({ DATA_DIR: dataDir }, 'select full_name from public.bookings'),
+        await queryRunningServer({ DATA_DIR: dataDir() }, 'select full_name from public.bookings'),
       ).toEqual([{ full_name: 'First Guest' }]);
     });
 
     it('on SIGTERM finishes the request in flight, closes the database and exits with 0', async () => {
       const body = Buffer.from(booking('Second Guest'));
       const { hostname, port } = new URL(restartedUrl);
-      const answered = new Promise<number>((resolve, reject) => {
-        const req = httpRequest(
-          {
-            hostname,
-            port,
-            path: '/rest/v1/bookings',
-            method: 'POST',
-            headers: { ...anonHeaders, 'Content-Length': body.length },
-          },
-          (res) => {
-            res.resume();
-            resolve(res.statusCode ?? 0);
-          },
-        );
-        req.on('error', reject);
-        // Half the body now, the rest after the signal.
-        req.write(body.subarray(0, 10));
-        setTimeout(() => restarted.child.kill('SIGTERM'), 200);
-        setTimeout(() => req.end(body.subarray(10)), 600);
+      const req = httpRequest({
+        hostname,
+        port,
+        path: '/rest/v1/bookings',
+        method: 'POST',
+        headers: { ...anonHeaders, 'Content-Length': body.length },
       });
+      const answered = new Promise<number>((resolve, reject) => {
+        req.on('response', (res: IncomingMessage) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+      });
+      // Half the body now, the rest once the signal has stopped the server listening.
+      await new Promise((resolve) => req.write(body.subarray(0, 10), resolve));
+      // Answered after the half request reached the server, which takes its connections in turn.
+      expect((await fetch(restartedUrl)).status).toBe(200);
+      restarted.child.kill('SIGTERM');
+      const refused = () =>
+        fetch(restartedUrl).then(
+          () => false,
+          () => true,
+        );
+      await waitFor(refused, 'the server to stop listening');
+      req.end(body.subarray(10));
       expect(await answered).toBe(201);
       expect(await restarted.exited).toBe(0);
       // The two start lines, and nothing more.
       expect(restarted.stdout().trim().split('\n')).toHaveLength(2);
-      expect(existsSync(path.join(dataDir, lockFileName))).toBe(false);
+      expect(existsSync(path.join(dataDir(), lockFileName))).toBe(false);
 
-      const db = await openPglite(path.join(dataDir, 'pgdata'));
+      const db = await openPglite(path.join(dataDir(), 'pgdata'));
       try {
         const { rows } = await db.query<{ full_name: string }>(
           'select full_name from public.bookings order by full_name',

@@ -1,5 +1,3 @@
-import { rmSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   anonJsonHeaders,
@@ -8,12 +6,8 @@ import {
   withClient,
   type ScratchDatabase,
 } from './testing/helpers.ts';
-import {
-  listeningUrl,
-  makeServerWorkDir,
-  startServerProcess,
-  type ChildRun,
-} from './testing/processes.ts';
+import type { ChildRun } from './testing/processes.ts';
+import { useServerRuns } from './testing/server-runs.ts';
 import { everyLimitLifted } from './limits/limits-config.ts';
 import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy.ts';
 
@@ -39,7 +33,7 @@ interface Answer {
 
 describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', () => {
   const adminUrl = testDatabaseUrl ?? '';
-  let workDir: string;
+  const servers = useServerRuns('outage');
   let scratch: ScratchDatabase;
   let proxy: TcpProxy;
   let server: ChildRun;
@@ -48,39 +42,23 @@ describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', (
   const answered = new Map<string, number>();
 
   beforeAll(async () => {
-    let distDir: string;
-    ({ workDir, distDir } = makeServerWorkDir('outage'));
     scratch = await createScratchDatabase(adminUrl);
-
     const admin = new URL(adminUrl);
     proxy = await startTcpProxy({ host: admin.hostname, port: Number(admin.port || 5432) });
     const throughProxy = new URL(scratch.url);
     throughProxy.hostname = '127.0.0.1';
     throughProxy.port = String(proxy.port);
-
-    server = startServerProcess({
-      cwd: workDir,
-      env: {
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: path.join(workDir, 'data'),
-        DIST_DIR: distDir,
-        DATABASE_URL: throughProxy.toString(),
-        // Many requests in a few seconds from one address: no limit may answer 429 instead.
-        ...everyLimitLifted,
-      },
-    });
-    baseUrl = await listeningUrl(server);
+    ({ run: server, url: baseUrl } = await servers.listen({
+      HOST: '127.0.0.1',
+      DATABASE_URL: throughProxy.toString(),
+      // Many requests in a few seconds from one address: no limit may answer 429 instead.
+      ...everyLimitLifted,
+    }));
   }, 45_000);
 
   afterAll(async () => {
-    if (server && server.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGKILL');
-      await server.exited;
-    }
     await proxy?.close();
     await scratch?.drop();
-    if (workDir) rmSync(workDir, { recursive: true, force: true });
   });
 
   let requestCount = 0;

@@ -1,5 +1,4 @@
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   bookingHeaders,
   loadBookings,
@@ -7,12 +6,8 @@ import {
   peakMemoryMiB,
 } from '../scripts/lib/booking-load.ts';
 import { queryRunningServer, serverEngines } from './testing/helpers.ts';
-import {
-  listeningUrl,
-  makeServerWorkDir,
-  startServerProcess,
-  type ChildRun,
-} from './testing/processes.ts';
+import type { ChildRun } from './testing/processes.ts';
+import { useServerRuns } from './testing/server-runs.ts';
 import { everyLimitLifted } from './limits/limits-config.ts';
 
 /**
@@ -32,39 +27,17 @@ const burst = 4_000;
 const memoryBudgetMiB = 1_536;
 
 describe.each(serverEngines())('a burst of bookings far above capacity, on $name', (engine) => {
-  let workDir: string;
-  let cleanUp: () => Promise<void>;
+  const servers = useServerRuns('overload', engine);
   let server: ChildRun;
   let url: string;
-  /** Where the server's database is: DATA_DIR or DATABASE_URL. */
-  let env: Record<string, string>;
 
   beforeAll(async () => {
-    let distDir: string;
-    ({ workDir, distDir } = makeServerWorkDir('overload'));
-    const prepared = await engine.prepare(workDir);
-    cleanUp = prepared.cleanUp;
-    env = prepared.env;
-    server = startServerProcess({
-      cwd: workDir,
-      env: {
-        ...prepared.env,
-        PORT: '0',
-        DIST_DIR: distDir,
-        // Only the load shedding is under test: all the load comes from one address.
-        ...everyLimitLifted,
-        MAX_PENDING_REQUESTS: String(maxPendingRequests),
-      },
-    });
-    url = await listeningUrl(server, 60_000);
+    ({ run: server, url } = await servers.listen({
+      // Only the load shedding is under test: all the load comes from one address.
+      ...everyLimitLifted,
+      MAX_PENDING_REQUESTS: String(maxPendingRequests),
+    }));
   }, 90_000);
-
-  afterAll(async () => {
-    server?.child.kill('SIGKILL');
-    await server?.exited;
-    await cleanUp?.();
-    rmSync(workDir, { recursive: true, force: true });
-  });
 
   it('sheds the excess with 503, within its memory budget, and recovers by itself', async () => {
     const result = await loadBookings(url, { connections, amount: burst, timeout: 30 });
@@ -88,7 +61,7 @@ describe.each(serverEngines())('a burst of bookings far above capacity, on $name
 
     // Exactly the bookings answered 201 are stored; the refused ones are not.
     const [stored] = await queryRunningServer<{ count: number }>(
-      env,
+      servers.databaseEnv,
       'select count(*)::integer as count from public.bookings',
     );
     expect(stored?.count).toBe(statuses['201']! + 1);

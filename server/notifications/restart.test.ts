@@ -1,21 +1,9 @@
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
-import { serverEngines } from '../testing/helpers.ts';
-import {
-  freePort,
-  sleep,
-  startSmtpPeer,
-  waitFor,
-  type SmtpPeer,
-} from '../testing/notification-peers.ts';
-import {
-  listeningUrl,
-  makeServerWorkDir,
-  startServerProcess,
-  type ChildRun,
-} from '../testing/processes.ts';
+import { queryRunningServer, serverEngines } from '../testing/helpers.ts';
+import { freePort, startSmtpPeer, waitFor } from '../testing/notification-peers.ts';
+import { useServerRuns } from '../testing/server-runs.ts';
 
 /**
  * The server process killed (SIGKILL) after a booking was stored and before
@@ -25,24 +13,12 @@ import {
 const engines = serverEngines();
 
 describe.each(engines)('a server killed before sending a notification, on $name', (engine) => {
-  let workDir: string;
+  const servers = useServerRuns('restart', engine);
   let env: Record<string, string>;
-  let cleanUp: () => Promise<void>;
-  let smtpPort: number;
-  let peer: SmtpPeer | undefined;
-  const started: ChildRun[] = [];
 
   beforeAll(async () => {
-    let distDir: string;
-    ({ workDir, distDir } = makeServerWorkDir('restart'));
-    smtpPort = await freePort();
-    const prepared = await engine.prepare(workDir);
-    cleanUp = prepared.cleanUp;
     env = {
-      ...prepared.env,
-      PORT: '0',
-      DIST_DIR: distDir,
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
       NOTIFY_TO: 'practice@example.com',
       NOTIFY_POLL_SECONDS: '0.2',
       NOTIFY_RETRY_SECONDS: '1',
@@ -53,23 +29,8 @@ describe.each(engines)('a server killed before sending a notification, on $name'
     };
   });
 
-  afterAll(async () => {
-    for (const server of started) server.child.kill('SIGKILL');
-    await Promise.all(started.map((server) => server.exited));
-    await peer?.close();
-    await cleanUp?.();
-    rmSync(workDir, { recursive: true, force: true });
-  });
-
-  function start(): ChildRun {
-    const server = startServerProcess({ cwd: workDir, env });
-    started.push(server);
-    return server;
-  }
-
   it('sends the notification after the restart, exactly once', async () => {
-    const first = start();
-    const url = await listeningUrl(first);
+    const { run: first, url } = await servers.listen(env);
     // The lines after the start line may come in a later chunk of output.
     await waitFor(() => first.stdout().includes('deleted at start and daily'), 'the start lines');
     expect(first.stdout()).toContain(
@@ -107,14 +68,27 @@ describe.each(engines)('a server killed before sending a notification, on $name'
     first.child.kill('SIGKILL');
     await first.exited;
 
-    peer = await startSmtpPeer({ port: smtpPort });
-    const second = start();
-    await listeningUrl(second);
-    const toPractice = () => peer!.mails.filter((mail) => mail.to.includes('practice@example.com'));
-    const toVisitor = () => peer!.mails.filter((mail) => !mail.to.includes('practice@example.com'));
-    await waitFor(() => toPractice().length === 1, 'the e-mail after the restart', 20_000);
-    await waitFor(() => toVisitor().length === 1, 'the acknowledgement after the restart');
-    await sleep(1_000);
+    const peer = await startSmtpPeer({ port: Number(new URL(env.SMTP_URL!).port) });
+    onTestFinished(() => peer.close());
+    const { run: second } = await servers.listen(env);
+    // Both sent and marked so: neither is sent again.
+    const settled = () =>
+      queryRunningServer<{ kind: string; outcome: string }>(
+        servers.databaseEnv,
+        'select kind, outcome from app_private.messages where booking_id = $1 and done_at is not null order by kind',
+        [id],
+      );
+    await waitFor(
+      async () => (await settled()).length === 2,
+      'both sent after the restart',
+      20_000,
+    );
+    expect(await settled()).toEqual([
+      { kind: 'acknowledgement', outcome: 'sent' },
+      { kind: 'notification', outcome: 'sent' },
+    ]);
+    const toPractice = () => peer.mails.filter((mail) => mail.to.includes('practice@example.com'));
+    const toVisitor = () => peer.mails.filter((mail) => !mail.to.includes('practice@example.com'));
     expect(toPractice()).toHaveLength(1);
     expect(toPractice()[0]!.parsed.subject).toBe('Booking request from Killed Before Sending');
     expect(toPractice()[0]!.parsed.messageId).toMatch(new RegExp(`^<booking-${id}@`));

@@ -1,17 +1,13 @@
 import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
-import { rmSync } from 'node:fs';
 import { launchPlaceholders } from '../../src/content/launch-list.ts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/open-database.ts';
+import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { periodBefore } from '../../supabase/functions/_shared/retention/period.ts';
 import { serverEngines } from '../testing/helpers.ts';
 import { startSmtpPeer, waitFor, type SmtpPeer } from '../testing/notification-peers.ts';
-import {
-  listeningUrl,
-  makeServerWorkDir,
-  startServerProcess,
-  type ChildRun,
-} from '../testing/processes.ts';
+import type { ChildRun } from '../testing/processes.ts';
+import { useServerRuns } from '../testing/server-runs.ts';
 
 /** Whether a line holding `fragment` has arrived whole: output may come in several chunks. */
 function hasCompleteLine(output: string, fragment: string): boolean {
@@ -28,27 +24,13 @@ function hasCompleteLine(output: string, fragment: string): boolean {
  */
 
 describe.each(serverEngines())('the server at start, on $name', (engine) => {
-  let workDir: string;
-  let distDir: string;
-  let databaseEnv: Record<string, string>;
-  let cleanUp: () => Promise<void>;
+  const servers = useServerRuns('start-checks', engine);
   let peer: SmtpPeer;
   const started: ChildRun[] = [];
 
   beforeAll(async () => {
-    ({ workDir, distDir } = makeServerWorkDir('start-checks'));
-    const prepared = await engine.prepare(workDir);
-    databaseEnv = prepared.env;
-    cleanUp = prepared.cleanUp;
     peer = await startSmtpPeer({ auth: { user: 'clinic', pass: 's3cret' } });
-  });
-
-  afterAll(async () => {
-    for (const server of started) server.child.kill('SIGKILL');
-    await Promise.all(started.map((server) => server.exited));
-    await peer?.close();
-    await cleanUp?.();
-    rmSync(workDir, { recursive: true, force: true });
+    return () => peer.close();
   });
 
   afterEach(async () => {
@@ -59,13 +41,9 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
   });
 
   async function start(env: Record<string, string>): Promise<ChildRun> {
-    const server = startServerProcess({
-      cwd: workDir,
-      env: { ...databaseEnv, PORT: '0', DIST_DIR: distDir, ...env },
-    });
-    started.push(server);
-    await listeningUrl(server);
-    return server;
+    const { run } = await servers.listen(env);
+    started.push(run);
+    return run;
   }
 
   const email = (password: string) => ({
@@ -111,71 +89,61 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
     expect(server.stderr()).toContain(warning);
   });
 
-  /** Stores requests received just before and just after 12 months ago, as the database owner. */
-  async function storeAroundTheLimit() {
-    const opened = await openDatabase({
-      databaseUrl: databaseEnv.DATABASE_URL,
-      dataDir: databaseEnv.DATA_DIR ?? '',
-    });
+  /** `use` on the server's database, as its owner, while no server runs. */
+  async function onDatabase<T>(use: (db: Database) => Promise<T>): Promise<T> {
+    const { DATABASE_URL, DATA_DIR = '' } = servers.databaseEnv;
+    const opened = await openDatabase({ databaseUrl: DATABASE_URL, dataDir: DATA_DIR });
     try {
-      await opened.db.query('delete from public.bookings');
+      return await use(opened.db);
+    } finally {
+      await opened.close();
+    }
+  }
+
+  const retentionCases = [
+    {
+      does: 'deletes the requests older than the privacy notice’s 12 months at start, without RETENTION',
+      env: {} as Record<string, string>,
+      said: /Retention: deleted 1 booking request older than 12 months \(before \S+\)\.\n/,
+      kept: ['Within The Promise'],
+    },
+    {
+      does: 'keeps them with RETENTION=off, and warns that the privacy notice says otherwise',
+      env: { RETENTION: 'off' },
+      said: /Warning: RETENTION is off, so booking requests are kept until deleted by hand, but the privacy notice under the form says they are deleted after 12 months\./,
+      kept: ['Past The Promise', 'Within The Promise'],
+    },
+  ];
+
+  for (const { does, env, said, kept } of retentionCases) {
+    it(does, async () => {
+      // Requests received just before and just after 12 months ago.
       const limit = periodBefore(new Date(), { count: 12, unit: 'mo' });
-      for (const [name, offsetMs] of [
-        ['Past The Promise', -3_600_000],
-        ['Within The Promise', 3_600_000],
-      ] as const) {
-        await opened.db.query(
-          `insert into public.bookings (created_at, full_name, phone, email) values ($1, $2, '01634 123456', 'guest@example.com')`,
-          [new Date(limit.getTime() + offsetMs).toISOString(), name],
-        );
-      }
-    } finally {
-      await opened.close();
-    }
-  }
-
-  async function storedNames(): Promise<string[]> {
-    const opened = await openDatabase({
-      databaseUrl: databaseEnv.DATABASE_URL,
-      dataDir: databaseEnv.DATA_DIR ?? '',
-    });
-    try {
-      const { rows } = await opened.db.query<{ full_name: string }>(
-        'select full_name from public.bookings order by created_at',
+      await onDatabase(async (db) => {
+        await db.query('delete from public.bookings');
+        for (const [name, offsetMs] of [
+          ['Past The Promise', -3_600_000],
+          ['Within The Promise', 3_600_000],
+        ] as const) {
+          await db.query(
+            `insert into public.bookings (created_at, full_name, phone, email) values ($1, $2, '01634 123456', 'guest@example.com')`,
+            [new Date(limit.getTime() + offsetMs).toISOString(), name],
+          );
+        }
+      });
+      const server = await start(env);
+      const output = () => server.stdout() + server.stderr();
+      await waitFor(() => said.test(output()), 'what it says of the retention');
+      expect(server.stdout().includes('deleted at start and daily.\n')).toBe(!env.RETENTION);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      started.splice(0);
+      const names = await onDatabase((db) =>
+        db.query<{ full_name: string }>(
+          'select full_name from public.bookings order by created_at',
+        ),
       );
-      return rows.map((row) => row.full_name);
-    } finally {
-      await opened.close();
-    }
+      expect(names.rows.map((row) => row.full_name)).toEqual(kept);
+    });
   }
-
-  it('deletes the requests older than the privacy notice’s 12 months at start, without RETENTION', async () => {
-    await storeAroundTheLimit();
-    const server = await start({});
-    await waitFor(() => hasCompleteLine(server.stdout(), 'Retention: deleted'), 'the purge');
-    expect(server.stdout()).toContain(
-      'Booking requests older than 12 months are deleted at start and daily.\n',
-    );
-    expect(server.stdout()).toMatch(
-      /Retention: deleted 1 booking request older than 12 months \(before \S+\)\.\n/,
-    );
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
-    started.splice(0);
-    expect(await storedNames()).toEqual(['Within The Promise']);
-  });
-
-  it('keeps them with RETENTION=off, and warns that the privacy notice says otherwise', async () => {
-    await storeAroundTheLimit();
-    const server = await start({ RETENTION: 'off' });
-    await waitFor(() => hasCompleteLine(server.stderr(), 'RETENTION is off'), 'the warning');
-    expect(server.stderr()).toContain(
-      'Warning: RETENTION is off, so booking requests are kept until deleted by hand, but the privacy notice under the form says they are deleted after 12 months.',
-    );
-    expect(server.stdout()).not.toContain('deleted at start and daily');
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
-    started.splice(0);
-    expect(await storedNames()).toEqual(['Past The Promise', 'Within The Promise']);
-  });
 });

@@ -1,0 +1,89 @@
+import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import type { ServerEngine } from './helpers.ts';
+import {
+  listeningUrl,
+  makeServerWorkDir,
+  spawnChild,
+  startServerProcess,
+  type ChildRun,
+} from './processes.ts';
+
+export interface ServerRuns {
+  /** The folder the servers run from; `<workDir>/dist` is their built site. */
+  readonly workDir: string;
+  /** Where the engine put the database (DATA_DIR or DATABASE_URL); empty without an engine. */
+  readonly databaseEnv: Record<string, string>;
+  /**
+   * The server in a process of its own, on any free port, serving the built
+   * site, with the engine's database and `env` on top. `umask` runs it under
+   * that umask (through `sh`), as a login shell would start it.
+   */
+  start(env?: Record<string, string>, options?: { umask?: string }): ChildRun;
+  /** As start, once its start line gives the URL it listens on. */
+  listen(env?: Record<string, string>): Promise<{ run: ChildRun; url: string }>;
+}
+
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const serverEntry = fileURLToPath(new URL('../index.ts', import.meta.url));
+
+/** `sh` arguments that run the command after them under `umask`. */
+export const underUmask = (umask: string) => ['-c', `umask ${umask} && exec "$@"`, 'sh'];
+
+/**
+ * Server processes for the tests of one file (or describe block): a work
+ * folder made before them, `engine`'s database prepared in it, and after them
+ * every process killed, the database dropped and the folder removed.
+ */
+export function useServerRuns(label: string, engine?: ServerEngine): ServerRuns {
+  const runs: ChildRun[] = [];
+  let workDir = '';
+  let distDir = '';
+  let databaseEnv: Record<string, string> = {};
+  let cleanUp = async () => {};
+
+  beforeAll(async () => {
+    ({ workDir, distDir } = makeServerWorkDir(label));
+    if (engine) ({ env: databaseEnv, cleanUp } = await engine.prepare(workDir));
+  });
+
+  afterAll(async () => {
+    for (const run of runs) run.child.kill('SIGKILL');
+    await Promise.all(runs.map((run) => run.exited));
+    await cleanUp();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  const start: ServerRuns['start'] = (env = {}, options = {}) => {
+    const settings = {
+      cwd: workDir,
+      env: { ...databaseEnv, PORT: '0', DIST_DIR: distDir, ...env },
+    };
+    const run = options.umask
+      ? spawnChild(
+          'sh',
+          [...underUmask(options.umask), ...[process.execPath, '--import', tsxLoader, serverEntry]],
+          settings,
+        )
+      : startServerProcess(settings);
+    runs.push(run);
+    return run;
+  };
+
+  return {
+    get workDir() {
+      return workDir;
+    },
+    get databaseEnv() {
+      return databaseEnv;
+    },
+    start,
+    async listen(env) {
+      const run = start(env);
+      // A busy machine may take a while to migrate PostgreSQL or copy PGlite.
+      return { run, url: await listeningUrl(run, 60_000) };
+    },
+  };
+}
