@@ -19,79 +19,58 @@ const submitting: BookingFormState = { ...filled, status: 'submitting', requestI
 const succeeded: BookingFormState = { ...initialBookingFormState, status: 'success' };
 const failed: BookingFormState = { ...submitting, status: 'error' };
 const failedEvent: BookingFormEvent = { type: 'failed', reason: 'error' };
+const succeedEvent: BookingFormEvent = { type: 'succeeded' };
+const dismiss: BookingFormEvent = { type: 'dismissed' };
+const sending = (requestId: string) => ({ status: 'submitting', requestId }) as const;
+const idle = { status: 'idle' } as const;
 
 const submit: BookingFormEvent = { type: 'submitted', newRequestId: 'id-new' };
+const edit = (field: 'fullName' | 'phone', value: string): BookingFormEvent => ({
+  type: 'edited',
+  field,
+  value,
+});
 
 describe('bookingFormReducer', () => {
   it.each<[string, BookingFormState, BookingFormEvent, Partial<BookingFormState>]>([
-    [
-      'a valid submit starts sending with a new id',
-      filled,
-      submit,
-      { status: 'submitting', requestId: 'id-new' },
-    ],
+    ['a valid submit starts sending with a new id', filled, submit, sending('id-new')],
     [
       'an invalid submit stays idle and shows the failures',
       initialBookingFormState,
       submit,
       {
-        status: 'idle',
+        ...idle,
         failures: { fullName: 'required', phone: 'required', email: 'required' },
         refusedSubmits: 1,
       },
     ],
     ['a second submit while sending is ignored', submitting, submit, submitting],
-    [
-      'success clears the form and forgets the id',
-      submitting,
-      { type: 'succeeded' },
-      { ...succeeded },
-    ],
+    ['success clears the form and forgets the id', submitting, succeedEvent, succeeded],
     [
       'failure keeps what was typed and the id',
       submitting,
       failedEvent,
       { status: 'error', values: filled.values, requestId: 'id-1' },
     ],
-    [
-      'a retry after a failure reuses the id',
-      failed,
-      submit,
-      { status: 'submitting', requestId: 'id-1' },
-    ],
+    ['a retry after a failure reuses the id', failed, submit, sending('id-1')],
     [
       'editing after a failure returns to idle and drops the id',
       failed,
-      { type: 'edited', field: 'phone', value: '07700 900124' },
-      { status: 'idle', requestId: null },
+      edit('phone', '07700 900124'),
+      { ...idle, requestId: null },
     ],
     [
       'editing to the same value keeps the id',
       failed,
-      { type: 'edited', field: 'phone', value: '07700 900123' },
-      { status: 'idle', requestId: 'id-1' },
+      edit('phone', '07700 900123'),
+      { ...idle, requestId: 'id-1' },
     ],
-    [
-      'editing while sending is ignored',
-      submitting,
-      { type: 'edited', field: 'fullName', value: 'X' },
-      submitting,
-    ],
-    [
-      'closing the thank-you modal returns to idle',
-      succeeded,
-      { type: 'dismissed' },
-      { status: 'idle' },
-    ],
-    [
-      'editing after success returns to idle',
-      succeeded,
-      { type: 'edited', field: 'fullName', value: 'A' },
-      { status: 'idle' },
-    ],
-    ['a late success when not sending is ignored', filled, { type: 'succeeded' }, filled],
+    ['editing while sending is ignored', submitting, edit('fullName', 'X'), submitting],
+    ['closing the thank-you modal returns to idle', succeeded, dismiss, idle],
+    ['editing after success returns to idle', succeeded, edit('fullName', 'A'), idle],
+    ['a late success when not sending is ignored', filled, succeedEvent, filled],
     ['a late failure when not sending is ignored', succeeded, failedEvent, succeeded],
-    ['dismissing when nothing was sent is ignored', failed, { type: 'dismissed' }, failed],
+    ['dismissing when nothing was sent is ignored', failed, dismiss, failed],
     [
       'too many requests is a failure of its own kind',
       submitting,
@@ -104,7 +83,7 @@ describe('bookingFormReducer', () => {
 
   it('clears only the edited field’s message', () => {
     const refused = bookingFormReducer(initialBookingFormState, submit);
-    const next = bookingFormReducer(refused, { type: 'edited', field: 'phone', value: '0' });
+    const next = bookingFormReducer(refused, edit('phone', '0'));
     expect(next.failures).toEqual({ fullName: 'required', email: 'required' });
     expect(next.values.phone).toBe('0');
   });

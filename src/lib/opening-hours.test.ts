@@ -29,48 +29,28 @@ const week: OpeningHours[] = [
 
 const statusAt = (instant: string) =>
   openingStatus(week, localTimeIn('Europe/London', new Date(instant)));
+const open = (closes: string) => ({ open: true, closes });
+/** Closed; opens at `opens`, `daysAhead` days on, a day numbered `weekday` (0 is Sunday). */
+const closed = (opens: string, daysAhead: number, weekday: number) => ({
+  open: false,
+  opens,
+  daysAhead,
+  weekday,
+});
 
 describe('openingStatus in Europe/London, across a winter week (GMT = UTC)', () => {
   it.each([
-    [
-      'Monday before opening',
-      '2026-11-23T08:59:00Z',
-      { open: false, opens: '09:00', daysAhead: 0, weekday: 1 },
-    ],
-    ['Monday at opening', '2026-11-23T09:00:00Z', { open: true, closes: '20:30' }],
-    ['Tuesday midday', '2026-11-24T12:00:00Z', { open: true, closes: '20:30' }],
-    [
-      'Wednesday one minute before closing',
-      '2026-11-25T20:29:00Z',
-      { open: true, closes: '20:30' },
-    ],
-    [
-      'Wednesday at closing',
-      '2026-11-25T20:30:00Z',
-      { open: false, opens: '09:00', daysAhead: 1, weekday: 4 },
-    ],
-    [
-      'Thursday just after midnight',
-      '2026-11-26T00:01:00Z',
-      { open: false, opens: '09:00', daysAhead: 0, weekday: 4 },
-    ],
-    [
-      'Friday evening',
-      '2026-11-27T21:00:00Z',
-      { open: false, opens: '08:00', daysAhead: 1, weekday: 6 },
-    ],
-    ['Saturday at eight', '2026-11-28T08:00:00Z', { open: true, closes: '15:00' }],
-    [
-      'Saturday at three',
-      '2026-11-28T15:00:00Z',
-      { open: false, opens: '08:00', daysAhead: 1, weekday: 0 },
-    ],
-    ['Sunday morning', '2026-11-29T10:00:00Z', { open: true, closes: '15:00' }],
-    [
-      'Sunday evening',
-      '2026-11-29T18:00:00Z',
-      { open: false, opens: '09:00', daysAhead: 1, weekday: 1 },
-    ],
+    ['Monday before opening', '2026-11-23T08:59:00Z', closed('09:00', 0, 1)],
+    ['Monday at opening', '2026-11-23T09:00:00Z', open('20:30')],
+    ['Tuesday midday', '2026-11-24T12:00:00Z', open('20:30')],
+    ['Wednesday one minute before closing', '2026-11-25T20:29:00Z', open('20:30')],
+    ['Wednesday at closing', '2026-11-25T20:30:00Z', closed('09:00', 1, 4)],
+    ['Thursday just after midnight', '2026-11-26T00:01:00Z', closed('09:00', 0, 4)],
+    ['Friday evening', '2026-11-27T21:00:00Z', closed('08:00', 1, 6)],
+    ['Saturday at eight', '2026-11-28T08:00:00Z', open('15:00')],
+    ['Saturday at three', '2026-11-28T15:00:00Z', closed('08:00', 1, 0)],
+    ['Sunday morning', '2026-11-29T10:00:00Z', open('15:00')],
+    ['Sunday evening', '2026-11-29T18:00:00Z', closed('09:00', 1, 1)],
   ])('%s', (_name, instant, expected) => {
     expect(statusAt(instant)).toEqual(expected);
   });
@@ -79,26 +59,18 @@ describe('openingStatus in Europe/London, across a winter week (GMT = UTC)', () 
 describe('openingStatus across the clock changes', () => {
   it.each([
     // Clocks go forward at 01:00 UTC on Sunday 29 March 2026: 07:30 UTC is 08:30 BST.
-    ['the first morning of summer time', '2026-03-29T07:30:00Z', { open: true, closes: '15:00' }],
+    ['the first morning of summer time', '2026-03-29T07:30:00Z', open('15:00')],
     [
       'just before the change, Saturday night in GMT',
       '2026-03-28T23:30:00Z',
-      { open: false, opens: '08:00', daysAhead: 1, weekday: 0 },
+      closed('08:00', 1, 0),
     ],
     // In summer, 19:45 UTC is 20:45 BST: closed on a weekday.
-    [
-      'a summer weekday evening',
-      '2026-06-10T19:45:00Z',
-      { open: false, opens: '09:00', daysAhead: 1, weekday: 4 },
-    ],
-    ['a summer weekday morning', '2026-06-10T08:15:00Z', { open: true, closes: '20:30' }],
+    ['a summer weekday evening', '2026-06-10T19:45:00Z', closed('09:00', 1, 4)],
+    ['a summer weekday morning', '2026-06-10T08:15:00Z', open('20:30')],
     // Clocks go back at 01:00 UTC on Sunday 25 October 2026: 07:30 UTC is 07:30 GMT.
-    [
-      'the first morning of winter time',
-      '2026-10-25T07:30:00Z',
-      { open: false, opens: '08:00', daysAhead: 0, weekday: 0 },
-    ],
-    ['the last Saturday of summer time', '2026-10-24T07:30:00Z', { open: true, closes: '15:00' }],
+    ['the first morning of winter time', '2026-10-25T07:30:00Z', closed('08:00', 0, 0)],
+    ['the last Saturday of summer time', '2026-10-24T07:30:00Z', open('15:00')],
   ])('%s', (_name, instant, expected) => {
     expect(statusAt(instant)).toEqual(expected);
   });
