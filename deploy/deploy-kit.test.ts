@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../server/settings.ts';
+import { freePort, waitFor } from '../server/testing/notification-peers.ts';
 
 /** The deployment kit (docs/deploy.md), checked with the tools that will read it. */
 
@@ -180,11 +181,15 @@ describe('the Caddyfile', () => {
           host: 'hijama.example',
           ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
         });
-      await waitFor(
-        () => send(),
-        () => proxy.exitCode !== null,
-        () => log,
-      );
+      const answering = () =>
+        send().then(
+          () => true,
+          () => {
+            if (proxy.exitCode !== null) throw new Error(`Caddy stopped.\n${log}`);
+            return false;
+          },
+        );
+      await waitFor(answering, 'Caddy to answer', 10_000);
       seen.length = 0;
       const answers = [
         await send('203.0.113.7'),
@@ -214,16 +219,6 @@ describe('the Caddyfile', () => {
     }
   });
 });
-
-function freePort(): Promise<number> {
-  const server = http.createServer();
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function get(
   port: number,
@@ -272,16 +267,4 @@ function postSlowly(port: number, parts: string[], pauseMs: number): Promise<num
     };
     sendFrom(0);
   });
-}
-
-/** Retries `attempt` until it succeeds, for 10 s or until `gaveUp()`. */
-async function waitFor(attempt: () => Promise<unknown>, gaveUp: () => boolean, log: () => string) {
-  for (let waited = 0; waited < 10_000 && !gaveUp(); waited += 100) {
-    try {
-      return await attempt();
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error(`Caddy did not answer.\n${log()}`);
 }

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everyLimitLifted } from '../server/limits/limits-config.ts';
 import { anonJsonHeaders, serverEngines } from '../server/testing/helpers.ts';
-import { startSmtpPeer, type SmtpPeer } from '../server/testing/notification-peers.ts';
+import { startSmtpPeer, waitFor, type SmtpPeer } from '../server/testing/notification-peers.ts';
+import { listeningUrl, type ChildRun } from '../server/testing/processes.ts';
 import type { BookingRecord } from '../server/cli/bookings-output.ts';
 
 /**
@@ -30,15 +31,15 @@ interface Run {
 }
 
 /**
- * A command in the installed copy, with none of this test run's npm or
- * project settings in its environment: only `env` and the basics.
+ * A command started in the installed copy, with none of this test run's npm
+ * or project settings in its environment: only `env` and the basics.
  */
-function run(
+function startInApp(
   command: string,
   args: string[],
-  env: Record<string, string> = {},
-  timeoutMs = 120_000,
-): Promise<Run> {
+  env: Record<string, string>,
+  options: { detached?: boolean } = {},
+): ChildRun {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
       ([name]) =>
@@ -51,16 +52,28 @@ function run(
     cwd: app,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached,
   });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  return once(child, 'close').then(([code]) => {
-    clearTimeout(timer);
-    return { code: code as number | null, stdout, stderr };
-  });
+  const exited = once(child, 'close').then(([code]) => code as number | null);
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+/** A command run to its end in the installed copy (see startInApp). */
+async function run(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 120_000,
+): Promise<Run> {
+  const started = startInApp(command, args, env);
+  const timer = setTimeout(() => started.child.kill('SIGKILL'), timeoutMs);
+  const code = await started.exited;
+  clearTimeout(timer);
+  return { code, stdout: started.stdout(), stderr: started.stderr() };
 }
 
 /** npm's warnings about the machine's own npm settings, which say nothing about the project. */
@@ -130,7 +143,7 @@ describe.each(serverEngines())('the installed server on $name', (engine) => {
   let env: Record<string, string>;
   let cleanUp: () => Promise<void>;
   let peer: SmtpPeer;
-  let server: ReturnType<typeof spawn> | undefined;
+  let server: ChildRun | undefined;
   let url: string;
   const ids = [crypto.randomUUID(), crypto.randomUUID()];
 
@@ -155,33 +168,12 @@ describe.each(serverEngines())('the installed server on $name', (engine) => {
       PORT: '0',
       ...(engine.name === 'PGlite' ? mail : {}),
     };
-    const inherited = Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([name]) => !/^(npm_|PORT$|DATA_DIR$|DATABASE_URL$)/.test(name),
-      ),
-    ) as Record<string, string>;
     // `npm start` as docs/deploy.md runs it: it serves the build, and builds nothing.
-    server = spawn('npm', ['start'], {
-      cwd: app,
-      env: { ...inherited, ...serverEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // A group of its own: npm does not pass SIGTERM on to the server it
-      // started, so the whole group is stopped at the end.
-      detached: true,
-    });
-    let output = '';
-    server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    for (let waited = 0; ; waited += 50) {
-      const match = /Listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        url = match[1]!;
-        break;
-      }
-      if (waited > 60_000 || server.exitCode !== null) throw new Error(`No server:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(output).not.toMatch(/Building the/);
+    // A group of its own: npm does not pass SIGTERM on to the server it
+    // started, so the whole group is stopped at the end.
+    server = startInApp('npm', ['start'], serverEnv, { detached: true });
+    url = await listeningUrl(server, 60_000);
+    expect(server.stdout() + server.stderr()).not.toMatch(/Building the/);
     env.PORT = new URL(url).port;
     for (const id of ids) {
       const response = await fetch(`${url}/rest/v1/bookings`, {
@@ -199,10 +191,9 @@ describe.each(serverEngines())('the installed server on $name', (engine) => {
   }, 120_000);
 
   afterAll(async () => {
-    if (server?.pid !== undefined && server.exitCode === null) {
-      const exited = once(server, 'exit');
-      process.kill(-server.pid, 'SIGTERM');
-      await exited;
+    if (server?.child.pid !== undefined && server.child.exitCode === null) {
+      process.kill(-server.child.pid, 'SIGTERM');
+      await server.exited;
     }
     await peer?.close();
     await cleanUp?.();
@@ -224,9 +215,7 @@ describe.each(serverEngines())('the installed server on $name', (engine) => {
       expect(withoutNpmWarnings(result.stderr)).toMatch(
         /^A server is running on .*: it sends the notifications itself\.\n$/,
       );
-      for (let waited = 0; toPractice().length < ids.length && waited < 30_000; waited += 100) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitFor(() => toPractice().length >= ids.length, 'the notifications', 30_000);
     } else {
       expect(withoutNpmWarnings(result.stderr)).toBe('');
       expect(result.stdout).toMatch(
