@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everyLimitLifted } from '../server/limits/limits-config.ts';
-import { anonJsonHeaders, serverEngines } from '../server/testing/helpers.ts';
+import { serverEngines } from '../server/testing/helpers.ts';
+import { postBooking } from '../server/testing/server-runs.ts';
 import { startSmtpPeer, waitFor, type SmtpPeer } from '../server/testing/notification-peers.ts';
 import { listeningUrl, type ChildRun } from '../server/testing/processes.ts';
 import type { BookingRecord } from '../server/cli/bookings-output.ts';
@@ -176,16 +177,8 @@ describe.each(serverEngines())('the installed server on $name', (engine) => {
     expect(server.stdout() + server.stderr()).not.toMatch(/Building the/);
     env.PORT = new URL(url).port;
     for (const id of ids) {
-      const response = await fetch(`${url}/rest/v1/bookings`, {
-        method: 'POST',
-        headers: anonJsonHeaders,
-        body: JSON.stringify({
-          id,
-          full_name: 'Installed Test',
-          phone: '07700 900123',
-          email: `${id}@example.com`,
-        }),
-      });
+      const booking = { id, full_name: 'Installed Test', email: `${id}@example.com` };
+      const response = await postBooking(url, booking);
       expect(response.status).toBe(201);
     }
   }, 120_000);

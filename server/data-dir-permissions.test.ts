@@ -18,8 +18,7 @@ import {
   DataDirOwnerError,
 } from './db/private-data-dir.ts';
 import { listeningUrl } from './testing/processes.ts';
-import { anonJsonHeaders } from './testing/helpers.ts';
-import { underUmask, useServerRuns } from './testing/server-runs.ts';
+import { postBooking, underUmask, useServerRuns } from './testing/server-runs.ts';
 
 /**
  * The server's data folder is its user's alone, even when the server is
@@ -61,16 +60,7 @@ describe('the data folder', () => {
     const dataDir = path.join(servers.workDir, 'data');
     const server = startServer(dataDir);
     const url = await listeningUrl(server);
-    const posted = await fetch(`${url}/rest/v1/bookings`, {
-      method: 'POST',
-      headers: anonJsonHeaders,
-      body: JSON.stringify({
-        full_name: 'Amina Khan',
-        phone: '01634 123456',
-        email: 'amina@example.com',
-        instagram: null,
-      }),
-    });
+    const posted = await postBooking(url);
     expect(posted.status).toBe(201);
     const openWhileRunning = modesUnder(dataDir).filter(
       ({ mode }) => (Number.parseInt(mode, 8) & 0o077) !== 0,

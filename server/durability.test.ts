@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { anonJsonHeaders, queryRunningServer, serverEngines } from './testing/helpers.ts';
-import { useServerRuns } from './testing/server-runs.ts';
+import { queryRunningServer, serverEngines } from './testing/helpers.ts';
+import { postBooking, useServerRuns } from './testing/server-runs.ts';
 import { everyLimitLifted } from './limits/limits-config.ts';
 
 /**
@@ -25,19 +25,8 @@ describe.each(serverEngines())('a server killed mid-stream, on $name', (engine) 
     const otherAnswers: number[] = [];
     let killed = false;
 
-    const send = async (url: string, id: string) => {
-      const response = await fetch(`${url}/rest/v1/bookings`, {
-        method: 'POST',
-        headers: anonJsonHeaders,
-        body: JSON.stringify({
-          id,
-          full_name: 'Crash Test',
-          phone: '07700 900123',
-          email: `${id}@example.com`,
-        }),
-      });
-      return response.status;
-    };
+    const send = async (url: string, id: string) =>
+      (await postBooking(url, { id, email: `${id}@example.com` })).status;
     const keepSending = async () => {
       while (!killed) {
         const id = randomUUID();

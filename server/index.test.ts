@@ -2,29 +2,18 @@ import { existsSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
 import { lockFileName } from './db/data-dir-lock.ts';
 import { openPglite } from './db/pglite.ts';
-import { queryRunningServer } from './testing/helpers.ts';
+import { anonJsonHeaders, queryRunningServer } from './testing/helpers.ts';
 import { waitFor } from './testing/notification-peers.ts';
 import { listeningUrl, type ChildRun } from './testing/processes.ts';
-import { useServerRuns } from './testing/server-runs.ts';
+import { bookingBody, postBooking, useServerRuns } from './testing/server-runs.ts';
 
 /** The real entry point in child processes: start line, lock, signals, exit codes. */
-
-const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/json' };
 
 const servers = useServerRuns('index');
 const dataDir = () => path.join(servers.workDir, 'data');
 const start = (env: Record<string, string> = {}) => servers.start({ DATA_DIR: dataDir(), ...env });
-
-const booking = (name: string) =>
-  JSON.stringify({
-    full_name: name,
-    phone: '01634 123456',
-    email: 'guest@example.com',
-    instagram: null,
-  });
 
 describe('the server process', () => {
   it('refuses a bad configuration with a clear message', async () => {
@@ -45,11 +34,7 @@ describe('the server process', () => {
     expect(server.stderr()).toContain(
       `Warning: the path of ${deepDir} is too long for the socket on which \`npx hijama\` reaches the database`,
     );
-    const posted = await fetch(`${url}/rest/v1/bookings`, {
-      method: 'POST',
-      headers: anonHeaders,
-      body: booking('Deep Guest'),
-    });
+    const posted = await postBooking(url, { full_name: 'Deep Guest' });
     expect(posted.status).toBe(201);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
@@ -71,11 +56,7 @@ describe('the server process', () => {
       );
       expect(firstUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect((await fetch(firstUrl)).status).toBe(200);
-      const posted = await fetch(`${firstUrl}/rest/v1/bookings`, {
-        method: 'POST',
-        headers: anonHeaders,
-        body: booking('First Guest'),
-      });
+      const posted = await postBooking(firstUrl, { full_name: 'First Guest' });
       expect(posted.status).toBe(201);
     });
 
@@ -99,14 +80,14 @@ describe('the server process', () => {
     });
 
     it('on SIGTERM finishes the request in flight, closes the database and exits with 0', async () => {
-      const body = Buffer.from(booking('Second Guest'));
+      const body = Buffer.from(bookingBody({ full_name: 'Second Guest' }));
       const { hostname, port } = new URL(restartedUrl);
       const req = httpRequest({
         hostname,
         port,
         path: '/rest/v1/bookings',
         method: 'POST',
-        headers: { ...anonHeaders, 'Content-Length': body.length },
+        headers: { ...anonJsonHeaders, 'Content-Length': body.length },
       });
       const answered = new Promise<number>((resolve, reject) => {
         req.on('response', (res: IncomingMessage) => {

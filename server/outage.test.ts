@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  anonJsonHeaders,
   createScratchDatabase,
   testDatabaseUrl,
   withClient,
   type ScratchDatabase,
 } from './testing/helpers.ts';
 import type { ChildRun } from './testing/processes.ts';
-import { useServerRuns } from './testing/server-runs.ts';
+import { postBooking, useServerRuns } from './testing/server-runs.ts';
 import { everyLimitLifted } from './limits/limits-config.ts';
 import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy.ts';
 
@@ -64,17 +63,12 @@ describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', (
   let requestCount = 0;
 
   /** Posts a booking request with an e-mail address of its own and records its answer. */
-  async function postBooking(): Promise<Answer> {
+  async function book(): Promise<Answer> {
     requestCount += 1;
     const email = `guest${requestCount}@example.com`;
     const startedAt = performance.now();
-    const response = await fetch(`${baseUrl}/rest/v1/bookings`, {
-      method: 'POST',
-      headers: anonJsonHeaders,
-      body: JSON.stringify({ full_name: 'Amina Khan', phone: '07700 900123', email }),
-      // A hang must fail this test rather than the test runner's timeout.
-      signal: AbortSignal.timeout(10_000),
-    });
+    // A hang must fail this test rather than the test runner's timeout.
+    const response = await postBooking(baseUrl, { email }, { signal: AbortSignal.timeout(10_000) });
     const text = await response.text();
     const elapsedMs = performance.now() - startedAt;
     answered.set(email, response.status);
@@ -90,7 +84,7 @@ describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', (
   const serverIsRunning = () => server.child.exitCode === null && server.child.signalCode === null;
 
   it('stores a booking while the database answers', async () => {
-    const answer = await postBooking();
+    const answer = await book();
     expect(answer.status, server.stderr()).toBe(201);
   }, 15_000);
 
@@ -99,7 +93,7 @@ describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', (
     // The first request may meet a pooled connection cut by the outage; the
     // second needs a new connection, which is reset.
     for (let attempt = 1; attempt <= 2; attempt += 1) {
-      const answer = await postBooking();
+      const answer = await book();
       const context = `attempt ${attempt}: ${JSON.stringify(answer)}\n${server.stderr()}`;
       expect(answer.status, context).toBe(503);
       expect(answer.elapsedMs, context).toBeLessThan(outageAnswerMs);
@@ -122,10 +116,10 @@ describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', (
     async () => {
       proxy.up();
       const deadline = performance.now() + recoveryMs;
-      let answer = await postBooking();
+      let answer = await book();
       while (answer.status === 503 && performance.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 250));
-        answer = await postBooking();
+        answer = await book();
       }
       expect(answer.status, `${JSON.stringify(answer)}\n${server.stderr()}`).toBe(201);
       expect(serverIsRunning()).toBe(true);

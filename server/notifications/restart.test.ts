@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { queryRunningServer, serverEngines } from '../testing/helpers.ts';
 import { freePort, startSmtpPeer, waitFor } from '../testing/notification-peers.ts';
-import { useServerRuns } from '../testing/server-runs.ts';
+import { postBooking, useServerRuns } from '../testing/server-runs.ts';
 
 /**
  * The server process killed (SIGKILL) after a booking was stored and before
@@ -38,17 +37,7 @@ describe.each(engines)('a server killed before sending a notification, on $name'
         'Booking requests older than 12 months are deleted at start and daily.\n',
     );
     const id = crypto.randomUUID();
-    const posted = await fetch(`${url}/rest/v1/bookings`, {
-      method: 'POST',
-      headers: { apikey: developmentAnonKey, 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        id,
-        full_name: 'Killed Before Sending',
-        phone: '01634 123456',
-        email: 'guest@example.com',
-        instagram: null,
-      }),
-    });
+    const posted = await postBooking(url, { id, full_name: 'Killed Before Sending' });
     expect(posted.status).toBe(201);
 
     // The SMTP server is unreachable: the first attempts fail and are recorded,

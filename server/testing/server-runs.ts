@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import type { ServerEngine } from './helpers.ts';
+import { anonJsonHeaders, type ServerEngine } from './helpers.ts';
 import {
   listeningUrl,
   makeServerWorkDir,
@@ -86,4 +86,28 @@ export function useServerRuns(label: string, engine?: ServerEngine): ServerRuns 
       return { run, url: await listeningUrl(run, 60_000) };
     },
   };
+}
+
+/** A valid booking request, `fields` over its own, as the page sends it. */
+export const bookingBody = (fields: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    full_name: 'Amina Khan',
+    phone: '01634 123456',
+    email: 'amina@example.com',
+    instagram: null,
+    ...fields,
+  });
+
+/** Posts a booking request (see bookingBody) to the API of the server at `url`. */
+export function postBooking(
+  url: string,
+  fields: Record<string, unknown> = {},
+  init: RequestInit = {},
+): Promise<Response> {
+  return fetch(`${url}/rest/v1/bookings`, {
+    method: 'POST',
+    headers: anonJsonHeaders,
+    body: bookingBody(fields),
+    ...init,
+  });
 }
