@@ -98,7 +98,10 @@ interface PageOptions {
   paintTiming?: boolean;
 }
 
-/** The built page's shape: the manifest, pre-rendered home in #root, the booking page's template. */
+/**
+ * The built page's shape: the manifest, pre-rendered home in #root, the
+ * booking page's template; its boot scripts run.
+ */
 function openPage({ hash = '', withManifest = true, paintTiming = false }: PageOptions = {}) {
   const window = new Window({
     url: `${origin}/${hash}`,
@@ -125,12 +128,10 @@ function openPage({ hash = '', withManifest = true, paintTiming = false }: PageO
     scrollTo: () => {},
   } as unknown as BootWindow;
   const html = document.documentElement;
+  showInPageView(bootWindow);
+  startPage(bootWindow);
   return {
     document,
-    boot: () => {
-      showInPageView(bootWindow);
-      startPage(bootWindow);
-    },
     mainHeading: () => document.querySelector('main h1')?.textContent,
     isPending: () => html.hasAttribute(viewPendingAttribute),
     mainScriptStarted: () =>
@@ -145,7 +146,6 @@ function openPage({ hash = '', withManifest = true, paintTiming = false }: PageO
 describe('the view already in the page', () => {
   it('shows home as pre-rendered, and starts the main script after the first paint', async () => {
     const page = openPage({ paintTiming: true });
-    page.boot();
     expect(page.mainHeading()).toBe('Home');
     expect(page.isPending()).toBe(false);
     PaintObserver.report('first-paint', 5);
@@ -166,14 +166,12 @@ describe('the view already in the page', () => {
 
   it('starts it after a while in a browser that reports no paints', async () => {
     const page = openPage();
-    page.boot();
     expect(page.mainScriptStarted()).toBe(false);
     await vi.waitFor(() => expect(page.mainScriptStarted()).toBe(true), { timeout: 3000 });
   });
 
   it('shows the booking page from its template, and fetches only the first script after the paint', async () => {
     const page = openPage({ hash: '#contact', paintTiming: true });
-    page.boot();
     expect(page.mainHeading()).toBe('Book');
     expect(page.isPending()).toBe(false);
     PaintObserver.report('first-contentful-paint', 12);
@@ -184,7 +182,6 @@ describe('the view already in the page', () => {
 
   it('holds back a form sent before the script has run, noted for it, and lets it through after', () => {
     const page = openPage({ hash: '#contact' });
-    page.boot();
     const form = page.document.querySelector('form')!;
     const EventOfPage = (page.document.defaultView as unknown as typeof globalThis).Event;
     const send = () => {
@@ -206,7 +203,6 @@ describe('the view already in the page', () => {
 describe('a tap before the first script', () => {
   it('opens the menu on a tap on its button, and notes it for the first script, until it has come', () => {
     const page = openPage();
-    page.boot();
     const html = page.document.documentElement;
     const button = page.document.createElement('button');
     button.className = menuButtonClass;
@@ -225,7 +221,6 @@ describe('a tap before the first script', () => {
 
   it('shows the booking page from its template when a link to it is followed', async () => {
     const page = openPage();
-    page.boot();
     expect(page.mainHeading()).toBe('Home');
     page.document.defaultView!.location.hash = '#contact';
     await vi.waitFor(() => expect(page.mainHeading()).toBe('Book'));
@@ -235,7 +230,6 @@ describe('a tap before the first script', () => {
 describe("the view's file, fetched", () => {
   it('hides home, puts the fetched view in its place, then starts the script after its paint, its chunks left for later', async () => {
     const page = openPage({ hash: '#benefits' });
-    page.boot();
     expect(page.isPending()).toBe(true);
     expect(page.mainScriptStarted()).toBe(false);
 
@@ -253,7 +247,6 @@ describe('the file missing or late: the script renders the view', () => {
     const page = openPage({
       hash: `#answer=${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}.1.ab`,
     });
-    page.boot();
     expect(page.isPending()).toBe(true);
     await vi.waitFor(() => expect(page.mainScriptStarted()).toBe(true));
     expect(page.links('modulepreload')).toEqual(
@@ -263,7 +256,6 @@ describe('the file missing or late: the script renders the view', () => {
 
   it('starts the script at once, with the view hidden, when the file is missing', async () => {
     const page = openPage({ hash: '#location' });
-    page.boot();
     await vi.waitFor(() => expect(page.mainScriptStarted()).toBe(true));
     expect(page.isPending()).toBe(true);
     expect(page.mainHeading()).toBe('Home');
@@ -274,7 +266,6 @@ describe('the file missing or late: the script renders the view', () => {
     'gives up on a file that has not come after the wait, and ignores it when it comes',
     async () => {
       const page = openPage({ hash: '#testimonials' });
-      page.boot();
       await new Promise((resolve) => setTimeout(resolve, viewFileWaitMs - 500));
       expect(page.mainScriptStarted()).toBe(false);
       await vi.waitFor(() => expect(page.mainScriptStarted()).toBe(true), { timeout: 1500 });
@@ -289,7 +280,6 @@ describe('the file missing or late: the script renders the view', () => {
 
   it('starts the script at once for a page that is not pre-rendered', () => {
     const page = openPage({ hash: '#elsewhere' });
-    page.boot();
     expect(page.isPending()).toBe(true);
     expect(page.mainScriptStarted()).toBe(true);
     expect(page.links('modulepreload')).toEqual([manifest.mainScript]);
@@ -299,7 +289,6 @@ describe('the file missing or late: the script renders the view', () => {
 describe('without a manifest (the development server)', () => {
   it('does nothing', async () => {
     const page = openPage({ hash: '#benefits', withManifest: false });
-    page.boot();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(page.isPending()).toBe(false);
     expect(page.mainScriptStarted()).toBe(false);
