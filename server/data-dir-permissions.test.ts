@@ -45,6 +45,10 @@ function modesUnder(dir: string): { path: string; mode: string }[] {
   }));
 }
 
+/** The entries that anyone but their owner may read, write or enter. */
+const openToOthers = (modes: { mode: string }[]) =>
+  modes.filter(({ mode }) => (Number.parseInt(mode, 8) & 0o077) !== 0);
+
 describe('the data folder', () => {
   it('is started under umask 022 by these tests', () => {
     const umask = execFileSync('sh', [
@@ -62,9 +66,7 @@ describe('the data folder', () => {
     const url = await listeningUrl(server);
     const posted = await postBooking(url);
     expect(posted.status).toBe(201);
-    const openWhileRunning = modesUnder(dataDir).filter(
-      ({ mode }) => (Number.parseInt(mode, 8) & 0o077) !== 0,
-    );
+    const openWhileRunning = openToOthers(modesUnder(dataDir));
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     expect(openWhileRunning).toEqual([]);
@@ -73,7 +75,7 @@ describe('the data folder', () => {
     // The database's files, its write-ahead log among them, were written.
     expect(modes.some((entry) => entry.path.startsWith(path.join('pgdata', 'pg_wal')))).toBe(true);
     expect(modes.find((entry) => entry.path === '.')?.mode).toBe('700');
-    expect(modes.filter(({ mode }) => (Number.parseInt(mode, 8) & 0o077) !== 0)).toEqual([]);
+    expect(openToOthers(modes)).toEqual([]);
   });
 
   it('open to others makes the server refuse to start, saying what to run, and touch nothing', async () => {

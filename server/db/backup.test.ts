@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { answerTokenFor } from '../testing/answer-fixtures.ts';
 import { createScratchDatabase, testDatabaseUrl } from '../testing/helpers.ts';
 import { notifierPass, passSchedule } from '../testing/notifier-pass.ts';
 import {
@@ -177,15 +178,6 @@ async function populate(db: Database): Promise<RequestIds> {
   return ids;
 }
 
-/** An answer link of the recent request, as its e-mail carried it. */
-async function answerToken(db: Database, id: string): Promise<string> {
-  const { rows } = await db.query<{ token: string }>(
-    'select app_private.answer_token($1) as token',
-    [id],
-  );
-  return rows[0]!.token;
-}
-
 const waitingIds = async (db: Database) =>
   (
     await db.query<{ id: string }>(
@@ -221,7 +213,8 @@ function populatedBackup(engine: Engine): Promise<PopulatedBackup> {
       expect(Object.keys(backup.tables).sort()).toEqual(
         (await backedUpTables(source)).map((table) => table.name).sort(),
       );
-      const token = await answerToken(source, ids.recent);
+      // An answer link of the recent request, as its e-mail carried it.
+      const token = await answerTokenFor(source, ids.recent);
       return { backup, token, waiting: await waitingIds(source), ids };
     })();
     populatedBackups.set(engine, made);
