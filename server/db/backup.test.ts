@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { answerTokenFor } from '../testing/answer-fixtures.ts';
 import { createScratchDatabase, testDatabaseUrl } from '../testing/helpers.ts';
 import { notifierPass, passSchedule } from '../testing/notifier-pass.ts';
+import { seedMigratedPglite } from '../testing/pglite-template.ts';
 import {
   addMessagesOfEveryKind,
   lastBeforeOneQueue,
@@ -66,29 +67,23 @@ function track(db: Database): Database {
   return db;
 }
 
-/** New PGlite databases, closed, unmigrated and migrated: creating one takes seconds, copying it milliseconds. */
-const pgliteTemplates = new Map<boolean, Promise<string>>();
+/** A new PGlite database, closed: creating one takes seconds, copying it milliseconds. */
+let emptyPglite: Promise<string> | undefined;
 
-function pgliteTemplate(migrated: boolean): Promise<string> {
-  let template = pgliteTemplates.get(migrated);
-  if (!template) {
-    template = (async () => {
-      const dir = mkdtempSync(path.join(tmpdir(), 'hijama-backup-template-'));
-      cleanUps.push(async () => rmSync(dir, { recursive: true, force: true }));
-      const db = await openPglite(path.join(dir, 'pgdata'));
-      if (migrated) await migrate(db);
-      await db.close();
-      return dir;
-    })();
-    pgliteTemplates.set(migrated, template);
-  }
-  return template;
+async function newEmptyPglite(): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hijama-backup-template-'));
+  cleanUps.push(async () => rmSync(dir, { recursive: true, force: true }));
+  await (await openPglite(dir)).close();
+  return dir;
 }
 
 const pglite = (migrated: boolean) => async (): Promise<Database> => {
   const dir = mkdtempSync(path.join(tmpdir(), 'hijama-backup-'));
   cleanUps.push(async () => rmSync(dir, { recursive: true, force: true }));
-  cpSync(await pgliteTemplate(migrated), dir, { recursive: true });
+  // The migrated one from the template that every test file shares.
+  if (migrated) await seedMigratedPglite(dir);
+  else
+    cpSync(await (emptyPglite ??= newEmptyPglite()), path.join(dir, 'pgdata'), { recursive: true });
   return track(await openPglite(path.join(dir, 'pgdata')));
 };
 

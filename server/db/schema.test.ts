@@ -1,8 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, testDatabaseUrl } from '../testing/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { bareEngines } from '../testing/bare-engines.ts';
 import { readNewPgliteCatalog, readSchemaCatalog } from '../testing/schema-catalog.ts';
 import { migrate } from './migrate.ts';
-import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 
 /**
  * The migrations, applied in order to an empty PGlite database (what
@@ -12,21 +11,14 @@ import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
  * pg_cron, which only hosted Supabase has, live in schemas of their own.)
  */
 
-const cleanUps: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const cleanUp of cleanUps.reverse()) await cleanUp();
-});
+const postgres = bareEngines().find((engine) => engine.name === 'PostgreSQL');
 
-describe.runIf(testDatabaseUrl)('the schema the migrations make', () => {
+describe.runIf(postgres)('the schema the migrations make', () => {
   it('is the same on PGlite and on PostgreSQL', async () => {
-    const scratch = await createScratchDatabase(testDatabaseUrl!);
-    cleanUps.push(() => scratch.drop());
-    const postgres = await openPostgres(scratch.url);
-    cleanUps.push(() => postgres.close());
-
-    await migrate(postgres);
+    const { db } = await postgres!.open();
+    await migrate(db);
     const onPglite = await readNewPgliteCatalog();
     expect(onPglite.length).toBeGreaterThan(100);
-    expect(await readSchemaCatalog(postgres)).toEqual(onPglite);
+    expect(await readSchemaCatalog(db)).toEqual(onPglite);
   }, 180_000);
 });

@@ -9,12 +9,10 @@ import { startSmtpPeer, waitFor, type SmtpPeer } from '../testing/notification-p
 import type { ChildRun } from '../testing/processes.ts';
 import { useServerRuns } from '../testing/server-runs.ts';
 
-/** Whether a line holding `fragment` has arrived whole: output may come in several chunks. */
-function hasCompleteLine(output: string, fragment: string): boolean {
-  return output
-    .split('\n')
-    .slice(0, -1)
-    .some((line) => line.includes(fragment));
+/** Waits for `text` in `output`, which may come in several chunks; fails showing the output. */
+async function says(output: () => string, text: string): Promise<void> {
+  await waitFor(() => output().includes(text), JSON.stringify(text)).catch(() => {});
+  expect(output()).toContain(text);
 }
 
 /**
@@ -54,8 +52,8 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
 
   it('says in plain words that the SMTP server refused the login, and what to check', async () => {
     const server = await start(email('wrong'));
-    await waitFor(() => hasCompleteLine(server.stderr(), 'cannot be e-mailed'), 'the SMTP check');
-    expect(server.stderr()).toContain(
+    await says(
+      server.stderr,
       `Warning: booking requests cannot be e-mailed: the SMTP server 127.0.0.1:${peer.port} refused the login of clinic (535 Invalid username or password). ` +
         'Check the user name and password in SMTP_URL, with special characters written as %XX (@ is %40). ' +
         'Gmail, Google Workspace and Microsoft 365 need an app password, not the account\u2019s own. ' +
@@ -69,8 +67,8 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
 
   it('says that the SMTP login works', async () => {
     const server = await start(email('s3cret'));
-    await waitFor(() => hasCompleteLine(server.stdout(), 'accepted the login'), 'the SMTP check');
-    expect(server.stdout()).toContain(
+    await says(
+      server.stdout,
       `E-mail: the SMTP server 127.0.0.1:${peer.port} accepted the login of clinic.\n`,
     );
     // Nothing but the placeholders and SAMPLE reviews still in the content, once.
@@ -85,8 +83,7 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
       'Warning: no notification channel is configured, so no one will be told of booking requests. ' +
       'They are stored, and `npm run bookings` lists them, but nobody is e-mailed. ' +
       `Set ${channelSettingsHint} in .env and restart the server (docs/notifications.md).\n`;
-    await waitFor(() => server.stderr().includes(warning), 'the warning');
-    expect(server.stderr()).toContain(warning);
+    await says(server.stderr, warning);
   });
 
   /** `use` on the server's database, as its owner, while no server runs. */
