@@ -22,11 +22,7 @@ const execFileAsync = promisify(execFile);
 
 async function check(smtpUrl: string): Promise<string> {
   const channel = createEmailChannel(
-    {
-      smtpUrl,
-      to: ['practice@example.com'],
-      from: 'a@b.example',
-    },
+    { smtpUrl, to: ['practice@example.com'], from: 'a@b.example' },
     testSiteUrl,
   );
   try {
