@@ -50,7 +50,11 @@ export async function startBuiltServer(
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
 
-  const deadline = Date.now() + 30_000;
+  // A fresh embedded database is made and migrated first: seconds on a quiet
+  // machine, more than 30 s beside two browsers on a slow one. The same
+  // minute as the browser tests' own server (playwright.config.ts).
+  const startMs = 60_000;
+  const deadline = Date.now() + startMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`The server exited early:\n${output}`);
     try {
@@ -61,7 +65,7 @@ export async function startBuiltServer(
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`The server did not answer within 30 s:\n${output}`);
+      throw new Error(`The server did not answer within ${startMs / 1000} s:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
