@@ -33,7 +33,13 @@ export function spawnTypeScript(
   args: string[],
   options: { cwd: string; env: Record<string, string> },
 ): ChildRun {
-  return spawnChild(process.execPath, ['--import', tsxLoader, entry, ...args], options);
+  const [command, ...line] = typeScriptCommand(entry, args);
+  return spawnChild(command!, line, options);
+}
+
+/** The command line that runs a TypeScript entry point with Node and tsx. */
+export function typeScriptCommand(entry: string, args: string[] = []): string[] {
+  return [process.execPath, '--import', tsxLoader, entry, ...args];
 }
 
 /** Runs `command` in a child process, from `cwd` and with only `env` of the settings; see spawnTypeScript. */
@@ -80,7 +86,8 @@ export function makeServerWorkDir(label: string): { workDir: string; distDir: st
   return { workDir, distDir };
 }
 
-const serverEntry = fileURLToPath(new URL('../index.ts', import.meta.url));
+/** The server's entry point, run from its TypeScript. */
+export const serverEntry = fileURLToPath(new URL('../index.ts', import.meta.url));
 
 /** The server (server/index.ts) in a process of its own; see spawnTypeScript. */
 export function startServerProcess(options: {

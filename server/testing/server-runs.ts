@@ -1,13 +1,13 @@
 import { rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { anonJsonHeaders, type ServerEngine } from './helpers.ts';
 import {
   listeningUrl,
   makeServerWorkDir,
+  serverEntry,
   spawnChild,
   startServerProcess,
+  typeScriptCommand,
   type ChildRun,
 } from './processes.ts';
 
@@ -25,9 +25,6 @@ export interface ServerRuns {
   /** As start, once its start line gives the URL it listens on. */
   listen(env?: Record<string, string>): Promise<{ run: ChildRun; url: string }>;
 }
-
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const serverEntry = fileURLToPath(new URL('../index.ts', import.meta.url));
 
 /** `sh` arguments that run the command after them under `umask`. */
 export const underUmask = (umask: string) => ['-c', `umask ${umask} && exec "$@"`, 'sh'];
@@ -64,7 +61,7 @@ export function useServerRuns(label: string, engine?: ServerEngine): ServerRuns 
     const run = options.umask
       ? spawnChild(
           'sh',
-          [...underUmask(options.umask), ...[process.execPath, '--import', tsxLoader, serverEntry]],
+          [...underUmask(options.umask), ...typeScriptCommand(serverEntry)],
           settings,
         )
       : startServerProcess(settings);
