@@ -10,13 +10,9 @@ import {
   type BookingInsert,
 } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
-import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
-import {
-  createScratchDatabase,
-  noBookingLimits,
-  testDatabaseUrl,
-  type ScratchDatabase,
-} from '../testing/helpers.ts';
+import { noBookingLimits, testDatabaseUrl } from '../testing/helpers.ts';
+import { useScratchPostgres } from '../testing/test-database.ts';
+import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import {
   startNtfyPeer,
   startSmtpPeer,
@@ -53,9 +49,6 @@ const entry = path.join(functionDir, 'index.ts');
 const secret = 'test-function-secret-0123456789abcdef';
 const practice = 'practice@example.com';
 
-/** A request's short reference, as the messages show it. */
-const referenceOf = (id: string) => id.replaceAll('-', '').slice(0, 8).toUpperCase();
-
 describe('the notify-bookings function under Deno, from a copy of supabase/ alone', () => {
   beforeAll(async () => {
     const deno = await installDeno();
@@ -76,28 +69,13 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
   }, 120_000);
 
   describe.runIf(testDatabaseUrl)('on PostgreSQL', () => {
-    let scratch: ScratchDatabase;
-    let opened: OpenedDatabase;
-    let db: Database;
+    const scratch = useScratchPostgres(noBookingLimits);
     const running: ChildRun[] = [];
     const closers: (() => Promise<void>)[] = [];
-
-    beforeAll(async () => {
-      scratch = await createScratchDatabase(testDatabaseUrl ?? '');
-      opened = await openDatabase({
-        databaseUrl: scratch.url,
-        dataDir: '',
-        bookingLimits: noBookingLimits,
-      });
-      db = opened.db;
-    });
-
-    afterAll(async () => {
-      await opened?.close();
-      await scratch?.drop();
-    });
+    let db: Database;
 
     beforeEach(async () => {
+      db = scratch.db;
       await db.query('delete from public.bookings');
       await db.query('delete from app_private.messages');
     });
@@ -258,8 +236,9 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       expect((await call(second)).body).toEqual({ sent: 0, failed: 0, pending: 1 });
     });
 
+    const token = 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2';
+
     it('pushes a booking through ntfy alone, with the token of its secrets', async () => {
-      const token = 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2';
       const peer = await startNtfyPeer({ token });
       closers.push(peer.close);
       const ntfy = { NOTIFY_NTFY_URL: peer.topicUrl('hijama-practice'), NOTIFY_NTFY_TOKEN: token };
@@ -275,9 +254,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
         title: 'Booking request from Zoë Łucja',
         authorization: `Bearer ${token}`,
       });
-      expect(peer.messages[0]!.message).toContain(
-        `Ref ${sent.id.replaceAll('-', '').slice(0, 8).toUpperCase()}, received `,
-      );
+      expect(peer.messages[0]!.message).toContain(`Ref ${shortReference(sent.id)}, received `);
       expect(peer.messages[0]!.actions.map((action) => action.url)).toEqual([
         'https://ig.me/m/zoe.l',
         'tel:01634123456',
@@ -288,7 +265,6 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
 
     /** An SMTP peer and an ntfy peer, and the function's settings for both. */
     async function emailAndPush() {
-      const token = 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2';
       const mail = await smtpPeer();
       const push = await startNtfyPeer({ token });
       closers.push(push.close);
@@ -315,7 +291,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       const acknowledgement = mail.mails.find((received) => received !== notice)!;
       expect(acknowledgement.to).toEqual(['Amina.Khan@example.com']);
       expect(acknowledgement.parsed.subject).toBe(
-        visitorEmails.acknowledgement.subject(referenceOf(sent.id)),
+        visitorEmails.acknowledgement.subject(shortReference(sent.id)),
       );
       // From the practice's address, the sender of its own notices.
       expect(acknowledgement.parsed.from?.address).toBe(notice.parsed.from?.address);
@@ -324,7 +300,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       expect(acknowledgement.parsed.text).toContain(
         visitorEmails.acknowledgement.greeting('Amina'),
       );
-      expect(acknowledgement.parsed.html).toContain(referenceOf(sent.id));
+      expect(acknowledgement.parsed.html).toContain(shortReference(sent.id));
 
       // A second call sends nothing more.
       expect((await call(url)).body).toEqual({ sent: 0, failed: 0, pending: 0 });
@@ -358,7 +334,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       expect(mail.mails).toHaveLength(1);
       expect(mail.mails[0]!.to).toEqual([practice]);
       expect(push.messages).toHaveLength(1);
-      expectReminderOf(referenceOf(id), mail.mails[0]!, push.messages[0]!);
+      expectReminderOf(shortReference(id), mail.mails[0]!, push.messages[0]!);
 
       expect((await call(url)).body).toEqual({ sent: 0, failed: 0, pending: 0 });
       expect(mail.mails).toHaveLength(1);
@@ -370,13 +346,11 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       const url = await startFunction({ SMTP_URL: `smtp://127.0.0.1:${peer.port}` });
       await insertAsVisitor([booking()]);
 
-      const refused = [
-        await call(url, { headers: {} }),
-        await call(url, { headers: { Authorization: `Bearer ${secret}x` } }),
-        await call(url, { headers: { Authorization: secret } }),
-        await call(url, { headers: { Authorization: 'Bearer ' } }),
-      ];
-      for (const answer of refused) {
+      const wrong = [`Bearer ${secret}x`, secret, 'Bearer '].map((Authorization) => ({
+        Authorization,
+      }));
+      for (const headers of [{}, ...wrong]) {
+        const answer = await call(url, { headers });
         expect(answer.status).toBe(401);
         expect(answer.type).toBe('application/json');
         expect(answer.body).toEqual({ error: expect.any(String) });
@@ -460,7 +434,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
         );
         return rows[0]!.answer;
       });
-      expect(answer.reference).toBe(sent.id.replaceAll('-', '').slice(0, 8).toUpperCase());
+      expect(answer.reference).toBe(shortReference(sent.id));
       const { rows } = await db.query(
         'select 1 from app_private.booking_answers where booking_id = $1',
         [sent.id],
@@ -647,52 +621,17 @@ function expectReminderOf(reference: string, email: ReceivedMail, push: NtfyPubl
  */
 async function makeCertificate(dir: string) {
   const file = (name: string) => path.join(dir, name);
-  const openssl = (...args: string[]) => execFileAsync('openssl', args, { cwd: dir });
-  await openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=Hijama test authority',
-    '-keyout',
-    file('ca-key.pem'),
-    '-out',
-    file('ca.pem'),
-  );
-  await openssl(
-    'req',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-subj',
-    '/CN=127.0.0.1',
-    '-keyout',
-    file('key.pem'),
-    '-out',
-    file('server.csr'),
-  );
+  const openssl = (args: string, ...more: string[]) =>
+    execFileAsync('openssl', [...args.split(' '), ...more], { cwd: dir });
+  const authority = 'req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=Hijama-test-authority';
+  await openssl(authority, '-keyout', file('ca-key.pem'), '-out', file('ca.pem'));
+  const request = 'req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1';
+  await openssl(request, '-keyout', file('key.pem'), '-out', file('server.csr'));
   writeFileSync(file('server.ext'), 'basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1\n');
   await openssl(
-    'x509',
-    '-req',
-    '-in',
-    file('server.csr'),
-    '-CA',
-    file('ca.pem'),
-    '-CAkey',
-    file('ca-key.pem'),
-    '-set_serial',
-    '1',
-    '-days',
-    '1',
-    '-extfile',
-    file('server.ext'),
-    '-out',
-    file('cert.pem'),
+    'x509 -req -set_serial 1 -days 1',
+    ...['-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca-key.pem')],
+    ...['-extfile', file('server.ext'), '-out', file('cert.pem')],
   );
   return {
     key: readFileSync(file('key.pem'), 'utf8'),

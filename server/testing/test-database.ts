@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import type { AppDeps } from '../app.ts';
-import type { OpenedDatabase } from '../db/open-database.ts';
-import { serveApp, type RunningServer, type TestEngine } from './helpers.ts';
+import type { BookingLimits } from '../db/booking-limits.ts';
+import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
+import {
+  createScratchDatabase,
+  serveApp,
+  testDatabaseUrl,
+  type RunningServer,
+  type ScratchDatabase,
+  type TestEngine,
+} from './helpers.ts';
 
 /**
  * A fresh, migrated database of `engine` for one describe block: opened
@@ -25,6 +33,39 @@ export function useTestDatabase(engine: TestEngine): { readonly db: Database } {
     get db() {
       if (!opened) throw new Error('The database is opened before the block’s tests.');
       return opened.db;
+    },
+  };
+}
+
+/**
+ * A fresh, migrated database of TEST_DATABASE_URL for one describe block, with
+ * its URL for what runs in another process; the booking limits as the
+ * database's own unless given.
+ */
+export function useScratchPostgres(bookingLimits?: BookingLimits): {
+  readonly db: Database;
+  readonly url: string;
+} {
+  let scratch: ScratchDatabase | undefined;
+  let opened: OpenedDatabase | undefined;
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(testDatabaseUrl!);
+    opened = await openDatabase({ databaseUrl: scratch.url, dataDir: '', bookingLimits });
+  });
+
+  afterAll(async () => {
+    await opened?.close();
+    await scratch?.drop();
+  });
+
+  return {
+    get db() {
+      if (!opened) throw new Error('The database is opened before the block’s tests.');
+      return opened.db;
+    },
+    get url() {
+      return scratch!.url;
     },
   };
 }
