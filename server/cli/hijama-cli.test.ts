@@ -3,25 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { lockDataDir, lockFileName } from '../db/data-dir-lock.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
 import { periodBefore } from '../../supabase/functions/_shared/retention/period.ts';
-import {
-  createScratchDatabase,
-  testDatabaseUrl,
-  type ScratchDatabase,
-} from '../testing/helpers.ts';
+import { createScratchDatabase, testDatabaseUrl } from '../testing/helpers.ts';
+import { useScratchPostgres } from '../testing/test-database.ts';
+import { postBooking, useServerRuns } from '../testing/server-runs.ts';
 import { freePort, startSmtpPeer } from '../testing/notification-peers.ts';
-import {
-  listeningUrl,
-  makeServerWorkDir,
-  spawnTypeScript,
-  startServerProcess,
-  type ChildRun,
-} from '../testing/processes.ts';
+import { spawnTypeScript } from '../testing/processes.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../../supabase/functions/_shared/uk-time.ts';
 import { commandNames } from './commands.ts';
 import { runCommand } from '../testing/command-run.ts';
@@ -54,12 +45,6 @@ const expectedOrder = [
 /** Stored before the 12-month limit of the purge tests. */
 const olderThanYear = ['Just Purged', 'Long Gone'];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** The command in this process, with `env` as its whole environment (command-run.ts). */
 const runCli = (
   args: string[],
@@ -68,7 +53,7 @@ const runCli = (
 ) => runCommand(args, { env, cwd: workDir, answer });
 
 /** The names of the requests a run printed as JSON or CSV (by the id each line starts with), in its order. */
-function listedNames(run: Run): string[] {
+function listedNames(run: { stdout: string }): string[] {
   if (run.stdout.startsWith('[')) {
     return (JSON.parse(run.stdout) as BookingRecord[]).map((record) => record.full_name);
   }
@@ -81,7 +66,8 @@ function listedNames(run: Run): string[] {
 }
 
 /** The rows of a run's table, under its header and rule. */
-const tableRows = (run: Run) => run.stdout.split('\n\n')[0]!.trimEnd().split('\n').slice(2);
+const tableRows = (run: { stdout: string }) =>
+  run.stdout.split('\n\n')[0]!.trimEnd().split('\n').slice(2);
 
 /** Rows with chosen ages, inserted directly as the database owner (created_at cannot come through the API). */
 async function seed(db: Database): Promise<BookingRecord[]> {
@@ -646,74 +632,57 @@ describe('hijama when npm kept its flags for itself', () => {
   });
 
   // What npm sets, as seen from a script (npm 11): `npm run bookings …` and `npx hijama …`.
-  const npmRun = (event = 'bookings', script = 'node dist-server/server/cli/hijama.js') => ({
+  const npmRun = (event = 'bookings') => ({
     npm_command: 'run',
     npm_lifecycle_event: event,
-    npm_lifecycle_script: script,
+    npm_lifecycle_script: `node dist-server/server/cli/hijama.js${event === 'notify' ? ' notify' : ''}`,
     npm_config_yes: '',
   });
   const npx = { npm_command: 'exec', npm_config_yes: '' };
 
-  // What was typed: the arguments npm passed on, its settings, and the command line to type instead.
-  const kept: Record<string, [string, Record<string, string>, string]> = {
-    'npm run bookings --dry-run -- purge --older-than 12mo --yes': [
+  // What was typed, the arguments npm passed on, the settings it kept (npm_config_…) and the
+  // command line to type instead.
+  const kept: [string, string, Record<string, string>, string][] = [
+    [
+      'npm run bookings --dry-run -- purge --older-than 12mo --yes',
       'purge --older-than 12mo --yes',
-      { ...npmRun(), npm_config_dry_run: 'true' },
+      { dry_run: 'true' },
       'npm run bookings -- purge --older-than 12mo --yes --dry-run',
     ],
-    'npm run bookings --json': [
-      '',
-      { ...npmRun(), npm_config_json: 'true' },
-      'npm run bookings -- --json',
-    ],
+    ['npm run bookings --json', '', { json: 'true' }, 'npm run bookings -- --json'],
     // npm prints its own version for this one and never starts the command; were it to…
-    'npm run bookings --csv': [
-      '',
-      { ...npmRun(), npm_config_csv: 'true' },
-      'npm run bookings -- --csv',
-    ],
-    'npm run bookings --since 7d': [
-      '7d',
-      { ...npmRun(), npm_config_since: 'true' },
-      'npm run bookings -- --since 7d',
-    ],
-    'npm run bookings --since=23/11/2026 --limit 5 -- list': [
+    ['npm run bookings --csv', '', { csv: 'true' }, 'npm run bookings -- --csv'],
+    ['npm run bookings --since 7d', '7d', { since: 'true' }, 'npm run bookings -- --since 7d'],
+    [
+      'npm run bookings --since=23/11/2026 --limit 5 -- list',
       '5 list',
-      { ...npmRun(), npm_config_since: '23/11/2026', npm_config_limit: 'true' },
+      { since: '23/11/2026', limit: 'true' },
       'npm run bookings -- list --since 23/11/2026 --limit 5',
     ],
-    'npm run bookings --older-than 12mo -- purge --yes': [
+    [
+      'npm run bookings --older-than 12mo -- purge --yes',
       '12mo purge --yes',
-      { ...npmRun(), npm_config_older_than: 'true' },
+      { older_than: 'true' },
       'npm run bookings -- purge --yes --older-than 12mo',
     ],
-    'npm run notify --once': [
-      'notify',
-      {
-        ...npmRun('notify', 'node dist-server/server/cli/hijama.js notify'),
-        npm_config_once: 'true',
-      },
-      'npm run notify -- --once',
-    ],
-    'npx --yes hijama purge --older-than 12mo': [
+    ['npm run notify --once', 'notify', { once: 'true' }, 'npm run notify -- --once'],
+    [
+      'npx --yes hijama purge --older-than 12mo',
       'purge --older-than 12mo',
-      { ...npx, npm_config_yes: 'true' },
+      { yes: 'true' },
       'npx hijama purge --older-than 12mo --yes',
     ],
-    'npx --json hijama list': [
-      'list',
-      { ...npx, npm_config_json: 'true' },
-      'npx hijama list --json',
-    ],
-  };
+    ['npx --json hijama list', 'list', { json: 'true' }, 'npx hijama list --json'],
+  ];
 
-  it.each(Object.entries(kept))(
+  it.each(kept)(
     '%s: does nothing and prints the command to type',
-    async (_typed, [args, env, instead]) => {
+    async (typed, args, config, instead) => {
+      const byNpm = typed.startsWith('npx ') ? npx : npmRun(typed.split(' ')[2]);
+      const settings = Object.entries(config).map(([name, value]) => [`npm_config_${name}`, value]);
+      const env = { ...byNpm, ...Object.fromEntries(settings) };
       const run = await runCli(args.split(' ').filter(Boolean), { DATA_DIR: dataDir, ...env });
-      const flags = Object.entries(env)
-        .filter(([name, value]) => name.startsWith('npm_config_') && value !== '')
-        .map(([name]) => `--${name.slice('npm_config_'.length).replaceAll('_', '-')}`);
+      const flags = Object.keys(config).map((name) => `--${name.replaceAll('_', '-')}`);
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toMatch(
@@ -832,19 +801,11 @@ describe('hijama while a server holds the embedded database', () => {
 });
 
 describe.runIf(testDatabaseUrl)('hijama on PostgreSQL (DATABASE_URL)', () => {
-  let scratch: ScratchDatabase;
-  let opened: OpenedDatabase;
+  const scratch = useScratchPostgres();
   let pgSeeded: BookingRecord[];
 
   beforeAll(async () => {
-    scratch = await createScratchDatabase(testDatabaseUrl ?? '');
-    opened = await openDatabase({ databaseUrl: scratch.url, dataDir: '' });
-    pgSeeded = await seed(opened.db);
-  });
-
-  afterAll(async () => {
-    await opened?.close();
-    await scratch?.drop();
+    pgSeeded = await seed(scratch.db);
   });
 
   it('lists the requests of DATABASE_URL, and explains a database without the migrations', async () => {
@@ -866,35 +827,14 @@ describe.runIf(testDatabaseUrl)('hijama on PostgreSQL (DATABASE_URL)', () => {
 });
 
 describe('hijama beside a server started with no settings', () => {
-  let dir: string;
-  let server: ChildRun | undefined;
-
-  beforeAll(() => {
-    ({ workDir: dir } = makeServerWorkDir('cli-no-settings'));
-  });
-
-  afterAll(() => {
-    server?.child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const runs = useServerRuns('cli-no-settings');
 
   it("lists the requests on the server's socket, private to its user, whatever PORT says, also after the server was killed", async () => {
-    const port = String(await freePort());
-    const dataDir = path.join(dir, 'data');
-    const settings = { PORT: port, DATA_DIR: dataDir, DIST_DIR: path.join(dir, 'dist') };
-    server = startServerProcess({ cwd: dir, env: settings });
-    const url = await listeningUrl(server, 60_000);
+    const dataDir = path.join(runs.workDir, 'data');
+    const settings = { PORT: String(await freePort()), DATA_DIR: dataDir };
+    const first = await runs.listen(settings);
     expect(statSync(path.join(dataDir, '.s.PGSQL.5432')).mode & 0o777).toBe(0o600);
-    const posted = await fetch(`${url}/rest/v1/bookings`, {
-      method: 'POST',
-      headers: { apikey: developmentAnonKey, 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        full_name: 'Amina Khan',
-        phone: '01634 123456',
-        email: 'amina@example.com',
-      }),
-    });
-    expect(posted.status).toBe(201);
+    expect((await postBooking(first.url)).status).toBe(201);
 
     // The command finds the server by its data folder, not by a port.
     const list = await runCli(['list'], { DATA_DIR: dataDir, PORT: '1' });
@@ -905,10 +845,9 @@ describe('hijama beside a server started with no settings', () => {
     expect(list.stdout).toContain('Amina Khan');
 
     // A killed server leaves its socket behind; the next one replaces it.
-    server.child.kill('SIGKILL');
-    await server.exited;
-    server = startServerProcess({ cwd: dir, env: settings });
-    await listeningUrl(server, 60_000);
+    first.run.child.kill('SIGKILL');
+    await first.run.exited;
+    await runs.listen(settings);
     expect((await runCli(['list'], { DATA_DIR: dataDir })).code).toBe(0);
   }, 120_000);
 });
