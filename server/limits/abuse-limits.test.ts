@@ -1,5 +1,4 @@
 import { encodeBookingProof } from '../../supabase/functions/_shared/core/booking-proof.ts';
-import { randomUUID } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiLimits } from '../app.ts';
 import { readBookingLimits, setBookingLimits, type BookingLimits } from '../db/booking-limits.ts';
@@ -7,7 +6,12 @@ import {
   databaseRequestHeaders,
   type BookingsRepository,
 } from '../../supabase/functions/_shared/db/bookings-repository.ts';
-import { DatabaseError, type Database } from '../../supabase/functions/_shared/db/database.ts';
+import {
+  DatabaseError,
+  queryAsAnonInTransaction,
+  type Database,
+} from '../../supabase/functions/_shared/db/database.ts';
+import { callApiFunction } from '../../supabase/functions/_shared/db/api-function.ts';
 import { expectApiError, useTestApp } from '../testing/test-database.ts';
 import { tooManyRequestsAnswer } from '../http/api-errors.ts';
 import {
@@ -17,6 +21,7 @@ import {
 } from '../testing/booking-proof.ts';
 import { anonJsonHeaders, postBookingFrom, serveApp, testEngines } from '../testing/helpers.ts';
 import { defaultLimits } from './limits-config.ts';
+import { bookingWithId } from '../testing/server-runs.ts';
 
 /**
  * The limits on booking requests: the honeypot and the throttles kept by the
@@ -25,14 +30,8 @@ import { defaultLimits } from './limits-config.ts';
  */
 
 const headers = anonJsonHeaders;
-const booking = (email: string, extra: Record<string, unknown> = {}) => ({
-  id: randomUUID(),
-  full_name: 'Amina Khan',
-  phone: '07700 900123',
-  email,
-  instagram: null,
-  ...extra,
-});
+const booking = (email: string, extra: Record<string, unknown> = {}) =>
+  bookingWithId({ email, ...extra });
 
 // The limits as a new database has them.
 const engines = testEngines('limits', {});
@@ -66,36 +65,27 @@ describe.each(engines)("the database's limits on $name", (engine) => {
         await tx.query(
           `insert into public.bookings (id, full_name, phone, email)
            select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[])`,
-          [
-            rows.map((row) => row.id),
-            rows.map((row) => row.full_name),
-            rows.map((row) => row.phone),
-            rows.map((row) => row.email),
-          ],
+          (['id', 'full_name', 'phone', 'email'] as const).map((column) =>
+            rows.map((row) => row[column]),
+          ),
         );
       })
       .then(
         () => 'stored',
         (error: unknown) => (error instanceof DatabaseError ? error.code : error),
       );
-  const insertAsAnonFrom = (address: string, rows: ReturnType<typeof booking>[]) =>
-    insertAsAnonWith({ [databaseRequestHeaders.clientAddress]: address }, rows);
   /**
-   * A challenge as anon gets it from rpc/booking_challenge, for a client at
-   * `address` (in cf-connecting-ip, as on hosted Supabase), or with none.
+   * The request headers of a client at `address` (in cf-connecting-ip, as on
+   * hosted Supabase), or of one with none.
    */
+  const clientAt = (address?: string): Record<string, string> =>
+    address === undefined ? {} : { [databaseRequestHeaders.clientAddress]: address };
+  const insertAsAnonFrom = (address: string, rows: ReturnType<typeof booking>[]) =>
+    insertAsAnonWith(clientAt(address), rows);
+  /** A challenge as anon gets it from rpc/booking_challenge, for a client at `address`. */
   const challengeAsAnon = (address?: string) =>
-    app.db.transaction(async (tx) => {
-      await tx.query('set local role anon');
-      const requestHeaders =
-        address === undefined ? {} : { [databaseRequestHeaders.clientAddress]: address };
-      await tx.query(`select set_config('request.headers', $1, true)`, [
-        JSON.stringify(requestHeaders),
-      ]);
-      const { rows } = await tx.query<{ challenge: BookingChallenge }>(
-        'select public.booking_challenge() as challenge',
-      );
-      return rows[0]!.challenge;
+    callApiFunction<BookingChallenge>(app.db, 'public.booking_challenge()', [], {
+      requestHeaders: clientAt(address),
     });
   const solvedProof = async (address?: string) => {
     const challenge = await challengeAsAnon(address);
@@ -112,7 +102,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
   ) =>
     insertAsAnonWith(
       {
-        ...(address === undefined ? {} : { [databaseRequestHeaders.clientAddress]: address }),
+        ...clientAt(address),
         [databaseRequestHeaders.proof]: await solvedProof(provedFor ?? undefined),
       },
       [booking(email)],
@@ -286,10 +276,9 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     const key = Buffer.from(rows[0]!.key);
     const inAMinute = new Date(Date.now() + 60_000);
     const withProof = (address: string, proof: string, email: string) =>
-      insertAsAnonWith(
-        { [databaseRequestHeaders.clientAddress]: address, [databaseRequestHeaders.proof]: proof },
-        [booking(email)],
-      );
+      insertAsAnonWith({ ...clientAt(address), [databaseRequestHeaders.proof]: proof }, [
+        booking(email),
+      ]);
     const forged = signedChallenge(Buffer.alloc(32, 7), inAMinute, '192.0.2.3');
     // Signed with the database's own key, with an expiry just past, and one
     // further ahead than any challenge lives (2 minutes).
@@ -419,12 +408,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
 
   it('lets anon neither read nor change the limits or what they count', async () => {
     const attempt = (sql: string) =>
-      app.db
-        .transaction(async (tx) => {
-          await tx.query('set local role anon');
-          await tx.query(sql);
-        })
-        .catch((error: unknown) => error);
+      queryAsAnonInTransaction(app.db, sql, []).catch((error: unknown) => error);
     for (const sql of [
       'select * from app_private.booking_limits',
       'update app_private.booking_limits set site_per_hour = 0',

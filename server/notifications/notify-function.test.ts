@@ -24,6 +24,7 @@ import {
 import { denoBinary, installDeno } from '../testing/deno.ts';
 import type { ChildRun } from '../testing/processes.ts';
 import { startEdgeFunction } from '../testing/supabase-stack.ts';
+import { bookingWithId } from '../testing/server-runs.ts';
 import { ukDayOf } from '../../supabase/functions/_shared/uk-time.ts';
 import * as visitorEmails from '../../supabase/functions/_shared/content/visitor-emails.ts';
 
@@ -129,14 +130,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       };
     }
 
-    const booking = (overrides: Partial<BookingInsert> = {}): BookingInsert => ({
-      id: crypto.randomUUID(),
-      full_name: 'Amina Khan',
-      phone: '01634 123456',
-      email: 'amina@example.com',
-      instagram: null,
-      ...overrides,
-    });
+    const booking = (fields: Partial<BookingInsert> = {}): BookingInsert => bookingWithId(fields);
 
     /** Stores bookings as visitors do on hosted Supabase: as anon, straight into the table, one a request. */
     async function insertAsVisitor(rows: BookingInsert[]) {

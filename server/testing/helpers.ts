@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest, type IncomingHttpHeaders, type RequestListener } from 'node:http';
+import {
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type RequestListener,
+  type RequestOptions,
+} from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,46 +35,67 @@ export const anonJsonHeaders = {
   'Content-Type': 'application/json',
 };
 
+/** An HTTP answer as node:http reads it: status, headers and the body as text. */
+export interface HttpAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+/**
+ * One request by node:http, which unlike fetch sends from a chosen local
+ * address, through a chosen agent, any body with any method; answers once the
+ * answer is read.
+ */
+export function httpExchange(options: RequestOptions, body?: Buffer | string): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(options, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
 /**
  * A POST of `body`, as JSON, to the API's bookings from `localAddress`, one
  * of loopback's (127.0.0.0/8 is all this machine's), on a connection of its own.
  */
-export function postBookingFrom(
+export async function postBookingFrom(
   baseUrl: string,
   localAddress: string,
   body: unknown,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Record<string, unknown> | null }> {
   const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      `${baseUrl}/rest/v1/bookings`,
-      {
-        method: 'POST',
-        localAddress,
-        agent: false,
-        headers: {
-          ...anonJsonHeaders,
-          ...headers,
-          'Content-Length': String(Buffer.byteLength(payload)),
-        },
+  const { hostname, port } = new URL(baseUrl);
+  const answer = await httpExchange(
+    {
+      host: hostname,
+      port,
+      path: '/rest/v1/bookings',
+      method: 'POST',
+      localAddress,
+      agent: false,
+      headers: {
+        ...anonJsonHeaders,
+        ...headers,
+        'Content-Length': String(Buffer.byteLength(payload)),
       },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: text === '' ? null : (JSON.parse(text) as Record<string, unknown>),
-          });
-        });
-      },
-    );
-    request.on('error', reject);
-    request.end(payload);
-  });
+    },
+    payload,
+  );
+  const parsed = answer.text === '' ? null : (JSON.parse(answer.text) as Record<string, unknown>);
+  return { status: answer.status, headers: answer.headers, body: parsed };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 import { anonJsonHeaders, type ServerEngine } from './helpers.ts';
@@ -85,15 +86,24 @@ export function useServerRuns(label: string, engine?: ServerEngine): ServerRuns 
   };
 }
 
+/** The fields of a valid booking request, as the page sends them. */
+export const bookingFields = {
+  full_name: 'Amina Khan',
+  phone: '01634 123456',
+  email: 'amina@example.com',
+  instagram: null as string | null,
+};
+
 /** A valid booking request, `fields` over its own, as the page sends it. */
 export const bookingBody = (fields: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    full_name: 'Amina Khan',
-    phone: '01634 123456',
-    email: 'amina@example.com',
-    instagram: null,
-    ...fields,
-  });
+  JSON.stringify({ ...bookingFields, ...fields });
+
+/** A valid booking request with an id of its own, as core sends it, `fields` over its own. */
+export const bookingWithId = <Fields extends object = object>(fields?: Fields) => ({
+  id: randomUUID(),
+  ...bookingFields,
+  ...fields,
+});
 
 /** Posts a booking request (see bookingBody) to the API of the server at `url`. */
 export function postBooking(
