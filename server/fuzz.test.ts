@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
 import { useTestApp } from './testing/test-database.ts';
-import { testEngines } from './testing/helpers.ts';
+import { bookingWithId } from './testing/server-runs.ts';
+import { httpExchange, testEngines, type HttpAnswer } from './testing/helpers.ts';
 
 /**
  * Thousands of generated requests against the real server: random JSON, wrong
@@ -29,13 +29,7 @@ interface FuzzRequest {
 let sequence = 0;
 const uniqueEmail = () => `fuzz.${Date.now()}.${(sequence += 1)}@example.com`;
 
-const validRow = () => ({
-  id: randomUUID(),
-  full_name: 'Fuzz Client',
-  phone: '07700 900123',
-  email: uniqueEmail(),
-  instagram: null as string | null,
-});
+const validRow = () => bookingWithId({ full_name: 'Fuzz Client', email: uniqueEmail() });
 
 const nastyString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
@@ -235,39 +229,20 @@ function raw(method: string, path: string, body: Buffer): FuzzRequest {
   return { method, path, headers: { ...anonHeaders, ...json }, body, storesEmail: undefined };
 }
 
-interface Answer {
-  status: number;
-  body: string;
-}
-
-function send(base: URL, agent: Agent, request: FuzzRequest): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        host: base.hostname,
-        port: base.port,
-        method: request.method,
-        path: request.path,
-        // Framed explicitly: Node's client sends a GET, DELETE or OPTIONS body
-        // unframed otherwise, and the server would read it as the next request.
-        headers: { ...request.headers, 'content-length': String(request.body?.length ?? 0) },
-        agent,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-        response.on('error', reject);
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(request.body);
-  });
+function send(base: URL, agent: Agent, request: FuzzRequest): Promise<HttpAnswer> {
+  return httpExchange(
+    {
+      host: base.hostname,
+      port: base.port,
+      method: request.method,
+      path: request.path,
+      // Framed explicitly: Node's client sends a GET, DELETE or OPTIONS body
+      // unframed otherwise, and the server would read it as the next request.
+      headers: { ...request.headers, 'content-length': String(request.body?.length ?? 0) },
+      agent,
+    },
+    request.body,
+  );
 }
 
 const engines = testEngines('fuzz');
@@ -292,7 +267,7 @@ describe.each(engines)('generated requests against the booking API on $name', (e
         batch.map((request) =>
           send(base, agent, request).catch((error: Error) => ({
             status: -1,
-            body: `${error.message} for ${request.method} ${request.path} (${request.body?.length} bytes, ${JSON.stringify(request.headers)})`,
+            text: `${error.message} for ${request.method} ${request.path} (${request.body?.length} bytes, ${JSON.stringify(request.headers)})`,
           })),
         ),
       );
@@ -300,16 +275,16 @@ describe.each(engines)('generated requests against the booking API on $name', (e
         const request = batch[index]!;
         if (request.storesEmail && answer.status === 201) storedEmails.push(request.storesEmail);
         if (answer.status >= 500)
-          problems.push(`${answer.status} for ${request.method} ${request.path}: ${answer.body}`);
+          problems.push(`${answer.status} for ${request.method} ${request.path}: ${answer.text}`);
         if (request.storesEmail && answer.status !== 201)
-          problems.push(`valid booking answered ${answer.status}: ${answer.body}`);
+          problems.push(`valid booking answered ${answer.status}: ${answer.text}`);
         if (answer.status >= 400 && request.method !== 'HEAD') {
           let shape: unknown;
           try {
-            shape = JSON.parse(answer.body);
+            shape = JSON.parse(answer.text);
           } catch {
             problems.push(
-              `${answer.status} without JSON for ${request.method} ${request.path}: ${answer.body.slice(0, 80)}`,
+              `${answer.status} without JSON for ${request.method} ${request.path}: ${answer.text.slice(0, 80)}`,
             );
             return;
           }
