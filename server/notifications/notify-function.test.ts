@@ -13,6 +13,7 @@ import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { noBookingLimits, testDatabaseUrl } from '../testing/helpers.ts';
 import { useScratchPostgres } from '../testing/test-database.ts';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
+import { callApiFunction } from '../../supabase/functions/_shared/db/api-function.ts';
 import {
   startNtfyPeer,
   startSmtpPeer,
@@ -113,6 +114,13 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       const peer = await startSmtpPeer(options);
       closers.push(peer.close);
       return peer;
+    }
+
+    /** The function e-mailing through an SMTP peer of its own, with `env` on top. */
+    async function functionWithSmtp(env: Record<string, string> = {}) {
+      const peer = await smtpPeer();
+      const url = await startFunction({ SMTP_URL: `smtp://127.0.0.1:${peer.port}`, ...env });
+      return { peer, url };
     }
 
     async function call(url: string, init: RequestInit = {}) {
@@ -336,8 +344,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
     });
 
     it('answers 401 without the secret and 405 to another method, sending nothing', async () => {
-      const peer = await smtpPeer();
-      const url = await startFunction({ SMTP_URL: `smtp://127.0.0.1:${peer.port}` });
+      const { peer, url } = await functionWithSmtp();
       await insertAsVisitor([booking()]);
 
       const wrong = [`Bearer ${secret}x`, secret, 'Bearer '].map((Authorization) => ({
@@ -385,8 +392,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
     });
 
     it('e-mails a booking within moments of its insert when called right after it', async () => {
-      const peer = await smtpPeer();
-      const url = await startFunction({ SMTP_URL: `smtp://127.0.0.1:${peer.port}` });
+      const { peer, url } = await functionWithSmtp();
       const latencies: number[] = [];
       for (let i = 0; i < 6; i++) {
         const started = Date.now();
@@ -404,8 +410,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
     });
 
     it('e-mails the "Mark as answered" link, whose token marks the request answered as anon, and the Instagram chat', async () => {
-      const peer = await smtpPeer();
-      const url = await startFunction({ SMTP_URL: `smtp://127.0.0.1:${peer.port}` });
+      const { peer, url } = await functionWithSmtp();
       const sent = booking({
         phone: '+33 6 12 34 56 78',
         instagram: 'https://www.instagram.com/Amina.K/?igsh=MWQ1ZGUxMzBkMA==',
@@ -420,14 +425,11 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       const link = /^Mark as answered: (https:\/\/\S+\/#answer=(\S+))$/m.exec(text);
       expect(link).not.toBeNull();
       expect(peer.mails[0]!.parsed.html).toContain(`href="${link![1]}"`);
-      const answer = await db.transaction(async (tx) => {
-        await tx.query('set local role anon');
-        const { rows } = await tx.query<{ answer: { reference: string } }>(
-          'select public.mark_booking_answered($1) as answer',
-          [link![2]],
-        );
-        return rows[0]!.answer;
-      });
+      const answer = await callApiFunction<{ reference: string }>(
+        db,
+        'public.mark_booking_answered($1)',
+        [link![2]],
+      );
       expect(answer.reference).toBe(shortReference(sent.id));
       const { rows } = await db.query(
         'select 1 from app_private.booking_answers where booking_id = $1',
@@ -437,14 +439,9 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
     });
 
     it('does the daily run when asked with {"task":"heartbeat"}: the summary once a day, and the purge', async () => {
-      const peer = await smtpPeer();
-      // Due all day, so that the test does not depend on the hour it runs at.
-      const settings = {
-        SMTP_URL: `smtp://127.0.0.1:${peer.port}`,
-        NOTIFY_DAILY_SUMMARY_AT: '00:00',
-      };
-      // One run a day however many call it is daily-run.test.ts's.
-      const url = await startFunction(settings);
+      // Due all day, so that the test does not depend on the hour it runs at. One run a day
+      // however many call it is daily-run.test.ts's.
+      const { peer, url } = await functionWithSmtp({ NOTIFY_DAILY_SUMMARY_AT: '00:00' });
       await insertAsVisitor([booking({ full_name: 'Amina Khan' })]);
       // Past the privacy notice's 12 months, stored as the owner (created_at cannot come through the API).
       await db.query(
@@ -482,8 +479,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
     });
 
     it('answers 400 to an unknown task or a body that is not JSON, doing nothing', async () => {
-      const peer = await smtpPeer();
-      const url = await startFunction({ SMTP_URL: `smtp://127.0.0.1:${peer.port}` });
+      const { peer, url } = await functionWithSmtp();
       await insertAsVisitor([booking()]);
       for (const body of ['{"task":"purge"}', 'heartbeat']) {
         const answer = await call(url, { body });
@@ -497,8 +493,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
     });
 
     it('is called by the database after a booking, with the address and secret from Vault', async () => {
-      const peer = await smtpPeer();
-      const url = await startFunction({ SMTP_URL: `smtp://127.0.0.1:${peer.port}` });
+      const { peer, url } = await functionWithSmtp();
       // Stand-ins for Supabase's pg_net and Vault, with their real names and
       // signatures: net.http_post records the request that pg_net would send.
       await db.exec(`
