@@ -8,12 +8,12 @@ import {
 import { expectApiError, useTestApp } from './testing/test-database.ts';
 import { openPostgres } from '../supabase/functions/_shared/db/postgres.ts';
 import type { Database } from '../supabase/functions/_shared/db/database.ts';
-import { serveApp, testEngines, type RunningServer } from './testing/helpers.ts';
+import { anonJsonHeaders, serveApp, testEngines, type RunningServer } from './testing/helpers.ts';
 import { request as httpRequest } from 'node:http';
 
 const anonKey = developmentAnonKey;
 const anonHeaders = { apikey: anonKey, Authorization: `Bearer ${anonKey}` };
-const jsonHeaders = { ...anonHeaders, 'Content-Type': 'application/json' };
+const jsonHeaders = anonJsonHeaders;
 
 const validBooking = {
   full_name: 'Amina Khan',
