@@ -343,7 +343,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       expect(push.messages).toHaveLength(1);
     });
 
-    it('answers 401 without the secret and 405 to another method, sending nothing', async () => {
+    it('answers 401 without the secret, 405 to another method and 400 to an unknown task or a body that is not JSON, sending nothing', async () => {
       const { peer, url } = await functionWithSmtp();
       await insertAsVisitor([booking()]);
 
@@ -362,8 +362,16 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
         expect(answer.type).toBe('application/json');
         expect(answer.headers.get('allow')).toBe('POST');
       }
+      for (const body of ['{"task":"purge"}', 'heartbeat']) {
+        const answer = await call(url, { body });
+        expect(answer.status).toBe(400);
+        expect(answer.type).toBe('application/json');
+        expect(answer.body.error).toMatch(/\{"task": "heartbeat"\}/);
+      }
       expect(peer.mails).toHaveLength(0);
       expect(await outboxRows()).toEqual([expect.objectContaining({ attempts: 0 })]);
+      // An empty body is the notifications' call, as before.
+      expect((await call(url, { body: '' })).body).toEqual({ sent: 1, failed: 0, pending: 0 });
     });
 
     it('sends through SMTP over implicit TLS (smtps://, as on port 465), verifying the certificate', async () => {
@@ -476,20 +484,6 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       // The notifications' call keeps its contract.
       expect((await call(url)).body).toEqual({ sent: 1, failed: 0, pending: 0 });
       expect(peer.mails).toHaveLength(2);
-    });
-
-    it('answers 400 to an unknown task or a body that is not JSON, doing nothing', async () => {
-      const { peer, url } = await functionWithSmtp();
-      await insertAsVisitor([booking()]);
-      for (const body of ['{"task":"purge"}', 'heartbeat']) {
-        const answer = await call(url, { body });
-        expect(answer.status).toBe(400);
-        expect(answer.type).toBe('application/json');
-        expect(answer.body.error).toMatch(/\{"task": "heartbeat"\}/);
-      }
-      expect(peer.mails).toHaveLength(0);
-      // An empty body is the notifications' call, as before.
-      expect((await call(url, { body: '' })).body).toEqual({ sent: 1, failed: 0, pending: 0 });
     });
 
     it('is called by the database after a booking, with the address and secret from Vault', async () => {
