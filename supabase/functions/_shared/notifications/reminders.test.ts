@@ -2,16 +2,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { shortReference } from '../core/booking-reference.ts';
 import { practice } from '../content/practice.ts';
 import type { Database } from '../db/database.ts';
-import { openDatabase, type OpenedDatabase } from '../../../../server/db/open-database.ts';
 import { openPostgres } from '../db/postgres.ts';
 import {
-  createScratchDatabase,
   noBookingLimits,
   testDatabaseUrl,
   testEngines,
-  type ScratchDatabase,
 } from '../../../../server/testing/helpers.ts';
-import { useTestDatabase } from '../../../../server/testing/test-database.ts';
+import { useScratchPostgres, useTestDatabase } from '../../../../server/testing/test-database.ts';
 import {
   freePort,
   startNtfyPeer,
@@ -351,28 +348,19 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
 });
 
 describe.runIf(testDatabaseUrl)('reminders from two notifiers at once on PostgreSQL', () => {
-  let scratch: ScratchDatabase;
-  let opened: OpenedDatabase;
+  const scratch = useScratchPostgres(noBookingLimits);
   let second: Database;
 
   beforeAll(async () => {
-    scratch = await createScratchDatabase(testDatabaseUrl!);
-    opened = await openDatabase({
-      databaseUrl: scratch.url,
-      dataDir: '',
-      bookingLimits: noBookingLimits,
-    });
     // The other notifier's own connections, as another server's would be.
     second = await openPostgres(scratch.url);
   });
 
   afterAll(async () => {
     await second?.close();
-    await opened?.close();
-    await scratch?.drop();
   });
 
-  const harness = useHarness(() => opened.db);
+  const harness = useHarness(() => scratch.db);
 
   it('reminds of each request exactly once', async () => {
     const clock = { now: at('2026-10-25T00:00:00Z') };
@@ -384,7 +372,7 @@ describe.runIf(testDatabaseUrl)('reminders from two notifiers at once on Postgre
       const arrived = plus(at('2026-10-23T22:00:00Z'), round * 30 * minute);
       for (let index = 0; index < 5; index += 1) {
         ids.push(
-          await storeRequest(opened.db, plus(arrived, index * 1000), `Visitor ${round}.${index}`),
+          await storeRequest(scratch.db, plus(arrived, index * 1000), `Visitor ${round}.${index}`),
         );
       }
       clock.now = plus(arrived, replyWithinMs - 4 * hour + 5000);
@@ -397,7 +385,7 @@ describe.runIf(testDatabaseUrl)('reminders from two notifiers at once on Postgre
     // One reminder a round: each round's five requests, together.
     expect(reminderMails(harness.smtp)).toHaveLength(6);
     expect(harness.ntfy.messages).toHaveLength(6);
-    const { rows } = await opened.db.query<{ reminded: number }>(
+    const { rows } = await scratch.db.query<{ reminded: number }>(
       `select count(*)::integer as reminded from app_private.messages
         where kind = 'reminder' and outcome = 'sent' and claimed_by is null`,
     );
