@@ -3,6 +3,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiLimits } from '../app.ts';
 import { useTestDatabase } from '../testing/test-database.ts';
 import { postBookingFrom, testEngines, type RunningServer, serveApp } from '../testing/helpers.ts';
+import { bookingWithId } from '../testing/server-runs.ts';
 
 /**
  * Which client a request counts as, through the real server into the real
@@ -17,13 +18,7 @@ async function bookFrom(
   localAddress: string,
   headers: Record<string, string> = {},
 ) {
-  const booking = {
-    id: randomUUID(),
-    full_name: 'Amina Khan',
-    phone: '07700 900123',
-    email: `${randomUUID()}@example.com`,
-    instagram: null,
-  };
+  const booking = bookingWithId({ email: `${randomUUID()}@example.com` });
   return (await postBookingFrom(baseUrl, localAddress, booking, headers)).status;
 }
 

@@ -5,6 +5,7 @@ import { createBookingChallengeIssuer, type BookingChallenge } from '../db/booki
 import { expectApiError, useTestApp } from '../testing/test-database.ts';
 import { solveBookingChallenge } from '../testing/booking-proof.ts';
 import { anonJsonHeaders, testEngines } from '../testing/helpers.ts';
+import { bookingWithId } from '../testing/server-runs.ts';
 
 /** Small, so that solving in the test takes no time. */
 const proofMaxNumber = 2000;
@@ -16,15 +17,7 @@ const engines = testEngines('challenge', {
   sitePerHour: 1,
 });
 
-function booking(email = 'amina@example.com') {
-  return {
-    id: crypto.randomUUID(),
-    full_name: 'Amina Khan',
-    phone: '+44 1634 123 456',
-    email,
-    instagram: null,
-  };
-}
+const booking = (email = 'amina@example.com') => bookingWithId({ email });
 
 describe.each(engines)('rpc/booking_challenge on $name', (engine) => {
   const app = useTestApp(engine, (db) => ({
