@@ -15,6 +15,7 @@ import {
   type SmtpPeer,
 } from '../../../../server/testing/notification-peers.ts';
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
+import { bookingWithId } from '../../../../server/testing/server-runs.ts';
 import { createEmailChannel, createWebhookChannel } from './channels.ts';
 import { createOutbox } from './outbox.ts';
 import { describeError, retryDelayMs } from './notifier.ts';
@@ -131,14 +132,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
     return rows;
   }
 
-  const booking = (overrides: Record<string, unknown> = {}) => ({
-    id: crypto.randomUUID(),
-    full_name: 'Amina Khan',
-    phone: '01634 123456',
-    email: 'amina@example.com',
-    instagram: null,
-    ...overrides,
-  });
+  const booking = (overrides: Record<string, unknown> = {}) => bookingWithId(overrides);
 
   it('e-mails the practice every field of a booking, the name as text, the time in UK time', async () => {
     const peer = await smtpPeer({ auth: { user: 'clinic', pass: 's3cret' } });
