@@ -10,6 +10,7 @@ import { openPostgres } from '../supabase/functions/_shared/db/postgres.ts';
 import type { Database } from '../supabase/functions/_shared/db/database.ts';
 import { anonJsonHeaders, serveApp, testEngines, type RunningServer } from './testing/helpers.ts';
 import { request as httpRequest } from 'node:http';
+import { postBooking } from './testing/server-runs.ts';
 
 const anonKey = developmentAnonKey;
 const anonHeaders = { apikey: anonKey, Authorization: `Bearer ${anonKey}` };
@@ -364,11 +365,7 @@ describe('the booking API when the database fails', () => {
 
   const postWhenFailing = (error: Error) => {
     failure = error;
-    return fetch(`${server.baseUrl}/rest/v1/bookings`, {
-      method: 'POST',
-      headers: jsonHeaders,
-      body: JSON.stringify(validBooking),
-    });
+    return postBooking(server.baseUrl);
   };
 
   it.each([
