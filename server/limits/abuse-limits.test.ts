@@ -43,10 +43,9 @@ describe.each(engines)("the database's limits on $name", (engine) => {
   }));
   let defaults: BookingLimits;
   const from = (address: string, body: unknown) => postBookingFrom(app.baseUrl, address, body);
-  const storedCount = async (email?: string) => {
+  const storedCount = async () => {
     const { rows } = await app.db.query<{ count: number }>(
-      'select count(*)::integer as count from public.bookings where $1::text is null or email = $1',
-      [email ?? null],
+      'select count(*)::integer as count from public.bookings',
     );
     return rows[0]!.count;
   };
