@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import { apiBodyTimeoutMs, maxRequestsAtOncePerClient, type ApiLimits } from '../app.ts';
@@ -13,6 +12,7 @@ import {
   serveApp,
 } from '../testing/helpers.ts';
 import { defaultLimits } from './limits-config.ts';
+import { bookingWithId } from '../testing/server-runs.ts';
 
 /**
  * Requests whose bodies never finish, sent by many connections at once: the
@@ -37,13 +37,7 @@ async function sendUnfinishedBooking(baseUrl: string, localAddress: string) {
 /** A whole booking from `localAddress`; its status and how long the answer took. */
 async function book(baseUrl: string, localAddress: string) {
   const started = Date.now();
-  const { status } = await postBookingFrom(baseUrl, localAddress, {
-    id: randomUUID(),
-    full_name: 'Amina Khan',
-    phone: '07700 900123',
-    email: 'amina@example.com',
-    instagram: null,
-  });
+  const { status } = await postBookingFrom(baseUrl, localAddress, bookingWithId());
   return { status, ms: Date.now() - started };
 }
 
