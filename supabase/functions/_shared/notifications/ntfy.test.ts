@@ -9,6 +9,7 @@ import {
   type NtfyPeer,
 } from '../../../../server/testing/notification-peers.ts';
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
+import { bookingWithId } from '../../../../server/testing/server-runs.ts';
 import { createEmailChannel } from './channels.ts';
 import { runDaily } from './daily-run.ts';
 import { createNtfyChannel, parseTopicUrl } from './ntfy.ts';
@@ -128,14 +129,8 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
     return { status: response.status, at: Date.now() };
   }
 
-  const booking = (overrides: Record<string, unknown> = {}) => ({
-    id: crypto.randomUUID(),
-    full_name: 'Amina Khan',
-    phone: '07700 900123',
-    email: 'amina@example.com',
-    instagram: null,
-    ...overrides,
-  });
+  const booking = (overrides: Record<string, unknown> = {}) =>
+    bookingWithId({ phone: '07700 900123', ...overrides });
 
   async function outboxRows() {
     const { rows } = await harness.db.query<{
