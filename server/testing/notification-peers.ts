@@ -2,6 +2,10 @@ import { createServer as createTcpServer, type AddressInfo, type Socket } from '
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import PostalMime, { type Email } from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
+import {
+  createEmailChannel,
+  type NotificationChannel,
+} from '../../supabase/functions/_shared/notifications/channels.ts';
 import { serve } from './helpers.ts';
 
 /** The other ends of the notifications in tests: a real SMTP server and a webhook receiver. */
@@ -103,6 +107,27 @@ export async function startSmtpPeer(
     mails,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** SITE_URL of the notification tests: every link to the site must name it. */
+export const testSiteUrl = 'https://clinic.test/';
+
+/** NOTIFY_TO of the notification tests. */
+export const practiceInbox = 'practice@example.com';
+
+/**
+ * The practice's e-mail channel through the SMTP server on 127.0.0.1:`port`,
+ * logged in with `credentials` ("user:password@") when given.
+ */
+export function emailChannelTo(port: number, credentials = ''): NotificationChannel {
+  return createEmailChannel(
+    {
+      smtpUrl: `smtp://${credentials}127.0.0.1:${port}`,
+      to: [practiceInbox],
+      from: 'Rochester Hijama <bookings@rochester-hijama.example>',
+    },
+    testSiteUrl,
+  );
 }
 
 /** A port of 127.0.0.1 that nothing listens on (yet): an SMTP server that is down. */

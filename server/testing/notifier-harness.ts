@@ -20,6 +20,7 @@ import {
   startSmtpPeer,
   type NtfyPeer,
   type SmtpPeer,
+  testSiteUrl,
 } from './notification-peers.ts';
 
 /**
@@ -98,7 +99,7 @@ export function useNotifierHarness(
     infos,
     startNotifier(channels, options = {}) {
       const notifier = createNotifier({
-        siteUrl: 'https://clinic.test/',
+        siteUrl: testSiteUrl,
         outbox: createOutbox(db()),
         channels,
         pollIntervalMs: 100,

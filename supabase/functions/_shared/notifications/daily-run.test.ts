@@ -5,16 +5,15 @@ import { shortReference } from '../core/booking-reference.ts';
 import { useTestDatabase } from '../../../../server/testing/test-database.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
 import {
+  emailChannelTo,
   freePort,
+  practiceInbox,
   startSmtpPeer,
   startWebhookReceiver,
   type SmtpPeer,
 } from '../../../../server/testing/notification-peers.ts';
-import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
+import { createWebhookChannel, type NotificationChannel } from './channels.ts';
 import { noChannelNote, runDaily, type DailyRunOptions } from './daily-run.ts';
-
-/** SITE_URL of these tests: every link to the site must name it. */
-const testSiteUrl = 'https://clinic.test/';
 
 const { replyWithinHours } = practice;
 
@@ -40,7 +39,6 @@ function withoutMarkLinks(text: string, ids: readonly string[]): string {
  * the week's record, are read at the run's clock, not the database's.
  */
 
-const practiceInbox = 'practice@example.com';
 const seven = { hour: 7, minute: 0 };
 
 describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
@@ -67,14 +65,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
   }
 
   function emailTo(port: number): NotificationChannel {
-    const channel = createEmailChannel(
-      {
-        smtpUrl: `smtp://127.0.0.1:${port}`,
-        to: [practiceInbox],
-        from: 'Rochester Hijama <bookings@rochester-hijama.example>',
-      },
-      testSiteUrl,
-    );
+    const channel = emailChannelTo(port);
     closers.push(async () => channel.close());
     return channel;
   }

@@ -7,7 +7,9 @@ import { createBookingChallengeIssuer } from '../../../../server/db/booking-chal
 import { setBookingLimits } from '../../../../server/db/booking-limits.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
 import {
+  emailChannelTo as emailTo,
   freePort,
+  practiceInbox,
   sleep,
   startSilentServer,
   startWebhookReceiver,
@@ -16,18 +18,14 @@ import {
 } from '../../../../server/testing/notification-peers.ts';
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
 import { bookingWithId } from '../../../../server/testing/server-runs.ts';
-import { createEmailChannel, createWebhookChannel } from './channels.ts';
+import { createWebhookChannel } from './channels.ts';
 import { createOutbox } from './outbox.ts';
 import { describeError, retryDelayMs } from './notifier.ts';
 import { practice } from '../content/practice.ts';
 
-/** SITE_URL of these tests: every link to the site must name it. */
-const testSiteUrl = 'https://clinic.test/';
-
 /** The notifier against a real SMTP server and a real webhook receiver, in this process. */
 
 const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/json' };
-const practiceInbox = 'practice@example.com';
 
 const engines = testEngines('notify');
 
@@ -64,17 +62,6 @@ describe('retryDelayMs', () => {
 describe.each(engines)('the notifier on $name', (engine) => {
   const harness = useNotifierHarness(engine, ['messages']);
   const { errors, infos, startNotifier, smtpPeer } = harness;
-
-  function emailTo(port: number, credentials = '') {
-    return createEmailChannel(
-      {
-        smtpUrl: `smtp://${credentials}127.0.0.1:${port}`,
-        to: [practiceInbox],
-        from: 'Rochester Hijama <bookings@rochester-hijama.example>',
-      },
-      testSiteUrl,
-    );
-  }
 
   /**
    * Posts one booking, or each of an array in turn (a visitor sends one at a

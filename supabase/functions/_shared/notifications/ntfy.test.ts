@@ -3,19 +3,17 @@ import { developmentAnonKey } from '../core/api-defaults.ts';
 import { shortReference } from '../core/booking-reference.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
 import {
+  emailChannelTo as emailTo,
   freePort,
+  testSiteUrl,
   startNtfyPeer,
   waitFor,
   type NtfyPeer,
 } from '../../../../server/testing/notification-peers.ts';
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
 import { bookingWithId } from '../../../../server/testing/server-runs.ts';
-import { createEmailChannel } from './channels.ts';
 import { runDaily } from './daily-run.ts';
 import { createNtfyChannel, parseTopicUrl } from './ntfy.ts';
-
-/** SITE_URL of these tests: every link to the site must name it. */
-const testSiteUrl = 'https://clinic.test/';
 
 /**
  * The ntfy push channel against a real HTTP peer that speaks ntfy's publish
@@ -25,7 +23,6 @@ const testSiteUrl = 'https://clinic.test/';
  */
 
 const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/json' };
-const practice = 'practice@example.com';
 const topic = 'hijama-3f9c1e7a5b2d4c6e';
 const token = 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2';
 
@@ -106,17 +103,7 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
   const { errors, infos, startNotifier, ntfyPeer } = harness;
 
   const pushTo = (peer: NtfyPeer, withToken: string | undefined = undefined) =>
-    createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: withToken }, 'https://clinic.test/');
-
-  const emailTo = (port: number) =>
-    createEmailChannel(
-      {
-        smtpUrl: `smtp://127.0.0.1:${port}`,
-        to: [practice],
-        from: 'Rochester Hijama <bookings@rochester-hijama.example>',
-      },
-      testSiteUrl,
-    );
+    createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: withToken }, testSiteUrl);
 
   /** Posts one booking as the form does; resolves when the API has answered. */
   async function post(body: Record<string, unknown>): Promise<{ status: number; at: number }> {
@@ -298,7 +285,7 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
       schedule: { at: { hour: 0, minute: 0 }, summary: true },
       retention: undefined,
       retryMs: 1_000,
-      siteUrl: 'https://clinic.test/',
+      siteUrl: testSiteUrl,
       log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },
     });
     expect(report.outcome).toBe('sent');

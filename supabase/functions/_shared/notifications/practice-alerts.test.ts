@@ -3,12 +3,13 @@ import { shortReference } from '../core/booking-reference.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
 import { useTestDatabase } from '../../../../server/testing/test-database.ts';
 import {
+  emailChannelTo,
   sleep,
   startWebhookReceiver,
   type SmtpPeer,
 } from '../../../../server/testing/notification-peers.ts';
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
-import { createEmailChannel, createWebhookChannel, type NotificationChannel } from './channels.ts';
+import { createWebhookChannel, type NotificationChannel } from './channels.ts';
 import {
   allDeliveredNote,
   composeAlert,
@@ -16,16 +17,12 @@ import {
   recordAcknowledgementRefused,
 } from './practice-alerts.ts';
 
-/** SITE_URL of these tests: every link to the site must name it. */
-const testSiteUrl = 'https://clinic.test/';
-
 /**
  * An alert that notifications are failing speaks only of those still failing
  * when it goes out, against a real database, SMTP server and webhook receiver:
  * one that waited while its notifications got through is never sent.
  */
 
-const practice = 'practice@example.com';
 const alertAfterMs = 60_000;
 
 describe.each(testEngines('alerts'))('alerts of failing notifications on $name', (engine) => {
@@ -37,16 +34,8 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
     harness.startNotifier(channels, { start: false, retryMs: 1, alertAfterMs });
   const smtpPeer = () => harness.smtpPeer({ auth: { user: 'clinic', pass: 's3cret' } });
 
-  function emailTo(peer: SmtpPeer, password: string) {
-    return createEmailChannel(
-      {
-        smtpUrl: `smtp://clinic:${password}@127.0.0.1:${peer.port}`,
-        to: [practice],
-        from: 'Rochester Hijama <bookings@rochester-hijama.example>',
-      },
-      testSiteUrl,
-    );
-  }
+  const emailTo = (peer: SmtpPeer, password: string) =>
+    emailChannelTo(peer.port, `clinic:${password}@`);
 
   async function store(fullName: string) {
     const id = crypto.randomUUID();

@@ -10,20 +10,19 @@ import {
 } from '../../../../server/testing/helpers.ts';
 import { useScratchPostgres, useTestDatabase } from '../../../../server/testing/test-database.ts';
 import {
+  emailChannelTo,
   freePort,
   startNtfyPeer,
   startSmtpPeer,
+  testSiteUrl,
   type NtfyPeer,
   type SmtpPeer,
 } from '../../../../server/testing/notification-peers.ts';
-import { createEmailChannel, type NotificationChannel } from './channels.ts';
+import type { NotificationChannel } from './channels.ts';
 import { createNotifier, type Notifier } from './notifier.ts';
 import { createNtfyChannel } from './ntfy.ts';
 import { createOutbox } from './outbox.ts';
 import { createReminderTask } from './reminders.ts';
-
-/** SITE_URL of these tests: every link to the site must name it. */
-const testSiteUrl = 'https://clinic.test/';
 
 /**
  * The reminders of waiting requests, sent by the notifier at a faked clock to
@@ -38,7 +37,6 @@ const testSiteUrl = 'https://clinic.test/';
 const hour = 3_600_000;
 const minute = 60_000;
 const replyWithinMs = practice.replyWithinHours * hour;
-const practiceInbox = 'practice@example.com';
 const topic = 'hijama-reminders-3f9c1e7a5b2d';
 
 const at = (iso: string) => new Date(iso);
@@ -104,15 +102,7 @@ function useHarness(getDb: () => Database): Harness {
     for (const close of closers.splice(0)) await close();
   });
 
-  harness.emailTo = (port) =>
-    createEmailChannel(
-      {
-        smtpUrl: `smtp://127.0.0.1:${port}`,
-        to: [practiceInbox],
-        from: 'Rochester Hijama <bookings@rochester-hijama.example>',
-      },
-      testSiteUrl,
-    );
+  harness.emailTo = emailChannelTo;
   harness.pushTo = (peer) =>
     createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: undefined }, testSiteUrl);
   harness.notifier = (clock, options = {}) => {
