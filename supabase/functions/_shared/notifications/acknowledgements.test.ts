@@ -3,12 +3,7 @@ import { shortReference } from '../core/booking-reference.ts';
 import { practice } from '../content/practice.ts';
 import * as visitorEmails from '../content/visitor-emails.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
-import {
-  freePort,
-  sleep,
-  type ReceivedMail,
-  type SmtpPeer,
-} from '../../../../server/testing/notification-peers.ts';
+import { type ReceivedMail, type SmtpPeer } from '../../../../server/testing/notification-peers.ts';
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
 import { loadNotifyConfig } from './notify-config.ts';
 import { createConfiguredNotifier } from './setup.ts';
@@ -177,29 +172,6 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
     expect(
       toPractice(peer).filter((mail) => mail.parsed.subject?.startsWith('Phone')),
     ).toHaveLength(1);
-  });
-
-  it('tries again when the SMTP server was down, and sends once', async () => {
-    const port = await freePort();
-    const id = await store('amina@example.com');
-    const notifier = notifierOn(port);
-
-    await notifier.runOnce();
-    // Given back for a retry (the queue's part: message-queue.test.ts).
-    expect(await states()).toEqual({ [id]: 'sending' });
-    expect(errors).toContainEqual(
-      expect.stringMatching(
-        /^The acknowledgement of request \w+ failed \(attempt 1\): .*ECONNREFUSED/,
-      ),
-    );
-
-    const peer = await smtpPeer({ port });
-    await sleep(5);
-    await notifier.runOnce();
-    await sleep(5);
-    await notifier.runOnce();
-    expect(toVisitors(peer).map((mail) => mail.to)).toEqual([['amina@example.com']]);
-    expect(await states()).toEqual({ [id]: 'sent' });
   });
 
   it('sends none with NOTIFY_ACKNOWLEDGE=off', async () => {
