@@ -38,17 +38,15 @@ describe('loadNotifyConfig', () => {
     const hours = (value: string | undefined) =>
       loadNotifyConfig({ ...webhook, NOTIFY_REMINDER_HOURS: value })?.remindBeforeReplyByMs;
 
-    it('reminds four hours before the reply-by time by default', () => {
-      expect(hours(undefined)).toBe(4 * 3_600_000);
-      expect(hours(' ')).toBe(4 * 3_600_000);
-    });
-
     it.each([
+      // Four hours before the reply-by time by default.
+      [undefined, 4 * 3_600_000],
+      [' ', 4 * 3_600_000],
       ['0', 0],
       ['0.5', 30 * 60_000],
       ['2.25', 2.25 * 3_600_000],
       [String(practice.replyWithinHours), practice.replyWithinHours * 3_600_000],
-    ])('reads %s hours', (value, ms) => {
+    ])('reads %o hours', (value, ms) => {
       expect(hours(value)).toBe(ms);
     });
 
@@ -164,37 +162,30 @@ describe('loadNotifyConfig', () => {
 
 describe('NOTIFY_ACKNOWLEDGE', () => {
   const smtp = { SMTP_URL: 'smtp://smtp.example.com', NOTIFY_TO: 'practice@example.com' };
+  const webhook = { NOTIFY_WEBHOOK_URL: 'https://hooks.example.com/x' };
 
-  it('is on by default when e-mail is configured', () => {
-    expect(loadNotifyConfig(smtp)?.acknowledge).toBe(true);
+  it.each([
+    ['on by default when e-mail is configured', smtp, true],
+    ['off without e-mail, with only a webhook', webhook, false],
+    ['switched off by "off"', { ...smtp, NOTIFY_ACKNOWLEDGE: 'off' }, false],
+    ['switched off by "OFF"', { ...smtp, NOTIFY_ACKNOWLEDGE: 'OFF' }, false],
+    ['switched off by " off "', { ...smtp, NOTIFY_ACKNOWLEDGE: ' off ' }, false],
+    ['on when said so with e-mail configured', { ...smtp, NOTIFY_ACKNOWLEDGE: 'on' }, true],
+  ])('is %s', (_, env, on) => {
+    expect(loadNotifyConfig(env)?.acknowledge).toBe(on);
   });
 
-  it('is off without e-mail, with only a webhook', () => {
-    expect(
-      loadNotifyConfig({ NOTIFY_WEBHOOK_URL: 'https://hooks.example.com/x' })?.acknowledge,
-    ).toBe(false);
-  });
-
-  it.each(['off', 'OFF', ' off '])('is switched off by "%s"', (value) => {
-    expect(loadNotifyConfig({ ...smtp, NOTIFY_ACKNOWLEDGE: value })?.acknowledge).toBe(false);
-  });
-
-  it('is on when said so with e-mail configured', () => {
-    expect(loadNotifyConfig({ ...smtp, NOTIFY_ACKNOWLEDGE: 'on' })?.acknowledge).toBe(true);
-  });
-
-  it('refuses "on" without SMTP, saying what it needs', () => {
-    expect(() =>
-      loadNotifyConfig({
-        NOTIFY_WEBHOOK_URL: 'https://hooks.example.com/x',
-        NOTIFY_ACKNOWLEDGE: 'on',
-      }),
-    ).toThrow(/NOTIFY_ACKNOWLEDGE=on needs SMTP_URL and NOTIFY_TO/);
-  });
-
-  it('refuses a value other than on or off', () => {
-    expect(() => loadNotifyConfig({ ...smtp, NOTIFY_ACKNOWLEDGE: 'maybe' })).toThrow(
+  it.each([
+    // "on" without SMTP, saying what it needs.
+    [
+      { ...webhook, NOTIFY_ACKNOWLEDGE: 'on' },
+      /NOTIFY_ACKNOWLEDGE=on needs SMTP_URL and NOTIFY_TO/,
+    ],
+    [
+      { ...smtp, NOTIFY_ACKNOWLEDGE: 'maybe' },
       /NOTIFY_ACKNOWLEDGE must be on or off: .* \(got "maybe"\)/,
-    );
+    ],
+  ])('refuses %o', (env, message) => {
+    expect(() => loadNotifyConfig(env)).toThrow(message);
   });
 });
