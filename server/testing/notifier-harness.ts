@@ -13,7 +13,7 @@ import {
 import { createOutbox } from '../../supabase/functions/_shared/notifications/outbox.ts';
 import { createAlertStore } from '../../supabase/functions/_shared/notifications/practice-alerts.ts';
 import { wakeAfterInserts } from '../notifications/wake-after-inserts.ts';
-import { serve, type RunningServer, type TestEngine } from './helpers.ts';
+import { anonJsonHeaders, serve, type RunningServer, type TestEngine } from './helpers.ts';
 import { useTestDatabase } from './test-database.ts';
 import {
   startNtfyPeer,
@@ -31,6 +31,27 @@ import {
  * test the bookings and `tablesToEmpty` (of app_private) are emptied.
  */
 
+/** A request's notification, with what each channel took. */
+export interface NotificationRow {
+  booking_id: string;
+  attempts: number;
+  email_sent: boolean;
+  webhook_sent: boolean;
+  ntfy_sent: boolean;
+  completed: boolean;
+  last_error: string | null;
+}
+
+/** A valid booking request with an id of its own, `fields` over its own. */
+export const bookingFields = (fields: Record<string, unknown> = {}) => ({
+  id: crypto.randomUUID(),
+  full_name: 'Amina Khan',
+  phone: '01634 123456',
+  email: 'amina@example.com',
+  instagram: null,
+  ...fields,
+});
+
 export interface NotifierHarness {
   /** The database, once the block's tests run. */
   readonly db: Database;
@@ -46,6 +67,16 @@ export interface NotifierHarness {
   ntfyPeer(options?: Parameters<typeof startNtfyPeer>[0]): Promise<NtfyPeer>;
   /** Runs `close` after the current test. */
   afterTest(close: () => Promise<void>): void;
+  /**
+   * Posts `body` to the booking API as the form does, with `headers` besides:
+   * its status, how long the API took and when it answered (Date.now()).
+   */
+  post(
+    body: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; ms: number; at: number }>;
+  /** The notifications of requests, oldest first. */
+  notificationRows(): Promise<NotificationRow[]>;
 }
 
 export function useNotifierHarness(
@@ -87,7 +118,7 @@ export function useNotifierHarness(
     for (const close of closers.splice(0)) await close();
   });
 
-  return {
+  const harness: NotifierHarness = {
     get db() {
       return db();
     },
@@ -128,5 +159,26 @@ export function useNotifierHarness(
     afterTest(close) {
       closers.push(close);
     },
+    async post(body, headers = {}) {
+      const started = Date.now();
+      const response = await fetch(`${harness.baseUrl}/rest/v1/bookings`, {
+        method: 'POST',
+        headers: { ...anonJsonHeaders, ...headers },
+        body: JSON.stringify(body),
+      });
+      await response.body?.cancel();
+      const at = Date.now();
+      return { status: response.status, ms: at - started, at };
+    },
+    async notificationRows() {
+      const { rows } = await db().query<NotificationRow>(
+        `select booking_id::text, attempts, email_sent_at is not null as email_sent,
+                webhook_sent_at is not null as webhook_sent, ntfy_sent_at is not null as ntfy_sent,
+                done_at is not null as completed, last_error
+           from app_private.messages where kind = 'notification' order by created_at, booking_id`,
+      );
+      return rows;
+    },
   };
+  return harness;
 }

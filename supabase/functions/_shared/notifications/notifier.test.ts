@@ -1,6 +1,5 @@
 import { solveChallenge } from 'altcha-lib/v1';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../core/api-defaults.ts';
 import { parseAnswerFragment } from '../core/answer-link.ts';
 import { encodeBookingProof } from '../core/booking-proof.ts';
 import { createBookingChallengeIssuer } from '../../../../server/db/booking-challenge.ts';
@@ -16,16 +15,13 @@ import {
   waitFor,
   type SmtpPeer,
 } from '../../../../server/testing/notification-peers.ts';
-import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
-import { bookingWithId } from '../../../../server/testing/server-runs.ts';
+import { bookingFields, useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
 import { createWebhookChannel } from './channels.ts';
 import { createOutbox } from './outbox.ts';
 import { describeError, retryDelayMs } from './notifier.ts';
 import { practice } from '../content/practice.ts';
 
 /** The notifier against a real SMTP server and a real webhook receiver, in this process. */
-
-const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/json' };
 
 const engines = testEngines('notify');
 
@@ -78,16 +74,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
       const refused = answers.find((answer) => answer.status !== 201);
       return refused ?? { status: 201, ms: 0 };
     }
-    const proofHeader: Record<string, string> = proof
-      ? { 'X-Booking-Proof': await solveProof() }
-      : {};
-    const started = Date.now();
-    const response = await fetch(`${harness.baseUrl}/rest/v1/bookings`, {
-      method: 'POST',
-      headers: { ...anonHeaders, ...proofHeader },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, ms: Date.now() - started };
+    return harness.post(body, proof ? { 'X-Booking-Proof': await solveProof() } : {});
   }
 
   /** A challenge of the database solved with ALTCHA's solver, as the browser solves it: the X-Booking-Proof header. */
@@ -102,24 +89,8 @@ describe.each(engines)('the notifier on $name', (engine) => {
     return encodeBookingProof(challenge, solution!.number);
   }
 
-  async function outboxRows() {
-    const { rows } = await harness.db.query<{
-      booking_id: string;
-      attempts: number;
-      email_sent: boolean;
-      webhook_sent: boolean;
-      completed: boolean;
-      last_error: string | null;
-    }>(
-      `select booking_id::text, attempts, email_sent_at is not null as email_sent,
-              webhook_sent_at is not null as webhook_sent, done_at is not null as completed,
-              last_error
-       from app_private.messages where kind = 'notification' order by created_at, booking_id`,
-    );
-    return rows;
-  }
-
-  const booking = (overrides: Record<string, unknown> = {}) => bookingWithId(overrides);
+  const outboxRows = harness.notificationRows;
+  const booking = bookingFields;
 
   it('e-mails the practice every field of a booking, the name as text, the time in UK time', async () => {
     const peer = await smtpPeer({ auth: { user: 'clinic', pass: 's3cret' } });
@@ -177,6 +148,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
         attempts: 1,
         email_sent: true,
         webhook_sent: false,
+        ntfy_sent: false,
         completed: true,
         last_error: null,
       },

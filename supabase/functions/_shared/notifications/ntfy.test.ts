@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { developmentAnonKey } from '../core/api-defaults.ts';
 import { shortReference } from '../core/booking-reference.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
 import {
@@ -10,8 +9,7 @@ import {
   waitFor,
   type NtfyPeer,
 } from '../../../../server/testing/notification-peers.ts';
-import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
-import { bookingWithId } from '../../../../server/testing/server-runs.ts';
+import { bookingFields, useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
 import { runDaily } from './daily-run.ts';
 import { createNtfyChannel, parseTopicUrl } from './ntfy.ts';
 
@@ -22,7 +20,6 @@ import { createNtfyChannel, parseTopicUrl } from './ntfy.ts';
  * notifier's rule for every channel (notifier.test.ts).
  */
 
-const anonHeaders = { apikey: developmentAnonKey, 'Content-Type': 'application/json' };
 const topic = 'hijama-3f9c1e7a5b2d4c6e';
 const token = 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2';
 
@@ -105,34 +102,9 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
   const pushTo = (peer: NtfyPeer, withToken: string | undefined = undefined) =>
     createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: withToken }, testSiteUrl);
 
-  /** Posts one booking as the form does; resolves when the API has answered. */
-  async function post(body: Record<string, unknown>): Promise<{ status: number; at: number }> {
-    const response = await fetch(`${harness.baseUrl}/rest/v1/bookings`, {
-      method: 'POST',
-      headers: anonHeaders,
-      body: JSON.stringify(body),
-    });
-    await response.body?.cancel();
-    return { status: response.status, at: Date.now() };
-  }
-
-  const booking = (overrides: Record<string, unknown> = {}) =>
-    bookingWithId({ phone: '07700 900123', ...overrides });
-
-  async function outboxRows() {
-    const { rows } = await harness.db.query<{
-      attempts: number;
-      email_sent: boolean;
-      ntfy_sent: boolean;
-      completed: boolean;
-      last_error: string | null;
-    }>(
-      `select attempts, email_sent_at is not null as email_sent, ntfy_sent_at is not null as ntfy_sent,
-              done_at is not null as completed, last_error
-         from app_private.messages where kind = 'notification' order by created_at, booking_id`,
-    );
-    return rows;
-  }
+  const { post, notificationRows: outboxRows } = harness;
+  const booking = (fields: Record<string, unknown> = {}) =>
+    bookingFields({ phone: '07700 900123', ...fields });
 
   const ukShort = /\w{3} \d{1,2} \w{3} \d{4} \d{2}:\d{2}/.source;
 
@@ -173,7 +145,15 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
     ]);
     await waitFor(async () => (await outboxRows())[0]?.completed === true, 'completion');
     expect(await outboxRows()).toEqual([
-      { attempts: 1, email_sent: false, ntfy_sent: true, completed: true, last_error: null },
+      {
+        booking_id: sent.id,
+        attempts: 1,
+        email_sent: false,
+        webhook_sent: false,
+        ntfy_sent: true,
+        completed: true,
+        last_error: null,
+      },
     ]);
     expect(infos).toContainEqual(
       expect.stringMatching(
