@@ -309,9 +309,10 @@ describe("the week's record of replies", () => {
     expect(medianOf(values)).toBe(median);
   });
 
-  it('counts answered ones within the promise, with the median over an odd number of answers', () => {
-    const record = replyRecordOf(
-      [
+  it.each([
+    [
+      'answered ones within the promise, with the median over an odd number of answers',
+      () => [
         replyOf(now, 6 * 24 * hour, 1 * hour),
         replyOf(now, 5 * 24 * hour, 3 * hour + 10 * minute),
         // Answered late: counted, not within; its time is in the median.
@@ -321,50 +322,40 @@ describe("the week's record of replies", () => {
         // Waiting, still within its time: not known yet.
         replyOf(now, 2 * hour, null),
       ],
-      now,
-    );
-    expect(record).toEqual({
-      decided: 4,
-      answeredInTime: 2,
-      medianMs: 3 * hour + 10 * minute,
-    });
-    expect(replyRecordLine(record)).toBe(
+      { decided: 4, answeredInTime: 2, medianMs: 3 * hour + 10 * minute },
       `This week: answered 2 of 4 within ${replyWithinHours} hours, median 3 h 10 min.`,
-    );
-  });
-
-  it('takes the mean of the two middle answers for an even number', () => {
-    const record = replyRecordOf(
-      [1, 2, 4, 5].map((hours) => replyOf(now, 2 * 24 * hour, hours * hour)),
-      now,
-    );
-    expect(record.medianMs).toBe(3 * hour);
-    expect(replyRecordLine(record)).toBe(
+    ],
+    [
+      'the mean of the two middle answers for an even number',
+      () => [1, 2, 4, 5].map((hours) => replyOf(now, 2 * 24 * hour, hours * hour)),
+      { decided: 4, answeredInTime: 4, medianMs: 3 * hour },
       `This week: answered 4 of 4 within ${replyWithinHours} hours, median 3 h 00 min.`,
-    );
-  });
-
-  it('counts an answer at exactly 24 hours as within, a minute later as not', () => {
-    const record = replyRecordOf(
-      [replyOf(now, 3 * 24 * hour, 24 * hour), replyOf(now, 3 * 24 * hour, 24 * hour + minute)],
-      now,
-    );
-    expect(record).toMatchObject({ decided: 2, answeredInTime: 1 });
-  });
-
-  it('says so when nothing was answered', () => {
-    const none = replyRecordOf([replyOf(now, 2 * hour, null)], now);
-    expect(none).toEqual({ decided: 0, answeredInTime: 0, medianMs: undefined });
-    expect(replyRecordLine(none)).toBe(
+    ],
+    [
+      'an answer at exactly 24 hours as within, a minute later as not',
+      () => [
+        replyOf(now, 3 * 24 * hour, 24 * hour),
+        replyOf(now, 3 * 24 * hour, 24 * hour + minute),
+      ],
+      { decided: 2, answeredInTime: 1, medianMs: 24 * hour + 30_000 },
+      `This week: answered 1 of 2 within ${replyWithinHours} hours, median 24 h 00 min.`,
+    ],
+    [
+      'nothing, and says so, when nothing was answered',
+      () => [replyOf(now, 2 * hour, null)],
+      { decided: 0, answeredInTime: 0, medianMs: undefined },
       'This week: no request has been answered or reached its reply-by time yet.',
-    );
-    const lateOnly = replyRecordOf(
-      [replyOf(now, 25 * hour, null), replyOf(now, 6 * 24 * hour, null)],
-      now,
-    );
-    expect(replyRecordLine(lateOnly)).toBe(
+    ],
+    [
+      'none within, with no median, when those past due were never answered',
+      () => [replyOf(now, 25 * hour, null), replyOf(now, 6 * 24 * hour, null)],
+      { decided: 2, answeredInTime: 0, medianMs: undefined },
       `This week: answered 0 of 2 within ${replyWithinHours} hours.`,
-    );
+    ],
+  ])('counts %s', (_, replies, expected, line) => {
+    const record = replyRecordOf(replies(), now);
+    expect(record).toEqual(expected);
+    expect(replyRecordLine(record)).toBe(line);
   });
 
   it('does not know of an answer recorded after the summary is composed', () => {
