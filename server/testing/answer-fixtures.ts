@@ -1,13 +1,37 @@
 import type { Queryable } from '../../supabase/functions/_shared/db/database.ts';
 
-/** A waiting request, inserted as the tables' owner; its id. */
-export async function storeWaitingRequest(db: Queryable): Promise<string> {
-  const id = crypto.randomUUID();
+/** A booking's columns, as the table owner may write them. */
+export interface StoredRequestFields {
+  id?: string;
+  created_at?: string;
+  full_name?: string;
+  phone?: string;
+  email?: string;
+  instagram?: string | null;
+}
+
+/**
+ * A waiting request, inserted as the tables' owner (created_at cannot come
+ * through the API), `fields` over its own; its id.
+ */
+export async function storeWaitingRequest(
+  db: Queryable,
+  fields: StoredRequestFields = {},
+): Promise<string> {
+  const row = {
+    id: crypto.randomUUID(),
+    full_name: 'Amina Khan',
+    phone: '01634 123456',
+    email: 'amina@example.com',
+    ...fields,
+  };
+  const columns = Object.keys(row);
   await db.query(
-    `insert into public.bookings (id, full_name, phone, email) values ($1, 'Amina Khan', '01634 123456', 'amina@example.com')`,
-    [id],
+    `insert into public.bookings (${columns.join(', ')})
+     values (${columns.map((_, index) => `$${index + 1}`).join(', ')})`,
+    Object.values(row),
   );
-  return id;
+  return row.id;
 }
 
 /** The token of a request's "Mark as answered" link, as the notifier has the database sign it. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { shortReference } from '../core/booking-reference.ts';
 import { practice } from '../content/practice.ts';
 import * as visitorEmails from '../content/visitor-emails.ts';
+import { storeWaitingRequest } from '../../../../server/testing/answer-fixtures.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
 import { type ReceivedMail, type SmtpPeer } from '../../../../server/testing/notification-peers.ts';
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
@@ -40,15 +41,13 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
     return notifier;
   }
 
-  async function store(email: string, fullName = 'Amina Khan') {
-    const id = crypto.randomUUID();
-    await harness.db.query(
-      `insert into public.bookings (id, full_name, phone, email, instagram)
-       values ($1, $2, '07700 900 456', $3, 'amina.k')`,
-      [id, fullName, email],
-    );
-    return id;
-  }
+  const store = (email: string, full_name = 'Amina Khan') =>
+    storeWaitingRequest(harness.db, {
+      email,
+      full_name,
+      phone: '07700 900 456',
+      instagram: 'amina.k',
+    });
 
   const toVisitors = (peer: SmtpPeer) =>
     peer.mails.filter((mail) => !mail.to.includes(practiceInbox));

@@ -2,6 +2,7 @@ import { practice } from '../content/practice.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { answerLink } from '../core/answer-link.ts';
 import { shortReference } from '../core/booking-reference.ts';
+import { storeWaitingRequest } from '../../../../server/testing/answer-fixtures.ts';
 import { useTestDatabase } from '../../../../server/testing/test-database.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
 import {
@@ -89,19 +90,14 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
   }
 
   /** A request received at `createdAt`, stored as the database owner (created_at cannot come through the API). */
-  async function storeRequest(
-    createdAt: string,
-    fullName: string,
-    instagram: string | null = null,
-  ) {
-    const id = crypto.randomUUID();
-    await opened.db.query(
-      `insert into public.bookings (id, created_at, full_name, phone, email, instagram)
-       values ($1, $2, $3, '07700 900123', 'guest@example.com', $4)`,
-      [id, createdAt, fullName, instagram],
-    );
-    return id;
-  }
+  const storeRequest = (created_at: string, full_name: string, instagram: string | null = null) =>
+    storeWaitingRequest(opened.db, {
+      created_at,
+      full_name,
+      instagram,
+      phone: '07700 900123',
+      email: 'guest@example.com',
+    });
 
   /** Marks `bookingId` answered at `answeredAt`, as the link or the command records it. */
   async function storeAnswer(

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { testEngines } from '../../../../server/testing/helpers.ts';
+import { storeWaitingRequest } from '../../../../server/testing/answer-fixtures.ts';
 import { useTestDatabase } from '../../../../server/testing/test-database.ts';
 import { freePort, startWebhookReceiver } from '../../../../server/testing/notification-peers.ts';
 import { createWebhookChannel } from './channels.ts';
@@ -45,12 +46,7 @@ describe.each(testEngines('queue'))('the message queue on $name', (engine) => {
 
   /** A booking request, whose notification the database adds; the request's id. */
   async function request(inDigest = false) {
-    const id = crypto.randomUUID();
-    await database.db.query(
-      `insert into public.bookings (id, full_name, phone, email)
-       values ($1, 'Amina Khan', '07700 900123', 'amina@example.com')`,
-      [id],
-    );
+    const id = await storeWaitingRequest(database.db);
     await database.db.query(
       `update app_private.messages set in_digest = $2 where booking_id = $1`,
       [id, inDigest],

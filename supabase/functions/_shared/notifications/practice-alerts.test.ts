@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shortReference } from '../core/booking-reference.ts';
+import { storeWaitingRequest } from '../../../../server/testing/answer-fixtures.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
 import { useTestDatabase } from '../../../../server/testing/test-database.ts';
 import {
@@ -37,15 +38,7 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
   const emailTo = (peer: SmtpPeer, password: string) =>
     emailChannelTo(peer.port, `clinic:${password}@`);
 
-  async function store(fullName: string) {
-    const id = crypto.randomUUID();
-    await harness.db.query(
-      `insert into public.bookings (id, full_name, phone, email)
-       values ($1, $2, '01634 123456', 'guest@example.com')`,
-      [id, fullName],
-    );
-    return id;
-  }
+  const store = (full_name: string) => storeWaitingRequest(harness.db, { full_name });
 
   /** Makes every request older, as if the minutes had passed. */
   async function age(minutes: number) {
@@ -202,11 +195,7 @@ describe("the alert that a visitor's address refused the acknowledgement", () =>
     const opened = useTestDatabase(engine);
 
     it('keeps the request and the reply, without the address the visitor typed', async () => {
-      await opened.db.query(
-        `insert into public.bookings (id, full_name, phone, email)
-         values ($1, 'Amina Khan', '07700 900 456', 'Amina@Example.com')`,
-        [bookingId],
-      );
+      await storeWaitingRequest(opened.db, { id: bookingId, email: 'Amina@Example.com' });
       await recordAcknowledgementRefused(opened.db, {
         bookingId,
         receivedAt: new Date('2026-11-24T14:02:00Z'),

@@ -8,6 +8,7 @@ import {
   testDatabaseUrl,
   testEngines,
 } from '../../../../server/testing/helpers.ts';
+import { storeWaitingRequest } from '../../../../server/testing/answer-fixtures.ts';
 import { useScratchPostgres, useTestDatabase } from '../../../../server/testing/test-database.ts';
 import {
   emailChannelTo,
@@ -44,12 +45,11 @@ const plus = (date: Date, ms: number) => new Date(date.getTime() + ms);
 
 /** Stores a request as the table owner, arrived at `createdAt`; its own notification counts as sent. */
 async function storeRequest(db: Database, createdAt: Date, fullName = 'Amina Khan') {
-  const id = crypto.randomUUID();
-  await db.query(
-    `insert into public.bookings (id, created_at, full_name, phone, email)
-     values ($1, $2, $3, '07700 900123', 'amina@example.com')`,
-    [id, createdAt.toISOString(), fullName],
-  );
+  const id = await storeWaitingRequest(db, {
+    created_at: createdAt.toISOString(),
+    full_name: fullName,
+    phone: '07700 900123',
+  });
   // Only the reminder is under test: the request's own e-mail is out of the way.
   await db.query(
     `update app_private.messages set done_at = now(), outcome = 'sent', claimed_by = null
