@@ -3,7 +3,7 @@ import { combiningMarkRanges, letterRanges, rangesClass } from '../core/letters-
 import { practice } from '../content/practice.ts';
 import * as visitorEmails from '../content/visitor-emails.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
-import { colours, escapeHtml, fontStack } from './email-html.ts';
+import { colours, emailClosing, emailOpening, escapeHtml } from './email-html.ts';
 import { telUrl } from './reply-links.ts';
 
 /**
@@ -88,18 +88,7 @@ export function composeAcknowledgement(request: AcknowledgementRequest): Acknowl
   const paragraph = (html: string, extra = '') =>
     `<p style="margin:0 0 16px;font-size:16px;line-height:24px;color:${colours.ink}${extra}">${html}</p>`;
   const html = [
-    '<!doctype html>',
-    '<html lang="en-GB"><head><meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="color-scheme" content="light"><meta name="supported-color-schemes" content="light">',
-    `<title>${escapeHtml(copy.heading)}</title></head>`,
-    `<body style="margin:0;padding:0;background-color:${colours.page};color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
-    // The line an inbox shows beside the subject.
-    `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">${escapeHtml(copy.preview)}</div>`,
-    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.page}" style="background-color:${colours.page}">`,
-    // The text style again on a cell: some mail clients drop the body's.
-    `<tr><td align="center" style="padding:16px 12px;color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
-    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.card}" style="max-width:560px;background-color:${colours.card};border:1px solid ${colours.border};border-collapse:separate;border-radius:12px">`,
+    ...emailOpening(copy.heading, copy.preview),
     `<tr><td bgcolor="${colours.heading}" style="padding:16px 20px;background-color:${colours.heading};border-radius:11px 11px 0 0;color:${colours.onHeading}">`,
     `<p style="margin:0;font-size:14px;line-height:20px;color:${colours.onHeading}">${escapeHtml(practice.name)}</p>`,
     `<h1 style="margin:4px 0 0;font-family:Georgia,'Times New Roman',serif;font-size:26px;font-weight:normal;line-height:32px;color:#ffffff">${escapeHtml(copy.heading)}</h1>`,
@@ -117,10 +106,7 @@ export function composeAcknowledgement(request: AcknowledgementRequest): Acknowl
     paragraph(phoneHtml),
     `<p style="margin:0 0 16px;font-size:14px;line-height:20px;color:${colours.muted}">${escapeHtml(copy.notYou)}</p>`,
     `<p style="margin:0;font-size:16px;line-height:24px;color:${colours.ink}">${copy.signOff.map(escapeHtml).join('<br>')}</p>`,
-    '</td></tr></table>',
-    '</td></tr></table>',
-    '</body></html>',
-    '',
+    ...emailClosing,
   ].join('\n');
 
   return { subject: copy.subject(reference), text, html };

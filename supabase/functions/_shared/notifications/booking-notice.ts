@@ -8,8 +8,9 @@ import {
   breakAnywhere,
   buttonHtml,
   colours,
+  emailClosing,
+  emailOpening,
   escapeHtml,
-  fontStack,
   plainText,
 } from './email-html.ts';
 import { phoneKind, whatsAppChatUrl } from './phone-kind.ts';
@@ -218,18 +219,7 @@ export function composeBookingEmail(notice: BookingNotice, siteUrl: string): Boo
   const row = (label: string, valueHtml: string) =>
     `<tr><th align="left" valign="top" style="padding:6px 16px 6px 0;color:${colours.muted};font-weight:normal;white-space:nowrap">${label}</th><td style="padding:6px 0">${valueHtml}</td></tr>`;
   const html = [
-    '<!doctype html>',
-    '<html lang="en-GB"><head><meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="color-scheme" content="light"><meta name="supported-color-schemes" content="light">',
-    '<title>New booking request</title></head>',
-    `<body style="margin:0;padding:0;background-color:${colours.page};color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
-    // The line an inbox shows beside the subject.
-    `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">Reply by ${escapeHtml(deadline)} · ref. ${escapeHtml(reference)}</div>`,
-    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.page}" style="background-color:${colours.page}">`,
-    // The text style again on a cell: some mail clients drop the body's.
-    `<tr><td align="center" style="padding:16px 12px;color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
-    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.card}" style="max-width:560px;background-color:${colours.card};border:1px solid ${colours.border};border-collapse:separate;border-radius:12px">`,
+    ...emailOpening('New booking request', `Reply by ${deadline} · ref. ${reference}`),
     `<tr><td bgcolor="${colours.heading}" style="padding:16px 20px;background-color:${colours.heading};border-radius:11px 11px 0 0;color:${colours.onHeading};${breakAnywhere}">`,
     `<p style="margin:0;font-size:14px;line-height:20px;color:${colours.onHeading}">${escapeHtml(practice.name)} · New booking request</p>`,
     `<h1 style="margin:4px 0 0;font-family:Georgia,'Times New Roman',serif;font-size:26px;font-weight:normal;line-height:32px;color:#ffffff">${escapeHtml(notice.fullName)}</h1>`,
@@ -264,10 +254,7 @@ export function composeBookingEmail(notice: BookingNotice, siteUrl: string): Boo
     row('Received', escapeHtml(received)),
     '</table>',
     `<p style="margin:16px 0 0;font-size:14px;line-height:20px;color:${colours.muted}">${escapeHtml(promise)}<br>Booking id: ${escapeHtml(notice.id)}</p>`,
-    '</td></tr></table>',
-    '</td></tr></table>',
-    '</body></html>',
-    '',
+    ...emailClosing,
   ].join('\n');
 
   const email: BookingEmail = { subject: bookingSubject(notice), text, html };

@@ -78,6 +78,30 @@ export function buttonHtml(
   ].join('');
 }
 
+/**
+ * Every HTML e-mail's document up to its card: a card no wider than 560 px on
+ * the site's colours, held by tables for the mail clients that drop style
+ * sheets. `preheader` is the line an inbox shows beside the subject.
+ */
+export function emailOpening(title: string, preheader: string): string[] {
+  return [
+    '<!doctype html>',
+    '<html lang="en-GB"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light"><meta name="supported-color-schemes" content="light">',
+    `<title>${escapeHtml(title)}</title></head>`,
+    `<body style="margin:0;padding:0;background-color:${colours.page};color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
+    `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">${escapeHtml(preheader)}</div>`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.page}" style="background-color:${colours.page}">`,
+    // The text style again on a cell: some mail clients drop the body's.
+    `<tr><td align="center" style="padding:16px 12px;color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.card}" style="max-width:560px;background-color:${colours.card};border:1px solid ${colours.border};border-collapse:separate;border-radius:12px">`,
+  ];
+}
+
+/** The end of the card, the page and the document that emailOpening began. */
+export const emailClosing = ['</td></tr></table>', '</td></tr></table>', '</body></html>', ''];
+
 /** What an e-mail to the practice puts in the shared frame of emailDocument. */
 export interface EmailFrame {
   /** The document's title, and the heading's large line. */
@@ -97,26 +121,13 @@ export interface EmailFrame {
  */
 export function emailDocument({ title, preheader, kind, content }: EmailFrame): string {
   return [
-    '<!doctype html>',
-    '<html lang="en-GB"><head><meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="color-scheme" content="light"><meta name="supported-color-schemes" content="light">',
-    `<title>${escapeHtml(title)}</title></head>`,
-    `<body style="margin:0;padding:0;background-color:${colours.page};color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
-    `<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">${escapeHtml(preheader)}</div>`,
-    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.page}" style="background-color:${colours.page}">`,
-    // The text style again on a cell: some mail clients drop the body's.
-    `<tr><td align="center" style="padding:16px 12px;color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px">`,
-    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${colours.card}" style="max-width:560px;background-color:${colours.card};border:1px solid ${colours.border};border-collapse:separate;border-radius:12px">`,
+    ...emailOpening(title, preheader),
     `<tr><td bgcolor="${colours.heading}" style="padding:16px 20px;background-color:${colours.heading};border-radius:11px 11px 0 0;color:${colours.onHeading};${breakAnywhere}">`,
     `<p style="margin:0;font-size:14px;line-height:20px;color:${colours.onHeading}">${escapeHtml(practice.name)} · ${escapeHtml(kind)}</p>`,
     `<h1 style="margin:4px 0 0;font-family:Georgia,'Times New Roman',serif;font-size:24px;font-weight:normal;line-height:30px;color:#ffffff">${escapeHtml(title)}</h1>`,
     '</td></tr>',
     `<tr><td style="padding:20px 20px 12px;${breakAnywhere}">`,
     ...content,
-    '</td></tr></table>',
-    '</td></tr></table>',
-    '</body></html>',
-    '',
+    ...emailClosing,
   ].join('\n');
 }
