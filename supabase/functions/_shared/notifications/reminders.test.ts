@@ -71,24 +71,46 @@ function remindedCounts(peer: SmtpPeer, ids: readonly string[]): number[] {
   );
 }
 
-interface Harness {
-  smtp: SmtpPeer;
-  ntfy: NtfyPeer;
-  errors: string[];
-  /** A notifier on `db` whose clock is `clock.now`, with a reminder task. */
-  notifier(
-    clock: { now: Date },
-    options?: { remindHours?: number; channels?: NotificationChannel[]; db?: Database },
-  ): Notifier;
-  emailTo(port: number): NotificationChannel;
-  pushTo(peer: NtfyPeer): NotificationChannel;
-}
+const pushTo = (peer: NtfyPeer) =>
+  createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: undefined }, testSiteUrl);
 
 /** Peers and notifiers for one test, closed after it. */
-function useHarness(getDb: () => Database): Harness {
+function useHarness(getDb: () => Database) {
   const notifiers: Notifier[] = [];
   const closers: (() => Promise<void>)[] = [];
-  const harness = { errors: [] as string[] } as unknown as Harness;
+  const harness = {
+    smtp: undefined as unknown as SmtpPeer,
+    ntfy: undefined as unknown as NtfyPeer,
+    errors: [] as string[],
+    /** A notifier on `db` whose clock is `clock.now`, with a reminder task. */
+    notifier(
+      clock: { now: Date },
+      options: { remindHours?: number; channels?: NotificationChannel[]; db?: Database } = {},
+    ): Notifier {
+      const db = options.db ?? getDb();
+      const notifier = createNotifier({
+        siteUrl: testSiteUrl,
+        outbox: createOutbox(db),
+        channels: options.channels ?? [emailChannelTo(harness.smtp.port), pushTo(harness.ntfy)],
+        pollIntervalMs: 100,
+        retryBaseMs: 200,
+        retryMaxMs: 400,
+        exclusive: false,
+        tasks: [
+          createReminderTask({
+            siteUrl: testSiteUrl,
+            db,
+            remindBeforeReplyByMs: (options.remindHours ?? 4) * hour,
+            retryMs: 10 * minute,
+          }),
+        ],
+        now: () => clock.now,
+        log: { info: () => {}, error: (message) => harness.errors.push(message) },
+      });
+      notifiers.push(notifier);
+      return notifier;
+    },
+  };
 
   beforeEach(async () => {
     harness.smtp = await startSmtpPeer();
@@ -101,37 +123,6 @@ function useHarness(getDb: () => Database): Harness {
     for (const notifier of notifiers.splice(0)) await notifier.stop();
     for (const close of closers.splice(0)) await close();
   });
-
-  harness.emailTo = emailChannelTo;
-  harness.pushTo = (peer) =>
-    createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: undefined }, testSiteUrl);
-  harness.notifier = (clock, options = {}) => {
-    const db = options.db ?? getDb();
-    const notifier = createNotifier({
-      siteUrl: testSiteUrl,
-      outbox: createOutbox(db),
-      channels: options.channels ?? [
-        harness.emailTo(harness.smtp.port),
-        harness.pushTo(harness.ntfy),
-      ],
-      pollIntervalMs: 100,
-      retryBaseMs: 200,
-      retryMaxMs: 400,
-      exclusive: false,
-      tasks: [
-        createReminderTask({
-          siteUrl: testSiteUrl,
-          db,
-          remindBeforeReplyByMs: (options.remindHours ?? 4) * hour,
-          retryMs: 10 * minute,
-        }),
-      ],
-      now: () => clock.now,
-      log: { info: () => {}, error: (message) => harness.errors.push(message) },
-    });
-    notifiers.push(notifier);
-    return notifier;
-  };
   return harness;
 }
 
@@ -275,7 +266,7 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
     const failingPush = await startNtfyPeer({ statuses: [503] });
     const clock = { now: at('2026-07-02T05:00:00Z') };
     const notifier = harness.notifier(clock, {
-      channels: [harness.emailTo(await freePort()), harness.pushTo(failingPush)],
+      channels: [emailChannelTo(await freePort()), pushTo(failingPush)],
     });
     try {
       for (const [elapsed, pushed] of [
