@@ -1,17 +1,15 @@
 import { practice } from '../content/practice.ts';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { answerLink } from '../core/answer-link.ts';
 import { shortReference } from '../core/booking-reference.ts';
 import { storeWaitingRequest } from '../../../../server/testing/answer-fixtures.ts';
-import { useTestDatabase } from '../../../../server/testing/test-database.ts';
+import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
 import {
   emailChannelTo,
   freePort,
   practiceInbox,
-  startSmtpPeer,
   startWebhookReceiver,
-  type SmtpPeer,
 } from '../../../../server/testing/notification-peers.ts';
 import { createWebhookChannel, type NotificationChannel } from './channels.ts';
 import { noChannelNote, runDaily, type DailyRunOptions } from './daily-run.ts';
@@ -43,31 +41,12 @@ function withoutMarkLinks(text: string, ids: readonly string[]): string {
 const seven = { hour: 7, minute: 0 };
 
 describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
-  const opened = useTestDatabase(engine);
-  const closers: (() => Promise<void>)[] = [];
-  const infos: string[] = [];
-  const errors: string[] = [];
-
-  beforeEach(async () => {
-    await opened.db.query('delete from public.bookings');
-    await opened.db.query('delete from app_private.messages');
-    infos.length = 0;
-    errors.length = 0;
-  });
-
-  afterEach(async () => {
-    for (const close of closers.splice(0)) await close();
-  });
-
-  async function smtpPeer(): Promise<SmtpPeer> {
-    const peer = await startSmtpPeer();
-    closers.push(peer.close);
-    return peer;
-  }
+  const harness = useNotifierHarness(engine, ['messages']);
+  const { errors, infos, smtpPeer } = harness;
 
   function emailTo(port: number): NotificationChannel {
     const channel = emailChannelTo(port);
-    closers.push(async () => channel.close());
+    harness.afterTest(async () => channel.close());
     return channel;
   }
 
@@ -77,7 +56,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     options: Partial<DailyRunOptions> = {},
   ) {
     return runDaily({
-      db: opened.db,
+      db: harness.db,
       channels,
       schedule: { at: seven, summary: true },
       siteUrl: practice.url,
@@ -91,7 +70,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
 
   /** A request received at `createdAt`, stored as the database owner (created_at cannot come through the API). */
   const storeRequest = (created_at: string, full_name: string, instagram: string | null = null) =>
-    storeWaitingRequest(opened.db, {
+    storeWaitingRequest(harness.db, {
       created_at,
       full_name,
       instagram,
@@ -105,7 +84,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     answeredAt: string,
     markedBy: 'link' | 'command' = 'link',
   ) {
-    await opened.db.query(
+    await harness.db.query(
       `insert into app_private.booking_answers (booking_id, answered_at, marked_by)
        values ($1, $2, $3)`,
       [bookingId, answeredAt, markedBy],
@@ -153,12 +132,12 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     // Answered after the clocks went back: 19:30 BST to 01:15 GMT is 6 h 45 min, not 5 h 45 min.
     await storeAnswer(evening, '2026-10-25T01:15:00Z');
     // One notified, one failing, one pending.
-    await opened.db.query(
+    await harness.db.query(
       `update app_private.messages set done_at = now(), outcome = 'sent', attempts = 1
         where kind = 'notification' and booking_id = $1`,
       [evening],
     );
-    await opened.db.query(
+    await harness.db.query(
       `update app_private.messages
           set attempts = 4, last_error = 'e-mail to practice@example.com: Invalid login: 535 Authentication failed (EAUTH)'
         where kind = 'notification' and booking_id = $1`,
@@ -213,7 +192,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     expect(text).toContain(
       '1 request older than 12 months was deleted, as the privacy notice promises.',
     );
-    const { rows } = await opened.db.query<{ full_name: string }>(
+    const { rows } = await harness.db.query<{ full_name: string }>(
       'select full_name from public.bookings order by created_at',
     );
     expect(rows.map((row) => row.full_name)).toEqual([
@@ -329,11 +308,11 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     ]);
     // Within the delay (retryMs), nobody takes the day; after it, the next run does.
     expect((await run('2026-11-03T07:01:00Z', [])).outcome).toBe('already done');
-    await opened.db.query(
+    await harness.db.query(
       `update app_private.messages set next_attempt_at = now() - interval '1 minute' where day = '2026-11-03'`,
     );
     const hook = await startWebhookReceiver();
-    closers.push(hook.close);
+    harness.afterTest(hook.close);
     expect((await run('2026-11-03T07:10:00Z', [createWebhookChannel(hook.url)])).outcome).toBe(
       'sent',
     );
@@ -372,7 +351,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
       day: '2026-11-04',
       purged: 1,
     });
-    const { rows } = await opened.db.query(
+    const { rows } = await harness.db.query(
       `select done_at is null as open, next_attempt_at <= now() as due, last_error
          from app_private.messages where day = '2026-11-04'`,
     );
