@@ -49,10 +49,17 @@ const before = (notice: BookingNotice, ms: number) =>
   new Date(notice.createdAt.getTime() + replyWithinMs - ms);
 
 describe('composeReminder', () => {
-  it('says in the subject when a lone request is due, in UK time', () => {
+  it.each([
     // Due 2 July 18:40 BST (17:40 UTC); reminded four hours before.
-    const reminder = composeReminder([amina], before(amina, 4 * hour), testSiteUrl);
-    expect(reminder.subject).toBe('A request waits for a reply; it is due at 18:40');
+    ['four hours before it', 4 * hour, 'due at 18:40', '(4 h 00 min left)'],
+    // As soon as it arrives (NOTIFY_REMINDER_HOURS=24): due on the next UK day.
+    ['as soon as it arrives', replyWithinMs, 'due tomorrow at 18:40', '(24 h 00 min left)'],
+    // Due, not late, at the reply-by time itself (NOTIFY_REMINDER_HOURS=0).
+    ['at its reply-by time', 0, 'due at 18:40', '(due now)'],
+  ])('says when a lone request reminded %s is due, in UK time', (_, ms, due, left) => {
+    const reminder = composeReminder([amina], before(amina, ms), testSiteUrl);
+    expect(reminder.subject).toBe(`A request waits for a reply; it is ${due}`);
+    expect(reminder.text).toContain(left);
   });
 
   it('groups requests, the first due first, whatever order they came in', () => {
@@ -68,19 +75,6 @@ describe('composeReminder', () => {
     expect(reminder.text).toContain('Reply by Thu 02 Jul 2026 18:40 (1 h 20 min late)');
     // The second is 30 minutes later: 50 minutes late.
     expect(reminder.text).toContain('Reply by Thu 02 Jul 2026 19:10 (50 min late)');
-  });
-
-  it('says "tomorrow" when the first is due on the next UK day', () => {
-    // Reminded as soon as it arrives (NOTIFY_REMINDER_HOURS=24).
-    const reminder = composeReminder([amina], amina.createdAt, testSiteUrl);
-    expect(reminder.subject).toBe('A request waits for a reply; it is due tomorrow at 18:40');
-    expect(reminder.text).toContain('(24 h 00 min left)');
-  });
-
-  it('is due, not late, at the reply-by time itself (NOTIFY_REMINDER_HOURS=0)', () => {
-    const reminder = composeReminder([amina], before(amina, 0), testSiteUrl);
-    expect(reminder.subject).toBe('A request waits for a reply; it is due at 18:40');
-    expect(reminder.text).toContain('(due now)');
   });
 
   it.each([
