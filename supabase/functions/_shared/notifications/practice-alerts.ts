@@ -64,22 +64,12 @@ export interface AcknowledgementRefusedDetails {
   smtp_reply: string;
 }
 
-export type PracticeAlert =
-  /** `details` is null for an alert left before the threshold was recorded with it. */
-  | { id: string; kind: 'flood'; createdAt: Date; details: FloodDetails | null }
-  | { id: string; kind: 'no_client_address'; createdAt: Date; details: null }
-  | {
-      id: string;
-      kind: 'notification_failing';
-      createdAt: Date;
-      details: FailingNotificationsDetails;
-    }
-  | {
-      id: string;
-      kind: 'acknowledgement_refused';
-      createdAt: Date;
-      details: AcknowledgementRefusedDetails;
-    };
+export type PracticeAlert = { id: string; createdAt: Date } & (
+  | { kind: 'flood'; details: FloodDetails | null } // null: stored before the threshold was
+  | { kind: 'no_client_address'; details: null }
+  | { kind: 'notification_failing'; details: FailingNotificationsDetails }
+  | { kind: 'acknowledgement_refused'; details: AcknowledgementRefusedDetails }
+);
 
 export interface AlertMessage {
   subject: string;
@@ -280,15 +270,13 @@ export const allDeliveredNote =
   'Not sent: every notification it reported got through before it could be sent.';
 
 function alertOf(message: ClaimedMessage): ClaimedAlert {
-  const { id, createdAt } = message;
-  const details = message.details;
+  const { id, createdAt, details } = message;
+  const claimed = { id, createdAt, message };
   if (message.kind === 'acknowledgement_refused') {
     const refused = details as Partial<AcknowledgementRefusedDetails> | null;
     return {
-      id,
+      ...claimed,
       kind: message.kind,
-      createdAt,
-      message,
       details: {
         booking_id: refused?.booking_id ?? '',
         received_at: refused?.received_at ?? createdAt.toISOString(),
@@ -297,14 +285,12 @@ function alertOf(message: ClaimedMessage): ClaimedAlert {
     };
   }
   if (message.kind === 'no_client_address') {
-    return { id, kind: message.kind, createdAt, message, details: null };
+    return { ...claimed, kind: message.kind, details: null };
   }
   if (message.kind === 'notification_failing') {
     return {
-      id,
+      ...claimed,
       kind: message.kind,
-      createdAt,
-      message,
       details: (details as FailingNotificationsDetails | null) ?? {
         after_minutes: 0,
         notifications: [],
@@ -313,10 +299,8 @@ function alertOf(message: ClaimedMessage): ClaimedAlert {
   }
   const threshold = (details as Partial<FloodDetails> | null)?.threshold;
   return {
-    id,
+    ...claimed,
     kind: 'flood',
-    createdAt,
-    message,
     details: typeof threshold === 'number' ? { threshold } : null,
   };
 }
