@@ -164,13 +164,6 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
     );
     expect(alert?.parsed.text).not.toMatch(/nobody@example\.com/i);
     expect(toVisitors(peer)).toEqual([]);
-
-    // Never tried again.
-    await notifier.runOnce();
-    expect(await states()).toEqual({ [id]: 'refused' });
-    expect(
-      toPractice(peer).filter((mail) => mail.parsed.subject?.startsWith('Phone')),
-    ).toHaveLength(1);
   });
 
   it('sends none with NOTIFY_ACKNOWLEDGE=off', async () => {
