@@ -77,6 +77,8 @@ export interface NotifierHarness {
   ): Promise<{ status: number; ms: number; at: number }>;
   /** The notifications of requests, oldest first. */
   notificationRows(): Promise<NotificationRow[]>;
+  /** Makes every stored request older by `minutes`, as if it had arrived that long ago. */
+  ageRequests(minutes: number): Promise<void>;
 }
 
 export function useNotifierHarness(
@@ -178,6 +180,12 @@ export function useNotifierHarness(
            from app_private.messages where kind = 'notification' order by created_at, booking_id`,
       );
       return rows;
+    },
+    async ageRequests(minutes) {
+      await db().query(
+        `update public.bookings set created_at = created_at - make_interval(mins => $1)`,
+        [minutes],
+      );
     },
   };
   return harness;

@@ -471,13 +471,6 @@ describe.each(engines)('the notifier on $name', (engine) => {
     expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 5 });
     expect((await outboxRows()).map((row) => row.attempts)).toEqual([1, 1, 1, 1, 1]);
   });
-  /** Makes every stored request older by `minutes`, as if it had arrived that long ago. */
-  async function age(minutes: number) {
-    await harness.db.query(
-      `update public.bookings set created_at = created_at - make_interval(mins => $1)`,
-      [minutes],
-    );
-  }
 
   async function failingAlerts() {
     const { rows } = await harness.db.query<{ sent: boolean; details: unknown }>(
@@ -501,7 +494,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
     // Younger than an hour: nothing to report yet.
     expect(await failingAlerts()).toEqual([]);
 
-    await age(61);
+    await harness.ageRequests(61);
     await notifier.runOnce();
     const alerts = hook.requests
       .map(

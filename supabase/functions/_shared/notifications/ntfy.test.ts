@@ -208,9 +208,7 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
     const sent = booking();
     expect((await post(sent)).status).toBe(201);
     await notifier.runOnce();
-    await harness.db.query(
-      `update public.bookings set created_at = created_at - interval '61 minutes'`,
-    );
+    await harness.ageRequests(61);
     await notifier.runOnce();
 
     const alerts = peer.messages.filter((push) => push.tags.includes('warning'));

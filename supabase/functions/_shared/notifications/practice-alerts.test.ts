@@ -40,14 +40,6 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
 
   const store = (full_name: string) => storeWaitingRequest(harness.db, { full_name });
 
-  /** Makes every request older, as if the minutes had passed. */
-  async function age(minutes: number) {
-    await harness.db.query(
-      `update public.bookings set created_at = created_at - make_interval(mins => $1)`,
-      [minutes],
-    );
-  }
-
   async function alerts() {
     const { rows } = await harness.db.query<{ sent: boolean; last_error: string | null }>(
       `select done_at is not null as sent, last_error from app_private.messages
@@ -62,7 +54,7 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
     const broken = notifierWith([emailTo(peer, 'wrong')]);
     await store('Amina Khan');
     expect(await broken.runOnce()).toEqual({ sent: 0, failed: 1 });
-    await age(2);
+    await harness.ageRequests(2);
     await sleep(5);
     await broken.runOnce();
     expect(await alerts()).toEqual([{ sent: false, last_error: expect.stringMatching(/535/) }]);
@@ -94,7 +86,7 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
     const delivered = await store('First Visitor');
     const failing = await store('Second Visitor');
     await first.runOnce();
-    await age(2);
+    await harness.ageRequests(2);
     await sleep(5);
     await first.runOnce();
     expect(await alerts()).toEqual([{ sent: false, last_error: expect.stringMatching(/500/) }]);
