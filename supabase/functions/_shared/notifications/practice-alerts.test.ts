@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { shortReference } from '../core/booking-reference.ts';
 import { storeWaitingRequest } from '../../../../server/testing/answer-fixtures.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
-import { useTestDatabase } from '../../../../server/testing/test-database.ts';
 import {
   emailChannelTo,
   sleep,
@@ -25,8 +24,9 @@ import {
  */
 
 const alertAfterMs = 60_000;
+const bookingId = '5f0c2a8e-2f4b-4c1d-9e8f-0a1b2c3d4e5f';
 
-describe.each(testEngines('alerts'))('alerts of failing notifications on $name', (engine) => {
+describe.each(testEngines('alerts'))('alerts for the practice on $name', (engine) => {
   const harness = useNotifierHarness(engine, ['messages']);
   const { infos, errors } = harness;
 
@@ -114,11 +114,36 @@ describe.each(testEngines('alerts'))('alerts of failing notifications on $name',
     expect(taken.text).not.toContain(`Ref ${shortReference(delivered)}`);
     expect(await alerts()).toEqual([{ sent: true, last_error: expect.stringMatching(/500/) }]);
   });
+
+  it("keeps a refused acknowledgement's request and reply, without the address the visitor typed", async () => {
+    await storeWaitingRequest(harness.db, { id: bookingId, email: 'Amina@Example.com' });
+    await recordAcknowledgementRefused(harness.db, {
+      bookingId,
+      receivedAt: new Date('2026-11-24T14:02:00Z'),
+      smtpReply: '550 5.1.1 <amina@example.com>: Recipient address rejected:\r\n User unknown',
+      refusedAddress: 'Amina@Example.com',
+    });
+    const alert = await createAlertStore(harness.db).claimNext(60_000);
+    expect(alert).toMatchObject({
+      kind: 'acknowledgement_refused',
+      details: {
+        booking_id: bookingId,
+        received_at: '2026-11-24T14:02:00.000Z',
+        smtp_reply: "550 5.1.1 <the visitor's address>: Recipient address rejected: User unknown",
+      },
+    });
+    expect(JSON.stringify(composeAlert(alert!))).not.toMatch(/amina@/i);
+  });
+
+  it('claims an alert of requests without a client address as the database leaves it', async () => {
+    await harness.db.query(`insert into app_private.messages (kind) values ('no_client_address')`);
+    const alert = await createAlertStore(harness.db).claimNext(60_000);
+    expect(alert).toMatchObject({ kind: 'no_client_address', details: null });
+    expect(composeAlert(alert!).text).toContain('TRUST_PROXY');
+  });
 });
 
 describe("the alert that a visitor's address refused the acknowledgement", () => {
-  const bookingId = '5f0c2a8e-2f4b-4c1d-9e8f-0a1b2c3d4e5f';
-
   it("names NOTIFY_TO when the mail server refuses the practice's own address", () => {
     const { text } = composeAlert({
       id: '8',
@@ -182,30 +207,6 @@ describe("the alert that a visitor's address refused the acknowledgement", () =>
     expect(text).toContain('Phone them instead');
     expect(text).toContain('550 5.1.1 User unknown');
   });
-
-  describe.each(testEngines('refused-alerts'))('stored on $name', (engine) => {
-    const opened = useTestDatabase(engine);
-
-    it('keeps the request and the reply, without the address the visitor typed', async () => {
-      await storeWaitingRequest(opened.db, { id: bookingId, email: 'Amina@Example.com' });
-      await recordAcknowledgementRefused(opened.db, {
-        bookingId,
-        receivedAt: new Date('2026-11-24T14:02:00Z'),
-        smtpReply: '550 5.1.1 <amina@example.com>: Recipient address rejected:\r\n User unknown',
-        refusedAddress: 'Amina@Example.com',
-      });
-      const alert = await createAlertStore(opened.db).claimNext(60_000);
-      expect(alert).toMatchObject({
-        kind: 'acknowledgement_refused',
-        details: {
-          booking_id: bookingId,
-          received_at: '2026-11-24T14:02:00.000Z',
-          smtp_reply: "550 5.1.1 <the visitor's address>: Recipient address rejected: User unknown",
-        },
-      });
-      expect(JSON.stringify(composeAlert(alert!))).not.toMatch(/amina@/i);
-    });
-  });
 });
 
 describe('the alert that requests arrive without a client address', () => {
@@ -222,16 +223,5 @@ describe('the alert that requests arrive without a client address', () => {
     expect(text).toContain('the first at Tuesday 24 November 2026, 14:03 GMT');
     expect(text).toContain('TRUST_PROXY');
     expect(text).toContain('through Supabase\u2019s gateway');
-  });
-
-  describe.each(testEngines('no-address-alerts'))('stored on $name', (engine) => {
-    const opened = useTestDatabase(engine);
-
-    it('is claimed as the database leaves it', async () => {
-      await opened.db.query(`insert into app_private.messages (kind) values ('no_client_address')`);
-      const alert = await createAlertStore(opened.db).claimNext(60_000);
-      expect(alert).toMatchObject({ kind: 'no_client_address', details: null });
-      expect(composeAlert(alert!).text).toContain('TRUST_PROXY');
-    });
   });
 });
