@@ -21,17 +21,13 @@ const { replyWithinHours } = practice;
 const seven = { hour: 7, minute: 0 };
 
 describe('loadDailySchedule', () => {
-  it('sends the summary at 07:00 UK time unless told otherwise', () => {
-    expect(loadDailySchedule({})).toEqual({ at: seven, summary: true });
-    expect(loadDailySchedule({ NOTIFY_DAILY_SUMMARY_AT: '6:45' })).toEqual({
-      at: { hour: 6, minute: 45 },
-      summary: true,
-    });
+  it.each([
+    [undefined, { at: seven, summary: true }],
+    ['6:45', { at: { hour: 6, minute: 45 }, summary: true }],
     // Off stops the summary; the run (the purge) keeps its time.
-    expect(loadDailySchedule({ NOTIFY_DAILY_SUMMARY_AT: 'off' })).toEqual({
-      at: seven,
-      summary: false,
-    });
+    ['off', { at: seven, summary: false }],
+  ])('sends the summary at 07:00 UK time unless told otherwise: %o', (value, schedule) => {
+    expect(loadDailySchedule({ NOTIFY_DAILY_SUMMARY_AT: value })).toEqual(schedule);
   });
 
   it.each(['7', '24:00', '07:60', '7am', '07:00:00'])('refuses %j with a clear message', (text) => {
