@@ -3,20 +3,18 @@ import { mailtoUrl, smsUrl, telUrl, whatsAppUrl } from './reply-links.ts';
 
 describe('whatsAppUrl', () => {
   it.each([
-    '07700 900123',
-    '07700900123',
-    '+44 7700 900123',
-    '+447700900123',
-    '0044 7700 900123',
-    '+44 (0) 7700 900123',
-    '+44 (0)7700-900-123',
-    '44 7700 900123',
-  ])('reads %j as a UK mobile', (phone) => {
-    expect(whatsAppUrl(phone)).toBe('https://wa.me/447700900123');
-  });
-
-  it('links the Isle of Man mobiles (07624) too', () => {
-    expect(whatsAppUrl('07624 123456')).toBe('https://wa.me/447624123456');
+    ['07700 900123', '447700900123'],
+    ['07700900123', '447700900123'],
+    ['+44 7700 900123', '447700900123'],
+    ['+447700900123', '447700900123'],
+    ['0044 7700 900123', '447700900123'],
+    ['+44 (0) 7700 900123', '447700900123'],
+    ['+44 (0)7700-900-123', '447700900123'],
+    ['44 7700 900123', '447700900123'],
+    // The Isle of Man's mobiles too.
+    ['07624 123456', '447624123456'],
+  ])('reads %j as a UK mobile', (phone, number) => {
+    expect(whatsAppUrl(phone)).toBe(`https://wa.me/${number}`);
   });
 
   it.each([
