@@ -122,21 +122,22 @@ export function createEmailChannel(settings: EmailSettings, siteUrl: string): No
   };
 }
 
+/** POSTs `body` as JSON, as the notifier, with `headers` besides, within sendTimeoutMs. */
+export function postJson(url: string, body: unknown, headers: Record<string, string>) {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'User-Agent': 'hijama-notifier', ...headers },
+    body: JSON.stringify(body),
+    // A redirect would turn the POST into a GET: report it instead.
+    redirect: 'manual',
+    signal: AbortSignal.timeout(sendTimeoutMs),
+  });
+}
+
 export function createWebhookChannel(url: string): NotificationChannel {
   const post = async (body: unknown, idempotencyKey: string) => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        'User-Agent': 'hijama-notifier',
-        // The same key for every attempt, so that the receiver can ignore a repeat.
-        'Idempotency-Key': idempotencyKey,
-      },
-      body: JSON.stringify(body),
-      // A redirect would turn the POST into a GET: report it instead.
-      redirect: 'manual',
-      signal: AbortSignal.timeout(sendTimeoutMs),
-    });
+    // The same key for every attempt, so that the receiver can ignore a repeat.
+    const response = await postJson(url, body, { 'Idempotency-Key': idempotencyKey });
     await response.body?.cancel();
     if (response.status < 200 || response.status > 299) {
       throw new Error(`the webhook answered ${response.status} ${response.statusText}`.trim());

@@ -1,4 +1,4 @@
-import { sendTimeoutMs, type NotificationChannel } from './channels.ts';
+import { postJson, type NotificationChannel } from './channels.ts';
 import {
   composeAlertPush,
   composeBookingPush,
@@ -52,18 +52,11 @@ export function createNtfyChannel(settings: NtfySettings, siteUrl: string): Noti
   const target = parseTopicUrl(settings.topicUrl);
   if (!target) throw new Error('NOTIFY_NTFY_URL is not the address of an ntfy topic.');
   const publish = async (message: NtfyMessage) => {
-    const response = await fetch(target.root, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        'User-Agent': 'hijama-notifier',
-        ...(settings.token === undefined ? {} : { Authorization: `Bearer ${settings.token}` }),
-      },
-      body: JSON.stringify({ topic: target.topic, ...message }),
-      // A redirect would turn the POST into a GET: report it instead.
-      redirect: 'manual',
-      signal: AbortSignal.timeout(sendTimeoutMs),
-    });
+    const response = await postJson(
+      target.root,
+      { topic: target.topic, ...message },
+      settings.token === undefined ? {} : { Authorization: `Bearer ${settings.token}` },
+    );
     const answer = await response.text().catch(() => '');
     if (response.status < 200 || response.status > 299) {
       throw new Error(
