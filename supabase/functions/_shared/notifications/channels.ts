@@ -77,10 +77,11 @@ export function createEmailChannel(settings: EmailSettings, siteUrl: string): No
   const transport = createMailTransport(settings.smtpUrl);
   const from = mailboxOf(settings.from);
   const to = settings.to.map(mailboxOf);
-  /** A message about the practice's own affairs, its id the same at every attempt. */
+  /** A message to the practice, its id the same at every attempt: a mail client that gets a repeat can tell. */
   const sendToPractice = async (
     { subject, text, html }: AlertMessage & { html?: string },
     id: string,
+    extra: { replyTo?: Mailbox; headers?: Record<string, string> } = {},
   ) => {
     await transport.sendMail({
       from,
@@ -90,6 +91,7 @@ export function createEmailChannel(settings: EmailSettings, siteUrl: string): No
       ...(html === undefined ? {} : { html }),
       messageId: messageIdFor(id, settings.from),
       signal: AbortSignal.timeout(sendTimeoutMs),
+      ...extra,
     });
   };
   return {
@@ -97,17 +99,9 @@ export function createEmailChannel(settings: EmailSettings, siteUrl: string): No
     description: `e-mail to ${settings.to.join(', ')}`,
     async send(notice) {
       const email = composeBookingEmail(notice, siteUrl);
-      await transport.sendMail({
-        from,
-        to,
+      await sendToPractice(email, `booking-${notice.id}`, {
         replyTo: email.replyTo,
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-        // The same id for every attempt: a mail client that gets a repeat can tell.
-        messageId: messageIdFor(`booking-${notice.id}`, settings.from),
         headers: { 'X-Booking-Id': notice.id },
-        signal: AbortSignal.timeout(sendTimeoutMs),
       });
     },
     sendAlert: async (alert) => sendToPractice(composeAlert(alert), `alert-${alert.id}`),
