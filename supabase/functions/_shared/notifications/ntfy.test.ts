@@ -97,12 +97,11 @@ describe('the ntfy peer', () => {
 
 describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
   const harness = useNotifierHarness(engine, ['messages']);
-  const { errors, infos, startNotifier, ntfyPeer } = harness;
+  const { errors, infos, startNotifier, ntfyPeer, post, notificationRows: outboxRows } = harness;
 
   const pushTo = (peer: NtfyPeer, withToken: string | undefined = undefined) =>
     createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: withToken }, testSiteUrl);
 
-  const { post, notificationRows: outboxRows } = harness;
   const booking = (fields: Record<string, unknown> = {}) =>
     bookingFields({ phone: '07700 900123', ...fields });
 
