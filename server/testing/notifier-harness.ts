@@ -42,16 +42,6 @@ export interface NotificationRow {
   last_error: string | null;
 }
 
-/** A valid booking request with an id of its own, `fields` over its own. */
-export const bookingFields = (fields: Record<string, unknown> = {}) => ({
-  id: crypto.randomUUID(),
-  full_name: 'Amina Khan',
-  phone: '01634 123456',
-  email: 'amina@example.com',
-  instagram: null,
-  ...fields,
-});
-
 export interface NotifierHarness {
   /** The database, once the block's tests run. */
   readonly db: Database;

@@ -87,7 +87,7 @@ export function useServerRuns(label: string, engine?: ServerEngine): ServerRuns 
 }
 
 /** The fields of a valid booking request, as the page sends them. */
-export const bookingFields = {
+const sampleBooking = {
   full_name: 'Amina Khan',
   phone: '01634 123456',
   email: 'amina@example.com',
@@ -96,12 +96,12 @@ export const bookingFields = {
 
 /** A valid booking request, `fields` over its own, as the page sends it. */
 export const bookingBody = (fields: Record<string, unknown> = {}) =>
-  JSON.stringify({ ...bookingFields, ...fields });
+  JSON.stringify({ ...sampleBooking, ...fields });
 
 /** A valid booking request with an id of its own, as core sends it, `fields` over its own. */
 export const bookingWithId = <Fields extends object = object>(fields?: Fields) => ({
   id: randomUUID(),
-  ...bookingFields,
+  ...sampleBooking,
   ...fields,
 });
 

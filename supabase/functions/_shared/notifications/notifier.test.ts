@@ -16,7 +16,8 @@ import {
   waitFor,
   type SmtpPeer,
 } from '../../../../server/testing/notification-peers.ts';
-import { bookingFields, useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
+import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
+import { bookingWithId } from '../../../../server/testing/server-runs.ts';
 import { createWebhookChannel } from './channels.ts';
 import { createOutbox } from './outbox.ts';
 import { describeError, retryDelayMs } from './notifier.ts';
@@ -92,7 +93,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
   }
 
   const outboxRows = harness.notificationRows;
-  const booking = bookingFields;
+  const booking = bookingWithId;
 
   it('e-mails the practice every field of a booking, the name as text, the time in UK time', async () => {
     const peer = await smtpPeer({ auth: { user: 'clinic', pass: 's3cret' } });

@@ -9,7 +9,8 @@ import {
   waitFor,
   type NtfyPeer,
 } from '../../../../server/testing/notification-peers.ts';
-import { bookingFields, useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
+import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
+import { bookingWithId } from '../../../../server/testing/server-runs.ts';
 import { runDaily } from './daily-run.ts';
 import { createNtfyChannel, parseTopicUrl } from './ntfy.ts';
 
@@ -103,7 +104,7 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
     createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: withToken }, testSiteUrl);
 
   const booking = (fields: Record<string, unknown> = {}) =>
-    bookingFields({ phone: '07700 900123', ...fields });
+    bookingWithId({ phone: '07700 900123', ...fields });
 
   const ukShort = /\w{3} \d{1,2} \w{3} \d{4} \d{2}:\d{2}/.source;
 
