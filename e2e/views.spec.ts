@@ -4,84 +4,105 @@ import { formatTime } from '../src/lib/opening-hours.ts';
 import { literally, openView, viewHeadings } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
-test.describe('home', () => {
-  test('shows the hero with the practice name and a booking button', async ({ page }) => {
-    await openView(page, 'home');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(site.practiceName);
-    await expect(
-      page.locator('.hero').getByRole('link', { name: specifiedWords.bookButton }),
-    ).toBeVisible();
-  });
+test('home shows the hero, what Hijama is, who can benefit, the practitioner, the sessions and Get in Touch', async ({
+  page,
+}) => {
+  await openView(page, 'home');
+  await expect(page.getByRole('heading', { level: 1 }), 'hero heading').toHaveText(
+    site.practiceName,
+  );
+  await expect(
+    page.locator('.hero').getByRole('link', { name: specifiedWords.bookButton }),
+    'hero booking button',
+  ).toBeVisible();
 
-  test('explains Hijama in three statements', async ({ page }) => {
-    await openView(page, 'home');
-    const { heading, statements } = site.home.whatIs;
-    const section = page.getByRole('region', { name: heading });
-    await expect(section.getByRole('heading', { level: 2 })).toHaveText(heading);
-    await expect(section.getByRole('listitem')).toContainText([...statements]);
-    expect(statements).toHaveLength(3);
-  });
+  const { whatIs, whoCanBenefit, practitioner, sessions } = site.home;
+  const explained = page.getByRole('region', { name: whatIs.heading });
+  await expect(explained.getByRole('heading', { level: 2 })).toHaveText(whatIs.heading);
+  await expect(explained.getByRole('listitem'), 'the statements').toContainText([
+    ...whatIs.statements,
+  ]);
+  expect(whatIs.statements).toHaveLength(3);
 
-  test('lists the six who-can-benefit cards and a Book Your Session Now button', async ({
-    page,
-  }) => {
-    await openView(page, 'home');
-    const { heading, cards } = site.home.whoCanBenefit;
-    const section = page.getByRole('region', { name: heading });
-    await expect(section.getByRole('heading', { level: 3 })).toHaveText(
-      cards.map((card) => card.title),
-    );
-    expect(cards).toHaveLength(6);
-    await expect(section.getByRole('link', { name: specifiedWords.bookNowButton })).toBeVisible();
-  });
+  const benefit = page.getByRole('region', { name: whoCanBenefit.heading });
+  await expect(benefit.getByRole('heading', { level: 3 }), 'who-can-benefit cards').toHaveText(
+    whoCanBenefit.cards.map((card) => card.title),
+  );
+  expect(whoCanBenefit.cards).toHaveLength(6);
+  await expect(
+    benefit.getByRole('link', { name: specifiedWords.bookNowButton }),
+    'Book Your Session Now',
+  ).toBeVisible();
 
-  test('gives phone, e-mail and location as links in Get in Touch', async ({ page }) => {
-    await openView(page, 'home');
-    const { phone, email, location } = site.contactDetails;
-    const section = page.getByRole('region', { name: site.home.getInTouch.heading });
-    await expect(section.getByRole('link', { name: phone.display })).toHaveAttribute(
-      'href',
-      `tel:${phone.international}`,
+  const about = page.getByRole('region', { name: practitioner.heading });
+  await expect(about, 'practitioner').toContainText(practitioner.name);
+  await expect(about, 'insurance').toContainText(practitioner.insurance);
+  const prices = page.getByRole('region', { name: sessions.heading });
+  for (const session of sessions.sessions) {
+    await expect(prices, session.name).toContainText(session.name);
+    await expect(prices, session.name).toContainText(
+      sessions.terms(session.minutes, session.fromPounds),
     );
-    await expect(section.getByRole('link', { name: email })).toHaveAttribute(
-      'href',
-      `mailto:${email}`,
-    );
-    await expect(section.getByRole('link', { name: literally(location) })).toHaveAttribute(
-      'href',
-      site.address.directionsUrl,
-    );
-  });
+  }
+
+  const { phone, email, location } = site.contactDetails;
+  const section = page.getByRole('region', { name: site.home.getInTouch.heading });
+  await expect(section.getByRole('link', { name: phone.display })).toHaveAttribute(
+    'href',
+    `tel:${phone.international}`,
+  );
+  await expect(section.getByRole('link', { name: email })).toHaveAttribute(
+    'href',
+    `mailto:${email}`,
+  );
+  await expect(section.getByRole('link', { name: literally(location) })).toHaveAttribute(
+    'href',
+    site.address.directionsUrl,
+  );
+  // Its booking request links to the booking view.
+  await section.getByRole('link', { name: site.home.getInTouch.intro.link }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.contact);
 });
 
-test.describe('benefits', () => {
-  test('shows the title, subtitle and eight cards with icon, title and description', async ({
-    page,
-  }) => {
-    await openView(page, 'benefits');
-    const { heading, subtitle, cards: content } = site.benefits;
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
-    await expect(page.getByText(subtitle)).toBeVisible();
-    const cards = page.locator('.card');
-    await expect(cards).toHaveCount(8);
-    await expect(cards.getByRole('heading')).toHaveText(content.map((card) => card.title));
-    await expect(cards.locator('p')).toHaveText(content.map((card) => card.description));
-    for (const card of await cards.all()) {
-      await expect(card.locator('svg')).toHaveCount(1);
-    }
-  });
+test('benefits shows the notice before eight cards, and each first-visit question opens by keyboard', async ({
+  page,
+}) => {
+  await openView(page, 'benefits');
+  const { heading, subtitle, cards: content, firstVisit } = site.benefits;
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+  await expect(page.getByText(subtitle)).toBeVisible();
+  const cards = page.locator('.card');
+  await expect(cards).toHaveCount(8);
+  await expect(cards.getByRole('heading')).toHaveText(content.map((card) => card.title));
+  await expect(cards.locator('p')).toHaveText(content.map((card) => card.description));
+  for (const card of await cards.all()) {
+    await expect(card.locator('svg'), 'card icon').toHaveCount(1);
+  }
 
-  test('says that Hijama complements and does not replace medical care', async ({ page }) => {
-    await openView(page, 'benefits');
-    const notice = page.getByRole('complementary', { name: site.chrome.healthNotice });
-    await expect(notice).toHaveText(site.disclaimer);
-  });
+  // Hijama complements and does not replace medical care, said before the cards.
+  const notice = page.getByRole('complementary', { name: site.chrome.healthNotice });
+  await expect(notice).toHaveText(site.disclaimer);
+  const order = await page
+    .locator('.disclaimer, .card-grid')
+    .evaluateAll((elements) => elements.map((element) => element.className.split(' ')[0]));
+  expect(order, 'disclaimer before the cards').toEqual(['disclaimer', 'card-grid']);
+
+  const summaries = page.locator('details.question summary');
+  await expect(summaries).toHaveText(firstVisit.questions.map((question) => question.question));
+  for (const [index, { answer }] of firstVisit.questions.entries()) {
+    await summaries.nth(index).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('details.question').nth(index)).toHaveAttribute('open', '');
+    await expect(page.locator('details.question').nth(index)).toContainText(answer[0]!);
+  }
 });
 
 test.describe('testimonials', () => {
-  test('shows eight reviews with five stars, paragraphs, an initial, the name, Verified Client and the source', async ({
+  test('shows eight reviews with five stars, paragraphs, an initial, the name, Verified Client and the source, in two columns on a wide screen and one on a phone', async ({
     page,
   }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.setViewportSize({ width: 1280, height: 900 });
     await openView(page, 'testimonials');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(site.testimonials.heading);
     const reviews = page.locator('figure.review');
@@ -98,14 +119,8 @@ test.describe('testimonials', () => {
         site.testimonials.sourceWords.SAMPLE,
       );
     }
-  });
 
-  test('lays the reviews out in two columns on a wide screen and one on a phone', async ({
-    page,
-  }) => {
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await openView(page, 'testimonials');
+    // Two columns on a wide screen, one on a phone.
     const [first, second] = await Promise.all(
       [0, 1].map((index) => page.locator('figure.review').nth(index).boundingBox()),
     );
@@ -156,29 +171,28 @@ test.describe('location', () => {
   });
 });
 
-test.describe('contact', () => {
-  test('shows the heading, an intro, the form and the contact block', async ({ page }) => {
-    await openView(page, 'contact');
-    const { phone, email, location } = site.contactDetails;
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(site.contact.heading);
-    await expect(page.getByText(site.contact.intro)).toBeVisible();
-    await expect(page.locator('form.booking-form')).toBeVisible();
-    const details = page.getByRole('complementary', { name: site.contact.detailsHeading });
-    await expect(details.getByRole('link', { name: phone.display })).toBeVisible();
-    await expect(details.getByRole('link', { name: email })).toBeVisible();
-    await expect(details.getByRole('link', { name: literally(location) })).toBeVisible();
-  });
+test('contact shows the heading, the sessions and prices, the form with its privacy notice, and the contact block', async ({
+  page,
+}) => {
+  await openView(page, 'contact');
+  const { phone, email, location } = site.contactDetails;
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(site.contact.heading);
+  await expect(page.getByText(site.contact.intro)).toBeVisible();
+  const { sessions, terms } = site.home.sessions;
+  await expect(page.locator('.page-header .price-item'), 'sessions and prices').toHaveText(
+    sessions.map((session) => literally(terms(session.minutes, session.fromPounds))),
+  );
+  await expect(page.locator('form.booking-form')).toBeVisible();
+  const details = page.getByRole('complementary', { name: site.contact.detailsHeading });
+  await expect(details.getByRole('link', { name: phone.display })).toBeVisible();
+  await expect(details.getByRole('link', { name: email })).toBeVisible();
+  await expect(details.getByRole('link', { name: literally(location) })).toBeVisible();
 
-  test('says under the form what is kept, why, for how long and how to have it deleted', async ({
-    page,
-  }) => {
-    await openView(page, 'contact');
-    const notice = page.locator('form .form-privacy');
-    await expect(notice).toHaveText(site.bookingForm.privacy);
-    // The period the purge follows, and the address to ask at.
-    await expect(notice).toContainText(`${retentionMonths} months`);
-    await expect(notice).toContainText(site.contactDetails.email);
-  });
+  // Under the form: what is kept, why, for how long and how to have it deleted.
+  const notice = page.locator('form .form-privacy');
+  await expect(notice).toHaveText(site.bookingForm.privacy);
+  await expect(notice, 'retention period').toContainText(`${retentionMonths} months`);
+  await expect(notice, 'address to ask at').toContainText(site.contactDetails.email);
 });
 
 test.describe('every view', () => {
@@ -250,60 +264,8 @@ test('any other page name shows Coming Soon', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.home);
 });
 
-test.describe('before booking', () => {
-  test('home introduces the practitioner and lists the sessions with their length and price', async ({
-    page,
-  }) => {
-    await openView(page, 'home');
-    const { practitioner, sessions } = site.home;
-    const about = page.getByRole('region', { name: practitioner.heading });
-    await expect(about).toContainText(practitioner.name);
-    await expect(about).toContainText(practitioner.insurance);
-    const prices = page.getByRole('region', { name: sessions.heading });
-    for (const session of sessions.sessions) {
-      await expect(prices).toContainText(session.name);
-      await expect(prices).toContainText(sessions.terms(session.minutes, session.fromPounds));
-    }
-  });
-
-  test("the booking view's intro lists the sessions and prices", async ({ page }) => {
-    await openView(page, 'contact');
-    const { sessions, terms } = site.home.sessions;
-    await expect(page.locator('.page-header .price-item')).toHaveText(
-      sessions.map((session) => literally(terms(session.minutes, session.fromPounds))),
-    );
-  });
-
-  test('each first-visit question opens by keyboard', async ({ page }) => {
-    await openView(page, 'benefits');
-    const { questions } = site.benefits.firstVisit;
-    const summaries = page.locator('details.question summary');
-    await expect(summaries).toHaveText(questions.map((question) => question.question));
-    for (const [index, { answer }] of questions.entries()) {
-      await summaries.nth(index).focus();
-      await page.keyboard.press('Enter');
-      await expect(page.locator('details.question').nth(index)).toHaveAttribute('open', '');
-      await expect(page.locator('details.question').nth(index)).toContainText(answer[0]!);
-    }
-  });
-
-  test('the benefits disclaimer comes before the cards', async ({ page }) => {
-    await openView(page, 'benefits');
-    const order = await page
-      .locator('.disclaimer, .card-grid')
-      .evaluateAll((elements) => elements.map((element) => element.className.split(' ')[0]));
-    expect(order).toEqual(['disclaimer', 'card-grid']);
-  });
-
-  test("home's Get in Touch links its booking request to the booking view", async ({ page }) => {
-    await openView(page, 'home');
-    await page.getByRole('link', { name: site.home.getInTouch.intro.link }).click();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.contact);
-  });
-
-  test("the phone field's example is not the clinic's own number", () => {
-    expect(site.bookingForm.hints.phone).not.toContain(site.contactDetails.phone.display);
-  });
+test("the phone field's example is not the clinic's own number", () => {
+  expect(site.bookingForm.hints.phone).not.toContain(site.contactDetails.phone.display);
 });
 
 test.describe('footer', () => {
