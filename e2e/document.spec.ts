@@ -22,7 +22,6 @@ import {
 } from './fixtures.ts';
 import {
   appAdoptedAttribute,
-  bootManifestIn,
   sendAskedAttribute,
   sendStalledAfterMs,
 } from '../src/boot/protocol.ts';
@@ -37,7 +36,7 @@ function sendStalledNotice(page: Page) {
 const homeOnly = site.home.whatIs.heading;
 
 test.describe('the HTML before any script runs', () => {
-  test('holds the home view, its heading and the business as structured data', async ({
+  test('holds the home view, its heading, the business as structured data, the title, description, canonical link, sharing cards and icons', async ({
     request,
   }) => {
     const html = await (await request.get('/')).text();
@@ -71,20 +70,41 @@ test.describe('the HTML before any script runs', () => {
     expect(html.indexOf('application/ld+json')).toBeLessThan(html.indexOf('<script>'));
     expect(html).not.toMatch(/<script[^>]* type="module"/);
     expect(html).not.toContain('rel="modulepreload"');
+
+    expect(html).toContain(`<title>${site.seo.title}</title>`);
+    expect(html).toMatch(/<meta name="description" content="[^"]{50,}"/);
+    expect(html).toContain(`<link rel="canonical" href="${site.url}" />`);
+    for (const property of ['og:title', 'og:description', 'og:image', 'og:url', 'og:type']) {
+      expect(html).toContain(`property="${property}"`);
+    }
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
+    // The browser's icon is in the page; search engines and home screens get files.
+    expect(html).toMatch(
+      /<link rel="icon" href="data:image\/svg\+xml,[^"]+" type="image\/svg\+xml" \/>/,
+    );
+    expect(html).toContain('<link rel="icon" href="/favicon-32.png"');
+    expect(html).toContain('rel="apple-touch-icon"');
+    // Added by the script once the visitor acts; written out for browsers without it.
+    const noscript = /<noscript>(.*?)<\/noscript>/s.exec(html)?.[1] ?? '';
+    expect(noscript).toBe('<link rel="manifest" href="/manifest.webmanifest" />');
   });
 
-  test('a link to the booking page shows it before any script, its form never sent by the browser itself', async ({
+  test('a link to any page shows it, pre-rendered, before the main script, the booking form never sent by the browser itself', async ({
     page,
   }) => {
-    // The main script never arrives: what is on screen is the HTML alone.
+    // The main script never arrives: what is on screen is the pre-rendered page alone.
     await page.route(/\/assets\/index-[\w-]+\.js$/, (route) => route.abort());
-    await page.goto('/#contact');
-    await expect(page.getByRole('heading', { level: 1, name: viewHeadings.contact })).toBeVisible();
-    await expect(page.getByText(homeOnly)).toHaveCount(0);
+    for (const view of ['benefits', 'testimonials', 'location', 'contact'] as const) {
+      await loadPage(page, viewPath(view));
+      await expect(page.getByRole('heading', { level: 1, name: viewHeadings[view] })).toBeVisible();
+      await expectViewShown(page, view);
+      await expect(page.getByText(homeOnly), view).toHaveCount(0);
+      await expect(isViewPending(page), view).toHaveCount(0);
+      await expect(isInteractive(page), view).toHaveCount(0);
+    }
     const form = page.locator('form.booking-form');
     // A tool for assistants as it stays (they fill it in; the visitor sends it).
     await expect(form).toHaveAttribute('toolname', site.bookingForm.agentTool.name);
-    await expect(isInteractive(page)).toHaveCount(0);
     // What is typed stays in the page: a send waits for the script.
     await page.getByLabel(site.bookingForm.labels.fullName).fill('Kept Here');
     await page.getByLabel(site.bookingForm.labels.fullName).press('Enter');
@@ -140,44 +160,6 @@ test.describe('the HTML before any script runs', () => {
     await appFetched;
     await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
     expect(await storedBookings(email, 'full_name')).toEqual([{ full_name: 'Patchy Signal' }]);
-  });
-
-  test('carries the title, description, canonical link, sharing cards and icons', async ({
-    request,
-  }) => {
-    const html = await (await request.get('/')).text();
-    expect(html).toContain(`<title>${site.seo.title}</title>`);
-    expect(html).toMatch(/<meta name="description" content="[^"]{50,}"/);
-    expect(html).toContain(`<link rel="canonical" href="${site.url}" />`);
-    for (const property of ['og:title', 'og:description', 'og:image', 'og:url', 'og:type']) {
-      expect(html).toContain(`property="${property}"`);
-    }
-    expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
-    // The browser's icon is in the page; search engines and home screens get files.
-    expect(html).toMatch(
-      /<link rel="icon" href="data:image\/svg\+xml,[^"]+" type="image\/svg\+xml" \/>/,
-    );
-    expect(html).toContain('<link rel="icon" href="/favicon-32.png"');
-    expect(html).toContain('rel="apple-touch-icon"');
-    // Added by the script once the visitor acts; written out for browsers without it.
-    const noscript = /<noscript>(.*?)<\/noscript>/s.exec(html)?.[1] ?? '';
-    expect(noscript).toBe('<link rel="manifest" href="/manifest.webmanifest" />');
-  });
-
-  test('a link to any other page shows it, pre-rendered, before the main script', async ({
-    page,
-  }) => {
-    // The main script never arrives: what is on screen is the pre-rendered page.
-    await page.route(/\/assets\/index-[\w-]+\.js$/, (route) => route.abort());
-    for (const view of ['benefits', 'testimonials', 'location'] as const) {
-      const heading = viewHeadings[view];
-      await loadPage(page, viewPath(view));
-      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-      await expectViewShown(page, view);
-      await expect(page.getByText(homeOnly)).toHaveCount(0);
-      await expect(isViewPending(page)).toHaveCount(0);
-      await expect(isInteractive(page)).toHaveCount(0);
-    }
   });
 
   test('a main script that did not come is asked for again at the next touch', async ({ page }) => {
@@ -258,32 +240,28 @@ test.describe('the HTML before any script runs', () => {
   });
 });
 
-test.describe('files for search engines and sharing', () => {
-  test('robots.txt points to the sitemap, which lists the site', async ({ request }) => {
-    const robots = await request.get('/robots.txt');
-    expect(robots.headers()['content-type']).toContain('text/plain');
-    expect(await robots.text()).toContain(`Sitemap: ${site.url}sitemap.xml`);
-    const sitemap = await request.get('/sitemap.xml');
-    expect(sitemap.headers()['content-type']).toContain('xml');
-    expect(await sitemap.text()).toContain(`<loc>${site.url}</loc>`);
-  });
+test('robots.txt points to the sitemap, which lists the site; the web manifest names the practice and its icons, which exist; the sharing image is a 1200 × 630 PNG', async ({
+  request,
+}) => {
+  const robots = await request.get('/robots.txt');
+  expect(robots.headers()['content-type']).toContain('text/plain');
+  expect(await robots.text()).toContain(`Sitemap: ${site.url}sitemap.xml`);
+  const sitemap = await request.get('/sitemap.xml');
+  expect(sitemap.headers()['content-type']).toContain('xml');
+  expect(await sitemap.text()).toContain(`<loc>${site.url}</loc>`);
 
-  test('the web manifest names the practice and its icons, which exist', async ({ request }) => {
-    const response = await request.get('/manifest.webmanifest');
-    expect(response.headers()['content-type']).toContain('application/manifest+json');
-    const manifest = await response.json();
-    expect(manifest.name).toBe(site.practiceName);
-    for (const icon of manifest.icons as Array<{ src: string }>) {
-      expect((await request.get(icon.src)).status(), icon.src).toBe(200);
-    }
-  });
+  const response = await request.get('/manifest.webmanifest');
+  expect(response.headers()['content-type']).toContain('application/manifest+json');
+  const manifest = await response.json();
+  expect(manifest.name).toBe(site.practiceName);
+  for (const icon of manifest.icons as Array<{ src: string }>) {
+    expect((await request.get(icon.src)).status(), icon.src).toBe(200);
+  }
 
-  test('the sharing image is a 1200 × 630 PNG', async ({ request }) => {
-    const response = await request.get(site.seo.shareImage.src);
-    expect(response.headers()['content-type']).toBe('image/png');
-    const png = await response.body();
-    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
-  });
+  const image = await request.get(site.seo.shareImage.src);
+  expect(image.headers()['content-type']).toBe('image/png');
+  const png = await image.body();
+  expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
 });
 
 test.describe('headers', () => {
@@ -300,18 +278,6 @@ test.describe('headers', () => {
     expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(headers['permissions-policy']).toContain('camera=()');
     expect(headers['cache-control']).toBe('no-cache');
-  });
-
-  test('hashed assets are cached for a year and sent compressed', async ({ request }) => {
-    const html = await (await request.get('/')).text();
-    // The main script, named in the boot manifest for the boot script that starts it.
-    const script: string | undefined = bootManifestIn(html).mainScript;
-    expect(script).toMatch(/^\/assets\/index-[\w-]+\.js$/);
-    const response = await request.get(script!, { headers: { 'Accept-Encoding': 'gzip' } });
-    expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(response.headers()['content-encoding']).toBe('gzip');
-    const brotli = await request.fetch(script!, { headers: { 'Accept-Encoding': 'br' } });
-    expect(brotli.headers()['content-encoding']).toBe('br');
   });
 
   test('every view runs under the policy without a violation', async ({ page }) => {
@@ -370,16 +336,7 @@ test.describe('the next Sunnah days', () => {
     await expect(page.getByText(site.location.sunnahDays.note)).toBeVisible();
   }
 
-  test('the location view lists them as dates, on arrival before the app', async ({ page }) => {
-    await page.clock.setFixedTime(noon);
-    await openView(page, 'location');
-    await expect(
-      page.getByRole('heading', { level: 2, name: site.location.sunnahDays.heading }),
-    ).toBeVisible();
-    await expectNextThree(page);
-  });
-
-  test('the app lists the same on the view it renders, and adopts the one filled in', async ({
+  test('the location view lists them as dates on arrival before the app, the same on the view the app renders, and the app adopts the one filled in', async ({
     page,
   }) => {
     const errors: string[] = [];
@@ -388,7 +345,12 @@ test.describe('the next Sunnah days', () => {
     });
     page.on('pageerror', (error) => errors.push(error.message));
     await page.clock.setFixedTime(noon);
+    // On arrival, before the app.
     await openView(page, 'location');
+    await expect(
+      page.getByRole('heading', { level: 2, name: site.location.sunnahDays.heading }),
+    ).toBeVisible();
+    await expectNextThree(page);
     await untilAppAdopted(page);
     await expectNextThree(page);
     await openMenu(page);
