@@ -49,12 +49,30 @@ test.describe('side menu', () => {
     });
   }
 
-  test('closes with its close button and gives focus back to the menu button', async ({ page }) => {
+  test('opens by keyboard, keeps focus inside, and closes on Escape and with its close button, giving focus back to the menu button', async ({
+    page,
+  }) => {
+    const menuButton = page.getByRole('button', { name: site.chrome.openMenu });
     await openView(page, 'home');
+    await menuButton.focus();
+    await page.keyboard.press('Enter');
+    await expect(sideMenu(page)).toBeInViewport({ ratio: 1 });
+    for (let step = 0; step < 12; step += 1) {
+      await page.keyboard.press(step % 3 === 2 ? 'Shift+Tab' : 'Tab');
+      const inside = await page.evaluate(() => {
+        const active = document.activeElement;
+        return Boolean(active && active !== document.body && active.closest('dialog.side-menu'));
+      });
+      expect(inside, `focus after ${step + 1} key presses`).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await expect(sideMenu(page), 'closed by Escape').toBeHidden();
+    await expect(menuButton).toBeFocused();
+
     await openMenu(page);
     await sideMenu(page).getByRole('button', { name: site.chrome.closeMenu }).click();
-    await expect(sideMenu(page)).toBeHidden();
-    await expect(page.getByRole('button', { name: site.chrome.openMenu })).toBeFocused();
+    await expect(sideMenu(page), 'closed by its button').toBeHidden();
+    await expect(menuButton).toBeFocused();
   });
 
   test('closes on a click on the backdrop', async ({ page }) => {
@@ -67,29 +85,6 @@ test.describe('side menu', () => {
     await expect(sideMenu(page)).toBeHidden();
     await expect(page.getByRole('button', { name: site.chrome.openMenu })).toBeFocused();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.home);
-  });
-
-  test('closes on Escape', async ({ page }) => {
-    await openView(page, 'home');
-    await page.getByRole('button', { name: site.chrome.openMenu }).focus();
-    await page.keyboard.press('Enter');
-    await expect(sideMenu(page)).toBeVisible();
-    await page.keyboard.press('Escape');
-    await expect(sideMenu(page)).toBeHidden();
-    await expect(page.getByRole('button', { name: site.chrome.openMenu })).toBeFocused();
-  });
-
-  test('keeps keyboard focus inside while open', async ({ page }) => {
-    await openView(page, 'home');
-    await openMenu(page);
-    for (let step = 0; step < 12; step += 1) {
-      await page.keyboard.press(step % 3 === 2 ? 'Shift+Tab' : 'Tab');
-      const inside = await page.evaluate(() => {
-        const active = document.activeElement;
-        return Boolean(active && active !== document.body && active.closest('dialog.side-menu'));
-      });
-      expect(inside, `focus after ${step + 1} key presses`).toBe(true);
-    }
   });
 
   test('stops the page behind from scrolling while open', async ({ page }) => {
@@ -177,23 +172,9 @@ test.describe('address bar', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.benefits);
   });
 
-  test('a link to /#contact opens the booking view', async ({ page }) => {
-    await page.goto('/#contact');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.contact);
-    await expect(page.getByLabel(site.bookingForm.labels.fullName)).toBeVisible();
-  });
-
   test('/#home is the home view', async ({ page }) => {
     await page.goto('/#home');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.home);
-  });
-
-  test('an unknown fragment shows Coming Soon', async ({ page }) => {
-    await page.goto('/#prices');
-    // The heading the specification names, written out (see specified-words.ts).
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
-      specifiedWords.comingSoonHeading,
-    );
   });
 
   test('a fragment typed into the address bar switches the view', async ({ page }) => {
@@ -239,13 +220,20 @@ test.describe('motion', () => {
     expect(positions.some((position) => position > 0 && position < 2500)).toBe(true);
   });
 
-  test('jumps to the top at once under reduced motion', async ({ page }) => {
+  test('under reduced motion, jumps to the top at once and shows every card at once', async ({
+    page,
+  }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.setViewportSize({ width: 375, height: 700 });
     await openView(page, 'home');
     await page.evaluate(() => window.scrollTo(0, 2500));
     await page.getByRole('link', { name: specifiedWords.bookNowButton }).click();
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+    await openView(page, 'benefits');
+    const last = page.locator('.card').last();
+    expect(await last.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+    await expect(last).toHaveAttribute('data-reveal', 'static');
   });
 
   test('reveals cards as they scroll into view, fading and scaling in over 1000 ms', async ({
@@ -271,15 +259,6 @@ test.describe('motion', () => {
         cards.slice(0, 4).map((card) => getComputedStyle(card).transitionDelay),
       );
     expect(new Set(delays).size).toBe(4);
-  });
-
-  test('shows everything at once under reduced motion', async ({ page }) => {
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.setViewportSize({ width: 375, height: 700 });
-    await openView(page, 'benefits');
-    const last = page.locator('.card').last();
-    expect(await last.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
-    await expect(last).toHaveAttribute('data-reveal', 'static');
   });
 
   test('never leaves content invisible when IntersectionObserver is missing', async ({ page }) => {
