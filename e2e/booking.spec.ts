@@ -3,7 +3,7 @@ import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defau
 import { messageFor, storedValue } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { site } from '../src/content/site.ts';
 import { practice } from '../supabase/functions/_shared/content/practice.ts';
-import { holdBack, literally, openView, storedBookings } from './fixtures.ts';
+import { holdBack, literally, openView, pageErrors, storedBookings } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
 // The buttons, the modal's title, the field messages and the failure message
@@ -239,8 +239,7 @@ for (const [situation, answer] of [
   test(`${situation} shows the failure message, logs the error and keeps what was typed`, async ({
     page,
   }) => {
-    const errors: string[] = [];
-    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    const errors = pageErrors(page);
     await page.route('**/rest/v1/bookings', (route) =>
       answer === 'offline'
         ? route.abort('internetdisconnected')

@@ -13,6 +13,8 @@ import {
   loadPage,
   openMenu,
   openView,
+  pageErrors,
+  policyViolations,
   sideMenu,
   storedBookings,
   untilAppAdopted,
@@ -195,11 +197,7 @@ test.describe('the HTML before any script runs', () => {
   });
 
   test('the script adopts the pre-rendered page instead of painting it again', async ({ page }) => {
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
+    const errors = pageErrors(page);
     for (const view of ['home', 'benefits', 'testimonials', 'location', 'contact']) {
       // The main script waits until the page's heading has been marked.
       const firstScript = await holdBack(page, /\/assets\/index-[\w-]+\.js$/);
@@ -281,11 +279,7 @@ test.describe('headers', () => {
   });
 
   test('every view runs under the policy without a violation', async ({ page }) => {
-    const violations: string[] = [];
-    page.on('console', (message) => {
-      if (/Content Security Policy|Refused to/i.test(message.text()))
-        violations.push(message.text());
-    });
+    const violations = policyViolations(page);
     for (const view of ['', '#benefits', '#testimonials', '#location', '#contact', '#elsewhere']) {
       await loadPage(page, `/${view}`);
       await expect(page.locator('main h1')).toBeVisible();
@@ -339,11 +333,7 @@ test.describe('the next Sunnah days', () => {
   test('the location view lists them as dates on arrival before the app, the same on the view the app renders, and the app adopts the one filled in', async ({
     page,
   }) => {
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
+    const errors = pageErrors(page);
     await page.clock.setFixedTime(noon);
     // On arrival, before the app.
     await openView(page, 'location');

@@ -7,6 +7,7 @@ import {
   accessibilityViolations,
   holdBack,
   loadPage,
+  policyViolations,
   storedBookings,
   untilInteractive,
 } from './fixtures.ts';
@@ -88,10 +89,7 @@ function apiCalls(page: Page): string[] {
 test('during a flood the form proves its work by itself: the visitor sees only "Submitting..." and then the thanks', async ({
   page,
 }) => {
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
-  });
+  const violations = policyViolations(page);
   const calls = apiCalls(page);
   let proofSent: string | undefined;
   page.on('request', (request) => {
