@@ -6,10 +6,10 @@ import { specifiedWords } from './specified-words.ts';
 
 const { agentTool } = site.bookingForm;
 
-test('the booking form is a WebMCP tool: named, described, every field described, required ones marked', async ({
+test('the booking form is a WebMCP tool (named, described, every field described, required ones marked) that an assistant submits with the messages and thanks a person gets', async ({
   page,
 }) => {
-  await page.goto('/#contact');
+  await openView(page, 'contact');
   const form = page.locator('form.booking-form');
   await expect(form).toHaveAttribute('toolname', agentTool.name);
   await expect(form).toHaveAttribute('tooldescription', agentTool.description);
@@ -36,6 +36,33 @@ test('the booking form is a WebMCP tool: named, described, every field described
     // The robots' trap tells assistants to leave it alone.
     site.bookingForm.trap.agentDescription,
   ]);
+
+  // Values set on the elements directly, without typing, then a programmatic submit.
+  const submitAsAnAssistant = (values: Record<string, string>) =>
+    form.evaluate((element: HTMLFormElement, values) => {
+      for (const [name, value] of Object.entries(values)) {
+        (element.elements.namedItem(name) as HTMLInputElement).value = value;
+      }
+      element.requestSubmit();
+    }, values);
+
+  // Bad values: the specification's messages, as written (specified-words.ts).
+  await submitAsAnAssistant({ fullName: 'Agent', phone: '123', email: 'not-an-address' });
+  await expect(page.getByText(specifiedWords.fieldMessages.phoneInvalid)).toBeVisible();
+  await expect(page.getByText(specifiedWords.fieldMessages.emailInvalid)).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText(site.bookingForm.fixFieldsAnnouncement(2));
+
+  const email = `agent.${Date.now()}@example.com`;
+  await submitAsAnAssistant({
+    fullName: 'Agent Booked',
+    phone: '07700 900123',
+    email,
+    instagram: '',
+  });
+  await expect(page.getByRole('dialog', { name: specifiedWords.thankYouTitle })).toBeVisible();
+  expect(await storedBookings(email, 'full_name,phone,instagram')).toEqual([
+    { full_name: 'Agent Booked', phone: '07700 900123', instagram: null },
+  ]);
 });
 
 test('/llms.txt is served as text, with the name, the hours and the booking link from the content', async ({
@@ -51,42 +78,4 @@ test('/llms.txt is served as text, with the name, the hours and the booking link
   }
   expect(text).toContain(`(${site.url}#contact)`);
   expect(text).toContain(site.contactDetails.replyPromise);
-});
-
-test('a booking submitted programmatically, as an assistant would, stores one row and says thank you', async ({
-  page,
-}) => {
-  const email = `agent.${Date.now()}@example.com`;
-  await openView(page, 'contact');
-  // Values set on the elements directly, without typing, then a programmatic submit.
-  await page.locator('form.booking-form').evaluate(
-    (form: HTMLFormElement, values) => {
-      for (const [name, value] of Object.entries(values)) {
-        (form.elements.namedItem(name) as HTMLInputElement).value = value;
-      }
-      form.requestSubmit();
-    },
-    { fullName: 'Agent Booked', phone: '07700 900123', email, instagram: '' },
-  );
-
-  await expect(page.getByRole('dialog', { name: specifiedWords.thankYouTitle })).toBeVisible();
-  expect(await storedBookings(email, 'full_name,phone,instagram')).toEqual([
-    { full_name: 'Agent Booked', phone: '07700 900123', instagram: null },
-  ]);
-});
-
-test('a programmatic submit with bad values gets the same messages as a person', async ({
-  page,
-}) => {
-  await openView(page, 'contact');
-  await page.locator('form.booking-form').evaluate((form: HTMLFormElement) => {
-    (form.elements.namedItem('fullName') as HTMLInputElement).value = 'Agent';
-    (form.elements.namedItem('phone') as HTMLInputElement).value = '123';
-    (form.elements.namedItem('email') as HTMLInputElement).value = 'not-an-address';
-    form.requestSubmit();
-  });
-  // The specification's messages, as written (specified-words.ts).
-  await expect(page.getByText(specifiedWords.fieldMessages.phoneInvalid)).toBeVisible();
-  await expect(page.getByText(specifiedWords.fieldMessages.emailInvalid)).toBeVisible();
-  await expect(page.getByRole('status')).toHaveText(site.bookingForm.fixFieldsAnnouncement(2));
 });
