@@ -24,11 +24,14 @@ test('the booking form is a tool from the first paint, described with every fiel
     };
   }
   const tools = new Map<string, Tool>();
+  // Every tool ever added, in order: a tool made again shows twice.
+  const added: string[] = [];
   const devtools = await page.context().newCDPSession(page);
   devtools.on(
     'WebMCP.toolsAdded' as never,
     ((event: { tools: Tool[] }) => {
       for (const tool of event.tools) tools.set(tool.name, tool);
+      added.push(...event.tools.map((tool) => tool.name));
     }) as never,
   );
   devtools.on(
@@ -51,11 +54,6 @@ test('the booking form is a tool from the first paint, described with every fiel
 
   // The booking page is pre-rendered with its form described as a tool: an
   // assistant fills it in, the visitor sends it once a script can.
-  const added: string[] = [];
-  devtools.on(
-    'WebMCP.toolsAdded' as never,
-    ((event: { tools: Tool[] }) => added.push(...event.tools.map((tool) => tool.name))) as never,
-  );
   await page.goto('/#contact');
   const { agentTool } = site.bookingForm;
   await expect.poll(() => [...tools.keys()]).toEqual([agentTool.name]);
