@@ -15,6 +15,7 @@ import {
   openView,
   pageErrors,
   policyViolations,
+  sendStalledNotice,
   sideMenu,
   storedBookings,
   untilAppAdopted,
@@ -28,11 +29,6 @@ import {
   sendStalledAfterMs,
 } from '../src/boot/protocol.ts';
 import { specifiedWords } from './specified-words.ts';
-
-/** The booking form's notice that a send is still waiting for the page's code. */
-function sendStalledNotice(page: Page) {
-  return page.getByRole('alert').filter({ hasText: site.bookingForm.sendStalled });
-}
 
 /** A heading only the home view has: where it shows, home is on screen. */
 const homeOnly = site.home.whatIs.heading;
@@ -117,28 +113,6 @@ test.describe('the HTML before any script runs', () => {
     await expect(sendStalledNotice(page)).toBeVisible({ timeout: sendStalledAfterMs + 5_000 });
     await expect(page.getByLabel(site.bookingForm.labels.fullName)).toHaveValue('Kept Here');
     expect(await accessibilityViolations(page)).toEqual([]);
-  });
-
-  test('a send that waits too long for the app says so, and is made once the app comes', async ({
-    page,
-  }) => {
-    const email = `stalled.${Date.now()}@example.com`;
-    const app = await holdBack(page, /\/assets\/start-app-[\w-]+\.js$/);
-    await loadPage(page, '/#contact');
-    await untilInteractive(page);
-    await expect(sendStalledNotice(page)).toBeHidden();
-    await page.getByLabel(site.bookingForm.labels.fullName).fill('Slow Connection');
-    await page.getByLabel(site.bookingForm.labels.phone).fill('07700 900125');
-    await page.getByLabel(site.bookingForm.labels.email).fill(email);
-    await page.getByLabel(site.bookingForm.labels.email).press('Enter');
-    // The send asks for the app; its request reaches the route a moment later.
-    await expect.poll(() => app.wasAsked()).toBe(true);
-    await expect(sendStalledNotice(page)).toBeVisible({ timeout: sendStalledAfterMs + 5_000 });
-
-    app.release();
-    await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
-    await expect(sendStalledNotice(page)).toBeHidden();
-    expect(await storedBookings(email, 'full_name')).toEqual([{ full_name: 'Slow Connection' }]);
   });
 
   test('a send made while the connection is down is made once it is back', async ({ page }) => {

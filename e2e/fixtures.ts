@@ -182,3 +182,8 @@ export function policyViolations(page: Page): string[] {
   });
   return violations;
 }
+
+/** The booking form's notice that a send is still waiting for the page's code. */
+export function sendStalledNotice(page: Page) {
+  return page.getByRole('alert').filter({ hasText: site.bookingForm.sendStalled });
+}

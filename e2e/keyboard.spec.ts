@@ -1,7 +1,8 @@
 import { storedValue } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { expect, test } from '@playwright/test';
 import { site } from '../src/content/site.ts';
-import { holdBack, openView, storedBookings, viewHeadings } from './fixtures.ts';
+import { sendStalledAfterMs } from '../src/boot/protocol.ts';
+import { holdBack, openView, sendStalledNotice, storedBookings, viewHeadings } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
 const fullName = site.bookingForm.labels.fullName;
@@ -69,7 +70,7 @@ test('focus is always visible on the controls a keyboard reaches', async ({ page
   }
 });
 
-test('before the app has come, the booking form takes the keyboard, and the app sends what was typed', async ({
+test('before the app has come, the booking form takes the keyboard, says when a send waits too long, and the app sends what was typed', async ({
   page,
 }) => {
   const email = `before.app.${Date.now()}@example.com`;
@@ -83,6 +84,7 @@ test('before the app has come, the booking form takes the keyboard, and the app 
   await expect(page.getByRole('heading', { level: 1, name: viewHeadings.contact })).toBeFocused();
 
   // Tab, type, and send with Enter: all before the app.
+  await expect(sendStalledNotice(page)).toBeHidden();
   await page.keyboard.press('Tab');
   await expect(page.getByLabel(fullName)).toBeFocused();
   await page.keyboard.type('  Before App  ');
@@ -96,10 +98,13 @@ test('before the app has come, the booking form takes the keyboard, and the app 
   // The browser did not send the form itself: the address is as it was.
   await expect(page).toHaveURL(/\/#contact$/);
   await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toHaveCount(0);
+  // A send that waits too long for the app says so.
+  await expect(sendStalledNotice(page)).toBeVisible({ timeout: sendStalledAfterMs + 5_000 });
 
   // The app comes, adopts the form as it is, and sends it.
   app.release();
   await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
+  await expect(sendStalledNotice(page)).toBeHidden();
   expect(await storedBookings(storedValue('email', email), 'full_name,phone')).toEqual([
     { full_name: 'Before App', phone: storedValue('phone', '07700 900123') },
   ]);
