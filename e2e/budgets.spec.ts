@@ -43,7 +43,7 @@ const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
 const total = (files: Loaded[], type: string) =>
   files.filter((file) => file.type === type).reduce((sum, file) => sum + file.gzipBytes, 0);
 
-test('the home view loads at most 80 KiB of gzipped JavaScript and no REST client', async ({
+test('the home view loads at most 80 KiB of gzipped JavaScript, no REST client, and at most 15 KiB of style sheets, inlined or linked', async ({
   page,
 }) => {
   const files = await load(page, '/');
@@ -59,6 +59,13 @@ test('the home view loads at most 80 KiB of gzipped JavaScript and no REST clien
       .map((file) => page.request.get(file.url).then((r) => r.text())),
   );
   expect(scripts.some((code) => code.includes('PostgrestClient'))).toBe(false);
+
+  const inlined = await page.locator('style').allTextContents();
+  const css =
+    total(files, 'stylesheet') +
+    inlined.reduce((sum, text) => sum + gzipSync(text, { level: 9 }).length, 0);
+  expect(css).toBeGreaterThan(1000);
+  expect(kib(css), 'style sheets (KiB gzip)').toBeLessThanOrEqual(budgets.css);
 });
 
 test('the page, with home and the booking page pre-rendered, fits the first round trip', async ({
@@ -70,23 +77,41 @@ test('the page, with home and the booking page pre-rendered, fits the first roun
   expect(gzipped).toBeLessThanOrEqual(budgets.html);
 });
 
-test('the style sheets are at most 15 KiB gzipped, inlined or linked', async ({ page }) => {
-  const files = await load(page, '/');
-  const inlined = await page.locator('style').allTextContents();
-  const css =
-    total(files, 'stylesheet') +
-    inlined.reduce((sum, text) => sum + gzipSync(text, { level: 9 }).length, 0);
-  expect(css).toBeGreaterThan(1000);
-  expect(kib(css)).toBeLessThanOrEqual(budgets.css);
-});
-
-test('no view asks any other host for anything', async ({ page, baseURL }) => {
+test('no view asks any other host for anything, and every image has its width and height', async ({
+  page,
+  baseURL,
+}) => {
   const origin = new URL(baseURL!).origin;
   for (const view of ['/', '/#benefits', '/#testimonials', '/#location', '/#contact']) {
     const files = await load(page, view);
-    expect(files.map((file) => new URL(file.url).origin).filter((o) => o !== origin)).toEqual([]);
+    expect(
+      files.map((file) => new URL(file.url).origin).filter((o) => o !== origin),
+      `${view}: other hosts`,
+    ).toEqual([]);
+    expect(await page.locator('img:not([width][height])').count(), `${view}: unsized images`).toBe(
+      0,
+    );
   }
 });
+
+/** Has every page load from now on record its layout shifts that no input caused. */
+function recordLayoutShifts(page: Page) {
+  return page.addInitScript(() => {
+    const shifts: number[] = [];
+    (window as unknown as { shifts: number[] }).shifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as Array<
+        PerformanceEntry & { value: number; hadRecentInput: boolean }
+      >) {
+        if (!entry.hadRecentInput) shifts.push(entry.value);
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+/** The layout shifts of the page's load so far (see recordLayoutShifts). */
+const layoutShifts = (page: Page) =>
+  page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
 
 /** The fonts the browser draws an element's text in (its family and whether it is a web font). */
 async function fontsDrawn(page: Page, selector: string) {
@@ -203,21 +228,14 @@ test("on a slow phone connection, home's heading is drawn in its font from the f
     downloadThroughput: (1.6e6 / 8) * 0.9,
     uploadThroughput: (750e3 / 8) * 0.9,
   });
-  await page.addInitScript(() => {
-    const shifts: number[] = [];
-    (window as unknown as { shifts: number[] }).shifts = shifts;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[])
-        shifts.push(entry.value);
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
+  await recordLayoutShifts(page);
   await load(page, '/');
   for (const selector of ['main h1', '.brand-name']) {
     expect(await fontsDrawn(page, selector), selector).toEqual([
       { familyName: expect.stringMatching(/^Fraunces/), isCustomFont: true },
     ]);
   }
-  expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
+  expect(await layoutShifts(page)).toEqual([]);
 });
 
 test('on home and the booking page nothing but the page and its fonts is fetched before the first paint', async ({
@@ -265,36 +283,19 @@ const shiftBudgets = [
 ];
 
 test('nothing shifts while a view settles', async ({ page }) => {
-  await page.addInitScript(() => {
-    (window as unknown as { shifts: number }).shifts = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as Array<
-        PerformanceEntry & { value: number; hadRecentInput: boolean }
-      >) {
-        if (!entry.hadRecentInput) (window as unknown as { shifts: number }).shifts += entry.value;
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
+  await recordLayoutShifts(page);
   for (const { width, height, shift } of shiftBudgets) {
     await page.setViewportSize({ width, height });
     for (const view of ['/', '/#benefits', '/#testimonials', '/#location', '/#contact']) {
       await load(page, view);
       await page.evaluate(() => document.fonts.ready);
       await page.waitForTimeout(500);
-      const shifts = await page.evaluate(() => (window as unknown as { shifts: number }).shifts);
+      const shifts = (await layoutShifts(page)).reduce((sum, shift) => sum + shift, 0);
       test.info().annotations.push({
         type: `layout shift ${width} px ${view}`,
         description: String(shifts),
       });
       expect(shifts, `${view} at ${width} px`).toBeLessThan(shift);
     }
-  }
-});
-
-test('every image has its width and height', async ({ page }) => {
-  for (const view of ['/', '/#benefits', '/#testimonials', '/#location', '/#contact']) {
-    await load(page, view);
-    const unsized = await page.locator('img:not([width][height])').count();
-    expect(unsized, view).toBe(0);
   }
 });
