@@ -268,22 +268,19 @@ test.describe('open now', () => {
   const hoursOn = (weekday: Weekday) =>
     site.openingHours.find((hours) => hours.days.some((day) => day === weekday))!;
 
-  test('says the clinic is open, with its closing time, on a weekday afternoon in London', async ({
+  test('says the clinic is open, with its closing time, on a weekday afternoon in London, and when it next opens, in the home contact block too', async ({
     page,
   }) => {
     // Wednesday 14:00 in London, within the weekday hours.
     await page.clock.setFixedTime(new Date('2026-11-25T14:00:00Z'));
     await page.goto('/#location');
-    await expect(page.locator('.opening-status')).toHaveText(
+    await expect(page.locator('.opening-status'), 'open').toHaveText(
       site.openingStatus.open(formatTime(hoursOn(3).closes)),
     );
-  });
-
-  test('says when it next opens, in the home contact block too', async ({ page }) => {
     // Saturday 16:00 in London, after Saturday's closing.
     await page.clock.setFixedTime(new Date('2026-11-28T16:00:00Z'));
-    await page.goto('/');
-    await expect(page.locator('.opening-status')).toHaveText(
+    await loadPage(page, '/');
+    await expect(page.locator('.opening-status'), 'closed').toHaveText(
       site.openingStatus.closed(site.openingStatus.tomorrow, formatTime(hoursOn(0).opens)),
     );
   });
