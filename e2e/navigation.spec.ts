@@ -137,13 +137,6 @@ test.describe('top bar', () => {
     await expect(bar).toHaveAttribute('data-scrolled', 'false');
     expect(await bar.evaluate((el) => getComputedStyle(el).backdropFilter)).toBe('none');
   });
-
-  test('is on every view', async ({ page }) => {
-    for (const view of ['home', 'benefits', 'testimonials', 'location', 'contact', 'nowhere']) {
-      await openView(page, view);
-      await expect(page.getByRole('button', { name: site.chrome.openMenu })).toBeVisible();
-    }
-  });
 });
 
 test.describe('address bar', () => {

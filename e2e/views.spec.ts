@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { retentionMonths, site } from '../src/content/site.ts';
 import { formatTime } from '../src/lib/opening-hours.ts';
-import { literally, openView, viewHeadings } from './fixtures.ts';
+import { literally, openView, policyViolations, scrollToEnd, viewHeadings } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
 test('home shows the hero, what Hijama is, who can benefit, the practitioner, the sessions and Get in Touch', async ({
@@ -214,7 +214,10 @@ test.describe('every view', () => {
   }
 
   for (const width of [320, 375, 768, 1280, 1920]) {
-    test(`has no horizontal scroll at ${width} px`, async ({ page }) => {
+    test(`has no horizontal scroll at ${width} px, shows the menu button, and runs under the security policy without a violation to its end`, async ({
+      page,
+    }) => {
+      const violations = policyViolations(page);
       await page.setViewportSize({ width, height: 800 });
       for (const view of ['home', 'benefits', 'testimonials', 'location', 'contact', 'elsewhere']) {
         await openView(page, view);
@@ -222,7 +225,13 @@ test.describe('every view', () => {
           () => document.documentElement.scrollWidth - window.innerWidth,
         );
         expect(overflow, `${view} at ${width} px`).toBeLessThanOrEqual(0);
+        await expect(
+          page.getByRole('button', { name: site.chrome.openMenu }),
+          `menu button on ${view}`,
+        ).toBeVisible();
+        await scrollToEnd(page);
       }
+      expect(violations).toEqual([]);
     });
   }
 
