@@ -22,6 +22,10 @@ describe('site content', () => {
     },
   );
 
+  it("gives the phone field an example that is not the clinic's own number", () => {
+    expect(site.bookingForm.hints.phone).not.toContain(site.contactDetails.phone.display);
+  });
+
   it('has three statements about Hijama', () => {
     expect(site.home.whatIs.statements).toHaveLength(3);
   });
