@@ -300,21 +300,6 @@ test('a retry after a lost answer stores one row', async ({ page }) => {
   expect(await storedBookings(email)).toHaveLength(1);
 });
 
-test('the REST client is not loaded before the booking view', async ({ page }) => {
-  const scripts: string[] = [];
-  page.on(
-    'request',
-    (request) =>
-      request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname),
-  );
-  await openView(page, 'home');
-  await page.waitForLoadState('networkidle');
-  const onHome = scripts.length;
-  await page.locator('.hero a.button-primary').click();
-  await expect(page.getByLabel(labels.fullName)).toBeVisible();
-  await expect.poll(() => scripts.length).toBeGreaterThan(onHome);
-});
-
 test('a fourth request for one e-mail address within the hour is refused by the database, plainly, keeping what was typed', async ({
   page,
   request,
