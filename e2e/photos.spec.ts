@@ -83,7 +83,7 @@ test.describe("with the practice's photos", () => {
   }
 
   for (const width of widths) {
-    test(`at ${width} px, home shows the room first and the practitioner when reached, and passes axe`, async ({
+    test(`at ${width} px, home shows the room first and the practitioner when reached, benefits the kit beside the first-visit questions when reached, and both pass axe`, async ({
       browser,
     }) => {
       const { page, photosAsked, close } = await openPage(browser, width, 'home');
@@ -110,16 +110,11 @@ test.describe("with the practice's photos", () => {
       await portraitImage.scrollIntoViewIfNeeded();
       expect(await chosenFile(portrait(page))).toMatch(/practitioner-[\w-]+-224\.avif$/);
       await expect(page.locator('.portrait-mark')).toHaveCount(0);
-      await close();
-    });
 
-    test(`at ${width} px, benefits shows the kit beside the first-visit questions when reached, and passes axe`, async ({
-      browser,
-    }) => {
-      // Closer to the first screen than Chromium's lazy-loading distance on a wide
-      // screen, so whether it is fetched at once is the browser's call: its
-      // attribute is what the page decides.
-      const { page, close } = await openPage(browser, width, 'benefits');
+      // On benefits, the kit is closer to the first screen than Chromium's
+      // lazy-loading distance on a wide screen, so whether it is fetched at once
+      // is the browser's call: its attribute is what the page decides.
+      await openView(page, 'benefits');
       await expectPhotoMarkup(kit(page), 'kit', 352, 264);
       const image = kit(page).locator('img');
       await expect(image).toHaveAttribute('loading', 'lazy');
