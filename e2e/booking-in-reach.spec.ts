@@ -32,14 +32,6 @@ test.describe('on a phone', () => {
     });
   }
 
-  test('the fixed Book button is not over the open menu', async ({ page }) => {
-    await openView(page, 'benefits');
-    await page.mouse.wheel(0, 1500);
-    await expect(fixedBookButton(page)).toBeVisible();
-    await openMenu(page);
-    await expect(fixedBookButton(page)).toBeHidden();
-  });
-
   test('the fixed Book button never shows on the booking view, nor over the thank-you dialog', async ({
     page,
   }) => {
@@ -69,9 +61,15 @@ test.describe('on a phone', () => {
     }
   });
 
-  test('the fixed Book button is reached by Tab and opens the booking view', async ({ page }) => {
+  test('the fixed Book button is not over the open menu, is reached by Tab and opens the booking view', async ({
+    page,
+  }) => {
     await openView(page, 'testimonials');
     await page.mouse.wheel(0, 1500);
+    await expect(fixedBookButton(page)).toBeVisible();
+    await openMenu(page);
+    await expect(fixedBookButton(page), 'under the open menu').toBeHidden();
+    await page.keyboard.press('Escape');
     await expect(fixedBookButton(page)).toBeVisible();
     await page.locator('.closing-call a').focus();
     await page.keyboard.press('Tab');
@@ -90,7 +88,9 @@ test.describe('on a wide screen', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
-  test('the top bar has a Book link and the menu keeps its five entries', async ({ page }) => {
+  test('the top bar has a Book link, but not on the booking view, and the menu keeps its five entries', async ({
+    page,
+  }) => {
     await openView(page, 'benefits');
     await page.mouse.wheel(0, 1500);
     await expect(fixedBookButton(page)).toBeHidden();
@@ -105,11 +105,7 @@ test.describe('on a wide screen', () => {
     await page.goBack();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.benefits);
     await expect(topBarLink(page)).toBeVisible();
-  });
-
-  test('the top bar has no Book link on the booking view opened by its address', async ({
-    page,
-  }) => {
+    // Nor on the booking view opened by its address.
     await openView(page, 'contact');
     await expect(topBarLink(page)).toBeHidden();
     await expect(page.locator('header.nav-bar').getByRole('button')).toBeVisible();

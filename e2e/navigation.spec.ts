@@ -157,13 +157,11 @@ test.describe('address bar', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.benefits);
   });
 
-  test('/#home is the home view', async ({ page }) => {
+  test('/#home is the home view, and a fragment typed into the address bar switches the view', async ({
+    page,
+  }) => {
     await page.goto('/#home');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.home);
-  });
-
-  test('a fragment typed into the address bar switches the view', async ({ page }) => {
-    await openView(page, 'home');
     await page.evaluate(() => {
       window.location.hash = '#testimonials';
     });
