@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { navBarClass, scrolledAttribute } from '../src/boot/protocol.ts';
-import { accessibilityViolations, openMenu, openView, viewNames } from './fixtures.ts';
+import { accessibilityViolations, openView, viewNames } from './fixtures.ts';
 
 for (const width of [375, 1280]) {
   for (const view of [...viewNames, 'coming-soon-example']) {
@@ -41,14 +41,6 @@ for (const width of [375, 1280]) {
         animation.currentTime = Number(animation.effect?.getComputedTiming().duration) / 2;
       }
     }, `.${navBarClass}`);
-    expect(await accessibilityViolations(page)).toEqual([]);
-  });
-
-  test(`the open side menu at ${width} px has no axe violations`, async ({ page }) => {
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.setViewportSize({ width, height: 900 });
-    await openView(page, 'home');
-    await openMenu(page);
     expect(await accessibilityViolations(page)).toEqual([]);
   });
 }
