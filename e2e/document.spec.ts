@@ -235,44 +235,40 @@ test('robots.txt points to the sitemap, which lists the site; the web manifest n
   expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
 });
 
-test.describe('headers', () => {
-  test('the page is sent with a strict security policy and is not cached', async ({ request }) => {
-    const headers = (await request.get('/')).headers();
-    const policy = headers['content-security-policy'] ?? '';
-    const scriptSources = /script-src ([^;]*)/.exec(policy)?.[1] ?? '';
-    expect(scriptSources).toContain("'self'");
-    expect(scriptSources).not.toContain('unsafe-inline');
-    expect(scriptSources).not.toContain('unsafe-eval');
-    expect(policy).toContain("frame-ancestors 'none'");
-    expect(policy).toContain("object-src 'none'");
-    expect(headers['x-content-type-options']).toBe('nosniff');
-    expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
-    expect(headers['permissions-policy']).toContain('camera=()');
-    expect(headers['cache-control']).toBe('no-cache');
-  });
+test('the page is sent with a strict security policy and is not cached', async ({ request }) => {
+  const headers = (await request.get('/')).headers();
+  const policy = headers['content-security-policy'] ?? '';
+  const scriptSources = /script-src ([^;]*)/.exec(policy)?.[1] ?? '';
+  expect(scriptSources).toContain("'self'");
+  expect(scriptSources).not.toContain('unsafe-inline');
+  expect(scriptSources).not.toContain('unsafe-eval');
+  expect(policy).toContain("frame-ancestors 'none'");
+  expect(policy).toContain("object-src 'none'");
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  expect(headers['permissions-policy']).toContain('camera=()');
+  expect(headers['cache-control']).toBe('no-cache');
 });
 
-test.describe('open now', () => {
-  /** The hours of a weekday (0 is Sunday), as the content file gives them. */
-  const hoursOn = (weekday: Weekday) =>
-    site.openingHours.find((hours) => hours.days.some((day) => day === weekday))!;
+/** The hours of a weekday (0 is Sunday), as the content file gives them. */
+const hoursOn = (weekday: Weekday) =>
+  site.openingHours.find((hours) => hours.days.some((day) => day === weekday))!;
 
-  test('says the clinic is open, with its closing time, on a weekday afternoon in London, and when it next opens, in the home contact block too', async ({
-    page,
-  }) => {
-    // Wednesday 14:00 in London, within the weekday hours.
-    await page.clock.setFixedTime(new Date('2026-11-25T14:00:00Z'));
-    await page.goto('/#location');
-    await expect(page.locator('.opening-status'), 'open').toHaveText(
-      site.openingStatus.open(formatTime(hoursOn(3).closes)),
-    );
-    // Saturday 16:00 in London, after Saturday's closing.
-    await page.clock.setFixedTime(new Date('2026-11-28T16:00:00Z'));
-    await loadPage(page, '/');
-    await expect(page.locator('.opening-status'), 'closed').toHaveText(
-      site.openingStatus.closed(site.openingStatus.tomorrow, formatTime(hoursOn(0).opens)),
-    );
-  });
+test('open now: says the clinic is open, with its closing time, on a weekday afternoon in London, and when it next opens, in the home contact block too', async ({
+  page,
+}) => {
+  // Wednesday 14:00 in London, within the weekday hours.
+  await page.clock.setFixedTime(new Date('2026-11-25T14:00:00Z'));
+  await page.goto('/#location');
+  await expect(page.locator('.opening-status'), 'open').toHaveText(
+    site.openingStatus.open(formatTime(hoursOn(3).closes)),
+  );
+  // Saturday 16:00 in London, after Saturday's closing.
+  await page.clock.setFixedTime(new Date('2026-11-28T16:00:00Z'));
+  await loadPage(page, '/');
+  await expect(page.locator('.opening-status'), 'closed').toHaveText(
+    site.openingStatus.closed(site.openingStatus.tomorrow, formatTime(hoursOn(0).opens)),
+  );
 });
 
 test.describe('the next Sunnah days', () => {

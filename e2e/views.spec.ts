@@ -117,78 +117,72 @@ test('benefits shows the notice before eight cards, and each first-visit questio
   }
 });
 
-test.describe('testimonials', () => {
-  test('shows eight reviews with five stars, paragraphs, an initial, the name, Verified Client and the source, in two columns on a wide screen and one on a phone', async ({
-    page,
-  }) => {
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await openView(page, 'testimonials');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(site.testimonials.heading);
-    const reviews = page.locator('figure.review');
-    await expect(reviews).toHaveCount(8);
-    for (const review of await reviews.all()) {
-      await expect(review.getByLabel(site.testimonials.ratingLabel(5))).toBeVisible();
-      await expect(review.locator('.star-filled')).toHaveCount(5);
-      expect(await review.locator('blockquote p').count()).toBeGreaterThanOrEqual(2);
-      const name = (await review.locator('.review-name').textContent()) ?? '';
-      await expect(review.locator('.review-initial')).toHaveText(name.charAt(0));
-      await expect(review.getByText(site.testimonials.verifiedLabel)).toBeVisible();
-      // The shipped reviews are samples, and say so where a real one shows its source and date.
-      await expect(review.locator('.review-source')).toHaveText(
-        site.testimonials.sourceWords.SAMPLE,
-      );
-    }
+test('testimonials shows eight reviews with five stars, paragraphs, an initial, the name, Verified Client and the source, in two columns on a wide screen and one on a phone', async ({
+  page,
+}) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openView(page, 'testimonials');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(site.testimonials.heading);
+  const reviews = page.locator('figure.review');
+  await expect(reviews).toHaveCount(8);
+  for (const review of await reviews.all()) {
+    await expect(review.getByLabel(site.testimonials.ratingLabel(5))).toBeVisible();
+    await expect(review.locator('.star-filled')).toHaveCount(5);
+    expect(await review.locator('blockquote p').count()).toBeGreaterThanOrEqual(2);
+    const name = (await review.locator('.review-name').textContent()) ?? '';
+    await expect(review.locator('.review-initial')).toHaveText(name.charAt(0));
+    await expect(review.getByText(site.testimonials.verifiedLabel)).toBeVisible();
+    // The shipped reviews are samples, and say so where a real one shows its source and date.
+    await expect(review.locator('.review-source')).toHaveText(site.testimonials.sourceWords.SAMPLE);
+  }
 
-    // Two columns on a wide screen, one on a phone.
-    const [first, second] = await Promise.all(
-      [0, 1].map((index) => page.locator('figure.review').nth(index).boundingBox()),
-    );
-    expect(first!.y).toBe(second!.y);
-    expect(second!.x).toBeGreaterThan(first!.x + first!.width);
+  // Two columns on a wide screen, one on a phone.
+  const [first, second] = await Promise.all(
+    [0, 1].map((index) => page.locator('figure.review').nth(index).boundingBox()),
+  );
+  expect(first!.y).toBe(second!.y);
+  expect(second!.x).toBeGreaterThan(first!.x + first!.width);
 
-    await page.setViewportSize({ width: 375, height: 800 });
-    const [narrowFirst, narrowSecond] = await Promise.all(
-      [0, 1].map((index) => page.locator('figure.review').nth(index).boundingBox()),
-    );
-    expect(narrowFirst!.x).toBe(narrowSecond!.x);
-    expect(narrowSecond!.y).toBeGreaterThan(narrowFirst!.y + narrowFirst!.height);
-  });
+  await page.setViewportSize({ width: 375, height: 800 });
+  const [narrowFirst, narrowSecond] = await Promise.all(
+    [0, 1].map((index) => page.locator('figure.review').nth(index).boundingBox()),
+  );
+  expect(narrowFirst!.x).toBe(narrowSecond!.x);
+  expect(narrowSecond!.y).toBeGreaterThan(narrowFirst!.y + narrowFirst!.height);
 });
 
-test.describe('location', () => {
-  test('shows the address, the opening hours, how to get here and the footer', async ({ page }) => {
-    await openView(page, 'location');
-    const { location, address } = site;
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(location.heading);
-    await expect(page.locator('address > *')).toHaveText([
-      address.venue,
-      address.building,
-      address.road,
-      address.town,
-      address.city,
-      address.postcode,
-      address.country,
-    ]);
-    // Each row: the days, then the times as the specification writes them (9:00 AM - 8:30 PM).
-    await expect(page.locator('.hours-row')).toHaveText(
-      site.openingHours.map(
-        ({ label, opens, closes }) =>
-          new RegExp(
-            `^${literally(label).source}\\s*${formatTime(opens)} - ${formatTime(closes)}$`,
-          ),
-      ),
-    );
-    await expect(page.getByRole('heading', { name: location.gettingHereHeading })).toBeVisible();
-    await expect(page.locator('.directions li')).toHaveText(
-      location.gettingHere.map((step) => step.text),
-    );
-    await expect(
-      page.getByRole('link', { name: literally(location.directionsLink) }),
-    ).toHaveAttribute('href', address.directionsUrl);
-    expect(new URL(address.directionsUrl).searchParams.get('query')).toContain(address.postcode);
-    await expectFooter(page);
-  });
+test('location shows the address, the opening hours, how to get here and the footer', async ({
+  page,
+}) => {
+  await openView(page, 'location');
+  const { location, address } = site;
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(location.heading);
+  await expect(page.locator('address > *')).toHaveText([
+    address.venue,
+    address.building,
+    address.road,
+    address.town,
+    address.city,
+    address.postcode,
+    address.country,
+  ]);
+  // Each row: the days, then the times as the specification writes them (9:00 AM - 8:30 PM).
+  await expect(page.locator('.hours-row')).toHaveText(
+    site.openingHours.map(
+      ({ label, opens, closes }) =>
+        new RegExp(`^${literally(label).source}\\s*${formatTime(opens)} - ${formatTime(closes)}$`),
+    ),
+  );
+  await expect(page.getByRole('heading', { name: location.gettingHereHeading })).toBeVisible();
+  await expect(page.locator('.directions li')).toHaveText(
+    location.gettingHere.map((step) => step.text),
+  );
+  await expect(
+    page.getByRole('link', { name: literally(location.directionsLink) }),
+  ).toHaveAttribute('href', address.directionsUrl);
+  expect(new URL(address.directionsUrl).searchParams.get('query')).toContain(address.postcode);
+  await expectFooter(page);
 });
 
 test('contact shows the heading, the sessions and prices, the form with its privacy notice, and the contact block', async ({
