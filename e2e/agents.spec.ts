@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { site } from '../src/content/site.ts';
-import { formatTime } from '../src/lib/opening-hours.ts';
+import { llmsTxt } from '../src/seo/llms-txt.ts';
 import { openView, storedBookings } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
@@ -65,17 +65,10 @@ test('the booking form is a WebMCP tool (named, described, every field described
   ]);
 });
 
-test('/llms.txt is served as text, with the name, the hours and the booking link from the content', async ({
-  request,
-}) => {
+test('/llms.txt is served as text, as the content makes it', async ({ request }) => {
   const response = await request.get('/llms.txt');
   expect(response.status()).toBe(200);
   expect(response.headers()['content-type']).toBe('text/plain; charset=utf-8');
-  const text = await response.text();
-  expect(text.startsWith(`# ${site.practiceName}\n`)).toBe(true);
-  for (const { label, opens, closes } of site.openingHours) {
-    expect(text).toContain(`${label}: ${formatTime(opens)} - ${formatTime(closes)}`);
-  }
-  expect(text).toContain(`(${site.url}#contact)`);
-  expect(text).toContain(site.contactDetails.replyPromise);
+  // What it says is src/seo/llms-txt.test.ts's to check.
+  expect(await response.text()).toBe(llmsTxt(site));
 });
