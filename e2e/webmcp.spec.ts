@@ -65,8 +65,14 @@ test('the booking form is a tool from the first paint, described with every fiel
   expect(tool.description).toBe(agentTool.description);
   const properties = tool.inputSchema?.properties ?? {};
   expect(Object.keys(properties)).toEqual(['fullName', 'phone', 'email', 'instagram', 'website']);
-  for (const [name, property] of Object.entries(properties))
-    expect(property.description, name).toBeTruthy();
+  expect(Object.values(properties).map((property) => property.description)).toEqual([
+    agentTool.fields.fullName,
+    agentTool.fields.phone,
+    agentTool.fields.email,
+    agentTool.fields.instagram,
+    // The robots' trap tells assistants to leave it alone.
+    site.bookingForm.trap.agentDescription,
+  ]);
   expect(tool.inputSchema?.required).toEqual(['fullName', 'phone', 'email']);
   expect(issues).toEqual([]);
 });
