@@ -45,5 +45,7 @@ test('/llms.txt is served as text, as the content makes it', async ({ request })
   expect(response.status()).toBe(200);
   expect(response.headers()['content-type']).toBe('text/plain; charset=utf-8');
   // What it says is src/seo/llms-txt.test.ts's to check.
-  expect(await response.text()).toBe(llmsTxt(site));
+  const text = await response.text();
+  expect(text).toBe(llmsTxt(site));
+  expect(text, 'the answer page').not.toContain('answer');
 });

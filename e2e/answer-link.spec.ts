@@ -266,13 +266,6 @@ test('a link cut short is refused at once, without asking the server', async ({ 
   expect(await accessibilityViolations(page)).toEqual([]);
 });
 
-test('the answer page is in neither the sitemap nor llms.txt', async ({ request }) => {
-  for (const file of ['/sitemap.xml', '/llms.txt']) {
-    const text = await (await request.get(`${server.url}${file}`)).text();
-    expect(text).not.toContain('answer');
-  }
-});
-
 test("the daily summary's e-mail, on a 390 px phone, marks each waiting request from its own link", async ({
   page,
 }) => {

@@ -219,7 +219,9 @@ test('robots.txt points to the sitemap, which lists the site; the web manifest n
   expect(await robots.text()).toContain(`Sitemap: ${site.url}sitemap.xml`);
   const sitemap = await request.get('/sitemap.xml');
   expect(sitemap.headers()['content-type']).toContain('xml');
-  expect(await sitemap.text()).toContain(`<loc>${site.url}</loc>`);
+  const listed = await sitemap.text();
+  expect(listed).toContain(`<loc>${site.url}</loc>`);
+  expect(listed, 'the answer page').not.toContain('answer');
 
   const response = await request.get('/manifest.webmanifest');
   expect(response.headers()['content-type']).toContain('application/manifest+json');
