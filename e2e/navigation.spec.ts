@@ -242,16 +242,6 @@ test.describe('motion', () => {
     await expect.poll(() => last.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
   });
 
-  test('staggers the cards that appear together', async ({ page }) => {
-    await openView(page, 'benefits');
-    const delays = await page
-      .locator('.card')
-      .evaluateAll((cards) =>
-        cards.slice(0, 4).map((card) => getComputedStyle(card).transitionDelay),
-      );
-    expect(new Set(delays).size).toBe(4);
-  });
-
   test('never leaves content invisible when IntersectionObserver is missing', async ({ page }) => {
     await page.addInitScript(() => {
       // @ts-expect-error: simulating an older browser

@@ -84,7 +84,7 @@ test('home shows the hero, what Hijama is, who can benefit, the practitioner, th
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.contact);
 });
 
-test('benefits shows the notice before eight cards, and each first-visit question opens by keyboard', async ({
+test('benefits shows the notice before eight cards, staggered as they appear together, and each first-visit question opens by keyboard', async ({
   page,
 }) => {
   await openView(page, 'benefits');
@@ -98,6 +98,11 @@ test('benefits shows the notice before eight cards, and each first-visit questio
   for (const card of await cards.all()) {
     await expect(card.locator('svg'), 'card icon').toHaveCount(1);
   }
+  // The cards that appear together are staggered.
+  const delays = await cards.evaluateAll((all) =>
+    all.slice(0, 4).map((card) => getComputedStyle(card).transitionDelay),
+  );
+  expect(new Set(delays).size, `delays ${delays.join(', ')}`).toBe(4);
 
   // Hijama complements and does not replace medical care, said before the cards.
   const notice = page.getByRole('complementary', { name: site.chrome.healthNotice });
