@@ -13,8 +13,13 @@ test('a session is booked from start to finish with the keyboard alone', async (
 
   // Skip link first, then on to the hero's booking button.
   await page.keyboard.press('Tab');
-  await expect(page.getByRole('link', { name: site.chrome.skipLink })).toBeFocused();
+  const skip = page.getByRole('link', { name: site.chrome.skipLink });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
   await page.keyboard.press('Enter');
+  // It moves focus to the main content without changing the page.
+  await expect(page.getByRole('heading', { level: 1, name: viewHeadings.home })).toBeFocused();
+  expect(new URL(page.url()).hash).toBe('');
   const hero = page.locator('.hero a.button-primary');
   for (
     let presses = 0;

@@ -175,19 +175,6 @@ test.describe('address bar', () => {
     });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.testimonials);
   });
-
-  test('the skip link moves focus to the main content without changing the page', async ({
-    page,
-  }) => {
-    await openView(page, 'benefits');
-    await page.keyboard.press('Tab');
-    const skip = page.getByRole('link', { name: site.chrome.skipLink });
-    await expect(skip).toBeFocused();
-    await expect(skip).toBeInViewport();
-    await page.keyboard.press('Enter');
-    await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
-    await expect(page).toHaveURL(/#benefits$/);
-  });
 });
 
 test.describe('motion', () => {
