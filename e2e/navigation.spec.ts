@@ -15,7 +15,7 @@ const menuLabel = (id: PageName) => site.navigation.find((item) => item.id === i
 
 test.describe('side menu', () => {
   for (const { id, label, heading, hash } of menuEntries) {
-    test(`choosing ${id} navigates, closes the menu, scrolls to the top, focuses the heading, and gives ${id} its own title after a switch, through history and on arrival`, async ({
+    test(`choosing ${id} navigates, closes the menu, scrolls to the top, focuses the heading, Back and Forward move from and to it, and it has its own title after a switch, through history and on arrival`, async ({
       page,
     }) => {
       const start = id === 'home' ? 'location' : 'home';
@@ -30,9 +30,13 @@ test.describe('side menu', () => {
       expect(new URL(page.url()).hash).toBe(hash);
 
       await expect(page, 'title after the switch').toHaveTitle(viewTitles[id]);
+      // Back and Forward move between the views, focusing the heading.
       await page.goBack();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings[start]);
+      await expect(page.getByRole('heading', { level: 1 }), 'heading back').toBeFocused();
       await expect(page, 'title back').toHaveTitle(viewTitles[start]);
       await page.goForward();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
       await expect(page, 'title forward').toHaveTitle(viewTitles[id]);
       await openView(page, id);
       await expect(page, 'title on arrival').toHaveTitle(viewTitles[id]);
@@ -140,31 +144,6 @@ test('the top bar turns dark and blurred once the page is scrolled more than 20 
 });
 
 test.describe('address bar', () => {
-  test('mirrors the page in the fragment, and Back and Forward move between views', async ({
-    page,
-  }) => {
-    await openView(page, 'home');
-    expect(new URL(page.url()).hash).toBe('');
-    await openMenu(page);
-    await sideMenu(page)
-      .getByRole('link', { name: menuLabel('benefits') })
-      .click();
-    await expect(page).toHaveURL(/\/#benefits$/);
-    await openMenu(page);
-    await sideMenu(page)
-      .getByRole('link', { name: menuLabel('location') })
-      .click();
-    await expect(page).toHaveURL(/\/#location$/);
-
-    await page.goBack();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.benefits);
-    await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
-    await page.goBack();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.home);
-    await page.goForward();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.benefits);
-  });
-
   test('/#home is the home view, and a fragment typed into the address bar switches the view', async ({
     page,
   }) => {
