@@ -8,7 +8,7 @@ import {
 import type { ChildRun } from './testing/processes.ts';
 import { postBooking, useServerRuns } from './testing/server-runs.ts';
 import { everyLimitLifted } from './limits/limits-config.ts';
-import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy.ts';
+import { startDatabaseRelay, type DatabaseRelay } from './testing/tcp-proxy.ts';
 
 /**
  * PostgreSQL stopping under a running server: the API answers 503 in
@@ -26,7 +26,7 @@ describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', (
   const adminUrl = testDatabaseUrl ?? '';
   const servers = useServerRuns('outage');
   let scratch: ScratchDatabase;
-  let proxy: TcpProxy;
+  let proxy: DatabaseRelay;
   let server: ChildRun;
   let baseUrl: string;
   /** The status each booking request was answered with, by its e-mail address. */
@@ -34,14 +34,10 @@ describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', (
 
   beforeAll(async () => {
     scratch = await createScratchDatabase(adminUrl);
-    const admin = new URL(adminUrl);
-    proxy = await startTcpProxy({ host: admin.hostname, port: Number(admin.port || 5432) });
-    const throughProxy = new URL(scratch.url);
-    throughProxy.hostname = '127.0.0.1';
-    throughProxy.port = String(proxy.port);
+    proxy = await startDatabaseRelay(scratch.url);
     ({ run: server, url: baseUrl } = await servers.listen({
       HOST: '127.0.0.1',
-      DATABASE_URL: throughProxy.toString(),
+      DATABASE_URL: proxy.url,
       // Many requests in a few seconds from one address: no limit may answer 429 instead.
       ...everyLimitLifted,
     }));

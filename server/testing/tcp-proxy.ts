@@ -93,3 +93,21 @@ export async function startTcpProxy(
       }),
   };
 }
+
+/** A relay to a PostgreSQL server, with the URL that reaches the same database through it. */
+export type DatabaseRelay = TcpProxy & { url: string };
+
+/** A relay to the PostgreSQL server of `databaseUrl`. */
+export async function startDatabaseRelay(
+  databaseUrl: string,
+  rewriteFirstChunk?: (chunk: Buffer) => Buffer,
+): Promise<DatabaseRelay> {
+  const direct = new URL(databaseUrl);
+  const relay = await startTcpProxy(
+    { host: direct.hostname, port: Number(direct.port || 5432) },
+    rewriteFirstChunk,
+  );
+  const through = new URL(databaseUrl);
+  through.host = `127.0.0.1:${relay.port}`;
+  return { ...relay, url: through.toString() };
+}
