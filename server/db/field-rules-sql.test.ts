@@ -120,6 +120,7 @@ function generatedCases(): Case[] {
   }
   for (const phone of [
     '----------',
+    'abc1234567',
     '+(((((((((',
     '123-456 ()',
     '123-4567 ()',
@@ -128,7 +129,7 @@ function generatedCases(): Case[] {
     add('phone', JSON.stringify(phone), phone);
   }
   for (const typed of instagramExamples) add('instagram', JSON.stringify(typed), typed);
-  for (const typed of [...oneInboxSpellings, ...plainAddresses, ...unplainAddresses]) {
+  for (const typed of [...oneInboxSpellings, ...plainAddresses, ...unplainAddresses, 'foo@bar']) {
     add('email', JSON.stringify(typed), typed);
   }
   return cases;

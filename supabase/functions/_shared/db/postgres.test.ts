@@ -13,7 +13,7 @@ import { setBookingLimits } from '../../../../server/db/booking-limits.ts';
 import { findMigrationsDir, migrate } from '../../../../server/db/migrate.ts';
 import { DatabaseRoleError, openDatabase } from '../../../../server/db/open-database.ts';
 import { openPostgres } from './postgres.ts';
-import { startTcpProxy } from '../../../../server/testing/tcp-proxy.ts';
+import { startDatabaseRelay } from '../../../../server/testing/tcp-proxy.ts';
 import { DatabaseError, DatabaseUnavailableError } from './database.ts';
 
 /** Real PostgreSQL only: set TEST_DATABASE_URL (a user that may create databases and roles). */
@@ -37,39 +37,36 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
     await scratch?.drop();
   });
 
-  /** Runs `sql` as `role` inside a transaction that is always rolled back. */
-  async function asRole(role: string, sql: string, params: unknown[] = []) {
+  /** Runs `work` on a connection of its own inside a transaction that is always rolled back. */
+  async function rolledBack<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
     return withClient(scratch.url, async (client) => {
       await client.query('begin');
       try {
-        await client.query(`set local role ${role}`);
-        return await client.query(sql, params);
+        return await work(client);
       } finally {
         await client.query('rollback');
       }
     });
   }
 
+  const asRole = (role: string, sql: string, params: unknown[] = []) =>
+    rolledBack(async (client) => {
+      await client.query(`set local role ${role}`);
+      return client.query(sql, params);
+    });
+
   it("runs visitors' statements as anon, also behind a pooler that drops the startup option setting the role", async () => {
-    const direct = new URL(scratch.url);
     // A relay that removes `options` from PostgreSQL's startup message, as a
     // connection pooler may do without a word.
-    const pooler = await startTcpProxy(
-      { host: direct.hostname, port: Number(direct.port || 5432) },
-      withoutStartupOption('options'),
-    );
-    const behindPooler = new URL(scratch.url);
-    behindPooler.host = `127.0.0.1:${pooler.port}`;
+    const pooler = await startDatabaseRelay(scratch.url, withoutStartupOption('options'));
     try {
-      for (const url of [scratch.url, behindPooler.toString()]) {
+      for (const url of [scratch.url, pooler.url]) {
         const db = await openPostgres(url);
         try {
           // anon may insert, never read: reading proves which role ran the statement.
-          const refused = await db
-            .queryAsAnon('select count(*) from public.bookings', [])
-            .catch((error: unknown) => error);
-          expect(refused).toBeInstanceOf(DatabaseError);
-          expect((refused as DatabaseError).code).toBe('42501');
+          const refused = db.queryAsAnon('select count(*) from public.bookings', []);
+          await expect(refused).rejects.toBeInstanceOf(DatabaseError);
+          await expect(refused).rejects.toMatchObject({ code: '42501' });
           await db.queryAsAnon(insert, [crypto.randomUUID()]);
         } finally {
           await db.close();
@@ -82,23 +79,16 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
   });
 
   it('gives up on a database that stops answering without closing the connection, and recovers', async () => {
-    const direct = new URL(scratch.url);
-    const relay = await startTcpProxy({
-      host: direct.hostname,
-      port: Number(direct.port || 5432),
-    });
-    const throughRelay = new URL(scratch.url);
-    throughRelay.host = `127.0.0.1:${relay.port}`;
-    const db = await openPostgres(throughRelay.toString(), { queryTimeoutMs: 1_000 });
+    const relay = await startDatabaseRelay(scratch.url);
+    const db = await openPostgres(relay.url, { queryTimeoutMs: 1_000 });
     try {
       await db.queryAsAnon(insert, [crypto.randomUUID()]);
       // A network partition: nothing arrives, nothing closes.
       relay.freeze();
       const started = Date.now();
-      const failure = await db
-        .queryAsAnon(insert, [crypto.randomUUID()])
-        .catch((error: unknown) => error);
-      expect(failure).toBeInstanceOf(DatabaseUnavailableError);
+      await expect(db.queryAsAnon(insert, [crypto.randomUUID()])).rejects.toBeInstanceOf(
+        DatabaseUnavailableError,
+      );
       expect(Date.now() - started).toBeLessThan(5_000);
       relay.up();
       await db.queryAsAnon(insert, [crypto.randomUUID()]);
@@ -124,70 +114,34 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
     ]);
   });
 
-  it('lets anon insert a booking', async () => {
-    const result = await asRole('anon', insert, [crypto.randomUUID()]);
-    expect(result.rowCount).toBe(1);
-  });
-
   it.each([
-    ['select', 'select * from public.bookings'],
-    ['select one column', 'select id from public.bookings'],
-    ['update', `update public.bookings set full_name = 'Changed'`],
-    ['delete', 'delete from public.bookings'],
-    ['insert returning the row', `${insert} returning *`],
-    ['insert or ignore', `${insert} on conflict (id) do nothing`],
+    ['anon', 'select', 'select * from public.bookings'],
+    ['anon', 'select one column', 'select id from public.bookings'],
+    ['anon', 'update', `update public.bookings set full_name = 'Changed'`],
+    ['anon', 'delete', 'delete from public.bookings'],
+    ['anon', 'insert returning the row', `${insert} returning *`],
+    ['anon', 'insert or ignore', `${insert} on conflict (id) do nothing`],
     [
+      'anon',
       'insert with its own created_at',
       `insert into public.bookings (full_name, phone, email, created_at) values ('A', '01634 123456', 'a@b.co', now())`,
     ],
-  ])('refuses anon %s', async (_case, sql) => {
+    // The site never uses authenticated: it may do nothing at all.
+    ['authenticated', 'insert', insert],
+    ['authenticated', 'select', 'select * from public.bookings'],
+  ])('refuses %s %s', async (role, _case, sql) => {
     const params = sql.includes('$1') ? [crypto.randomUUID()] : [];
-    await expect(asRole('anon', sql, params)).rejects.toMatchObject({ code: '42501' });
-  });
-
-  it('refuses every operation to authenticated, which the site never uses', async () => {
-    await expect(asRole('authenticated', insert, [crypto.randomUUID()])).rejects.toMatchObject({
-      code: '42501',
-    });
-    await expect(asRole('authenticated', 'select * from public.bookings')).rejects.toMatchObject({
-      code: '42501',
-    });
-  });
-
-  it('refuses rows that break the form rules even when inserted directly', async () => {
-    const rows = [
-      ['Am\u200bina', '01634 123456', 'a@b.co'],
-      ['Amina', '----------', 'a@b.co'],
-      ['Amina', 'abc1234567', 'a@b.co'],
-      ['Amina', '12345', 'a@b.co'],
-      ['Amina', '01634 123456', 'foo@bar'],
-      ['x'.repeat(101), '01634 123456', 'a@b.co'],
-    ];
-    for (const [fullName, phone, email] of rows) {
-      await expect(
-        asRole(
-          'anon',
-          'insert into public.bookings (full_name, phone, email) values ($1, $2, $3)',
-          [fullName, phone, email],
-        ),
-      ).rejects.toMatchObject({ code: '23514' });
-    }
+    await expect(asRole(role, sql, params)).rejects.toMatchObject({ code: '42501' });
   });
 
   it('lets service_role read what anon inserted', async () => {
     const id = crypto.randomUUID();
-    const rows = await withClient(scratch.url, async (client) => {
-      await client.query('begin');
-      try {
-        await client.query('set local role anon');
-        await client.query(insert, [id]);
-        await client.query('set local role service_role');
-        return (
-          await client.query('select id::text, instagram from public.bookings where id = $1', [id])
-        ).rows;
-      } finally {
-        await client.query('rollback');
-      }
+    const rows = await rolledBack(async (client) => {
+      await client.query('set local role anon');
+      await client.query(insert, [id]);
+      await client.query('set local role service_role');
+      const read = 'select id::text, instagram from public.bookings where id = $1';
+      return (await client.query(read, [id])).rows;
     });
     expect(rows).toEqual([{ id, instagram: null }]);
   });
