@@ -3,6 +3,7 @@ import { parseAnswerFragment } from '../../supabase/functions/_shared/core/answe
 import { DatabaseError } from '../../supabase/functions/_shared/db/database.ts';
 import { testEngines } from '../testing/helpers.ts';
 import { useTestDatabase } from '../testing/test-database.ts';
+import { forgedToken } from '../testing/answer-fixtures.ts';
 import { startSmtpPeer, type SmtpPeer } from '../testing/notification-peers.ts';
 import { createEmailChannel } from '../../supabase/functions/_shared/notifications/channels.ts';
 import {
@@ -107,8 +108,7 @@ describe.each(testEngines('answer-link'))('the "Mark as answered" link on $name'
     );
     await notifier.runOnce();
     const token = /#answer=(\S+)$/m.exec(peer.mails[0]!.parsed.text ?? '')![1]!;
-    const forged = token.slice(0, -1) + (token.endsWith('0') ? '1' : '0');
-    const refusal = await markAsAnon(forged).catch((error: unknown) => error);
+    const refusal = await markAsAnon(forgedToken(token)).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(DatabaseError);
     expect((refusal as DatabaseError).code).toBe('PT403');
   });

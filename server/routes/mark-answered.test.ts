@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createBookingAnswers } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import { expectApiError, useTestApp } from '../testing/test-database.ts';
 import { anonJsonHeaders, testEngines } from '../testing/helpers.ts';
-import { answerTokenFor, storeWaitingRequest } from '../testing/answer-fixtures.ts';
+import { answerTokenFor, forgedToken, storeWaitingRequest } from '../testing/answer-fixtures.ts';
 
 /**
  * `POST /rest/v1/rpc/mark_booking_answered` over real HTTP, as the answer page
@@ -65,10 +65,7 @@ describe.each(testEngines('mark-answered'))('rpc/mark_booking_answered on $name'
   });
 
   it("passes on the database's refusals with their status, message and hint", async () => {
-    const forged = async (id: string) => {
-      const token = await tokenFor(id);
-      return token.slice(0, -1) + (token.endsWith('0') ? '1' : '0');
-    };
+    const forged = async (id: string) => forgedToken(await tokenFor(id));
     const deleted = async (id: string) => {
       const token = await tokenFor(id);
       await app.db.query('delete from public.bookings where id = $1', [id]);

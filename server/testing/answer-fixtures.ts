@@ -46,3 +46,8 @@ export async function answerTokenFor(
   );
   return rows[0]!.token;
 }
+
+/** `token` with its last character changed: a signature that does not match. */
+export function forgedToken(token: string): string {
+  return token.slice(0, -1) + (token.endsWith('0') ? '1' : '0');
+}
