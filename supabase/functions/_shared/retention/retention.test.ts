@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { practice } from '../content/practice.ts';
 import { useTestDatabase } from '../../../../server/testing/test-database.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
+import { storeWaitingRequest } from '../../../../server/testing/answer-fixtures.ts';
 import { periodBefore } from './period.ts';
 import {
   loadRetention,
@@ -62,10 +63,8 @@ describe.each(testEngines('retention'))('purgeOldRequests on $name', (engine) =>
     const cutoff = periodBefore(now, promisedRetention);
     const ages = { older: cutoff.getTime() - 1_000, newer: cutoff.getTime() + 1_000 };
     for (const [name, time] of Object.entries(ages)) {
-      await opened.db.query(
-        `insert into public.bookings (created_at, full_name, phone, email) values ($1, $2, '01634 123456', 'a@example.com')`,
-        [new Date(time).toISOString(), name],
-      );
+      const createdAt = new Date(time).toISOString();
+      await storeWaitingRequest(opened.db, { created_at: createdAt, full_name: name });
     }
     const infos: string[] = [];
     const deleted = await purgeOldRequests({
