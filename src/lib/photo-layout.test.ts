@@ -11,21 +11,15 @@ const square: PhotoLayout = { aspect: 1, cssWidth: 224 };
 
 describe('photoWidths', () => {
   it.each([
-    ['a large photo gets its widest shown width at 1x and 2x', 3000, 2000, [224, 448]],
-    [
-      'a small photo is never enlarged: a width it cannot fill becomes its own',
-      300,
-      300,
-      [224, 300],
-    ],
-    [
-      'the crop, not the whole photo, bounds the widths (a wide photo, a square place)',
-      4000,
-      200,
-      [200],
-    ],
-    ['a photo smaller than its place gives one width', 100, 100, [100]],
-  ])('%s', (_, width, height, expected) => {
+    // A large photo gets its widest shown width at 1x and 2x.
+    [3000, 2000, [224, 448]],
+    // A small photo is never enlarged: a width it cannot fill becomes its own.
+    [300, 300, [224, 300]],
+    // The crop, not the whole photo, bounds the widths (a wide photo, a square place).
+    [4000, 200, [200]],
+    // A photo smaller than its place gives one width.
+    [100, 100, [100]],
+  ])('a %i × %i photo in a square place is offered at %j', (width, height, expected) => {
     expect(photoWidths(square, width, height)).toEqual(expected);
   });
 
@@ -45,21 +39,12 @@ describe('photoHeight', () => {
 });
 
 describe('srcset', () => {
-  it('lists each file with the density it serves', () => {
-    expect(
-      srcset(square, [
-        { url: '/a-224.avif', width: 224 },
-        { url: '/a-448.avif', width: 448 },
-      ]),
-    ).toBe('/a-224.avif 1x, /a-448.avif 2x');
-  });
-
-  it('gives a photo too small for 2x the density it can serve', () => {
-    expect(
-      srcset(square, [
-        { url: '/a-224.webp', width: 224 },
-        { url: '/a-300.webp', width: 300 },
-      ]),
-    ).toBe('/a-224.webp 1x, /a-300.webp 1.34x');
+  // A photo too small for 2x gets the density it can serve.
+  it.each([
+    [448, '/a-224.avif 1x, /a-448.avif 2x'],
+    [300, '/a-224.avif 1x, /a-300.avif 1.34x'],
+  ])('lists each file with the density it serves, the larger %i wide', (larger, expected) => {
+    const files = [224, larger].map((width) => ({ url: `/a-${width}.avif`, width }));
+    expect(srcset(square, files)).toBe(expected);
   });
 });

@@ -25,26 +25,20 @@ describe('the Sunnah days the build writes', () => {
 });
 
 describe('the next three Sunnah days', () => {
-  const cases = [
-    [
-      'on a Sunnah day, counting that day',
-      '2026-11-27',
-      ['2026-11-27', '2026-11-29', '2026-12-01'],
-    ],
-    [
-      'between two of a month, across the Hijri month end',
-      '2026-11-28',
-      ['2026-11-29', '2026-12-01', '2026-12-26'],
-    ],
-    ['on the last of a month', '2026-12-01', ['2026-12-01', '2026-12-26', '2026-12-28']],
-    ['after the last of a month', '2026-12-02', ['2026-12-26', '2026-12-28', '2026-12-30']],
-    ['before the table starts', '2026-01-01', ['2026-11-27', '2026-11-29', '2026-12-01']],
-    ['near the end of the table: only those left', '2026-12-29', ['2026-12-30']],
-    ['past the end of the table: none', '2027-02-01', []],
-  ] as const;
-  for (const [when, today, expected] of cases) {
-    it(when, () => {
-      expect(nextSunnahDays(today, table)).toEqual(expected);
-    });
-  }
+  it.each([
+    // On a Sunnah day, counting that day.
+    ['2026-11-27', ['2026-11-27', '2026-11-29', '2026-12-01']],
+    // Between two of a month, across the Hijri month end.
+    ['2026-11-28', ['2026-11-29', '2026-12-01', '2026-12-26']],
+    // On the last of a month, and after it.
+    ['2026-12-01', ['2026-12-01', '2026-12-26', '2026-12-28']],
+    ['2026-12-02', ['2026-12-26', '2026-12-28', '2026-12-30']],
+    // Before the table starts.
+    ['2026-01-01', ['2026-11-27', '2026-11-29', '2026-12-01']],
+    // Near the end of the table only those left; past it, none.
+    ['2026-12-29', ['2026-12-30']],
+    ['2027-02-01', []],
+  ])('from %s are %j', (today, expected) => {
+    expect(nextSunnahDays(today, table)).toEqual(expected);
+  });
 });
