@@ -3,6 +3,9 @@ import { answerLink } from '../../supabase/functions/_shared/core/answer-link.ts
 import { pageNameFromHash, viewOfPageName } from '../boot/protocol.ts';
 import { isPageName, urlFor, viewFor } from './page-name.ts';
 
+const token = `5f0c2a8e-2f4b-4c1d-9e3f-0a1b2c3d4e5f.1790000000.${'ab'.repeat(32)}`;
+const menuPages = ['home', 'benefits', 'testimonials', 'location', 'contact'];
+
 describe('pageNameFromHash', () => {
   it.each([
     ['', 'home'],
@@ -23,15 +26,11 @@ describe('pageNameFromHash', () => {
 
 describe('viewFor', () => {
   it.each([
-    ['home', 'home'],
-    ['benefits', 'benefits'],
-    ['testimonials', 'testimonials'],
-    ['location', 'location'],
-    ['contact', 'contact'],
+    ...menuPages.map((name) => [name, name]),
     ['pricing', 'coming-soon'],
     ['Home', 'coming-soon'],
     ['', 'coming-soon'],
-    [`answer=5f0c2a8e-2f4b-4c1d-9e3f-0a1b2c3d4e5f.1790000000.${'ab'.repeat(32)}`, 'answer'],
+    [`answer=${token}`, 'answer'],
     // Malformed: the answer view says the link is not valid.
     ['answer=not-a-token', 'answer'],
     ['answers', 'coming-soon'],
@@ -40,9 +39,7 @@ describe('viewFor', () => {
   });
 
   it('knows exactly the five pages of the menu', () => {
-    expect(['home', 'benefits', 'testimonials', 'location', 'contact'].every(isPageName)).toBe(
-      true,
-    );
+    expect(menuPages.every(isPageName)).toBe(true);
     expect(isPageName('coming-soon')).toBe(false);
   });
 });
@@ -57,7 +54,6 @@ describe('urlFor', () => {
 
 describe('viewOfPageName', () => {
   it("finds an answer link's view code under the name of the view it shows", () => {
-    const token = `5f0c2a8e-2f4b-4c1d-9e3f-0a1b2c3d4e5f.1790000000.${'ab'.repeat(32)}`;
     const pageName = pageNameFromHash(new URL(answerLink('https://site', token)).hash);
     expect(viewOfPageName(pageName)).toBe(viewFor(pageName));
     expect(viewOfPageName('contact')).toBe('contact');
