@@ -16,20 +16,19 @@ async function freshModule(): Promise<FormBeforeApp> {
   return import('./form-before-app.ts');
 }
 
-function pageWithForm(): { document: Document; form: HTMLFormElement } {
+/** The pre-rendered form, and `send`, which submits it and answers whether the submit was held back. */
+function pageWithForm() {
   const window = new Window({ url: 'https://clinic.example/#contact' });
   const document = window.document as unknown as Document;
   document.body.innerHTML = `<main><form class="${bookingFormClass}"><input name="fullName"><button type="submit">Send</button></form></main>`;
-  return { document, form: document.querySelector('form')! };
-}
-
-function submitEvent(
-  document: Document,
-  agent?: { respondWith: (reply: Promise<string>) => void },
-): Event {
-  const event = new document.defaultView!.Event('submit', { bubbles: true, cancelable: true });
-  if (agent) Object.assign(event, { agentInvoked: true, respondWith: agent.respondWith });
-  return event;
+  const form = document.querySelector('form')!;
+  const send = (agent?: { respondWith: (reply: Promise<string>) => void }): boolean => {
+    const event = new document.defaultView!.Event('submit', { bubbles: true, cancelable: true });
+    if (agent) Object.assign(event, { agentInvoked: true, respondWith: agent.respondWith });
+    form.dispatchEvent(event);
+    return event.defaultPrevented;
+  };
+  return { document, send };
 }
 
 describe('the booking form before the app', () => {
@@ -39,37 +38,33 @@ describe('the booking form before the app', () => {
   });
 
   it('holds a send, not made by the browser, and asks for the app', () => {
-    const { document, form } = pageWithForm();
+    const { document, send } = pageWithForm();
     const asked = vi.fn();
     module.holdSendsForApp(document, asked);
     expect(asked).not.toHaveBeenCalled();
 
-    const event = submitEvent(document);
-    form.dispatchEvent(event);
-    expect(event.defaultPrevented).toBe(true);
+    expect(send()).toBe(true);
     expect(asked).toHaveBeenCalledTimes(1);
 
     // Sent twice before the app: still one send for it to make.
-    form.dispatchEvent(submitEvent(document));
+    send();
     expect(module.takeHeldSend()).toEqual({ reply: null });
   });
 
   it('hands nothing to the app when nothing was sent, and leaves later sends to it', () => {
-    const { document, form } = pageWithForm();
+    const { document, send } = pageWithForm();
     module.holdSendsForApp(document, () => {});
     expect(module.takeHeldSend()).toBeNull();
 
-    const event = submitEvent(document);
-    form.dispatchEvent(event);
-    expect(event.defaultPrevented).toBe(false);
+    expect(send()).toBe(false);
     expect(module.takeHeldSend()).toBeNull();
   });
 
   it("answers an assistant's submit with the outcome the app reports", async () => {
-    const { document, form } = pageWithForm();
+    const { document, send } = pageWithForm();
     module.holdSendsForApp(document, () => {});
     let answer: Promise<string> | undefined;
-    form.dispatchEvent(submitEvent(document, { respondWith: (reply) => (answer = reply) }));
+    send({ respondWith: (reply) => (answer = reply) });
     expect(answer).toBeInstanceOf(Promise);
 
     const held = module.takeHeldSend();
@@ -88,13 +83,11 @@ describe('the booking form before the app', () => {
   });
 
   it('holds nothing once the app has adopted the form', () => {
-    const { document, form } = pageWithForm();
+    const { document, send } = pageWithForm();
     module.takeHeldSend();
     const asked = vi.fn();
     module.holdSendsForApp(document, asked);
-    const event = submitEvent(document);
-    form.dispatchEvent(event);
-    expect(event.defaultPrevented).toBe(false);
+    expect(send()).toBe(false);
     expect(asked).not.toHaveBeenCalled();
   });
 });
