@@ -38,7 +38,7 @@ describe('the next three Sunnah days', () => {
     // Near the end of the table only those left; past it, none.
     ['2026-12-29', ['2026-12-30']],
     ['2027-02-01', []],
-  ])('from %s are %j', (today, expected) => {
+  ] as const)('from %s are %j', (today, expected) => {
     expect(nextSunnahDays(today, table)).toEqual(expected);
   });
 });
