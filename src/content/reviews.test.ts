@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ratingSummaryWords, reviews, sampleReviewsLeft, type Testimonial } from './reviews.ts';
 
-const real: Testimonial = {
-  name: 'Amina K.',
-  rating: 5,
-  content: 'Calm and clear.',
-  source: { kind: 'in-person', date: '2026-06-11' },
-};
+/** A shipped review, as if given in person. */
+const real: Testimonial = { ...reviews[0]!, source: { kind: 'in-person', date: '2026-06-11' } };
 
 describe('reviews', () => {
   it('refuses a review without its source, at compile time', () => {
