@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { chmodSync, chownSync, mkdirSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { practice } from '../../supabase/functions/_shared/content/practice.ts';
-import { reviews, type Testimonial } from '../../src/content/reviews.ts';
+import { reviews } from '../../src/content/reviews.ts';
 import {
   startNtfyPeer,
   startSmtpPeer,
@@ -17,6 +17,7 @@ import { launchPlaceholders, type LaunchContent } from '../../src/content/launch
 import { check } from './check-command.ts';
 import type { CliIo } from './cli-io.ts';
 import { runCommand } from '../testing/command-run.ts';
+import { useTempDir } from '../testing/temp-dir.ts';
 
 /**
  * `npx hijama check` and the command's guard of the data directory, with a
@@ -34,40 +35,34 @@ const filledFacts = {
   address: { ...practice.address, venue: 'Room 2', road: '3 High Street', postcode: 'ME1 1AA' },
 };
 
-/** The practitioner and the prices once the practice has put its own in. */
-const filledBeforeBooking = {
-  practitioner: {
-    ...practitioner,
-    name: 'Maryam Said',
-    portrait: { ...practitioner.portrait, alt: 'Maryam Said, your Hijama practitioner' },
-    training: ['Diploma in Hijama, 2019'],
-    insurance: 'Insured with Example Mutual.',
-    womenClients: 'Maryam sees women clients.',
-    personalLine: 'I explain each step before I take it.',
-  },
-  sessionPrices: { ...sessionPrices, confirmed: true },
-};
-
-/** The reviews once the practice has put real ones in, each with its source. */
-const realReviews: Testimonial[] = [
-  {
-    name: 'Amina K.',
-    rating: 5,
-    content: 'Calm and clear from start to finish.',
-    source: { kind: 'google', date: '2026-05-02', url: 'https://maps.google.com/?cid=1' },
-  },
-];
-
-/** The whole launch content once the practice has filled it in. */
+/** The whole launch content once the practice has filled it in: facts, practitioner, prices and real reviews. */
 const filledIn: LaunchContent = {
   facts: filledFacts,
-  beforeBooking: filledBeforeBooking,
-  reviews: realReviews,
+  beforeBooking: {
+    practitioner: {
+      ...practitioner,
+      name: 'Maryam Said',
+      portrait: { ...practitioner.portrait, alt: 'Maryam Said, your Hijama practitioner' },
+      training: ['Diploma in Hijama, 2019'],
+      insurance: 'Insured with Example Mutual.',
+      womenClients: 'Maryam sees women clients.',
+      personalLine: 'I explain each step before I take it.',
+    },
+    sessionPrices: { ...sessionPrices, confirmed: true },
+  },
+  reviews: [
+    {
+      name: 'Amina K.',
+      rating: 5,
+      content: 'Calm and clear from start to finish.',
+      source: { kind: 'google', date: '2026-05-02', url: 'https://maps.google.com/?cid=1' },
+    },
+  ],
 };
 
 let smtp: SmtpPeer;
 let ntfy: NtfyPeer;
-let workDir: string;
+const workDir = useTempDir('check');
 
 beforeAll(async () => {
   [smtp, ntfy] = await Promise.all([startSmtpPeer(), startNtfyPeer()]);
@@ -77,19 +72,11 @@ afterAll(async () => {
   await Promise.all([smtp.close(), ntfy.close()]);
 });
 
-beforeEach(() => {
-  workDir = mkdtempSync(path.join(tmpdir(), 'hijama-check-'));
-});
-
-afterEach(() => {
-  rmSync(workDir, { recursive: true, force: true });
-});
-
 /** A deployment's settings in `.env` with `mode`, ready but for what a test changes. */
 function writeDotEnv(settings: Record<string, string>, mode = 0o600) {
-  const file = path.join(workDir, '.env');
+  const file = path.join(workDir(), '.env');
   const lines = Object.entries({
-    DATA_DIR: path.join(workDir, 'data'),
+    DATA_DIR: path.join(workDir(), 'data'),
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     NOTIFY_TO: 'practice@clinic.test',
     NOTIFY_NTFY_URL: ntfy.topicUrl(topic),
@@ -102,7 +89,7 @@ function writeDotEnv(settings: Record<string, string>, mode = 0o600) {
 
 /** `npx hijama args`, or `action`, run in this process in the test's folder. */
 const run = (args: string[], action?: (io: CliIo) => Promise<number>) =>
-  runCommand(args, { cwd: workDir }, action);
+  runCommand(args, { cwd: workDir() }, action);
 
 describe('npx hijama check', () => {
   it('fails on the placeholders of the content and on a .env others can read, saying what to do', async () => {
@@ -113,7 +100,7 @@ describe('npx hijama check', () => {
     const placeholders = launchPlaceholders('');
     expect(placeholders.length).toBeGreaterThan(reviews.length);
     expect(fixes).toEqual([
-      `FIX  ${path.join(workDir, '.env')} can be read by other users of this machine (permissions 0644), and it holds the SMTP password and the keys: run chmod 600 ${path.join(workDir, '.env')}`,
+      `FIX  ${path.join(workDir(), '.env')} can be read by other users of this machine (permissions 0644), and it holds the SMTP password and the keys: run chmod 600 ${path.join(workDir(), '.env')}`,
       ...placeholders.map((line) => `FIX  ${line}`),
     ]);
     expect(result.stderr).toBe(
@@ -137,7 +124,7 @@ describe('npx hijama check', () => {
       code: 0,
       stdout: [
         'ok   The settings are valid.',
-        `ok   The data directory ${path.join(workDir, 'data')} is private to this user.`,
+        `ok   The data directory ${path.join(workDir(), 'data')} is private to this user.`,
         'ok   No placeholder or SAMPLE review is left in the content, and SITE_URL is set.',
         'ok   Sent a test e-mail to NOTIFY_TO (practice@clinic.test): check that it arrived.',
         `ok   Sent a test push (ntfy push to ${new URL(ntfy.topicUrl(topic)).origin}): check that it arrived.`,
@@ -173,10 +160,10 @@ describe('npx hijama check', () => {
 describe('the data directory, as the command finds it', () => {
   it("refuses another user's folder with the chown to run", async () => {
     const nobody = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim());
-    const dataDir = path.join(workDir, 'data');
+    const dataDir = path.join(workDir(), 'data');
     mkdirSync(dataDir, { mode: 0o700 });
     chownSync(dataDir, nobody, nobody);
-    writeDotEnv({ DATA_DIR: dataDir });
+    writeDotEnv({});
     const result = await run(['list']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`belongs to another user (uid ${nobody})`);
@@ -185,10 +172,10 @@ describe('the data directory, as the command finds it', () => {
   });
 
   it('warns of a folder open to its group or to others', async () => {
-    const dataDir = path.join(workDir, 'data');
+    const dataDir = path.join(workDir(), 'data');
     mkdirSync(dataDir);
     chmodSync(dataDir, 0o750);
-    writeDotEnv({ DATA_DIR: dataDir });
+    writeDotEnv({});
     const result = await run(['list']);
     expect(result.stderr).toMatch(
       /^Warning: The data directory .* is open to other users of this machine \(permissions 0750\)/,

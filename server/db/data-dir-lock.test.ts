@@ -14,23 +14,24 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useTempDir } from '../testing/temp-dir.ts';
 import { DataDirLockedError, lockDataDir, lockFileName } from './data-dir-lock.ts';
 
 const hasProc = existsSync('/proc/self/stat');
 const lockModule = fileURLToPath(new URL('./data-dir-lock.ts', import.meta.url));
 
+const lockedDir = useTempDir('lock');
 let dataDir: string;
 let lockPath: string;
 const children: ChildProcess[] = [];
 
 beforeEach(() => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'hijama-lock-'));
+  dataDir = lockedDir();
   lockPath = path.join(dataDir, lockFileName);
 });
 
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** Another process holding the lock, as a second server would. */
@@ -57,6 +58,10 @@ function writeLock(owner: Record<string, unknown>) {
   );
 }
 
+/** The pid the lock file of `dir` names. */
+const lockHolder = (dir: string) =>
+  (JSON.parse(readFileSync(path.join(dir, lockFileName), 'utf8')) as { pid: number }).pid;
+
 function pidOfEndedProcess(): number {
   return spawnSync(process.execPath, ['-e', '0']).pid as number;
 }
@@ -64,7 +69,7 @@ function pidOfEndedProcess(): number {
 describe('lockDataDir', () => {
   it('takes the lock and releases it', () => {
     const lock = lockDataDir(dataDir);
-    expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
+    expect(lockHolder(dataDir)).toBe(process.pid);
     lock.release();
     expect(existsSync(lockPath)).toBe(false);
   });
@@ -90,7 +95,7 @@ describe('lockDataDir', () => {
     child.kill('SIGKILL');
     await once(child, 'exit');
     const lock = lockDataDir(dataDir);
-    expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
+    expect(lockHolder(dataDir)).toBe(process.pid);
     lock.release();
   });
 
@@ -99,13 +104,9 @@ describe('lockDataDir', () => {
     const copy = mkdtempSync(path.join(tmpdir(), 'hijama-lock-copy-'));
     try {
       cpSync(dataDir, copy, { recursive: true });
-      expect(JSON.parse(readFileSync(path.join(copy, lockFileName), 'utf8'))).toMatchObject({
-        pid: child.pid,
-      });
+      expect(lockHolder(copy)).toBe(child.pid);
       const lock = lockDataDir(copy);
-      expect(JSON.parse(readFileSync(path.join(copy, lockFileName), 'utf8'))).toMatchObject({
-        pid: process.pid,
-      });
+      expect(lockHolder(copy)).toBe(process.pid);
       lock.release();
       expect(() => lockDataDir(dataDir)).toThrow(DataDirLockedError);
     } finally {
@@ -124,38 +125,38 @@ describe('lockDataDir', () => {
     }
   });
 
-  it('takes over a lock whose process no longer exists', () => {
-    writeLock({ pid: pidOfEndedProcess() });
-    lockDataDir(dataDir).release();
-  });
-
-  it('takes over a lock left with a truncated file', () => {
-    writeFileSync(lockPath, '{"pid": 12');
-    lockDataDir(dataDir).release();
-  });
-
-  it('takes over a lock naming this very process, which cannot be holding it', () => {
-    writeLock({ pid: process.pid });
-    lockDataDir(dataDir).release();
-  });
-
-  it.runIf(hasProc)('takes over a lock whose pid now belongs to a different process', async () => {
+  /** A process that lives while the test runs, whose pid a stale lock may name. */
+  async function runningPid(): Promise<number> {
     const child = spawn('sleep', ['30']);
     children.push(child);
     await once(child, 'spawn');
-    writeLock({
-      pid: child.pid,
-      startTime: '1',
-      bootId: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
-    });
+    return child.pid!;
+  }
+
+  it.each([
+    ['whose process no longer exists', () => writeLock({ pid: pidOfEndedProcess() })],
+    ['left with a truncated file', () => writeFileSync(lockPath, '{"pid": 12')],
+    ['naming this very process, which cannot be holding it', () => writeLock({ pid: process.pid })],
+  ])('takes over a lock %s', (_what, leave) => {
+    leave();
     lockDataDir(dataDir).release();
   });
 
-  it.runIf(hasProc)('takes over a lock written before the last reboot', async () => {
-    const child = spawn('sleep', ['30']);
-    children.push(child);
-    await once(child, 'spawn');
-    writeLock({ pid: child.pid, bootId: 'a-previous-boot' });
+  it.runIf(hasProc).each([
+    [
+      'whose pid now belongs to a different process',
+      async () => ({
+        pid: await runningPid(),
+        startTime: '1',
+        bootId: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+      }),
+    ],
+    [
+      'written before the last reboot',
+      async () => ({ pid: await runningPid(), bootId: 'a-previous-boot' }),
+    ],
+  ])('takes over a lock %s', async (_what, owner) => {
+    writeLock(await owner());
     lockDataDir(dataDir).release();
   });
 
