@@ -1,15 +1,16 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../server/settings.ts';
+import { httpExchange } from '../server/testing/helpers.ts';
 import { freePort, waitFor } from '../server/testing/notification-peers.ts';
+import { useTempDir } from '../server/testing/temp-dir.ts';
 
 /** The deployment kit (docs/deploy.md), checked with the tools that will read it. */
 
@@ -30,16 +31,12 @@ function requireTool(file: string, debianPackage: string) {
 }
 
 /** Caddy keeps state under HOME and XDG_*: a throwaway one per run. */
-let caddyHome: string;
-beforeAll(() => {
-  caddyHome = mkdtempSync(path.join(tmpdir(), 'hijama-caddy-'));
-});
-afterAll(() => rmSync(caddyHome, { recursive: true, force: true }));
+const caddyHome = useTempDir('caddy', { once: true });
 const caddyEnv = () => ({
   ...process.env,
-  HOME: caddyHome,
-  XDG_CONFIG_HOME: path.join(caddyHome, 'config'),
-  XDG_DATA_HOME: path.join(caddyHome, 'data'),
+  HOME: caddyHome(),
+  XDG_CONFIG_HOME: path.join(caddyHome(), 'config'),
+  XDG_DATA_HOME: path.join(caddyHome(), 'data'),
 });
 
 function caddy(args: string[]) {
@@ -106,13 +103,12 @@ describe('the unit, its example settings and the Caddyfile together', () => {
     const service = unitSettings('Service');
     const setting = (key: string) => service.find(([name]) => name === key)?.[1];
     // systemd's order: Environment= first, then the EnvironmentFile=, which wins.
-    const environment: Record<string, string | undefined> = {};
-    for (const [name, value] of service) {
-      if (name !== 'Environment') continue;
-      const [variable = '', ...rest] = value.split('=');
-      environment[variable] = rest.join('=');
-    }
-    Object.assign(environment, parseEnv(readFileSync(envExample, 'utf8')));
+    const environment = {
+      ...parseEnv(
+        service.flatMap(([name, value]) => (name === 'Environment' ? [value] : [])).join('\n'),
+      ),
+      ...parseEnv(readFileSync(envExample, 'utf8')),
+    };
 
     const settings = loadSettings(environment, setting('WorkingDirectory'));
     expect(settings.server.dataDir).toBe(`/var/lib/${setting('StateDirectory')}/data`);
@@ -166,7 +162,7 @@ describe('the Caddyfile', () => {
     const configText = JSON.stringify(config);
     const dial = '"dial":"127.0.0.1:3000"';
     expect(configText).toContain(dial);
-    const configFile = path.join(caddyHome, 'caddy.json');
+    const configFile = path.join(caddyHome(), 'caddy.json');
     writeFileSync(configFile, configText.replaceAll(dial, `"dial":"127.0.0.1:${upstreamPort}"`));
 
     const proxy = spawn(caddyBinary, ['run', '--config', configFile], {
@@ -177,9 +173,14 @@ describe('the Caddyfile', () => {
     proxy.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
     try {
       const send = (forwardedFor?: string) =>
-        get(caddyPort, {
-          host: 'hijama.example',
-          ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+        httpExchange({
+          host: '127.0.0.1',
+          port: caddyPort,
+          path: '/',
+          headers: {
+            host: 'hijama.example',
+            ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+          },
         });
       const answering = () =>
         send().then(
@@ -196,13 +197,10 @@ describe('the Caddyfile', () => {
         await send('203.0.113.7, 198.51.100.1'),
         await send(),
       ];
-      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      expect(
+        answers.map(({ status, headers }) => [status, headers['strict-transport-security']]),
+      ).toEqual(Array(3).fill([200, 'max-age=31536000; includeSubDomains']));
       expect(seen).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
-      for (const answer of answers) {
-        expect(answer.headers['strict-transport-security']).toBe(
-          'max-age=31536000; includeSubDomains',
-        );
-      }
 
       // A body sent slowly reaches the server only once it is whole.
       arrivals.length = 0;
@@ -219,20 +217,6 @@ describe('the Caddyfile', () => {
     }
   });
 });
-
-function get(
-  port: number,
-  headers: Record<string, string>,
-): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path: '/', headers }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
-      })
-      .on('error', reject);
-  });
-}
 
 /**
  * POSTs `parts` to the site, `pauseMs` apart, and waits for the answer; the
