@@ -76,6 +76,15 @@ const instagramExamples = [
   `${'A'.repeat(31)}`,
 ];
 
+/** The code points of `ranges` but the surrogates, which SQL's chr() refuses. */
+function* codePoints(...ranges: [first: number, last: number][]): Generator<number> {
+  for (const [first, last] of ranges) {
+    for (let point = first; point <= last; point += 1) {
+      if (point < 0xd800 || point > 0xdfff) yield point;
+    }
+  }
+}
+
 interface Case {
   name: string;
   form: BookingForm;
@@ -216,14 +225,11 @@ describe.each(testEngines('field-rules'))('the table and core agree on $name', (
       stored.push({ typed, core: core === '' ? null : core, table: rows[0]?.instagram });
     }
     expect(stored.filter(({ core, table }) => core !== table)).toEqual([]);
-    expect(
-      Object.fromEntries(stored.slice(0, 5).map(({ typed, table }) => [typed, table])),
-    ).toEqual({
-      '@Amina.K': 'amina.k',
-      amina_k: 'amina_k',
-      'https://www.instagram.com/amina.k/': 'amina.k',
-      'instagram.com/Amina.K?igsh=MWQ1ZGUxMzBkMA==': 'amina.k',
-      'HTTP://M.INSTAGRAM.COM/amina.k#top': 'amina.k',
+    // Not all skipped as invalid: a link reduced to its user name is among them.
+    expect(stored).toContainEqual({
+      typed: 'https://www.instagram.com/amina.k/',
+      core: 'amina.k',
+      table: 'amina.k',
     });
   });
 
@@ -239,16 +245,9 @@ describe.each(testEngines('field-rules'))('the table and core agree on $name', (
         order by point`,
     );
     const inSql = rows.map((row) => row.point);
-    const inCore: number[] = [];
-    for (const [first, last] of [
-      [1, 0x1ffff],
-      [0xe0000, 0xeffff],
-    ] as const) {
-      for (let point = first; point <= last; point += 1) {
-        if (point >= 0xd800 && point <= 0xdfff) continue;
-        if (hasHiddenCharacter(String.fromCodePoint(point))) inCore.push(point);
-      }
-    }
+    const inCore = [...codePoints([1, 0x1ffff], [0xe0000, 0xeffff])].filter((point) =>
+      hasHiddenCharacter(String.fromCodePoint(point)),
+    );
     expect(inSql).toEqual(inCore);
   });
 
@@ -276,17 +275,11 @@ describe.each(testEngines('field-rules'))('the table and core agree on $name', (
         order by first`,
     );
     const inCore: { first: number; last: number }[] = [];
-    for (const [from, to] of [
-      [1, 0x3ffff],
-      [0xe0000, 0xeffff],
-    ] as const) {
-      for (let point = from; point <= to; point += 1) {
-        if (point >= 0xd800 && point <= 0xdfff) continue;
-        if (!core(String.fromCodePoint(point))) continue;
-        const last = inCore.at(-1);
-        if (last && last.last === point - 1) last.last = point;
-        else inCore.push({ first: point, last: point });
-      }
+    for (const point of codePoints([1, 0x3ffff], [0xe0000, 0xeffff])) {
+      if (!core(String.fromCodePoint(point))) continue;
+      const last = inCore.at(-1);
+      if (last && last.last === point - 1) last.last = point;
+      else inCore.push({ first: point, last: point });
     }
     expect(rows).toEqual(inCore);
     expect(inCore.length).toBeGreaterThan(100);
