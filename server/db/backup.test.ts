@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { answerTokenFor } from '../testing/answer-fixtures.ts';
 import { createScratchDatabase, testDatabaseUrl } from '../testing/helpers.ts';
 import { notifierPass, passSchedule } from '../testing/notifier-pass.ts';
-import { seedMigratedPglite } from '../testing/pglite-template.ts';
+import { bookingWithId } from '../testing/server-runs.ts';
+import { seedEmptyPglite, seedMigratedPglite } from '../testing/pglite-template.ts';
 import {
   addMessagesOfEveryKind,
   lastBeforeOneQueue,
@@ -67,23 +67,11 @@ function track(db: Database): Database {
   return db;
 }
 
-/** A new PGlite database, closed: creating one takes seconds, copying it milliseconds. */
-let emptyPglite: Promise<string> | undefined;
-
-async function newEmptyPglite(): Promise<string> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'hijama-backup-template-'));
-  cleanUps.push(async () => rmSync(dir, { recursive: true, force: true }));
-  await (await openPglite(dir)).close();
-  return dir;
-}
-
-const pglite = (migrated: boolean) => async (): Promise<Database> => {
+/** A PGlite database copied from a template: creating one takes seconds, copying it milliseconds. */
+const pglite = (seed: (dataDir: string) => Promise<void>) => async (): Promise<Database> => {
   const dir = mkdtempSync(path.join(tmpdir(), 'hijama-backup-'));
   cleanUps.push(async () => rmSync(dir, { recursive: true, force: true }));
-  // The migrated one from the template that every test file shares.
-  if (migrated) await seedMigratedPglite(dir);
-  else
-    cpSync(await (emptyPglite ??= newEmptyPglite()), path.join(dir, 'pgdata'), { recursive: true });
+  await seed(dir);
   return track(await openPglite(path.join(dir, 'pgdata')));
 };
 
@@ -93,7 +81,9 @@ const migrated = (open: () => Promise<Database>) => async () => {
   return db;
 };
 
-const engines: Engine[] = [{ name: 'PGlite', empty: pglite(false), fresh: pglite(true) }];
+const engines: Engine[] = [
+  { name: 'PGlite', empty: pglite(seedEmptyPglite), fresh: pglite(seedMigratedPglite) },
+];
 if (testDatabaseUrl) {
   const adminUrl = testDatabaseUrl;
   const emptyPostgres = async () => {
@@ -128,13 +118,7 @@ const pairs = engines.flatMap((from) => engines.map((to) => ({ from, to })));
 
 const hourMs = 3_600_000;
 
-const booking = (name: string, email: string) => ({
-  id: randomUUID(),
-  full_name: name,
-  phone: '01634 123456',
-  email,
-  instagram: null,
-});
+const booking = (full_name: string, email: string) => bookingWithId({ full_name, email });
 
 type RequestIds = Record<'old' | 'late' | 'remind' | 'recent', string>;
 
@@ -381,44 +365,33 @@ describe.each(engines.filter((engine) => engine.empty))('restore into an empty $
     expect((await readBackup(target)).tables).toEqual(backup.tables);
     expect(await readBookingLimits(target)).toMatchObject({ perEmailPerHour: 7 });
   });
+
+  it('restores a backup made before the one queue into the whole schema, moving the six old tables into the queue as the upgrade does, and sends only what waited', async () => {
+    const source = await engine.empty!();
+    await migrate(source, findMigrationsDir(), { through: lastBeforeOneQueue });
+    const repository = createBookingsRepository(source);
+    const answered = booking('Answered Client', 'answered@example.com');
+    const waiting = booking('Waiting Client', 'waiting@example.com');
+    await repository.insertAsAnon([answered], { clientAddress: '192.0.2.1' });
+    await repository.insertAsAnon([waiting], { clientAddress: '192.0.2.2' });
+    await addMessagesOfEveryKind(source, { answered: answered.id, waiting: waiting.id });
+    const before = await readMessages(source, queuesBeforeOneQueue);
+    // As from a project migrated by `supabase db push`: no migration named,
+    // so the rows load into the whole schema, which has none of the six tables.
+    const backup = { ...(await readBackup(source)), migrations: null };
+
+    const target = await engine.empty!();
+    await restoreBackup(target, backup);
+    expect(await readMessages(target, oneQueue)).toEqual(before);
+    // The waiting request's e-mail, its alert and its visitor's acknowledgement, none sent before.
+    expect(await notifierPass(target)).toEqual([
+      'Booking request from Waiting Client',
+      "More booking requests than the site's hourly threshold in an hour: the booking form is being flooded",
+      expect.stringMatching(/^We have your booking request/),
+    ]);
+    expect(await notifierPass(target)).toEqual([]);
+  }, 120_000);
 });
-
-describe.each(engines.filter((engine) => engine.empty))(
-  'a backup made before the one queue, restored into the whole schema on $name',
-  (engine) => {
-    it('moves the six old tables into the queue as the upgrade does, and sends only what waited', async () => {
-      const source = await engine.empty!();
-      await migrate(source, findMigrationsDir(), { through: lastBeforeOneQueue });
-      const repository = createBookingsRepository(source);
-      const answered = booking('Answered Client', 'answered@example.com');
-      const waiting = booking('Waiting Client', 'waiting@example.com');
-      await repository.insertAsAnon([answered], { clientAddress: '192.0.2.1' });
-      await repository.insertAsAnon([waiting], { clientAddress: '192.0.2.2' });
-      await createBookingAnswers(source).markById(answered.id, 'phone');
-      await source.query(
-        `update app_private.booking_notifications
-            set attempts = 1, email_sent_at = now(), completed_at = now() where booking_id = $1`,
-        [answered.id],
-      );
-      await addMessagesOfEveryKind(source, { answered: answered.id, waiting: waiting.id });
-      const before = await readMessages(source, queuesBeforeOneQueue);
-      // As from a project migrated by `supabase db push`: no migration named,
-      // so the rows load into the whole schema, which has none of the six tables.
-      const backup = { ...(await readBackup(source)), migrations: null };
-
-      const target = await engine.empty!();
-      await restoreBackup(target, backup);
-      expect(await readMessages(target, oneQueue)).toEqual(before);
-      // The waiting request's e-mail, its alert and its visitor's acknowledgement, none sent before.
-      expect(await notifierPass(target)).toEqual([
-        'Booking request from Waiting Client',
-        "More booking requests than the site's hourly threshold in an hour: the booking form is being flooded",
-        expect.stringMatching(/^We have your booking request/),
-      ]);
-      expect(await notifierPass(target)).toEqual([]);
-    }, 120_000);
-  },
-);
 
 describe('what a backup holds', () => {
   it('is every table of the schema but those left out, each left out for a reason', async () => {

@@ -6,6 +6,7 @@ import { openPglite } from '../db/pglite.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 import { createScratchDatabase, testDatabaseUrl } from './helpers.ts';
+import { seedEmptyPglite } from './pglite-template.ts';
 
 /** A database engine whose databases start empty: no migration applied. */
 export interface BareEngine {
@@ -29,6 +30,7 @@ export function bareEngines(): BareEngine[] {
       open: async () => {
         const dataDir = mkdtempSync(path.join(tmpdir(), 'hijama-bare-'));
         cleanUps.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+        await seedEmptyPglite(dataDir);
         // Where the server keeps it (open-database.ts).
         const pgdata = path.join(dataDir, 'pgdata');
         return {

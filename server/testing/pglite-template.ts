@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { findMigrationsDir } from '../db/migrate.ts';
 import { openDatabase } from '../db/open-database.ts';
+import { openPglite } from '../db/pglite.ts';
 
 /**
  * Puts a migrated PGlite database in `<dataDir>/pgdata`, as the server's
@@ -27,27 +28,51 @@ export async function seedMigratedPglite(dataDir: string): Promise<void> {
   cpSync(await migratedTemplate(), path.join(dataDir, 'pgdata'), { recursive: true });
 }
 
-/** Made or found once per test file's process: every later seed copies it. */
-let templateMade: Promise<string> | undefined;
-
-function migratedTemplate(): Promise<string> {
-  return (templateMade ??= findOrMakeTemplate());
+/**
+ * Puts a new PGlite database, with no migration applied, in
+ * `<dataDir>/pgdata`: a copy too, of one made once per PGlite version.
+ */
+export async function seedEmptyPglite(dataDir: string): Promise<void> {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  cpSync(await emptyTemplate(), path.join(dataDir, 'pgdata'), { recursive: true });
 }
 
-async function findOrMakeTemplate(): Promise<string> {
-  const migrationsDir = findMigrationsDir();
-  const hash = createHash('sha256').update(pgliteVersion());
-  for (const file of readdirSync(migrationsDir).sort()) {
-    hash.update(file).update(readFileSync(path.join(migrationsDir, file)));
-  }
-  const template = path.join(tmpdir(), `hijama-pglite-${hash.digest('hex').slice(0, 16)}`);
+/** Made or found once per test file's process: every later seed copies it. */
+let migratedMade: Promise<string> | undefined;
+let emptyMade: Promise<string> | undefined;
+
+function migratedTemplate(): Promise<string> {
+  return (migratedMade ??= (async () => {
+    const migrationsDir = findMigrationsDir();
+    const hash = createHash('sha256').update(pgliteVersion());
+    for (const file of readdirSync(migrationsDir).sort()) {
+      hash.update(file).update(readFileSync(path.join(migrationsDir, file)));
+    }
+    return findOrMakeTemplate(hash.digest('hex').slice(0, 16), async (building) => {
+      await (await openDatabase({ databaseUrl: undefined, dataDir: building })).close();
+    });
+  })());
+}
+
+function emptyTemplate(): Promise<string> {
+  const hash = createHash('sha256').update(pgliteVersion()).digest('hex').slice(0, 16);
+  return (emptyMade ??= findOrMakeTemplate(`empty-${hash}`, async (building) => {
+    await (await openPglite(path.join(building, 'pgdata'))).close();
+  }));
+}
+
+/** The template named `name` in the system's temporary folder, made by `build` unless there. */
+async function findOrMakeTemplate(
+  name: string,
+  build: (dataDir: string) => Promise<void>,
+): Promise<string> {
+  const template = path.join(tmpdir(), `hijama-pglite-${name}`);
   if (existsSync(template)) return template;
 
   // Test files run in parallel: each may build one, the first rename wins.
   const building = mkdtempSync(`${template}-building-`);
   try {
-    const opened = await openDatabase({ databaseUrl: undefined, dataDir: building });
-    await opened.close();
+    await build(building);
     renameSync(path.join(building, 'pgdata'), template);
   } catch (error) {
     if (!existsSync(template)) throw error;

@@ -14,14 +14,25 @@ export const lastBeforeOneQueue = '20261202000400_undo_and_delete.sql';
 
 /**
  * A message of every kind as the six tables before the one queue kept them,
- * beside the requests' notifications (`answered`'s sent, `waiting`'s taken by
- * the webhook alone): a flood alert waiting and one sent, today's daily run
- * done, a reminder and an acknowledgement sent, a flood digest sent.
+ * beside the requests' notifications (`answered`'s sent by e-mail and the
+ * request marked answered by phone, `waiting`'s taken by the webhook alone):
+ * a flood alert waiting and one sent, today's daily run done, a reminder and
+ * an acknowledgement sent, a flood digest sent.
  */
 export async function addMessagesOfEveryKind(
   db: Database,
   requests: { answered: string; waiting: string },
 ) {
+  await db.query(
+    `update app_private.booking_notifications
+        set attempts = 1, email_sent_at = now(), completed_at = now() where booking_id = $1`,
+    [requests.answered],
+  );
+  await db.query(
+    `insert into app_private.booking_answers (booking_id, channel, marked_by)
+     values ($1, 'phone', 'command')`,
+    [requests.answered],
+  );
   await db.query(
     `update app_private.booking_notifications
         set attempts = 2, webhook_sent_at = now(), last_error = 'e-mail: 421 Try again later'
