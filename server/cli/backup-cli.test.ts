@@ -1,24 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBackup, type Backup } from '../db/backup.ts';
 import { everyLimitLifted } from '../limits/limits-config.ts';
 import {
-  anonJsonHeaders,
   createScratchDatabase,
   serverEngines,
   testDatabaseUrl,
   type ScratchDatabase,
 } from '../testing/helpers.ts';
-import {
-  listeningUrl,
-  makeServerWorkDir,
-  spawnTypeScript,
-  startServerProcess,
-  type ChildRun,
-} from '../testing/processes.ts';
+import { spawnTypeScript } from '../testing/processes.ts';
+import { postBooking, useServerRuns } from '../testing/server-runs.ts';
 import type { BookingRecord } from './bookings-output.ts';
 
 /**
@@ -31,39 +25,20 @@ import type { BookingRecord } from './bookings-output.ts';
 const cli = fileURLToPath(new URL('./hijama.ts', import.meta.url));
 
 describe.each(serverEngines())('backup and restore of a server on $name', (engine) => {
-  let workDir: string;
-  let serverEnv: Record<string, string>;
-  /** The command's settings to reach the running server's database. */
-  let cliEnv: Record<string, string>;
-  let server: ChildRun;
+  const servers = useServerRuns('backup-cli', engine);
   let url: string;
   const cleanUps: (() => Promise<void>)[] = [];
 
   beforeAll(async () => {
-    let distDir: string;
-    ({ workDir, distDir } = makeServerWorkDir('backup-cli'));
-    const prepared = await engine.prepare(workDir);
-    cleanUps.push(prepared.cleanUp);
-    serverEnv = {
-      ...prepared.env,
-      PORT: '0',
-      DIST_DIR: distDir,
-      ...everyLimitLifted,
-    };
-    server = startServerProcess({ cwd: workDir, env: serverEnv });
-    url = await listeningUrl(server, 60_000);
-    cliEnv = prepared.env;
+    ({ url } = await servers.listen(everyLimitLifted));
   });
 
   afterAll(async () => {
-    server?.child.kill('SIGTERM');
-    await server?.exited;
     for (const cleanUp of cleanUps.reverse()) await cleanUp();
-    rmSync(workDir, { recursive: true, force: true });
   });
 
   async function hijama(args: string[], env: Record<string, string>) {
-    const run = spawnTypeScript(cli, args, { cwd: workDir, env });
+    const run = spawnTypeScript(cli, args, { cwd: servers.workDir, env });
     const code = await run.exited;
     return { code, stdout: run.stdout(), stderr: run.stderr() };
   }
@@ -81,16 +56,7 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
     const keepSending = async () => {
       while (sending) {
         const id = randomUUID();
-        const response = await fetch(`${url}/rest/v1/bookings`, {
-          method: 'POST',
-          headers: anonJsonHeaders,
-          body: JSON.stringify({
-            id,
-            full_name: 'Backup Test',
-            phone: '07700 900123',
-            email: `${id}@example.com`,
-          }),
-        });
+        const response = await postBooking(url, { id, email: `${id}@example.com` });
         if (response.status === 201) answered.push({ id, at: Date.now() });
         else throw new Error(`A booking was answered ${response.status}: ${await response.text()}`);
       }
@@ -99,11 +65,11 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
     while (answered.length < 20) await new Promise((resolve) => setTimeout(resolve, 20));
 
     // A folder that does not exist yet: the command makes it, for its owner alone.
-    const backupsDir = path.join(workDir, 'backups');
+    const backupsDir = path.join(servers.workDir, 'backups');
     const file = path.join(backupsDir, 'hijama.json');
     const backupStarted = Date.now();
     const beforeBackup = answered.filter((booking) => booking.at < backupStarted).map((b) => b.id);
-    const backup = await hijama(['backup', file], cliEnv);
+    const backup = await hijama(['backup', file], servers.databaseEnv);
     const sentDuringBackup = answered.length - beforeBackup.length;
     sending = false;
     await Promise.all(senders);
@@ -130,14 +96,14 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
     expect(sentDuringBackup).toBeGreaterThan(0);
 
     // A backup never overwrites a file.
-    const again = await hijama(['backup', file], cliEnv);
+    const again = await hijama(['backup', file], servers.databaseEnv);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(
       /hijama\.json exists already, and a backup never overwrites a file/,
     );
 
     // Into a new folder.
-    const restoredDir = path.join(workDir, 'restored');
+    const restoredDir = path.join(servers.workDir, 'restored');
     const intoFolder = await hijama(['restore', file], { DATA_DIR: restoredDir });
     expect(intoFolder.stderr).toBe('');
     expect(intoFolder.code).toBe(0);
@@ -157,7 +123,7 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
     );
 
     if (engine.name === 'PGlite') {
-      const onServer = await hijama(['restore', file], cliEnv);
+      const onServer = await hijama(['restore', file], servers.databaseEnv);
       expect(onServer.code).toBe(1);
       expect(onServer.stderr).toMatch(
         /^A server is running on .*\. Restore into a new folder instead \(set DATA_DIR to it\), then start the server on that folder\.\n$/,
