@@ -1,5 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +8,7 @@ import { everyLimitLifted } from '../server/limits/limits-config.ts';
 import { serverEngines } from '../server/testing/helpers.ts';
 import { postBooking } from '../server/testing/server-runs.ts';
 import { startSmtpPeer, waitFor, type SmtpPeer } from '../server/testing/notification-peers.ts';
-import { listeningUrl, type ChildRun } from '../server/testing/processes.ts';
+import { listeningUrl, spawnChild, type ChildRun } from '../server/testing/processes.ts';
 import type { BookingRecord } from '../server/cli/bookings-output.ts';
 
 /**
@@ -35,33 +34,18 @@ interface Run {
  * A command started in the installed copy, with none of this test run's npm
  * or project settings in its environment: only `env` and the basics.
  */
-function startInApp(
+const startInApp = (
   command: string,
   args: string[],
   env: Record<string, string>,
   options: { detached?: boolean } = {},
-): ChildRun {
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([name]) =>
-        !/^(npm_|NODE_OPTIONS$|INIT_CWD$|PORT$|HOST$|DATA_DIR$|DATABASE_URL$|SMTP_URL$|NOTIFY_|RETENTION$|BOOKING_LIMIT_|RATE_LIMIT_|TRUST_PROXY$|VITE_)/.test(
-          name,
-        ),
-    ),
-  ) as Record<string, string>;
-  const child = spawn(command, args, {
+): ChildRun =>
+  spawnChild(command, args, {
     cwd: app,
-    env: { ...inherited, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: options.detached,
+    env,
+    without: /^(npm_|NODE_OPTIONS$|INIT_CWD$|RATE_LIMIT_|VITE_)/,
+    ...options,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = once(child, 'close').then(([code]) => code as number | null);
-  return { child, stdout: () => stdout, stderr: () => stderr, exited };
-}
 
 /** A command run to its end in the installed copy (see startInApp). */
 async function run(

@@ -42,18 +42,25 @@ export function typeScriptCommand(entry: string, args: string[] = []): string[] 
   return [process.execPath, '--import', tsxLoader, entry, ...args];
 }
 
-/** Runs `command` in a child process, from `cwd` and with only `env` of the settings; see spawnTypeScript. */
+/**
+ * Runs `command` in a child process, from `cwd` and with only `env` of the
+ * settings (nor any variable `without` names); see spawnTypeScript.
+ * `detached` starts it in a process group of its own.
+ */
 export function spawnChild(
   command: string,
   args: string[],
-  options: { cwd: string; env: Record<string, string> },
+  options: { cwd: string; env: Record<string, string>; without?: RegExp; detached?: boolean },
 ): ChildRun {
   const inherited = { ...process.env };
-  for (const name of Object.keys(inherited)) if (settingNames.test(name)) delete inherited[name];
+  for (const name of Object.keys(inherited)) {
+    if (settingNames.test(name) || options.without?.test(name)) delete inherited[name];
+  }
   const child = spawn(command, args, {
     cwd: options.cwd,
     env: { ...inherited, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached,
   });
   let stdout = '';
   let stderr = '';
