@@ -24,11 +24,7 @@ const repository = fileURLToPath(new URL('..', import.meta.url));
 let root: string;
 let app: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = { code: number | null; stdout: string; stderr: string };
 
 /**
  * A command started in the installed copy, with none of this test run's npm

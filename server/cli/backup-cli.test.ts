@@ -27,15 +27,14 @@ const cli = fileURLToPath(new URL('./hijama.ts', import.meta.url));
 describe.each(serverEngines())('backup and restore of a server on $name', (engine) => {
   const servers = useServerRuns('backup-cli', engine);
   let url: string;
-  const cleanUps: (() => Promise<void>)[] = [];
+  /** The new PostgreSQL database restored into. */
+  let scratch: ScratchDatabase | undefined;
 
   beforeAll(async () => {
     ({ url } = await servers.listen(everyLimitLifted));
   });
 
-  afterAll(async () => {
-    for (const cleanUp of cleanUps.reverse()) await cleanUp();
-  });
+  afterAll(() => scratch?.drop());
 
   async function hijama(args: string[], env: Record<string, string>) {
     const run = spawnTypeScript(cli, args, { cwd: servers.workDir, env });
@@ -132,8 +131,7 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
 
     // Into a new PostgreSQL database.
     if (testDatabaseUrl) {
-      const scratch: ScratchDatabase = await createScratchDatabase(testDatabaseUrl);
-      cleanUps.push(() => scratch.drop());
+      scratch = await createScratchDatabase(testDatabaseUrl);
       const intoPostgres = await hijama(['restore', file], { DATABASE_URL: scratch.url });
       expect(intoPostgres.stderr).toBe('');
       expect(intoPostgres.code).toBe(0);
