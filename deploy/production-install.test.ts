@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everyLimitLifted } from '../server/limits/limits-config.ts';
 import { serverEngines } from '../server/testing/helpers.ts';
-import { postBooking } from '../server/testing/server-runs.ts';
+import { postBooking } from '../server/testing/booking-samples.ts';
 import { startSmtpPeer, waitFor, type SmtpPeer } from '../server/testing/notification-peers.ts';
 import { listeningUrl, spawnChild, type ChildRun } from '../server/testing/processes.ts';
 import type { BookingRecord } from '../server/cli/bookings-output.ts';

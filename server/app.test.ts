@@ -10,7 +10,7 @@ import { openPostgres } from '../supabase/functions/_shared/db/postgres.ts';
 import type { Database } from '../supabase/functions/_shared/db/database.ts';
 import { anonJsonHeaders, serveApp, testEngines, type RunningServer } from './testing/helpers.ts';
 import { request as httpRequest } from 'node:http';
-import { postBooking } from './testing/server-runs.ts';
+import { postBooking } from './testing/booking-samples.ts';
 
 const anonKey = developmentAnonKey;
 const anonHeaders = { apikey: anonKey, Authorization: `Bearer ${anonKey}` };

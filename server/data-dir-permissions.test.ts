@@ -18,7 +18,8 @@ import {
   DataDirOwnerError,
 } from './db/private-data-dir.ts';
 import { listeningUrl } from './testing/processes.ts';
-import { postBooking, underUmask, useServerRuns } from './testing/server-runs.ts';
+import { underUmask, useServerRuns } from './testing/server-runs.ts';
+import { postBooking } from './testing/booking-samples.ts';
 
 /**
  * The server's data folder is its user's alone, even when the server is

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { queryRunningServer, serverEngines } from './testing/helpers.ts';
-import { postBooking, useServerRuns } from './testing/server-runs.ts';
+import { useServerRuns } from './testing/server-runs.ts';
+import { postBooking } from './testing/booking-samples.ts';
 import { everyLimitLifted } from './limits/limits-config.ts';
 
 /**

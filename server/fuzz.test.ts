@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
 import { useTestApp } from './testing/test-database.ts';
-import { bookingWithId } from './testing/server-runs.ts';
+import { bookingWithId } from './testing/booking-samples.ts';
 import { httpExchange, testEngines, type HttpAnswer } from './testing/helpers.ts';
 
 /**

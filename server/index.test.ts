@@ -7,7 +7,8 @@ import { openPglite } from './db/pglite.ts';
 import { anonJsonHeaders, queryRunningServer } from './testing/helpers.ts';
 import { waitFor } from './testing/notification-peers.ts';
 import { listeningUrl, type ChildRun } from './testing/processes.ts';
-import { bookingBody, postBooking, useServerRuns } from './testing/server-runs.ts';
+import { useServerRuns } from './testing/server-runs.ts';
+import { bookingBody, postBooking } from './testing/booking-samples.ts';
 
 /** The real entry point in child processes: start line, lock, signals, exit codes. */
 

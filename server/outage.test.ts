@@ -6,7 +6,8 @@ import {
   type ScratchDatabase,
 } from './testing/helpers.ts';
 import type { ChildRun } from './testing/processes.ts';
-import { postBooking, useServerRuns } from './testing/server-runs.ts';
+import { useServerRuns } from './testing/server-runs.ts';
+import { postBooking } from './testing/booking-samples.ts';
 import { everyLimitLifted } from './limits/limits-config.ts';
 import { startDatabaseRelay, type DatabaseRelay } from './testing/tcp-proxy.ts';
 

@@ -12,7 +12,8 @@ import {
   type ScratchDatabase,
 } from '../testing/helpers.ts';
 import { spawnTypeScript } from '../testing/processes.ts';
-import { postBooking, useServerRuns } from '../testing/server-runs.ts';
+import { useServerRuns } from '../testing/server-runs.ts';
+import { postBooking } from '../testing/booking-samples.ts';
 import type { BookingRecord } from './bookings-output.ts';
 
 /**

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { answerTokenFor } from '../testing/answer-fixtures.ts';
 import { createScratchDatabase, testDatabaseUrl } from '../testing/helpers.ts';
 import { notifierPass, passSchedule } from '../testing/notifier-pass.ts';
-import { bookingWithId } from '../testing/server-runs.ts';
+import { bookingWithId } from '../testing/booking-samples.ts';
 import { seedEmptyPglite, seedMigratedPglite } from '../testing/pglite-template.ts';
 import {
   addMessagesOfEveryKind,

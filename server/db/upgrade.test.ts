@@ -11,7 +11,7 @@ import { createBookingsRepository } from '../../supabase/functions/_shared/db/bo
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { findMigrationsDir, listMigrations, migrate } from './migrate.ts';
 import { notifierPass } from '../testing/notifier-pass.ts';
-import { bookingWithId } from '../testing/server-runs.ts';
+import { bookingWithId } from '../testing/booking-samples.ts';
 import {
   addMessagesOfEveryKind,
   oneQueue,

@@ -21,7 +21,7 @@ import {
 } from '../testing/booking-proof.ts';
 import { anonJsonHeaders, postBookingFrom, serveApp, testEngines } from '../testing/helpers.ts';
 import { defaultLimits } from './limits-config.ts';
-import { bookingWithId } from '../testing/server-runs.ts';
+import { bookingWithId } from '../testing/booking-samples.ts';
 
 /**
  * The limits on booking requests: the honeypot and the throttles kept by the

@@ -12,7 +12,7 @@ import {
   serveApp,
 } from '../testing/helpers.ts';
 import { defaultLimits } from './limits-config.ts';
-import { bookingWithId } from '../testing/server-runs.ts';
+import { bookingWithId } from '../testing/booking-samples.ts';
 
 /**
  * Requests whose bodies never finish, sent by many connections at once: the

@@ -3,7 +3,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiLimits } from '../app.ts';
 import { useTestDatabase } from '../testing/test-database.ts';
 import { postBookingFrom, testEngines, type RunningServer, serveApp } from '../testing/helpers.ts';
-import { bookingWithId } from '../testing/server-runs.ts';
+import { bookingWithId } from '../testing/booking-samples.ts';
 
 /**
  * Which client a request counts as, through the real server into the real

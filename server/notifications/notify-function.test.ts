@@ -25,7 +25,7 @@ import {
 import { denoBinary, installDeno } from '../testing/deno.ts';
 import type { ChildRun } from '../testing/processes.ts';
 import { startEdgeFunction } from '../testing/supabase-stack.ts';
-import { bookingWithId } from '../testing/server-runs.ts';
+import { bookingWithId } from '../testing/booking-samples.ts';
 import { ukDayOf } from '../../supabase/functions/_shared/uk-time.ts';
 import * as visitorEmails from '../../supabase/functions/_shared/content/visitor-emails.ts';
 

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { queryRunningServer, serverEngines } from '../testing/helpers.ts';
 import { freePort, startSmtpPeer, waitFor } from '../testing/notification-peers.ts';
-import { postBooking, useServerRuns } from '../testing/server-runs.ts';
+import { useServerRuns } from '../testing/server-runs.ts';
+import { postBooking } from '../testing/booking-samples.ts';
 
 /**
  * The server process killed (SIGKILL) after a booking was stored and before

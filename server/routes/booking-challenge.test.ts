@@ -5,7 +5,7 @@ import { createBookingChallengeIssuer, type BookingChallenge } from '../db/booki
 import { expectApiError, useTestApp } from '../testing/test-database.ts';
 import { solveBookingChallenge } from '../testing/booking-proof.ts';
 import { anonJsonHeaders, testEngines } from '../testing/helpers.ts';
-import { bookingWithId } from '../testing/server-runs.ts';
+import { bookingWithId } from '../testing/booking-samples.ts';
 
 /** Small, so that solving in the test takes no time. */
 const proofMaxNumber = 2000;

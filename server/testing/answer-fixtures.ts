@@ -1,4 +1,5 @@
 import type { Queryable } from '../../supabase/functions/_shared/db/database.ts';
+import { sampleBooking } from './booking-samples.ts';
 
 /** A booking's columns, as the table owner may write them. */
 export interface StoredRequestFields {
@@ -18,13 +19,7 @@ export async function storeWaitingRequest(
   db: Queryable,
   fields: StoredRequestFields = {},
 ): Promise<string> {
-  const row = {
-    id: crypto.randomUUID(),
-    full_name: 'Amina Khan',
-    phone: '01634 123456',
-    email: 'amina@example.com',
-    ...fields,
-  };
+  const row = { id: crypto.randomUUID(), ...sampleBooking, ...fields };
   const columns = Object.keys(row);
   await db.query(
     `insert into public.bookings (${columns.join(', ')})

@@ -263,17 +263,20 @@ export function testEngines(
     },
   ];
   if (testDatabaseUrl) {
-    const adminUrl = testDatabaseUrl;
-    engines.push({
-      name: 'PostgreSQL',
-      open: async () => {
-        const scratch = await createScratchDatabase(adminUrl);
-        const opened = await openDatabase({ databaseUrl: scratch.url, dataDir: '', bookingLimits });
-        return { opened, cleanUp: () => scratch.drop() };
-      },
-    });
+    engines.push({ name: 'PostgreSQL', open: () => openScratchPostgres(bookingLimits) });
   }
   return engines;
+}
+
+/**
+ * A fresh, migrated database of TEST_DATABASE_URL, opened, with its URL for
+ * what runs in another process; the booking limits as the database's own
+ * unless given.
+ */
+export async function openScratchPostgres(bookingLimits?: Partial<BookingLimits>) {
+  const scratch = await createScratchDatabase(testDatabaseUrl!);
+  const opened = await openDatabase({ databaseUrl: scratch.url, dataDir: '', bookingLimits });
+  return { opened, url: scratch.url, cleanUp: () => scratch.drop() };
 }
 
 /** A database engine for a server run in a process of its own, as the settings that choose it. */

@@ -2,15 +2,8 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import type { AppDeps } from '../app.ts';
 import type { BookingLimits } from '../db/booking-limits.ts';
-import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
-import {
-  createScratchDatabase,
-  serveApp,
-  testDatabaseUrl,
-  type RunningServer,
-  type ScratchDatabase,
-  type TestEngine,
-} from './helpers.ts';
+import type { OpenedDatabase } from '../db/open-database.ts';
+import { openScratchPostgres, serveApp, type RunningServer, type TestEngine } from './helpers.ts';
 
 /**
  * A fresh, migrated database of `engine` for one describe block: opened
@@ -38,34 +31,28 @@ export function useTestDatabase(engine: TestEngine): { readonly db: Database } {
 }
 
 /**
- * A fresh, migrated database of TEST_DATABASE_URL for one describe block, with
- * its URL for what runs in another process; the booking limits as the
- * database's own unless given.
+ * A fresh, migrated database of TEST_DATABASE_URL for one describe block, as
+ * useTestDatabase, with its URL for what runs in another process.
  */
 export function useScratchPostgres(bookingLimits?: BookingLimits): {
   readonly db: Database;
   readonly url: string;
 } {
-  let scratch: ScratchDatabase | undefined;
-  let opened: OpenedDatabase | undefined;
-
-  beforeAll(async () => {
-    scratch = await createScratchDatabase(testDatabaseUrl!);
-    opened = await openDatabase({ databaseUrl: scratch.url, dataDir: '', bookingLimits });
+  let url = '';
+  const database = useTestDatabase({
+    name: 'PostgreSQL',
+    open: async () => {
+      const scratch = await openScratchPostgres(bookingLimits);
+      url = scratch.url;
+      return scratch;
+    },
   });
-
-  afterAll(async () => {
-    await opened?.close();
-    await scratch?.drop();
-  });
-
   return {
     get db() {
-      if (!opened) throw new Error('The database is opened before the block’s tests.');
-      return opened.db;
+      return database.db;
     },
     get url() {
-      return scratch!.url;
+      return url;
     },
   };
 }

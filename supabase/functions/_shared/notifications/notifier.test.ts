@@ -17,7 +17,7 @@ import {
   type SmtpPeer,
 } from '../../../../server/testing/notification-peers.ts';
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
-import { bookingWithId } from '../../../../server/testing/server-runs.ts';
+import { bookingWithId } from '../../../../server/testing/booking-samples.ts';
 import { createWebhookChannel } from './channels.ts';
 import { createOutbox } from './outbox.ts';
 import { describeError, retryDelayMs } from './notifier.ts';

@@ -10,7 +10,7 @@ import {
   type NtfyPeer,
 } from '../../../../server/testing/notification-peers.ts';
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
-import { bookingWithId } from '../../../../server/testing/server-runs.ts';
+import { bookingWithId } from '../../../../server/testing/booking-samples.ts';
 import { runDaily } from './daily-run.ts';
 import { createNtfyChannel, parseTopicUrl } from './ntfy.ts';
 
