@@ -72,9 +72,8 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
       const claim = crypto.randomUUID();
       const requests = await claimDue(claim, leaseMs, now);
       if (requests.length === 0) return;
-      const ids = requests.map((notice) => notice.id);
       const reminder = composeReminder(requests, now, options.siteUrl);
-      const what = `reminder ${reminder.id} (${describeReminderSize(ids.length)})`;
+      const what = `reminder ${reminder.id} (${describeReminderSize(requests.length)})`;
       const outcome = await sendOnceToPractice({
         channels,
         queue,
@@ -83,15 +82,15 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
         at: now,
         log,
         send: (channel) => channel.sendReminder(reminder),
-        sent: (by) => `Reminded the practice of ${describeReminderSize(ids.length)} by ${by}.`,
+        sent: (by) => `Reminded the practice of ${describeReminderSize(requests.length)} by ${by}.`,
         failed: (error) =>
           `The ${what} could not be sent: ${error}. Next attempt in ${Math.round(retryMs / 1000)} s.`,
         partly: (error) => `The ${what} did not go through every channel: ${error}.`,
       });
       // Fewer than claimed when a claim expired during the send.
-      if (outcome.sent && outcome.settled < ids.length) {
+      if (outcome.sent && outcome.settled < requests.length) {
         log.error(
-          `The ${what} was sent, but ${ids.length - outcome.settled} of its claims had expired or its requests were deleted; another notifier may remind of them again.`,
+          `The ${what} was sent, but ${requests.length - outcome.settled} of its claims had expired or its requests were deleted; another notifier may remind of them again.`,
         );
       }
     },
