@@ -101,12 +101,6 @@ export interface Notifier {
   stop(): Promise<void>;
 }
 
-/** How a message that went through every channel, or did not, is recorded. */
-interface Settler {
-  complete(message: ClaimedMessage): Promise<unknown>;
-  retryLater(message: ClaimedMessage, delayMs: number, error: string): Promise<unknown>;
-}
-
 /** The delay before attempt `attempts + 1`: base, 2×base, 4×base… up to the cap. */
 export function retryDelayMs(attempts: number, baseMs: number, maxMs: number): number {
   return Math.min(baseMs * 2 ** Math.max(0, Math.min(attempts - 1, 30)), maxMs);
@@ -147,13 +141,15 @@ export function createNotifier(options: NotifierOptions): Notifier {
    * the reasons for a retry with backoff, or at once when stopped between two
    * channels: the one place where the retry and give-up rules apply to what
    * goes through every channel. `subject` names it in the log, `delivered`
-   * says what reached the practice.
+   * says what reached the practice; `settle` records it as sent, `retryLater`
+   * gives it back.
    */
   async function sendClaimed(
     message: ClaimedMessage,
     words: { subject: string; delivered: string },
     send: (channel: NotificationChannel) => Promise<void>,
-    settler: Settler,
+    settle: () => Promise<unknown>,
+    retryLater: (delayMs: number, error: string) => Promise<unknown>,
   ): Promise<'sent' | 'failed' | 'stopped'> {
     const by = describeChannels(message.sent);
     const failures: string[] = [];
@@ -178,23 +174,18 @@ export function createNotifier(options: NotifierOptions): Notifier {
       }
     }
     if (failures.length === 0) {
-      await settler.complete(message);
+      await settle();
       log.info(`${words.delivered} (${by}).`);
       return 'sent';
     }
     const delayMs = retryDelayMs(message.attempts, options.retryBaseMs, options.retryMaxMs);
     const error = failures.join('; ');
-    await settler.retryLater(message, delayMs, error);
+    await retryLater(delayMs, error);
     log.error(
       `${words.subject} failed (attempt ${message.attempts}): ${error}. Next attempt in ${formatDelay(delayMs)}.`,
     );
     return 'failed';
   }
-
-  const notificationSettler: Settler = {
-    complete: (notification) => outbox.settle(notification, 'sent', { note: null }),
-    retryLater: (notification, delayMs, error) => outbox.retryLater(notification, delayMs, error),
-  };
 
   async function sendOne(notification: ClaimedNotification): Promise<'sent' | 'failed'> {
     const { booking } = notification;
@@ -205,7 +196,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
         delivered: `Notified the practice of booking ${booking.id}`,
       },
       (channel) => channel.send(booking),
-      notificationSettler,
+      () => outbox.settle(notification, 'sent', { note: null }),
+      (delayMs, error) => outbox.retryLater(notification, delayMs, error),
     );
     return outcome === 'sent' ? 'sent' : 'failed';
   }
@@ -228,10 +220,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
       digest,
       { subject: `The ${what}`, delivered: `Sent the practice the ${what}` },
       (channel) => channel.sendFloodDigest(message),
-      {
-        complete: () => digests.complete(digest),
-        retryLater: (_, delayMs, error) => digests.retryLater(digest, delayMs, error),
-      },
+      () => digests.complete(digest),
+      (delayMs, error) => digests.retryLater(digest, delayMs, error),
     );
     if (outcome !== 'stopped') report[outcome] += count;
   }
