@@ -60,28 +60,33 @@ const maxMessageBytes = 3_500;
  */
 const pushedReplies = ['https://ig.me/', 'tel:', 'mailto:'] as const;
 
-/** The buttons that answer a request from the phone, the visitor's preferred way first, at most `limit`. */
-function pushedReplyActions(notice: BookingNotice, limit: number): NtfyViewAction[] {
+/**
+ * The buttons for a request: the ways of answering it, the visitor's
+ * preferred one first, then its "Mark as answered", which takes the last of
+ * ntfy's three places. With `markLabel`, only the mark, so labelled.
+ */
+function requestActions(
+  notice: BookingNotice,
+  siteUrl: string,
+  markLabel?: string,
+): NtfyViewAction[] {
+  const markAnswered = markAnsweredAction(notice, siteUrl);
+  const mark = markAnswered ? [viewAction(markLabel ?? markAnswered.label, markAnswered.href)] : [];
+  if (markLabel !== undefined) return mark;
   const answers = replyActions(notice);
-  return pushedReplies
+  const replies = pushedReplies
     .map((scheme) => answers.find((answer) => answer.href.startsWith(scheme)))
     .filter((answer) => answer !== undefined)
-    .slice(0, limit)
+    .slice(0, maxNtfyActions - mark.length)
     .map(({ label, href }) => viewAction(label, href));
+  return [...replies, ...mark];
 }
 
 /**
  * A new request: who, and the buttons that answer it, then its "Mark as
- * answered" (which takes the last of ntfy's three places), so that it is
- * answered and marked from the lock screen.
+ * answered", so that it is answered and marked from the lock screen.
  */
 export function composeBookingPush(notice: BookingNotice, siteUrl: string): NtfyMessage {
-  const markAnswered = markAnsweredAction(notice, siteUrl);
-  const markAction = markAnswered ? [viewAction(markAnswered.label, markAnswered.href)] : [];
-  const actions = [
-    ...pushedReplyActions(notice, maxNtfyActions - markAction.length),
-    ...markAction,
-  ];
   return {
     title: bookingSubject(notice),
     message: [
@@ -92,7 +97,7 @@ export function composeBookingPush(notice: BookingNotice, siteUrl: string): Ntfy
     ].join('\n'),
     priority: 4,
     tags: ['calendar'],
-    actions,
+    actions: requestActions(notice, siteUrl),
   };
 }
 
@@ -117,23 +122,9 @@ export function composeFloodDigestPush(digest: FloodDigestMessage): NtfyMessage 
  * "Call" would not say whom it calls.
  */
 export function composeReminderPush(reminder: ReminderMessage): NtfyMessage {
-  const first = reminder.requests[0];
-  const markAnswered =
-    first === undefined ? undefined : markAnsweredAction(first, reminder.siteUrl);
+  // composeReminder makes none without a request.
+  const first = reminder.requests[0]!;
   const alone = reminder.requests.length === 1;
-  const markAction =
-    markAnswered === undefined || first === undefined
-      ? []
-      : [
-          viewAction(
-            alone ? markAnswered.label : `Mark ${shortReference(first.id)} as answered`,
-            markAnswered.href,
-          ),
-        ];
-  const replies =
-    alone && first !== undefined
-      ? pushedReplyActions(first, maxNtfyActions - markAction.length)
-      : [];
   return {
     title: reminder.subject,
     message: fitMessage(
@@ -141,7 +132,9 @@ export function composeReminderPush(reminder: ReminderMessage): NtfyMessage {
     ),
     priority: 4,
     tags: ['alarm_clock'],
-    actions: [...replies, ...markAction],
+    actions: alone
+      ? requestActions(first, reminder.siteUrl)
+      : requestActions(first, reminder.siteUrl, `Mark ${shortReference(first.id)} as answered`),
   };
 }
 
