@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
   composeBookingEmail,
-  markAnsweredAction,
+  markAnsweredActions,
   replyActions,
   type BookingNotice,
 } from '../supabase/functions/_shared/notifications/booking-notice.ts';
@@ -37,7 +37,7 @@ test('every way to answer is a tap target at least 44 px high, within a 375 px s
   // profile, e-mail, call, WhatsApp, text message), then the answered link.
   const actions = replyActions(notice);
   expect(actions).toHaveLength(6);
-  const markAnswered = markAnsweredAction(notice, testSiteUrl)!;
+  const markAnswered = markAnsweredActions(notice, testSiteUrl)[0]!;
   expect(markAnswered.href).toBe(`${testSiteUrl}#answer=${notice.answerToken!}`);
   for (const { label, href } of [...actions, markAnswered]) {
     const link = page.getByRole('link', { name: label, exact: true });

@@ -149,15 +149,17 @@ const maxSubjectName = 60;
 
 /**
  * The link that marks the request answered (supabase/functions/_shared/core/answer-link.ts) on the
- * site at `siteUrl` (SITE_URL), when the notifier's query gave the request's token.
+ * site at `siteUrl` (SITE_URL): one, when the notifier's query gave the request's token, else none.
  */
-export function markAnsweredAction(
-  notice: BookingNotice,
-  siteUrl: string,
-): ReplyAction | undefined {
+export function markAnsweredActions(notice: BookingNotice, siteUrl: string): ReplyAction[] {
   return notice.answerToken
-    ? { label: 'Mark as answered', href: answerLink(siteUrl, notice.answerToken) }
-    : undefined;
+    ? [{ label: 'Mark as answered', href: answerLink(siteUrl, notice.answerToken) }]
+    : [];
+}
+
+/** An action as a line of plain text: `Call: tel:01634123456`. */
+export function actionLine({ label, href }: ReplyAction): string {
+  return `${label}: ${href}`;
 }
 
 /** The e-mail's subject, which is also the push's title. */
@@ -173,7 +175,7 @@ export function composeBookingEmail(notice: BookingNotice, siteUrl: string): Boo
   const reference = shortReference(notice.id);
   const instagramLink = instagramUrl(notice.instagram);
   const actions = replyActions(notice);
-  const markAnswered = markAnsweredAction(notice, siteUrl);
+  const markAnswered = markAnsweredActions(notice, siteUrl);
   const afterAnswering = 'Once you have answered:';
   const name = plainText(notice.fullName);
   const promise = `The site promises a reply within ${practice.replyWithinHours} hours, by e-mail or Instagram message.`;
@@ -194,8 +196,8 @@ export function composeBookingEmail(notice: BookingNotice, siteUrl: string): Boo
     ...(preference ? ['', `${name} ${preference}`] : []),
     '',
     'Answer in one tap:',
-    ...actions.map(({ label, href }) => `${label}: ${href}`),
-    ...(markAnswered ? ['', afterAnswering, `${markAnswered.label}: ${markAnswered.href}`] : []),
+    ...actions.map(actionLine),
+    ...markAnswered.flatMap((mark) => ['', afterAnswering, actionLine(mark)]),
     '',
     `Name:       ${name}`,
     `Phone:      ${plainText(notice.phone)}`,
@@ -238,14 +240,12 @@ export function composeBookingEmail(notice: BookingNotice, siteUrl: string): Boo
     '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">',
     ...actions.map((entry, index) => buttonHtml(entry, index === 0)),
     '</table>',
-    ...(markAnswered
-      ? [
-          `<p style="margin:8px 0 8px;font-size:14px;line-height:20px;color:${colours.muted}">${escapeHtml(afterAnswering)}</p>`,
-          '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">',
-          buttonHtml(markAnswered, false),
-          '</table>',
-        ]
-      : []),
+    ...markAnswered.flatMap((mark) => [
+      `<p style="margin:8px 0 8px;font-size:14px;line-height:20px;color:${colours.muted}">${escapeHtml(afterAnswering)}</p>`,
+      '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">',
+      buttonHtml(mark, false),
+      '</table>',
+    ]),
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 0;border-top:1px solid ${colours.border};border-collapse:collapse;font-size:16px;line-height:24px">`,
     row('Name', escapeHtml(notice.fullName)),
     row('Phone', link(telUrl(notice.phone), notice.phone)),

@@ -3,8 +3,9 @@ import { practice } from '../content/practice.ts';
 import { describePeriod, type Period } from '../retention/period.ts';
 import { formatDuration, formatUkTimeLong, type UkClockTime, type UkDay } from '../uk-time.ts';
 import {
+  actionLine,
   isLate,
-  markAnsweredAction,
+  markAnsweredActions,
   replyActions,
   replyBy,
   type BookingNotice,
@@ -177,13 +178,10 @@ function waitingLines(
   const { listed, unlisted } = capList(waiting);
   return [
     `${waiting.length === 1 ? '1 request is' : `${formatCount(waiting.length)} requests are`} waiting for a reply${late}, oldest first:`,
-    ...listed.flatMap((booking) => {
-      const markAnswered = markAnsweredAction(booking, siteUrl);
-      return [
-        `- ${timeLeft(booking.createdAt, now)}: ${plainText(booking.fullName)}, ref ${shortReference(booking.id)}, phone ${plainText(booking.phone)} (reply by ${formatUkTimeLong(replyBy(booking.createdAt))})`,
-        ...(markAnswered ? [`  ${markAnswered.label}: ${markAnswered.href}`] : []),
-      ];
-    }),
+    ...listed.flatMap((booking) => [
+      `- ${timeLeft(booking.createdAt, now)}: ${plainText(booking.fullName)}, ref ${shortReference(booking.id)}, phone ${plainText(booking.phone)} (reply by ${formatUkTimeLong(replyBy(booking.createdAt))})`,
+      ...markAnsweredActions(booking, siteUrl).map((mark) => `  ${actionLine(mark)}`),
+    ]),
     ...(unlisted > 0 ? [`\u2026 and ${formatCount(unlisted)} more: ${waitingListCommand}`] : []),
     afterAnswering,
   ];

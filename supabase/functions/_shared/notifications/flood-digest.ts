@@ -2,8 +2,9 @@ import { shortReference } from '../core/booking-reference.ts';
 import { practice } from '../content/practice.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
 import {
+  actionLine,
   composeWebhookBody,
-  markAnsweredAction,
+  markAnsweredActions,
   replyActions,
   type BookingNotice,
 } from './booking-notice.ts';
@@ -94,14 +95,11 @@ export function composeFloodDigest(input: FloodDigestInput): FloodDigestMessage 
     ...intro.flatMap((paragraph) => [paragraph, '']),
     review,
     '',
-    ...listed.flatMap((notice, index) => {
-      const markAnswered = markAnsweredAction(notice, input.siteUrl);
-      return [
-        `${index + 1}. ${requestLine(notice)}`,
-        `   ${contactLine(notice)}`,
-        ...(markAnswered ? [`   ${markAnswered.label}: ${markAnswered.href}`] : []),
-      ];
-    }),
+    ...listed.flatMap((notice, index) => [
+      `${index + 1}. ${requestLine(notice)}`,
+      `   ${contactLine(notice)}`,
+      ...markAnsweredActions(notice, input.siteUrl).map((mark) => `   ${actionLine(mark)}`),
+    ]),
     ...(unlisted > 0 ? ['', more] : []),
     '',
     `Digest ${input.id}, ${formatUkTimeLong(createdAt)}.`,
@@ -114,8 +112,7 @@ export function composeFloodDigest(input: FloodDigestInput): FloodDigestMessage 
       : `<a href="${escapeHtml(href)}" style="color:#123c3a">${escapeHtml(label)}</a>`;
   const entryHtml = (notice: BookingNotice) => {
     // The visitor's preferred way first, as in the e-mail of a single request.
-    const markAnswered = markAnsweredAction(notice, input.siteUrl);
-    const actions = [...replyActions(notice), ...(markAnswered ? [markAnswered] : [])].map(
+    const actions = [...replyActions(notice), ...markAnsweredActions(notice, input.siteUrl)].map(
       ({ label, href }) => link(href, label),
     );
     const contact = [

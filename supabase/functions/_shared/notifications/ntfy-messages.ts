@@ -2,7 +2,7 @@ import { shortReference } from '../core/booking-reference.ts';
 import { formatUkTimeShort } from '../uk-time.ts';
 import {
   bookingSubject,
-  markAnsweredAction,
+  markAnsweredActions,
   replyActions,
   replyBy,
   type BookingNotice,
@@ -70,8 +70,9 @@ function requestActions(
   siteUrl: string,
   markLabel?: string,
 ): NtfyViewAction[] {
-  const markAnswered = markAnsweredAction(notice, siteUrl);
-  const mark = markAnswered ? [viewAction(markLabel ?? markAnswered.label, markAnswered.href)] : [];
+  const mark = markAnsweredActions(notice, siteUrl).map(({ label, href }) =>
+    viewAction(markLabel ?? label, href),
+  );
   if (markLabel !== undefined) return mark;
   const answers = replyActions(notice);
   const replies = pushedReplies

@@ -9,8 +9,9 @@ import {
   ukDayOf,
 } from '../uk-time.ts';
 import {
+  actionLine,
   composeWebhookBody,
-  markAnsweredAction,
+  markAnsweredActions,
   replyActions,
   replyBy,
   type BookingNotice,
@@ -134,15 +135,16 @@ export function composeReminder(
     ...listed.flatMap((notice, index) => {
       const due = replyBy(notice.createdAt);
       const tel = telUrl(notice.phone);
-      const answer = replyActions(notice)[0];
-      const markAnswered = markAnsweredAction(notice, siteUrl);
+      const actions = [
+        ...replyActions(notice).slice(0, 1),
+        ...markAnsweredActions(notice, siteUrl),
+      ];
       return [
         `${index + 1}. ${plainText(notice.fullName)}, ref ${shortReference(notice.id)}`,
         `   Reply by ${formatUkTimeShort(due)} (${describeTimeLeft(due, now)})`,
         `   Received ${formatUkTimeShort(notice.createdAt)}`,
         `   Phone ${plainText(notice.phone)}${tel ? ` (${tel})` : ''}`,
-        ...(answer ? [`   ${answer.label}: ${answer.href}`] : []),
-        ...(markAnswered ? [`   ${markAnswered.label}: ${markAnswered.href}`] : []),
+        ...actions.map((action) => `   ${actionLine(action)}`),
         '',
       ];
     }),
@@ -213,10 +215,9 @@ export function waitingRequestHtml(
   const phoneHtml = tel
     ? `<a href="${escapeHtml(tel)}" style="color:${colours.heading}">${escapeHtml(notice.phone)}</a>`
     : escapeHtml(notice.phone);
-  const markAnswered = markAnsweredAction(notice, siteUrl);
   const buttons = [
     ...replies.map((reply, index) => buttonHtml(reply, index === 0)),
-    ...(markAnswered ? [buttonHtml(markAnswered, false)] : []),
+    ...markAnsweredActions(notice, siteUrl).map((mark) => buttonHtml(mark, false)),
   ];
   return [
     `<tr><td style="padding:20px 0 8px;border-top:1px solid ${colours.border};${breakAnywhere}">`,
