@@ -9,12 +9,14 @@ import {
   type SmtpPeer,
 } from '../../../../server/testing/notification-peers.ts';
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
+import type { ChannelName } from './channel-names.ts';
 import { createWebhookChannel, type NotificationChannel } from './channels.ts';
 import {
   allDeliveredNote,
   composeAlert,
   createAlertStore,
   recordAcknowledgementRefused,
+  type PracticeAlert,
 } from './practice-alerts.ts';
 
 /**
@@ -143,85 +145,71 @@ describe.each(testEngines('alerts'))('alerts for the practice on $name', (engine
   });
 });
 
-describe("the alert that a visitor's address refused the acknowledgement", () => {
-  it("names NOTIFY_TO when the mail server refuses the practice's own address", () => {
-    const { text } = composeAlert({
-      id: '8',
-      kind: 'notification_failing',
-      createdAt: new Date('2026-11-24T15:03:00Z'),
-      details: {
+describe('composeAlert', () => {
+  const received = '2026-11-24T14:02:00.000Z';
+  const failing = (last_error: string, unsent: ChannelName[], index = 0) => ({
+    booking_id: `${bookingId.slice(0, -1)}${index}`,
+    received_at: received,
+    attempts: 3,
+    last_error,
+    unsent,
+  });
+  const alert = (kind: PracticeAlert['kind'], details: unknown) =>
+    ({ id: '7', kind, createdAt: new Date('2026-11-24T15:03:00Z'), details }) as PracticeAlert;
+
+  it.each([
+    [
+      "names NOTIFY_TO when the mail server refuses the practice's own address",
+      alert('notification_failing', {
         after_minutes: 60,
         notifications: [
-          {
-            booking_id: bookingId,
-            received_at: '2026-11-24T14:02:00.000Z',
-            attempts: 6,
-            last_error:
-              "Can't send mail - all recipients were rejected: 550 5.1.1 <an address>: Recipient address rejected (EENVELOPE)",
-            unsent: ['email'],
-          },
+          failing(
+            "Can't send mail - all recipients were rejected: 550 5.1.1 <an address>: Recipient address rejected (EENVELOPE)",
+            ['email'],
+          ),
         ],
-      },
-    });
-    expect(text).toContain(
-      '- The mail server refused the address the requests are sent to: check NOTIFY_TO,',
-    );
-  });
-
-  it('names the channel that fails and the setting to check, for several requests', () => {
-    const failing = (index: number) => ({
-      booking_id: `5f0c2a8e-2f4b-4c1d-9e8f-0a1b2c3d4e5${index}`,
-      received_at: '2026-11-24T14:02:00.000Z',
-      attempts: 3,
-      last_error: 'webhook to https://hooks.test: the webhook answered 500',
-      unsent: ['webhook' as const],
-    });
-    const { subject, text } = composeAlert({
-      id: '9',
-      kind: 'notification_failing',
-      createdAt: new Date('2026-11-24T15:03:00Z'),
-      details: { after_minutes: 60, notifications: [failing(1), failing(2)] },
-    });
-    expect(subject).toBe('2 booking requests have not reached you through the webhook');
-    expect(text).toContain('the webhook answered 500');
-    expect(text).toContain('Webhook: check NOTIFY_WEBHOOK_URL');
-  });
-
-  it('names the request and its time, says to phone, and quotes the mail server', () => {
-    const { subject, text } = composeAlert({
-      id: '7',
-      kind: 'acknowledgement_refused',
-      createdAt: new Date('2026-11-24T14:03:00Z'),
-      details: {
+      }),
+      'A booking request has not reached you by e-mail',
+      ['- The mail server refused the address the requests are sent to: check NOTIFY_TO,'],
+    ],
+    [
+      'names the channel that fails and the setting to check, for several requests',
+      alert('notification_failing', {
+        after_minutes: 60,
+        notifications: [1, 2].map((index) =>
+          failing('webhook to https://hooks.test: the webhook answered 500', ['webhook'], index),
+        ),
+      }),
+      '2 booking requests have not reached you through the webhook',
+      ['the webhook answered 500', 'Webhook: check NOTIFY_WEBHOOK_URL'],
+    ],
+    [
+      "names the refused acknowledgement's request and its time, says to phone, and quotes the mail server",
+      alert('acknowledgement_refused', {
         booking_id: bookingId,
-        received_at: '2026-11-24T14:02:00.000Z',
+        received_at: received,
         smtp_reply: '550 5.1.1 User unknown',
-      },
-    });
-    expect(subject).toBe(
+      }),
       'Phone the visitor of request 5F0C2A8E: their e-mail address refused our confirmation',
-    );
-    expect(text).toContain(
-      "The confirmation to request 5F0C2A8E, received Tuesday 24 November 2026, 14:02 GMT, was refused by the visitor's mail server",
-    );
-    expect(text).toContain('Phone them instead');
-    expect(text).toContain('550 5.1.1 User unknown');
-  });
-});
-
-describe('the alert that requests arrive without a client address', () => {
-  it('says what to check on the server and on hosted Supabase', () => {
-    const { subject, text } = composeAlert({
-      id: '8',
-      kind: 'no_client_address',
-      createdAt: new Date('2026-11-24T14:03:00Z'),
-      details: null,
-    });
-    expect(subject).toBe(
+      [
+        "The confirmation to request 5F0C2A8E, received Tuesday 24 November 2026, 14:02 GMT, was refused by the visitor's mail server",
+        'Phone them instead',
+        '550 5.1.1 User unknown',
+      ],
+    ],
+    [
+      'says, of requests without a client address, what to check on the server and on hosted Supabase',
+      alert('no_client_address', null),
       'Booking requests arrive without the visitor\u2019s address: check the proxy setting',
-    );
-    expect(text).toContain('the first at Tuesday 24 November 2026, 14:03 GMT');
-    expect(text).toContain('TRUST_PROXY');
-    expect(text).toContain('through Supabase\u2019s gateway');
+      [
+        'the first at Tuesday 24 November 2026, 15:03 GMT',
+        'TRUST_PROXY',
+        'through Supabase\u2019s gateway',
+      ],
+    ],
+  ])('%s', (_, practiceAlert, subject, fragments) => {
+    const message = composeAlert(practiceAlert);
+    expect(message.subject).toBe(subject);
+    for (const fragment of fragments) expect(message.text).toContain(fragment);
   });
 });
