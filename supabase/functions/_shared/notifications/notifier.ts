@@ -1,7 +1,6 @@
 import { sendTimeoutMs, type NotificationChannel } from './channels.ts';
 import { composeFloodDigest, floodDigestIntervalMs } from './flood-digest.ts';
 import type { FloodDigests } from './flood-digests.ts';
-import type { ChannelName } from './channel-names.ts';
 import type { ClaimedMessage, Held, MessageQueue } from './message-queue.ts';
 import type { ClaimedNotification, Outbox } from './outbox.ts';
 import type { AlertStore } from './practice-alerts.ts';
@@ -129,12 +128,6 @@ export function createNotifier(options: NotifierOptions): Notifier {
     }
   }
 
-  const describeChannels = (sent: ReadonlySet<ChannelName>) =>
-    channels
-      .filter((channel) => !sent.has(channel.name))
-      .map((channel) => channel.description)
-      .join(', ');
-
   /**
    * Sends a claimed message through each channel that has not taken it yet,
    * recording each success at once, then settles it, or gives it back with
@@ -151,9 +144,9 @@ export function createNotifier(options: NotifierOptions): Notifier {
     settle: () => Promise<unknown>,
     retryLater: (delayMs: number, error: string) => Promise<unknown>,
   ): Promise<'sent' | 'failed' | 'stopped'> {
-    const by = describeChannels(message.sent);
-    const failures: string[] = [];
     const pending = channels.filter((channel) => !message.sent.has(channel.name));
+    const by = pending.map((channel) => channel.description).join(', ');
+    const failures: string[] = [];
     for (const channel of pending) {
       if (stopping && channel !== pending[0]) {
         // What was sent is recorded; the rest is for the next run.
