@@ -41,37 +41,23 @@ describe('composeAcknowledgement', () => {
     expect(email.text).toContain(visitorEmails.acknowledgement.greeting("O'Neil"));
   });
 
-  it('gives the short reference in the subject, the text and the HTML', () => {
+  it("gives the reference, the time sent in UK time, the promise and the practice's phone (a link in HTML), in a whole HTML document with a plain-text twin", () => {
     const email = compose('Amina Khan');
-    expect(email.subject).toBe(visitorEmails.acknowledgement.subject('5F0C2A8E'));
-    expect(email.text).toContain(visitorEmails.acknowledgement.reference('5F0C2A8E'));
-    expect(email.html).toContain('5F0C2A8E');
-  });
-
-  it("promises the reply within the site's hours and gives the practice's phone, as a link in HTML", () => {
-    const email = compose('Amina Khan');
+    const copy = visitorEmails.acknowledgement;
+    const sentAt = copy.sentAt('Tuesday 24 November 2026, 14:02 GMT');
     const hours = `within ${practice.replyWithinHours} hours`;
     const { display, international } = practice.phone;
-    expect(email.text).toContain(hours);
-    expect(email.html).toContain(hours);
-    expect(email.text).toContain(display);
-    expect(email.html).toContain(`href="tel:${international}"`);
-    expect(email.text).toContain(visitorEmails.acknowledgement.reply);
-  });
-
-  it('says when the request was sent, in UK time', () => {
-    const email = compose('Amina Khan');
-    const sentAt = visitorEmails.acknowledgement.sentAt('Tuesday 24 November 2026, 14:02 GMT');
-    expect(email.text).toContain(sentAt);
-    expect(email.html).toContain(sentAt);
-  });
-
-  it('is a whole HTML document in British English with a plain-text twin', () => {
-    const email = compose('Amina Khan');
+    expect(email.subject).toBe(copy.subject('5F0C2A8E'));
+    for (const fragment of [copy.reference('5F0C2A8E'), sentAt, hours, display, copy.reply]) {
+      expect(email.text).toContain(fragment);
+    }
+    for (const fragment of ['5F0C2A8E', sentAt, hours, `href="tel:${international}"`]) {
+      expect(email.html).toContain(fragment);
+    }
     expect(email.html).toMatch(/^<!doctype html>\n<html lang="en-GB">/);
     expect(email.html).toContain(`<h1 `);
     expect(email.text).not.toMatch(/<[a-z]/i);
-    expect(email.text.endsWith(`${visitorEmails.acknowledgement.signOff.join('\n')}\n`)).toBe(true);
+    expect(email.text.endsWith(`${copy.signOff.join('\n')}\n`)).toBe(true);
   });
 });
 
