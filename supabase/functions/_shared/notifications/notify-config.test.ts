@@ -90,16 +90,7 @@ describe('loadNotifyConfig', () => {
     }
   });
 
-  it('reads how long a notification may fail before the practice is told', () => {
-    expect(
-      loadNotifyConfig({
-        NOTIFY_WEBHOOK_URL: 'https://x.example',
-        NOTIFY_ALERT_AFTER_MINUTES: '90',
-      })?.alertAfterMs,
-    ).toBe(90 * 60_000);
-  });
-
-  it('takes a sender with a name and fractional intervals', () => {
+  it('takes a sender with a name, fractional intervals and how long a notification may fail before the practice is told', () => {
     const config = loadNotifyConfig({
       SMTP_URL: 'smtps://smtp.example.com',
       NOTIFY_TO: 'practice@example.com',
@@ -107,9 +98,15 @@ describe('loadNotifyConfig', () => {
       NOTIFY_POLL_SECONDS: '0.5',
       NOTIFY_RETRY_SECONDS: '2',
       NOTIFY_RETRY_MAX_SECONDS: '60',
+      NOTIFY_ALERT_AFTER_MINUTES: '90',
     });
     expect(config?.email?.from).toBe('Rochester Hijama <bookings@example.com>');
-    expect(config).toMatchObject({ pollIntervalMs: 500, retryBaseMs: 2_000, retryMaxMs: 60_000 });
+    expect(config).toMatchObject({
+      pollIntervalMs: 500,
+      retryBaseMs: 2_000,
+      retryMaxMs: 60_000,
+      alertAfterMs: 90 * 60_000,
+    });
   });
 
   it.each([
