@@ -24,19 +24,6 @@ export interface ClaimedFloodDigest extends ClaimedMessage {
   threshold: number;
 }
 
-export interface FloodDigests {
-  /**
-   * Claims the digest due: one given back for a retry, or else a new one of
-   * every request waiting, if none is open and none was opened in the last
-   * `intervalMs`. Undefined when there is none.
-   */
-  claimNext(leaseMs: number, intervalMs: number): Promise<ClaimedFloodDigest | undefined>;
-  /** Every configured channel took it: it and its requests' notifications are complete. */
-  complete(digest: ClaimedFloodDigest): Promise<boolean>;
-  /** Gives it back, due again after `delayMs`; its requests show the error, as failing notifications. */
-  retryLater(digest: ClaimedFloodDigest, delayMs: number, error: string): Promise<boolean>;
-}
-
 /**
  * Taken for the few statements that open a digest: a second notifier waits,
  * then finds the digest opened and leaves it.
@@ -55,10 +42,17 @@ const copySentAt = channelNames
   .map((channel) => `${sentAtColumn(channel)} = d.${sentAtColumn(channel)}`)
   .join(', ');
 
-export function createFloodDigests(db: Database): FloodDigests {
+export type FloodDigests = ReturnType<typeof createFloodDigests>;
+
+export function createFloodDigests(db: Database) {
   return {
-    claimNext: (leaseMs, intervalMs) =>
-      db.transaction(async (tx) => {
+    /**
+     * Claims the digest due: one given back for a retry, or else a new one of
+     * every request waiting, if none is open and none was opened in the last
+     * `intervalMs`. Undefined when there is none.
+     */
+    claimNext: (leaseMs: number, intervalMs: number) =>
+      db.transaction(async (tx): Promise<ClaimedFloodDigest | undefined> => {
         // Nearly always there is no flood: then no lock is taken, and every
         // notifier's poll costs two index lookups.
         const { rows: due } = await tx.query<{ due: boolean }>(
@@ -105,7 +99,8 @@ export function createFloodDigests(db: Database): FloodDigests {
         };
       }),
 
-    complete: (digest) =>
+    /** Every configured channel took it: it and its requests' notifications are complete. */
+    complete: (digest: ClaimedFloodDigest) =>
       db.transaction(async (tx) => {
         if ((await createMessageQueue(tx).settle(digest, 'sent', { note: null })) === 0) {
           return false;
@@ -120,7 +115,8 @@ export function createFloodDigests(db: Database): FloodDigests {
         return true;
       }),
 
-    retryLater: (digest, delayMs, error) =>
+    /** Gives it back, due again after `delayMs`; its requests show the error, as failing notifications. */
+    retryLater: (digest: ClaimedFloodDigest, delayMs: number, error: string) =>
       db.transaction(async (tx) => {
         if (!(await createMessageQueue(tx).retryLater(digest, delayMs, error))) return false;
         // Shown by `npx hijama list` and the daily summary, and reported if it lasts.

@@ -60,26 +60,6 @@ export interface RequestReply {
   markedBy: AnswerMarkedBy | null;
 }
 
-export interface NotificationStates {
-  /** The state of the notification of each request received at or after `since`, by booking id. */
-  receivedSince(since: Date): Promise<Map<string, NotificationStatus>>;
-  /** Every notification whose last attempt failed, oldest request first. */
-  failing(): Promise<FailingNotification[]>;
-  /** The requests that arrived in `[from, to)`, oldest first, with their notifications. */
-  requestsBetween(from: Date, to: Date): Promise<NotifiedRequest[]>;
-  /**
-   * Every request waiting for a reply at `now` (no answer recorded by then),
-   * oldest first, however old, each with the token of its answer link. Answers recorded after `now` do not count, so
-   * that a run at a given clock reads the answers as they stood then.
-   */
-  waiting(now: Date): Promise<BookingNotice[]>;
-  /**
-   * The requests that arrived in `[from, to)`, oldest first, each with its
-   * answer if one was recorded by `to`.
-   */
-  repliesBetween(from: Date, to: Date): Promise<RequestReply[]>;
-}
-
 /** The state as SQL, over the notification `n` (null when there is none). */
 const stateSql = `case
     when n.booking_id is null then 'none'
@@ -107,9 +87,10 @@ function statusOf(row: StateRow): NotificationStatus {
   };
 }
 
-export function createNotificationStates(db: Queryable): NotificationStates {
+export function createNotificationStates(db: Queryable) {
   return {
-    async receivedSince(since) {
+    /** The state of the notification of each request received at or after `since`, by booking id. */
+    async receivedSince(since: Date) {
       const { rows } = await db.query<StateRow>(
         `select b.id::text as booking_id, ${stateSql} as state, n.attempts, n.last_error
            from public.bookings b
@@ -120,7 +101,8 @@ export function createNotificationStates(db: Queryable): NotificationStates {
       return new Map(rows.map((row) => [row.booking_id, statusOf(row)]));
     },
 
-    async failing() {
+    /** Every notification whose last attempt failed, oldest request first. */
+    async failing(): Promise<FailingNotification[]> {
       const { rows } = await db.query<{
         booking_id: string;
         created_at: string;
@@ -142,7 +124,8 @@ export function createNotificationStates(db: Queryable): NotificationStates {
       }));
     },
 
-    async requestsBetween(from, to) {
+    /** The requests that arrived in `[from, to)`, oldest first, with their notifications. */
+    async requestsBetween(from: Date, to: Date): Promise<NotifiedRequest[]> {
       const { rows } = await db.query<StateRow & BookingNoticeRow>(
         `select ${noticeColumnsSql('b')},
                 ${stateSql} as state, n.attempts, n.last_error
@@ -161,7 +144,13 @@ export function createNotificationStates(db: Queryable): NotificationStates {
     // Both take the clock as a parameter rather than the database's now(),
     // so that the daily run at a given instant (or a test's faked clock)
     // reads what was waiting at that instant.
-    async waiting(now) {
+    /**
+     * Every request waiting for a reply at `now` (no answer recorded by then),
+     * oldest first, however old, each with the token of its answer link.
+     * Answers recorded after `now` do not count, so that a run at a given
+     * clock reads the answers as they stood then.
+     */
+    async waiting(now: Date) {
       // With the token of each one's "Mark as answered" link, for the summary's buttons.
       const { rows } = await db.query<BookingNoticeRow>(
         `select ${noticeColumnsSql('b')}, app_private.answer_token(b.id) as answer_token
@@ -176,7 +165,11 @@ export function createNotificationStates(db: Queryable): NotificationStates {
       return rows.map(noticeFromRow);
     },
 
-    async repliesBetween(from, to) {
+    /**
+     * The requests that arrived in `[from, to)`, oldest first, each with its
+     * answer if one was recorded by `to`.
+     */
+    async repliesBetween(from: Date, to: Date): Promise<RequestReply[]> {
       const { rows } = await db.query<{
         booking_id: string;
         created_at: string;

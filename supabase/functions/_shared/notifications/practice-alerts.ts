@@ -240,28 +240,6 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export interface AlertStore {
-  /**
-   * Claims the oldest alert due for sending for `leaseMs`; undefined when none
-   * is waiting. It is settled, or given back, through the queue (its `message`).
-   */
-  claimNext(leaseMs: number): Promise<ClaimedAlert | undefined>;
-  /**
-   * Adds one `notification_failing` alert for the notifications whose request
-   * arrived more than `afterMs` ago and whose last attempt failed, each
-   * reported once; `channels` are the configured ones. Returns how many.
-   */
-  reportFailing(afterMs: number, channels: readonly ChannelName[]): Promise<number>;
-  /**
-   * A claimed alert as it stands now: a `notification_failing` alert without
-   * the notifications that have got through (or whose request was deleted)
-   * since it was written, and the others with their attempts, last error and
-   * missing channels of now. Undefined when none is left: the alert is then
-   * settled `withdrawn`, with the reason in its last_error.
-   */
-  withoutDelivered(alert: ClaimedAlert): Promise<ClaimedAlert | undefined>;
-}
-
 /** An alert claimed from the queue for sending. */
 export type ClaimedAlert = PracticeAlert & { message: ClaimedMessage };
 
@@ -305,14 +283,27 @@ function alertOf(message: ClaimedMessage): ClaimedAlert {
   };
 }
 
-export function createAlertStore(db: Database): AlertStore {
+export type AlertStore = ReturnType<typeof createAlertStore>;
+
+export function createAlertStore(db: Database) {
   const queue = createMessageQueue(db);
   return {
-    async claimNext(leaseMs) {
+    /**
+     * Claims the oldest alert due for sending for `leaseMs`; undefined when none
+     * is waiting. It is settled, or given back, through the queue (its `message`).
+     */
+    async claimNext(leaseMs: number): Promise<ClaimedAlert | undefined> {
       const message = await queue.claimNext(alertKinds, leaseMs);
       return message && alertOf(message);
     },
-    async withoutDelivered(alert) {
+    /**
+     * A claimed alert as it stands now: a `notification_failing` alert without
+     * the notifications that have got through (or whose request was deleted)
+     * since it was written, and the others with their attempts, last error and
+     * missing channels of now. Undefined when none is left: the alert is then
+     * settled `withdrawn`, with the reason in its last_error.
+     */
+    async withoutDelivered(alert: ClaimedAlert): Promise<ClaimedAlert | undefined> {
       if (alert.kind !== 'notification_failing') return alert;
       const reported = alert.details.notifications;
       const { rows } = await db.query<{
@@ -346,7 +337,12 @@ export function createAlertStore(db: Database): AlertStore {
       await queue.settle(alert.message, 'withdrawn', { note: allDeliveredNote });
       return undefined;
     },
-    async reportFailing(afterMs, channels) {
+    /**
+     * Adds one `notification_failing` alert for the notifications whose request
+     * arrived more than `afterMs` ago and whose last attempt failed, each
+     * reported once; `channels` are the configured ones. Returns how many.
+     */
+    async reportFailing(afterMs: number, channels: readonly ChannelName[]): Promise<number> {
       return db.transaction(async (tx) => {
         // A row being reported by another notifier is locked: this update
         // waits, then finds it reported and leaves it.
