@@ -59,46 +59,6 @@ export interface ClaimedMessage extends Held {
   sent: Set<ChannelName>;
 }
 
-/**
- * Writes to what a notifier holds; each is false (or 0) when the claim was lost
- * (its lease expired and another notifier took it, or the request was deleted).
- * `at` is the notifier's clock where the rules are kept by it (reminders and
- * acknowledgements, whose tests run at any date); else the database's.
- */
-export interface MessageQueue {
-  /**
-   * Claims the message of one of `kinds` due longest (of `day` only, when
-   * given), or returns undefined when none is due. A request's notification
-   * bound for the flood digest is never claimed on its own.
-   */
-  claimNext(
-    kinds: readonly MessageKind[],
-    leaseMs: number,
-    options?: { day?: string },
-  ): Promise<ClaimedMessage | undefined>;
-  /** Records one channel's success. */
-  markSent(held: Held, channel: ChannelName): Promise<boolean>;
-  /**
-   * Settles what is held for good; answers how many messages that was. Their
-   * last error stays, as the record of what failed before, unless `note`
-   * replaces it (null clears it).
-   */
-  settle(
-    held: Held,
-    outcome: MessageOutcome,
-    options?: { note?: string | null; at?: Date },
-  ): Promise<number>;
-  /** Gives it back, due again `delayMs` after `at`, with the reason it failed. */
-  retryLater(held: Held, delayMs: number, error: string, at?: Date): Promise<boolean>;
-  /** Gives it back, due at once, without counting the attempt. */
-  release(held: Held): Promise<void>;
-  /**
-   * Ends every lease. Only for a notifier that knows no other one can be
-   * running: the embedded database, locked by this process.
-   */
-  releaseAllClaims(): Promise<number>;
-}
-
 const table = 'app_private.messages';
 
 /** The longest last_error kept (the table's check constraint). */
@@ -114,7 +74,15 @@ interface MessageRow {
   details: unknown;
 }
 
-export function createMessageQueue(db: Queryable): MessageQueue {
+/**
+ * Writes to what a notifier holds; each is false (or 0) when the claim was lost
+ * (its lease expired and another notifier took it, or the request was deleted).
+ * `at` is the notifier's clock where the rules are kept by it (reminders and
+ * acknowledgements, whose tests run at any date); else the database's.
+ */
+export type MessageQueue = ReturnType<typeof createMessageQueue>;
+
+export function createMessageQueue(db: Queryable) {
   /** How many messages of the claim were updated. */
   const updateHeld = async (held: Held, assignments: string, extra: readonly unknown[] = []) => {
     const { rows } = await db.query(
@@ -127,7 +95,16 @@ export function createMessageQueue(db: Queryable): MessageQueue {
     (await updateHeld(held, assignments, extra)) > 0;
 
   return {
-    async claimNext(kinds, leaseMs, options = {}) {
+    /**
+     * Claims the message of one of `kinds` due longest (of `day` only, when
+     * given), or returns undefined when none is due. A request's notification
+     * bound for the flood digest is never claimed on its own.
+     */
+    async claimNext(
+      kinds: readonly MessageKind[],
+      leaseMs: number,
+      options: { day?: string } = {},
+    ): Promise<ClaimedMessage | undefined> {
       const claim = crypto.randomUUID();
       const { rows } = await db.query<MessageRow>(
         `with due as materialized (
@@ -164,9 +141,20 @@ export function createMessageQueue(db: Queryable): MessageQueue {
       };
     },
 
-    markSent: (held, channel) => updateClaimed(held, `${sentAtColumn(channel)} = now()`),
+    /** Records one channel's success. */
+    markSent: (held: Held, channel: ChannelName) =>
+      updateClaimed(held, `${sentAtColumn(channel)} = now()`),
 
-    settle: (held, outcome, { note, at } = {}) =>
+    /**
+     * Settles what is held for good; answers how many messages that was. Their
+     * last error stays, as the record of what failed before, unless `note`
+     * replaces it (null clears it).
+     */
+    settle: (
+      held: Held,
+      outcome: MessageOutcome,
+      { note, at }: { note?: string | null; at?: Date } = {},
+    ) =>
       updateHeld(
         held,
         `done_at = coalesce($3::timestamptz, now()), outcome = $2, claimed_by = null,
@@ -174,7 +162,8 @@ export function createMessageQueue(db: Queryable): MessageQueue {
         [outcome, at?.toISOString() ?? null, note !== undefined, note ?? null],
       ),
 
-    retryLater: (held, delayMs, error, at) =>
+    /** Gives it back, due again `delayMs` after `at`, with the reason it failed. */
+    retryLater: (held: Held, delayMs: number, error: string, at?: Date) =>
       updateClaimed(
         held,
         `claimed_by = null,
@@ -183,13 +172,18 @@ export function createMessageQueue(db: Queryable): MessageQueue {
         [delayMs / 1000, at?.toISOString() ?? null, error],
       ),
 
-    async release(held) {
+    /** Gives it back, due at once, without counting the attempt. */
+    async release(held: Held) {
       await updateClaimed(
         held,
         'claimed_by = null, next_attempt_at = now(), attempts = greatest(attempts - 1, 0)',
       );
     },
 
+    /**
+     * Ends every lease. Only for a notifier that knows no other one can be
+     * running: the embedded database, locked by this process.
+     */
     async releaseAllClaims() {
       const { rows } = await db.query(
         `update ${table} set claimed_by = null, next_attempt_at = now()

@@ -85,27 +85,14 @@ export interface RunReport {
   failed: number;
 }
 
-export interface Notifier {
-  /** Sends what is due now, then keeps checking until stopped. */
-  start(): void;
-  /** Checks the outbox now (a booking was just stored). */
-  wake(): void;
-  /**
-   * Sends everything due now, once; for the command line, a scheduler and the
-   * Edge Function. With `claimForMs`, no notification is claimed after that
-   * long, so that a run over a large backlog ends within a time limit.
-   */
-  runOnce(options?: { claimForMs?: number }): Promise<RunReport>;
-  /** Finishes the send in progress, gives back what was claimed, closes the channels. */
-  stop(): Promise<void>;
-}
-
 /** The delay before attempt `attempts + 1`: base, 2×base, 4×base… up to the cap. */
 export function retryDelayMs(attempts: number, baseMs: number, maxMs: number): number {
   return Math.min(baseMs * 2 ** Math.max(0, Math.min(attempts - 1, 30)), maxMs);
 }
 
-export function createNotifier(options: NotifierOptions): Notifier {
+export type Notifier = ReturnType<typeof createNotifier>;
+
+export function createNotifier(options: NotifierOptions) {
   const { outbox, channels, log } = options;
   // A claim outlives the longest possible attempt, so that a slow send is not
   // taken over by another notifier while it is still in progress.
@@ -337,15 +324,22 @@ export function createNotifier(options: NotifierOptions): Notifier {
   }
 
   return {
+    /** Sends what is due now, then keeps checking until stopped. */
     start() {
       if (started) return;
       started = true;
       trigger();
     },
+    /** Checks the outbox now (a booking was just stored). */
     wake() {
       if (started) trigger();
     },
-    async runOnce(options = {}) {
+    /**
+     * Sends everything due now, once; for the command line, a scheduler and the
+     * Edge Function. With `claimForMs`, no notification is claimed after that
+     * long, so that a run over a large backlog ends within a time limit.
+     */
+    async runOnce(options: { claimForMs?: number } = {}) {
       while (running) await running;
       running = run(Date.now() + (options.claimForMs ?? Infinity));
       try {
@@ -354,6 +348,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
         running = undefined;
       }
     },
+    /** Finishes the send in progress, gives back what was claimed, closes the channels. */
     async stop() {
       stopping = true;
       clearTimeout(timer);

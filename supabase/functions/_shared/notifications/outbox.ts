@@ -5,7 +5,7 @@ import {
   type BookingNotice,
   type BookingNoticeRow,
 } from './booking-notice.ts';
-import { createMessageQueue, type ClaimedMessage, type MessageQueue } from './message-queue.ts';
+import { createMessageQueue, type ClaimedMessage } from './message-queue.ts';
 
 /**
  * The one queue of messages (message-queue.ts) as the notifier uses it, with
@@ -20,32 +20,19 @@ export interface ClaimedNotification extends ClaimedMessage {
   booking: BookingNotice;
 }
 
-export interface Outbox extends MessageQueue {
-  /**
-   * Claims the notification due longest, or returns undefined when none is due.
-   * A request of a flood is never claimed here: it waits for the digest (flood-digests.ts).
-   */
-  claimNotification(leaseMs: number): Promise<ClaimedNotification | undefined>;
-  /**
-   * Makes every failing notification due now; returns how many. At the
-   * server's start the settings may have been corrected (a new SMTP password):
-   * what waits is then sent at once, not after its backoff (up to
-   * NOTIFY_RETRY_MAX_SECONDS).
-   */
-  retryFailingNow(): Promise<number>;
-  /** Notifications not yet sent on every channel: waiting for a retry or a flood digest, or being sent now. */
-  countPending(): Promise<number>;
-  /** Whether the queue exists (its migration has been applied). */
-  exists(): Promise<boolean>;
-}
-
 const pendingNotifications = `app_private.messages where kind = 'notification' and done_at is null`;
 
-export function createOutbox(db: Database): Outbox {
+export type Outbox = ReturnType<typeof createOutbox>;
+
+export function createOutbox(db: Database) {
   const queue = createMessageQueue(db);
   return {
     ...queue,
-    async claimNotification(leaseMs) {
+    /**
+     * Claims the notification due longest, or returns undefined when none is due.
+     * A request of a flood is never claimed here: it waits for the digest (flood-digests.ts).
+     */
+    async claimNotification(leaseMs: number): Promise<ClaimedNotification | undefined> {
       const message = await queue.claimNext(['notification'], leaseMs);
       if (!message) return undefined;
       const { rows } = await db.query<BookingNoticeRow>(
@@ -61,6 +48,12 @@ export function createOutbox(db: Database): Outbox {
       return { ...message, booking: noticeFromRow(row) };
     },
 
+    /**
+     * Makes every failing notification due now; returns how many. At the
+     * server's start the settings may have been corrected (a new SMTP password):
+     * what waits is then sent at once, not after its backoff (up to
+     * NOTIFY_RETRY_MAX_SECONDS).
+     */
     async retryFailingNow() {
       const { rows } = await db.query(
         `update app_private.messages set next_attempt_at = now()
@@ -71,6 +64,7 @@ export function createOutbox(db: Database): Outbox {
       return rows.length;
     },
 
+    /** Notifications not yet sent on every channel: waiting for a retry or a flood digest, or being sent now. */
     async countPending() {
       const { rows } = await db.query<{ pending: number }>(
         `select count(*)::integer as pending from ${pendingNotifications}`,
@@ -78,6 +72,7 @@ export function createOutbox(db: Database): Outbox {
       return rows[0]?.pending ?? 0;
     },
 
+    /** Whether the queue exists (its migration has been applied). */
     async exists() {
       const { rows } = await db.query<{ found: boolean }>(
         `select to_regclass('app_private.messages') is not null as found`,
