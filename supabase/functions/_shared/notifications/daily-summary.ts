@@ -71,21 +71,6 @@ export interface DailySummaryInput {
   retention: RetentionReport;
 }
 
-export interface DailySummaryMessage {
-  day: UkDay;
-  subject: string;
-  text: string;
-  html: string;
-  /** The requests it lists, for a channel that says less than the text (a push). */
-  requests: readonly NotifiedRequest[];
-  /** How many notifications are failing. */
-  failingCount: number;
-  /** How many requests wait for a reply, of every day. */
-  waitingCount: number;
-  /** How many of those are past their reply-by time. */
-  lateCount: number;
-}
-
 /**
  * The week's record of replies. Only the requests whose outcome is known
  * count: answered, or past their reply-by time without an answer. One still
@@ -207,7 +192,9 @@ function retentionLine(report: RetentionReport): string {
 }
 
 /** The summary as plain text, for an e-mail or a webhook. */
-export function composeDailySummary(input: DailySummaryInput): DailySummaryMessage {
+export type DailySummaryMessage = ReturnType<typeof composeDailySummary>;
+
+export function composeDailySummary(input: DailySummaryInput) {
   const { requests, failing, waiting, now } = input;
   const since = new Date(now.getTime() - summaryWindowMs);
   const lateCount = waiting.filter((booking) => isLate(booking.createdAt, now)).length;
@@ -291,9 +278,12 @@ export function composeDailySummary(input: DailySummaryInput): DailySummaryMessa
     subject,
     text: [...waitingPart, '', ...lines].join('\n'),
     html: composeHtml(subject, waitingPart, waiting, lines, now, input.siteUrl),
+    /** The requests it lists, for a channel that says less than the text (a push). */
     requests,
     failingCount: failing.length,
+    /** How many requests wait for a reply, of every day. */
     waitingCount: waiting.length,
+    /** How many of those are past their reply-by time. */
     lateCount,
   };
 }

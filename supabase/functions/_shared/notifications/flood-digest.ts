@@ -39,15 +39,6 @@ export interface FloodDigestInput {
   siteUrl: string;
 }
 
-export interface FloodDigestMessage {
-  id: string;
-  subject: string;
-  text: string;
-  html: string;
-  /** The webhook's JSON body. */
-  webhookBody: unknown;
-}
-
 /** "the last 15 minutes", "the last minute", "the last 3 hours": from the oldest request to `now`. */
 function describeSpan(oldest: Date, now: Date): string {
   const minutes = Math.max(1, Math.ceil((now.getTime() - oldest.getTime()) / 60_000));
@@ -72,7 +63,9 @@ function contactLine(notice: BookingNotice): string {
   ].join(', ');
 }
 
-export function composeFloodDigest(input: FloodDigestInput): FloodDigestMessage {
+export type FloodDigestMessage = ReturnType<typeof composeFloodDigest>;
+
+export function composeFloodDigest(input: FloodDigestInput) {
   const { requests, createdAt } = input;
   const count = requests.length;
   const span = describeSpan(requests[0]?.createdAt ?? createdAt, createdAt);

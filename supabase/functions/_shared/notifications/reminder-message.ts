@@ -38,25 +38,6 @@ import { telUrl } from './reply-links.ts';
  * phone, and the links that answer it and mark it answered.
  */
 
-export interface ReminderMessage {
-  /**
-   * Made from the requests' ids, so that a retry of the same reminder has the
-   * same Message-ID and Idempotency-Key.
-   */
-  id: string;
-  /** The notifier's clock when it was composed: what "left" and "late" are counted from. */
-  composedAt: Date;
-  /** The requests it reminds of, the first due first. */
-  requests: readonly BookingNotice[];
-  /** SITE_URL, the site its links open. */
-  siteUrl: string;
-  subject: string;
-  text: string;
-  html: string;
-  /** The webhook's JSON body. */
-  webhookBody: unknown;
-}
-
 const minuteMs = 60_000;
 
 /** The command that lists every waiting request, quoted when some are not listed. */
@@ -106,11 +87,9 @@ function composeSubject(requests: readonly BookingNotice[], now: Date): string {
     : `${requests.length} requests wait for a reply; the first is ${when}`;
 }
 
-export function composeReminder(
-  requests: readonly BookingNotice[],
-  now: Date,
-  siteUrl: string,
-): ReminderMessage {
+export type ReminderMessage = ReturnType<typeof composeReminder>;
+
+export function composeReminder(requests: readonly BookingNotice[], now: Date, siteUrl: string) {
   if (requests.length === 0) throw new Error('A reminder needs at least one request.');
   // The first due first, whatever order they were given in.
   const ordered = [...requests].sort(
@@ -172,9 +151,13 @@ export function composeReminder(
   });
 
   return {
+    /** Made from the requests' ids: a retry has the same Message-ID and Idempotency-Key. */
     id,
+    /** The notifier's clock when it was composed: what "left" and "late" are counted from. */
     composedAt: now,
+    /** The requests it reminds of, the first due first. */
     requests: ordered,
+    /** SITE_URL, the site its links open. */
     siteUrl,
     subject,
     text,
