@@ -21,12 +21,6 @@ export interface AcknowledgementRequest {
   createdAt: Date;
 }
 
-export interface AcknowledgementEmail {
-  subject: string;
-  text: string;
-  html: string;
-}
-
 /**
  * Letters and marks, with the hyphen and apostrophes of names such as Jean-Luc
  * or O'Neil: the letters of the full name's rule, which leave out the blank
@@ -53,7 +47,7 @@ export function firstNameOf(fullName: string): string | undefined {
   return length > 0 && length <= maxFirstNameLength && plainName.test(first) ? first : undefined;
 }
 
-export function composeAcknowledgement(request: AcknowledgementRequest): AcknowledgementEmail {
+export function composeAcknowledgement(request: AcknowledgementRequest) {
   const copy = visitorEmails.acknowledgement;
   const reference = shortReference(request.bookingId);
   const firstName = firstNameOf(request.fullName);

@@ -85,14 +85,6 @@ export function noticeFromRow(row: BookingNoticeRow): BookingNotice {
   };
 }
 
-export interface BookingEmail {
-  subject: string;
-  text: string;
-  html: string;
-  /** The visitor, so that replying to the e-mail answers them; absent when the address is unusual. */
-  replyTo?: { name: string; address: string };
-}
-
 /** When the site's promise runs out: the request's arrival plus the promised hours (elapsed time, across clock changes). */
 export function replyBy(createdAt: Date): Date {
   return new Date(createdAt.getTime() + practice.replyWithinHours * 3_600_000);
@@ -169,7 +161,7 @@ export function bookingSubject(notice: BookingNotice): string {
   return `Booking request from ${shortName}`;
 }
 
-export function composeBookingEmail(notice: BookingNotice, siteUrl: string): BookingEmail {
+export function composeBookingEmail(notice: BookingNotice, siteUrl: string) {
   const received = formatUkTimeLong(notice.createdAt);
   const deadline = formatUkTimeLong(replyBy(notice.createdAt));
   const reference = shortReference(notice.id);
@@ -257,12 +249,15 @@ export function composeBookingEmail(notice: BookingNotice, siteUrl: string): Boo
     ...emailClosing,
   ].join('\n');
 
-  const email: BookingEmail = { subject: bookingSubject(notice), text, html };
-  // A request stored before the field took plain addresses only may hold a name or a list.
-  if (plainEmailAddress.test(notice.email)) {
-    email.replyTo = { name, address: notice.email };
-  }
-  return email;
+  return {
+    subject: bookingSubject(notice),
+    text,
+    html,
+    // The visitor, so that replying to the e-mail answers them; none when the
+    // address is unusual: a request stored before the field took plain
+    // addresses only may hold a name or a list.
+    ...(plainEmailAddress.test(notice.email) ? { replyTo: { name, address: notice.email } } : {}),
+  };
 }
 
 /** The JSON body of the webhook: the same for every attempt, so a receiver can recognise a repeat by its id. */
