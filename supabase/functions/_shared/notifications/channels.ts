@@ -3,7 +3,7 @@ import { composeBookingEmail, composeWebhookBody, type BookingNotice } from './b
 import type { ChannelName } from './channel-names.ts';
 import type { DailySummaryMessage } from './daily-summary.ts';
 import type { FloodDigestMessage } from './flood-digest.ts';
-import { composeAlert, type AlertMessage, type PracticeAlert } from './practice-alerts.ts';
+import { composeAlert, type PracticeAlert } from './practice-alerts.ts';
 import type { ReminderMessage } from './reminder-message.ts';
 import type { TestMessage } from './test-message.ts';
 
@@ -79,7 +79,7 @@ export function createEmailChannel(settings: EmailSettings, siteUrl: string): No
   const to = settings.to.map(mailboxOf);
   /** A message to the practice, its id the same at every attempt: a mail client that gets a repeat can tell. */
   const sendToPractice = async (
-    { subject, text, html }: AlertMessage & { html?: string },
+    { subject, text, html }: { subject: string; text: string; html?: string },
     id: string,
     extra: { replyTo?: Mailbox; headers?: Record<string, string> } = {},
   ) => {

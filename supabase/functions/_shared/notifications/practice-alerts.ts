@@ -71,11 +71,6 @@ export type PracticeAlert = { id: string; createdAt: Date } & (
   | { kind: 'acknowledgement_refused'; details: AcknowledgementRefusedDetails }
 );
 
-export interface AlertMessage {
-  subject: string;
-  text: string;
-}
-
 const channelWords: Record<ChannelName, string> = {
   email: 'by e-mail',
   webhook: 'through the webhook',
@@ -109,7 +104,7 @@ function describeMinutes(minutes: number): string {
 }
 
 /** What the practice reads about an alert, by e-mail or in a webhook. */
-export function composeAlert(alert: PracticeAlert): AlertMessage {
+export function composeAlert(alert: PracticeAlert): { subject: string; text: string } {
   switch (alert.kind) {
     case 'flood': {
       const threshold = alert.details?.threshold;

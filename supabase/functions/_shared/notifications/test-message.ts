@@ -7,15 +7,11 @@ import { formatUkTimeLong } from '../uk-time.ts';
  * it. It makes no booking: nothing is stored, and the practice is not asked to
  * answer anyone.
  */
-export interface TestMessage {
-  /** Makes the Message-ID and Idempotency-Key. */
-  id: string;
-  subject: string;
-  text: string;
-}
+export type TestMessage = ReturnType<typeof composeTestMessage>;
 
-export function composeTestMessage(now: Date): TestMessage {
+export function composeTestMessage(now: Date) {
   return {
+    /** Makes the Message-ID and Idempotency-Key. */
     id: String(now.getTime()),
     subject: `Test from ${practice.name}'s booking site`,
     text: [
