@@ -24,7 +24,6 @@ import {
   emailDocument,
   escapeHtml,
   plainText,
-  plural,
 } from './email-html.ts';
 import { capList, formatCount } from './message-lists.ts';
 import { telUrl } from './reply-links.ts';
@@ -227,9 +226,4 @@ export function waitingRequestHtml(
 export function reminderLine(notice: BookingNotice, now: Date): string {
   const due = replyBy(notice.createdAt);
   return `${plainText(notice.fullName)}, ref ${shortReference(notice.id)}: reply by ${formatUkTimeShort(due)} (${describeTimeLeft(due, now)})`;
-}
-
-/** For the log and the tests: how many requests, in words. */
-export function describeReminderSize(count: number): string {
-  return plural(count, 'request', 'requests');
 }

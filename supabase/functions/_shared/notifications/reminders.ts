@@ -3,7 +3,8 @@ import type { Database } from '../db/database.ts';
 import { noticeColumnsSql, noticeFromRow, type BookingNoticeRow } from './booking-notice.ts';
 import { sendOnceToPractice, type NotifierTask } from './notifier.ts';
 import { createMessageQueue } from './message-queue.ts';
-import { composeReminder, describeReminderSize } from './reminder-message.ts';
+import { plural } from './email-html.ts';
+import { composeReminder } from './reminder-message.ts';
 
 /**
  * The reminders of waiting requests, chased before they are late: a
@@ -73,7 +74,8 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
       const requests = await claimDue(claim, leaseMs, now);
       if (requests.length === 0) return;
       const reminder = composeReminder(requests, now, options.siteUrl);
-      const what = `reminder ${reminder.id} (${describeReminderSize(requests.length)})`;
+      const size = plural(requests.length, 'request', 'requests');
+      const what = `reminder ${reminder.id} (${size})`;
       const outcome = await sendOnceToPractice({
         channels,
         queue,
@@ -82,7 +84,7 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
         at: now,
         log,
         send: (channel) => channel.sendReminder(reminder),
-        sent: (by) => `Reminded the practice of ${describeReminderSize(requests.length)} by ${by}.`,
+        sent: (by) => `Reminded the practice of ${size} by ${by}.`,
         failed: (error) =>
           `The ${what} could not be sent: ${error}. Next attempt in ${Math.round(retryMs / 1000)} s.`,
         partly: (error) => `The ${what} did not go through every channel: ${error}.`,
