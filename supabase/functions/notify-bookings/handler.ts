@@ -19,7 +19,7 @@ import {
   loadNotifyConfig,
   type NotifyConfig,
 } from '../_shared/notifications/notify-config.ts';
-import { runDaily, type DailyRunReport } from '../_shared/notifications/daily-run.ts';
+import { runDaily } from '../_shared/notifications/daily-run.ts';
 import { loadDailySchedule, type DailySchedule } from '../_shared/notifications/daily-schedule.ts';
 import { createOutbox, type Outbox } from '../_shared/notifications/outbox.ts';
 import { createChannels, createConfiguredNotifier } from '../_shared/notifications/setup.ts';
@@ -42,25 +42,6 @@ import { loadRetention } from '../_shared/retention/retention.ts';
  */
 
 type Env = Record<string, string | undefined>;
-
-/** What a run answers: notifications sent, failed (to be retried), and not yet sent. */
-export interface NotifyRunResult {
-  sent: number;
-  failed: number;
-  pending: number;
-}
-
-/**
- * What the daily run answers: its outcome (`sent`, `done`, `failed`, `not due`,
- * `already done`), its UK day once due, how many requests the purge deleted
- * (null when it did not run), and why it failed.
- */
-export interface HeartbeatResult {
-  heartbeat: DailyRunReport['outcome'];
-  day: string | null;
-  purged: number | null;
-  error?: string;
-}
 
 /**
  * No notification is claimed after this long in one request: with sends of at
@@ -122,11 +103,8 @@ export function createNotifyHandler(
   };
 }
 
-async function sendDue(
-  databaseUrl: string,
-  config: NotifyConfig,
-  log: NotifierLog,
-): Promise<NotifyRunResult> {
+/** What a run answers: notifications sent, failed (to be retried), and not yet sent (`pending`). */
+async function sendDue(databaseUrl: string, config: NotifyConfig, log: NotifierLog) {
   const db = await openPostgres(databaseUrl);
   try {
     const outbox = await requireOutbox(db);
@@ -143,13 +121,18 @@ async function sendDue(
   }
 }
 
+/**
+ * What the daily run answers: its outcome (`sent`, `done`, `failed`, `not due`,
+ * `already done`), its UK day once due, how many requests the purge deleted
+ * (null when it did not run), and why it failed.
+ */
 async function heartbeat(
   databaseUrl: string,
   config: NotifyConfig,
   schedule: DailySchedule,
   retention: Period | undefined,
   log: NotifierLog,
-): Promise<HeartbeatResult> {
+) {
   const db = await openPostgres(databaseUrl);
   const channels = createChannels(config);
   try {
