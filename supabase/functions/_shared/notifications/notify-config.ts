@@ -1,42 +1,7 @@
 import { ConfigError } from '../config.ts';
-import type { EmailSettings } from './channels.ts';
 import { practice } from '../content/practice.ts';
 import { siteUrlFrom, siteUrlProblem } from '../content/site-url.ts';
-import { parseTopicUrl, type NtfySettings } from './ntfy.ts';
-
-/** How the practice is told of new booking requests; read from the environment. */
-export interface NotifyConfig {
-  /** Set when SMTP_URL and NOTIFY_TO are. */
-  email: EmailSettings | undefined;
-  /** NOTIFY_WEBHOOK_URL. */
-  webhookUrl: string | undefined;
-  /** Set when NOTIFY_NTFY_URL is (with NOTIFY_NTFY_TOKEN, if any). */
-  ntfy: NtfySettings | undefined;
-  /** How often the outbox is checked for requests stored by someone else (NOTIFY_POLL_SECONDS). */
-  pollIntervalMs: number;
-  /** The first retry's delay, doubled at each failure (NOTIFY_RETRY_SECONDS)… */
-  retryBaseMs: number;
-  /** …up to this (NOTIFY_RETRY_MAX_SECONDS). */
-  retryMaxMs: number;
-  /**
-   * A notification still failing this long after its request arrived is
-   * reported to the practice through every channel, once (NOTIFY_ALERT_AFTER_MINUTES).
-   */
-  alertAfterMs: number;
-  /**
-   * A request still waiting this long before its reply-by time is reminded,
-   * once, through every channel (NOTIFY_REMINDER_HOURS, 0 to 24 hours: 0 at
-   * the reply-by time itself, 24 as soon as it arrives).
-   */
-  remindBeforeReplyByMs: number;
-  /**
-   * Whether the visitor is e-mailed that the request arrived
-   * (NOTIFY_ACKNOWLEDGE, on by default): only with e-mail configured.
-   */
-  acknowledge: boolean;
-  /** SITE_URL (practice.url when unset): the site every link of the messages opens. */
-  siteUrl: string;
-}
+import { parseTopicUrl } from './ntfy.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -63,8 +28,11 @@ export const channelSettingsHint =
  */
 const minOpenTopicLength = 16;
 
+/** How the practice is told of new booking requests; read from the environment. */
+export type NotifyConfig = NonNullable<ReturnType<typeof loadNotifyConfig>>;
+
 /** Undefined when no channel is configured: the notifier does not run. */
-export function loadNotifyConfig(env: Env = process.env): NotifyConfig | undefined {
+export function loadNotifyConfig(env: Env = process.env) {
   const problems: string[] = [];
   const read = (name: string): string | undefined => {
     const value = env[name]?.trim();
@@ -181,16 +149,36 @@ export function loadNotifyConfig(env: Env = process.env): NotifyConfig | undefin
   if (problems.length > 0) throw new ConfigError(problems);
   if (smtpUrl === undefined && webhookUrl === undefined && ntfyUrl === undefined) return undefined;
   return {
+    /** Set when SMTP_URL and NOTIFY_TO are. */
     email:
       smtpUrl === undefined ? undefined : { smtpUrl, to: recipients, from: from ?? recipients[0]! },
+    /** NOTIFY_WEBHOOK_URL. */
     webhookUrl,
+    /** Set when NOTIFY_NTFY_URL is (with NOTIFY_NTFY_TOKEN, if any). */
     ntfy: ntfyUrl === undefined ? undefined : { topicUrl: ntfyUrl, token: ntfyToken },
+    /** How often the outbox is checked for requests stored by someone else (NOTIFY_POLL_SECONDS). */
     pollIntervalMs,
+    /** The first retry's delay, doubled at each failure (NOTIFY_RETRY_SECONDS)… */
     retryBaseMs,
+    /** …up to this (NOTIFY_RETRY_MAX_SECONDS). */
     retryMaxMs,
+    /**
+     * A notification still failing this long after its request arrived is
+     * reported to the practice through every channel, once (NOTIFY_ALERT_AFTER_MINUTES).
+     */
     alertAfterMs,
+    /**
+     * A request still waiting this long before its reply-by time is reminded,
+     * once, through every channel (NOTIFY_REMINDER_HOURS, 0 to 24 hours: 0 at
+     * the reply-by time itself, 24 as soon as it arrives).
+     */
     remindBeforeReplyByMs: reminderHours * 3_600_000,
+    /**
+     * Whether the visitor is e-mailed that the request arrived
+     * (NOTIFY_ACKNOWLEDGE, on by default): only with e-mail configured.
+     */
     acknowledge: smtpUrl !== undefined && acknowledgeText !== 'off',
+    /** SITE_URL (practice.url when unset): the site every link of the messages opens. */
     siteUrl: siteUrlFrom(siteUrlText),
   };
 }
