@@ -61,12 +61,7 @@ interface ClaimedAcknowledgement {
  */
 export function permanentRefusalOf(error: unknown, address: string): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
-  const { responseCode, command, rejected, response } = error as {
-    responseCode?: unknown;
-    command?: unknown;
-    rejected?: unknown;
-    response?: unknown;
-  };
+  const { responseCode, command, rejected, response } = error as Record<string, unknown>;
   const refusedForGood = typeof responseCode === 'number' && responseCode >= 500;
   const visitorRejected =
     Array.isArray(rejected) &&
