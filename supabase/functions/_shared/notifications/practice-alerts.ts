@@ -301,11 +301,7 @@ export function createAlertStore(db: Database) {
     async withoutDelivered(alert: ClaimedAlert): Promise<ClaimedAlert | undefined> {
       if (alert.kind !== 'notification_failing') return alert;
       const reported = alert.details.notifications;
-      const { rows } = await db.query<{
-        booking_id: string;
-        attempts: number;
-        last_error: string | null;
-      }>(
+      const { rows } = await db.query<Omit<FailingNotificationDetail, 'received_at' | 'unsent'>>(
         `select booking_id::text as booking_id, attempts, last_error, ${sentFlagsSql()}
            from app_private.messages
           where kind = 'notification' and done_at is null
@@ -341,12 +337,7 @@ export function createAlertStore(db: Database) {
       return db.transaction(async (tx) => {
         // A row being reported by another notifier is locked: this update
         // waits, then finds it reported and leaves it.
-        const { rows } = await tx.query<{
-          booking_id: string;
-          received_at: string;
-          attempts: number;
-          last_error: string | null;
-        }>(
+        const { rows } = await tx.query<Omit<FailingNotificationDetail, 'unsent'>>(
           `update app_private.messages as n
               set failure_reported_at = now()
              from public.bookings as b
