@@ -75,9 +75,10 @@ describe('when the daily run is due, in UK time', () => {
 const minute = 60_000;
 const hour = 60 * minute;
 
-function notice(id: string, createdAt: string, fullName: string): BookingNotice {
+/** A request numbered `index`, which makes its id. */
+function notice(index: number, createdAt: string, fullName: string): BookingNotice {
   return {
-    id,
+    id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
     createdAt: new Date(createdAt),
     fullName,
     phone: '07700 900123',
@@ -138,21 +139,9 @@ describe('composeDailySummary', () => {
   it('lists the waiting requests first, oldest first, with the time left or how late it is, and leads the subject with them', () => {
     // 07:00 GMT on the Sunday the clocks go back: a reply-by time is 24 real hours after arrival.
     const now = '2026-10-25T07:00:00Z';
-    const late = notice(
-      'a1b2c3d4-0000-4000-8000-000000000001',
-      '2026-10-24T05:55:00Z',
-      'Old <Friend>',
-    );
-    const soon = notice(
-      'e5f60718-0000-4000-8000-000000000002',
-      '2026-10-24T10:20:00Z',
-      'Amina Khan',
-    );
-    const answered = notice(
-      '0a0b0c0d-0000-4000-8000-000000000003',
-      '2026-10-25T01:30:00Z',
-      'Night Owl',
-    );
+    const late = notice(1, '2026-10-24T05:55:00Z', 'Old <Friend>');
+    const soon = notice(2, '2026-10-24T10:20:00Z', 'Amina Khan');
+    const answered = notice(3, '2026-10-25T01:30:00Z', 'Night Owl');
     const summary = summaryAt(now, {
       waiting: [late, soon],
       requests: [soon, answered].map((booking) => ({
@@ -201,9 +190,7 @@ describe('composeDailySummary', () => {
   });
 
   it('says one request is waiting, not late, at its reply-by time less a minute; late at it', () => {
-    const waiting = [
-      notice('a1b2c3d4-0000-4000-8000-000000000001', '2026-03-28T06:01:00Z', 'Amina Khan'),
-    ];
+    const waiting = [notice(1, '2026-03-28T06:01:00Z', 'Amina Khan')];
     // 24 hours after 06:01 GMT on Saturday is 07:01 BST on Sunday.
     const before = summaryAt('2026-03-29T06:00:00Z', { waiting });
     expect(before.subject).toBe('Daily summary: 1 waiting, no new requests');
@@ -222,7 +209,7 @@ describe('a day of 30,000 requests', () => {
     const now = new Date('2026-11-25T07:00:00Z');
     const flood = Array.from({ length: 30_000 }, (_, index) =>
       notice(
-        `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+        index,
         new Date(now.getTime() - 23 * hour + index * 2000).toISOString(),
         `Flood Robot ${index}`,
       ),
@@ -261,11 +248,12 @@ describe("the daily summary's HTML", () => {
   const now = new Date('2026-11-02T07:00:00Z');
   const waitingWithTokens = (count: number) =>
     Array.from({ length: count }, (_, index) => {
-      const id = `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
-      return {
-        ...notice(id, new Date(now.getTime() - 3_600_000 + index).toISOString(), `Guest ${index}`),
-        answerToken: `${id}.1790000000.${'ab'.repeat(32)}`,
-      };
+      const request = notice(
+        index,
+        new Date(now.getTime() - hour + index).toISOString(),
+        `Guest ${index}`,
+      );
+      return { ...request, answerToken: `${request.id}.1790000000.${'ab'.repeat(32)}` };
     });
 
   it('gives each waiting request its ways to answer and its own Mark as answered link, with no command to type', () => {
