@@ -112,6 +112,8 @@ export function replyActions(notice: BookingNotice): ReplyAction[] {
   const draft = visitorEmails.replyDraft;
   const name = plainText(notice.fullName);
   const actions: (ReplyAction | undefined)[] = [
+    action('Message on Instagram', instagramMessageUrl(notice.instagram)),
+    action('Open Instagram profile', instagramUrl(notice.instagram)),
     {
       label: 'Reply by e-mail',
       href: mailtoUrl(notice.email, {
@@ -126,10 +128,6 @@ export function replyActions(notice: BookingNotice): ReplyAction[] {
       phoneKind(notice.phone) === 'uk mobile' ? smsUrl(notice.phone) : undefined,
     ),
   ];
-  actions.unshift(
-    action('Message on Instagram', instagramMessageUrl(notice.instagram)),
-    action('Open Instagram profile', instagramUrl(notice.instagram)),
-  );
   return actions.filter((entry) => entry !== undefined);
 }
 
