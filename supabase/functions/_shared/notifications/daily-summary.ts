@@ -152,14 +152,14 @@ function timeLeft(createdAt: Date, now: Date): string {
 const afterAnswering =
   'Once you have answered one, open its \u201cMark as answered\u201d link; or run `npx hijama answer REF`.';
 
+/** The waiting requests' lines; `late` is " (2 late)", or empty when none is. */
 function waitingLines(
   waiting: readonly BookingNotice[],
   now: Date,
-  lateCount: number,
+  late: string,
   siteUrl: string,
 ): string[] {
   if (waiting.length === 0) return ['No request is waiting for a reply.'];
-  const late = lateCount === 0 ? '' : ` (${formatCount(lateCount)} late)`;
   const { listed, unlisted } = capList(waiting);
   return [
     `${waiting.length === 1 ? '1 request is' : `${formatCount(waiting.length)} requests are`} waiting for a reply${late}, oldest first:`,
@@ -191,17 +191,16 @@ function retentionLine(report: RetentionReport): string {
   }
 }
 
-/** The summary as plain text, for an e-mail or a webhook. */
 export type DailySummaryMessage = ReturnType<typeof composeDailySummary>;
 
+/** The summary as plain text, for an e-mail or a webhook. */
 export function composeDailySummary(input: DailySummaryInput) {
   const { requests, failing, waiting, now } = input;
   const since = new Date(now.getTime() - summaryWindowMs);
   const lateCount = waiting.filter((booking) => isLate(booking.createdAt, now)).length;
+  const late = lateCount === 0 ? '' : ` (${formatCount(lateCount)} late)`;
   const waitingCount =
-    waiting.length === 0
-      ? ''
-      : `${formatCount(waiting.length)} waiting${lateCount === 0 ? '' : ` (${formatCount(lateCount)} late)`}, `;
+    waiting.length === 0 ? '' : `${formatCount(waiting.length)} waiting${late}, `;
   const replies = new Map(input.replies.map((reply) => [reply.bookingId, reply]));
   const newRequests =
     requests.length === 0
@@ -211,7 +210,7 @@ export function composeDailySummary(input: DailySummaryInput) {
     failing.length === 0
       ? ''
       : `, ${plural(failing.length, 'notification', 'notifications')} failing`;
-  const waitingPart = waitingLines(waiting, now, lateCount, input.siteUrl);
+  const waitingPart = waitingLines(waiting, now, late, input.siteUrl);
   const lines: string[] = [replyRecordLine(replyRecordOf(input.replies, now)), ''];
 
   if (requests.length === 0) {
