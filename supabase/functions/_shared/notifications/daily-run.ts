@@ -74,7 +74,7 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
   const run = await claimDay(db, queue, day);
   if (!run) return { outcome: 'already done', day };
 
-  let retention: RetentionReport;
+  let retention: RetentionReport = { kind: 'off' };
   let purged: number | undefined;
   if (options.retention) {
     try {
@@ -85,8 +85,6 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
       log.error(`Retention: the purge of old booking requests failed: ${message}`);
       retention = { kind: 'failed', error: message };
     }
-  } else {
-    retention = { kind: 'off' };
   }
 
   if (!schedule.summary) {
