@@ -131,9 +131,6 @@ export function composeReminder(requests: readonly BookingNotice[], now: Date, s
     '',
   ].join('\n');
 
-  const entryHtml = (notice: BookingNotice) =>
-    waitingRequestHtml(notice, now, replyActions(notice).slice(0, 1), siteUrl);
-
   const html = emailDocument({
     title: subject,
     preheader: listed.map((notice) => shortReference(notice.id)).join(' · '),
@@ -142,7 +139,9 @@ export function composeReminder(requests: readonly BookingNotice[], now: Date, s
       `<p style="margin:0 0 12px">${escapeHtml(intro)}</p>`,
       `<p style="margin:0 0 16px;font-size:14px;line-height:20px;color:${colours.muted}">${escapeHtml(afterAnswering)}</p>`,
       '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="border-collapse:collapse">',
-      ...listed.map(entryHtml),
+      ...listed.map((notice) =>
+        waitingRequestHtml(notice, now, replyActions(notice).slice(0, 1), siteUrl),
+      ),
       '</table>',
       ...(unlisted > 0 ? [`<p style="margin:8px 0 0">${escapeHtml(more)}</p>`] : []),
       `<p style="margin:8px 0 0;font-size:14px;line-height:20px;color:${colours.muted}">${escapeHtml(footer)}</p>`,
