@@ -5,9 +5,9 @@ import {
   commands,
   isCommand,
   ownersOf,
-  quote,
   type CommandName,
 } from './commands.ts';
+import { shellQuote } from '../db/private-data-dir.ts';
 import { nearest, suggestion } from './suggestions.ts';
 
 /**
@@ -113,7 +113,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
   if (rest.length > 0) {
     const extra = rest[0]!;
     const hint = isCommand(extra) ? ' Run one command at a time.' : '';
-    throw new UsageError(`${command} takes no argument ${quote(extra)}.${hint}`);
+    throw new UsageError(`${command} takes no argument ${shellQuote(extra)}.${hint}`);
   }
   return { kind: 'run', command, values: values as Values, argument };
 }
@@ -151,7 +151,7 @@ function unknownCommand(name: string): UsageError {
   const near = suggestion(name, commandNames, '');
   return new UsageError(
     near
-      ? `There is no command ${quote(name)}.${near}`
-      : `There is no command ${quote(name)}: the commands are ${commandNames.join(', ')}.`,
+      ? `There is no command ${shellQuote(name)}.${near}`
+      : `There is no command ${shellQuote(name)}: the commands are ${commandNames.join(', ')}.`,
   );
 }

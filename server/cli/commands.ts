@@ -182,8 +182,3 @@ export function ownersOf(option: string): string {
     ? owners[0]!
     : `${owners.slice(0, -1).join(', ')} and ${owners.at(-1)}`;
 }
-
-/** A word as the shell would need it typed. */
-export function quote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-}

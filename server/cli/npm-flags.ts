@@ -1,4 +1,5 @@
-import { commands, isCommand, quote } from './commands.ts';
+import { shellQuote } from '../db/private-data-dir.ts';
+import { commands, isCommand } from './commands.ts';
 
 /**
  * npm reads the flags before `--` as its own: `npm run bookings --dry-run --
@@ -45,7 +46,7 @@ export function flagsKeptByNpm(
     return [`--${name}`, strays.shift() ?? option.value];
   });
   const typedCommand = words.filter(isCommand);
-  const line = [...typedCommand, ...options, ...restored, ...strays].map(quote).join(' ');
+  const line = [...typedCommand, ...options, ...restored, ...strays].map(shellQuote).join(' ');
   const prefix =
     env.npm_command === 'exec'
       ? 'npx hijama'

@@ -117,7 +117,7 @@ export function formatMode(mode: number): string {
   return mode.toString(8).padStart(4, '0');
 }
 
-/** `path` as one word of a shell command, quoted only when it needs to be. */
-export function shellQuote(path: string): string {
-  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
+/** A word (a path, an argument) as the shell would need it typed, quoted only when it needs to be. */
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
