@@ -30,10 +30,7 @@ import type { BookingRecord } from './bookings-output.ts';
 
 /** A problem the user can fix, explained by its message alone. */
 export class CliError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CliError';
-  }
+  name = 'CliError';
 }
 
 /** The database the command works on; `throughServer` when a running server shares it. */

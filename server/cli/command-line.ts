@@ -18,10 +18,7 @@ import { nearest, suggestion } from './suggestions.ts';
 
 /** A command line that cannot run; the message is one plain sentence. */
 export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
+  name = 'UsageError';
 }
 
 export type Values = {

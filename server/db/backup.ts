@@ -90,18 +90,12 @@ export interface Backup {
 
 /** A file that is not a backup this version can read; the message says why. */
 export class BackupFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BackupFileError';
-  }
+  name = 'BackupFileError';
 }
 
 /** A restore that would mix or lose data; nothing was changed. */
 export class RestoreRefusedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RestoreRefusedError';
-  }
+  name = 'RestoreRefusedError';
 }
 
 interface TableSpec {
