@@ -45,19 +45,11 @@ export async function openDatabase(options: {
   bookingLimits?: Partial<BookingLimits>;
   migrate?: boolean;
 }): Promise<OpenedDatabase> {
-  const unmigrated: MigrationReport = { applied: [], changed: [] };
   if (options.databaseUrl) {
     const db = await openPostgres(options.databaseUrl);
-    if (options.migrate === false) {
-      return { db, migrations: unmigrated, close: () => db.close(), shareWithCommands: shared };
-    }
     try {
-      const migrations = await migrate(db, options.migrationsDir);
-      await checkApiRoles(db);
-      if (options.bookingLimits) {
-        await setBookingLimits(db, options.bookingLimits, { unsetToDefault: true });
-      }
-      return { db, migrations, close: () => db.close(), shareWithCommands: shared };
+      const migrations = await prepare(db, options);
+      return { db, migrations, close: () => db.close(), shareWithCommands: async () => true };
     } catch (error) {
       await db.close().catch(() => {});
       throw error;
@@ -71,13 +63,7 @@ export async function openDatabase(options: {
     db = await openPglite(path.join(options.dataDir, 'pgdata'));
     // PGlite's files are open to all (private-data-dir.ts): closed at open and at close.
     makeContentsPrivate(options.dataDir);
-    let migrations = unmigrated;
-    if (options.migrate !== false) {
-      migrations = await migrate(db, options.migrationsDir);
-      if (options.bookingLimits) {
-        await setBookingLimits(db, options.bookingLimits, { unsetToDefault: true });
-      }
-    }
+    const migrations = await prepare(db, options);
     const opened = db;
     return {
       db: opened,
@@ -105,7 +91,19 @@ export async function openDatabase(options: {
   }
 }
 
-const shared = () => Promise.resolve(true);
+/** Migrates `db`, checks the API's roles on PostgreSQL and sets the booking limits; nothing with `migrate: false`. */
+async function prepare(
+  db: Database,
+  options: { migrationsDir?: string; bookingLimits?: Partial<BookingLimits>; migrate?: boolean },
+): Promise<MigrationReport> {
+  if (options.migrate === false) return { applied: [], changed: [] };
+  const migrations = await migrate(db, options.migrationsDir);
+  if (db.engine === 'postgres') await checkApiRoles(db);
+  if (options.bookingLimits) {
+    await setBookingLimits(db, options.bookingLimits, { unsetToDefault: true });
+  }
+  return migrations;
+}
 
 /** A server user that is neither superuser nor member of anon would fail every visitor's request. */
 async function checkApiRoles(db: Database) {
