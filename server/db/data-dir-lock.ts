@@ -109,7 +109,7 @@ function createLockFile(lockPath: string, content: string): boolean {
     linkSync(draft, lockPath);
     return true;
   } catch (error) {
-    if (errorCode(error) === 'EEXIST') return false;
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
   } finally {
     unlinkSync(draft);
@@ -125,7 +125,7 @@ function setStaleLockAside(lockPath: string, staleContent: string) {
   try {
     renameSync(lockPath, aside);
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
   if (readIfExists(aside) !== staleContent) {
@@ -157,7 +157,7 @@ function isRunning(owner: LockOwner, me: LockOwner): boolean {
     process.kill(owner.pid, 0);
   } catch (error) {
     // EPERM: the process exists but belongs to another user.
-    if (errorCode(error) !== 'EPERM') return false;
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
   const status = readProcessStatus(owner.pid);
   // A killed process stays a zombie until its parent reaps it, which some supervisors never do.
@@ -222,7 +222,7 @@ function readIfExists(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
 }
@@ -234,10 +234,4 @@ function readProcFile(file: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error
-    ? String((error as { code: unknown }).code)
-    : undefined;
 }
