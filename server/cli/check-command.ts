@@ -5,8 +5,7 @@ import { describeError } from '../../supabase/functions/_shared/notifications/no
 import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { createChannels } from '../../supabase/functions/_shared/notifications/setup.ts';
 import { composeTestMessage } from '../../supabase/functions/_shared/notifications/test-message.ts';
-import { checkDataDirIsPrivate } from '../db/private-data-dir.ts';
-import { formatMode } from '../db/private-data-dir.ts';
+import { checkDataDirIsPrivate, formatMode } from '../db/private-data-dir.ts';
 import { describeSmtpFailure } from '../notifications/smtp-check.ts';
 import { ignoredSettings, loadSettings, type Settings } from '../settings.ts';
 import {
@@ -66,9 +65,7 @@ export async function check(io: CliIo, content: LaunchContent = shippedContent):
   if (placeholders.length === 0)
     pass('No placeholder or SAMPLE review is left in the content, and SITE_URL is set.');
 
-  if (settings) {
-    for (const finding of await sendTests(settings)) findings.push(finding);
-  }
+  if (settings) findings.push(...(await sendTests(settings)));
 
   const failed = findings.filter((finding) => !finding.ok).length;
   await io.out(findings.map(({ ok, line }) => `${ok ? 'ok  ' : 'FIX '} ${line}\n`).join(''));
