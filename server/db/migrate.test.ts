@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCommand } from '../testing/command-run.ts';
 import { bareEngines } from '../testing/bare-engines.ts';
+import { bookingWithId } from '../testing/booking-samples.ts';
+import { useTempDir } from '../testing/temp-dir.ts';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
-import { appliedMigrations, listMigrations, migrate, MigrationError } from './migrate.ts';
+import { appliedMigrations, hasTable, listMigrations, migrate, MigrationError } from './migrate.ts';
 import { openDatabase } from './open-database.ts';
 
 /**
@@ -16,12 +15,8 @@ import { openDatabase } from './open-database.ts';
  * by a newer version with one that says to update.
  */
 
-const cleanUps: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const cleanUp of cleanUps.reverse()) await cleanUp();
-});
-
 const engines = bareEngines();
+const workDir = useTempDir('move');
 
 /** Two of the migrations a build before 1.0.0 recorded. */
 const before100 = [
@@ -35,30 +30,19 @@ const before100 = [
  */
 async function databaseBefore100(db: Database): Promise<string> {
   await migrate(db);
-  const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
-  await createBookingsRepository(db).insertAsAnon(
-    [
-      {
-        id,
-        full_name: 'Amina Khan',
-        phone: '07700 900123',
-        email: 'a@example.com',
-        instagram: null,
-      },
-    ],
-    { clientAddress: '192.0.2.1' },
-  );
+  const request = bookingWithId();
+  await createBookingsRepository(db).insertAsAnon([request], { clientAddress: '192.0.2.1' });
   await db.query('delete from app_private.schema_migrations');
   for (const name of before100) {
     await db.query(`insert into app_private.schema_migrations (name, checksum) values ($1, 'x')`, [
       name,
     ]);
   }
-  return id;
+  return request.id;
 }
 
-const hijama = (args: string[], env: Record<string, string>, cwd: string) =>
-  runCommand(args, { env, cwd });
+const hijama = (args: string[], env: Record<string, string>) =>
+  runCommand(args, { env, cwd: workDir() });
 
 describe.each(engines)('migrate on $name', (engine) => {
   it('refuses a database made before release 1.0.0, changing nothing, and says how to move its rows', async () => {
@@ -72,28 +56,23 @@ describe.each(engines)('migrate on $name', (engine) => {
         /was made by a build from before release 1\.0\.0: it records 2 migrations \(20261122000000_create_bookings\.sql to 20261128000000_reminders_and_acknowledgements\.sql\) that 1\.0\.0 replaced .* Nothing was changed\. Back it up with `npx hijama backup FILE`.*start from an empty database.*`npx hijama restore FILE`/,
       );
       expect(await appliedMigrations(db)).toEqual(before100);
-      const { rows } = await db.query<{ found: boolean }>(
-        `select to_regclass('app_private.messages') is not null as found`,
-      );
-      expect(rows).toEqual([{ found: false }]);
+      expect(await hasTable(db, 'app_private.messages')).toBe(false);
     } finally {
       await db.close();
     }
 
     // What the message says works: a backup of it, restored into an empty database.
-    const work = mkdtempSync(path.join(tmpdir(), 'hijama-move-'));
-    cleanUps.push(async () => rmSync(work, { recursive: true, force: true }));
     // The server's start refuses it too.
     await expect(
-      openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR ?? work }),
+      openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR ?? workDir() }),
     ).rejects.toThrow(/before release 1\.0\.0/);
-    const backup = await hijama(['backup', 'old.json'], env, work);
+    const backup = await hijama(['backup', 'old.json'], env);
     expect(backup).toMatchObject({ code: 0 });
     const target = await engine.open();
     await target.db.close();
-    const restored = await hijama(['restore', 'old.json'], target.env, work);
+    const restored = await hijama(['restore', 'old.json'], target.env);
     expect(restored).toMatchObject({ code: 0 });
-    const listed = await hijama(['--json'], target.env, work);
+    const listed = await hijama(['--json'], target.env);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain(id);
   }, 240_000);
