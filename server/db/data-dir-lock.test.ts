@@ -1,16 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -21,6 +11,7 @@ const hasProc = existsSync('/proc/self/stat');
 const lockModule = fileURLToPath(new URL('./data-dir-lock.ts', import.meta.url));
 
 const lockedDir = useTempDir('lock');
+const otherDir = useTempDir('lock-other');
 let dataDir: string;
 let lockPath: string;
 const children: ChildProcess[] = [];
@@ -101,28 +92,20 @@ describe('lockDataDir', () => {
 
   it('takes the lock of a copy of the folder made while its server runs, and leaves the original locked', async () => {
     const child = await lockInChild();
-    const copy = mkdtempSync(path.join(tmpdir(), 'hijama-lock-copy-'));
-    try {
-      cpSync(dataDir, copy, { recursive: true });
-      expect(lockHolder(copy)).toBe(child.pid);
-      const lock = lockDataDir(copy);
-      expect(lockHolder(copy)).toBe(process.pid);
-      lock.release();
-      expect(() => lockDataDir(dataDir)).toThrow(DataDirLockedError);
-    } finally {
-      rmSync(copy, { recursive: true, force: true });
-    }
+    const copy = otherDir();
+    cpSync(dataDir, copy, { recursive: true });
+    expect(lockHolder(copy)).toBe(child.pid);
+    const lock = lockDataDir(copy);
+    expect(lockHolder(copy)).toBe(process.pid);
+    lock.release();
+    expect(() => lockDataDir(dataDir)).toThrow(DataDirLockedError);
   });
 
   it('knows its folder through another path to it', async () => {
     const child = await lockInChild();
-    const link = path.join(tmpdir(), `hijama-lock-link-${process.pid}`);
+    const link = path.join(otherDir(), 'link');
     symlinkSync(dataDir, link);
-    try {
-      expect(() => lockDataDir(link)).toThrow(new RegExp(`process ${child.pid} `));
-    } finally {
-      unlinkSync(link);
-    }
+    expect(() => lockDataDir(link)).toThrow(new RegExp(`process ${child.pid} `));
   });
 
   /** A process that lives while the test runs, whose pid a stale lock may name. */

@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
+import { useTempDir } from '../testing/temp-dir.ts';
 import { openPglite, type PgliteDatabase } from './pglite.ts';
 import { commandSocketPath, type SharedSocket } from './pglite-socket.ts';
 
@@ -13,13 +13,14 @@ import { commandSocketPath, type SharedSocket } from './pglite-socket.ts';
 
 describe('PGlite shared on a Unix socket', () => {
   const maxHoldMs = 300;
+  const socketDir = useTempDir('pglite-socket', { once: true });
   let dir: string;
   let server: PgliteDatabase;
   let shared: SharedSocket;
   let connection: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'pglite-socket-'));
+    dir = socketDir();
     server = await openPglite(path.join(dir, 'pgdata'));
     shared = await server.shareOnSocket(commandSocketPath(dir), { maxHoldMs });
     connection = `postgres://postgres@localhost/postgres?host=${encodeURIComponent(dir)}`;
@@ -29,7 +30,6 @@ describe('PGlite shared on a Unix socket', () => {
   afterAll(async () => {
     await shared?.close();
     await server?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const count = async (db: Database) =>
