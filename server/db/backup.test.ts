@@ -55,6 +55,8 @@ interface Engine {
   fresh(): Promise<Database>;
   /** An empty database, with no migration applied; none for the hosted schema. */
   empty?(): Promise<Database>;
+  /** A database in use on this engine and its backup, made once for every engine it is restored into. */
+  populated?: Promise<PopulatedBackup>;
 }
 
 const cleanUps: (() => Promise<void>)[] = [];
@@ -179,26 +181,18 @@ interface PopulatedBackup {
   ids: RequestIds;
 }
 
-/** Each engine's database in use and its backup, made once for every engine it is restored into. */
-const populatedBackups = new Map<Engine, Promise<PopulatedBackup>>();
-
 function populatedBackup(engine: Engine): Promise<PopulatedBackup> {
-  let made = populatedBackups.get(engine);
-  if (!made) {
-    made = (async () => {
-      const source = await engine.fresh();
-      const ids = await populate(source);
-      const backup = parseBackup(formatBackup(await readBackup(source)));
-      expect(Object.keys(backup.tables).sort()).toEqual(
-        (await backedUpTables(source)).map((table) => table.name).sort(),
-      );
-      // An answer link of the recent request, as its e-mail carried it.
-      const token = await answerTokenFor(source, ids.recent);
-      return { backup, token, waiting: await waitingIds(source), ids };
-    })();
-    populatedBackups.set(engine, made);
-  }
-  return made;
+  return (engine.populated ??= (async () => {
+    const source = await engine.fresh();
+    const ids = await populate(source);
+    const backup = parseBackup(formatBackup(await readBackup(source)));
+    expect(Object.keys(backup.tables).sort()).toEqual(
+      (await backedUpTables(source)).map((table) => table.name).sort(),
+    );
+    // An answer link of the recent request, as its e-mail carried it.
+    const token = await answerTokenFor(source, ids.recent);
+    return { backup, token, waiting: await waitingIds(source), ids };
+  })());
 }
 
 describe.each(pairs)('a backup of $from.name restored into $to.name', ({ from, to }) => {
