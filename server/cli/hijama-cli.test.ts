@@ -1,5 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { periodBefore } from '../../supabase/functions/_shared/retention/period.
 import { createScratchDatabase, testDatabaseUrl } from '../testing/helpers.ts';
 import { useScratchPostgres } from '../testing/test-database.ts';
 import { useServerRuns } from '../testing/server-runs.ts';
+import { useTempDir } from '../testing/temp-dir.ts';
 import { postBooking } from '../testing/booking-samples.ts';
 import { freePort, startSmtpPeer } from '../testing/notification-peers.ts';
 import { spawnTypeScript } from '../testing/processes.ts';
@@ -31,7 +31,7 @@ const cli = fileURLToPath(new URL('./hijama.ts', import.meta.url));
 const hourMs = 60 * 60 * 1000;
 const dayMs = 24 * hourMs;
 
-let workDir: string;
+const workDir = useTempDir('cli', { once: true });
 let template: string;
 let seeded: BookingRecord[];
 /** The names of the seeded requests, newest first, as the command lists them. */
@@ -52,7 +52,7 @@ const runCli = (
   args: string[],
   env: Record<string, string> = {},
   answer?: (question: string) => string,
-) => runCommand(args, { env, cwd: workDir, answer });
+) => runCommand(args, { env, cwd: workDir(), answer });
 
 /** The names of the requests a run printed as JSON or CSV (by the id each line starts with), in its order. */
 function listedNames(run: { stdout: string }): string[] {
@@ -125,19 +125,14 @@ async function storedNames(db: Database): Promise<string[]> {
 
 /** A copy of the seeded embedded database (creating one takes seconds; copying, milliseconds). */
 function copyOfTemplate(): string {
-  const dataDir = mkdtempSync(path.join(workDir, 'data-'));
+  const dataDir = mkdtempSync(path.join(workDir(), 'data-'));
   cpSync(template, dataDir, { recursive: true });
   return dataDir;
 }
 
 beforeAll(async () => {
-  workDir = mkdtempSync(path.join(tmpdir(), 'hijama-cli-'));
-  template = path.join(workDir, 'template');
+  template = path.join(workDir(), 'template');
   seeded = await inDataDir(template, seed);
-});
-
-afterAll(() => {
-  rmSync(workDir, { recursive: true, force: true });
 });
 
 /** A stored request's notification, waiting: the seeded rows were stored without a notifier. */
@@ -190,7 +185,7 @@ describe('hijama on the embedded database, no server running', () => {
   });
 
   it('lists the requests newest first as a table, as its own process, and leaves the database unlocked', async () => {
-    const run = spawnTypeScript(cli, [], { cwd: workDir, env });
+    const run = spawnTypeScript(cli, [], { cwd: workDir(), env });
     expect(await run.exited).toBe(0);
     const stderr = run.stderr();
     expect(stderr.split('\n')[0]).toBe(
@@ -314,10 +309,10 @@ describe('hijama on the embedded database, no server running', () => {
   });
 
   it('explains a data directory without a database, and makes none', async () => {
-    const run = await runCli([], { DATA_DIR: path.join(workDir, 'never-used') });
+    const run = await runCli([], { DATA_DIR: path.join(workDir(), 'never-used') });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/There is no database in .*never-used yet/);
-    expect(existsSync(path.join(workDir, 'never-used'))).toBe(false);
+    expect(existsSync(path.join(workDir(), 'never-used'))).toBe(false);
   });
 });
 
@@ -764,8 +759,11 @@ describe('hijama while a server holds the embedded database', () => {
 
   it('says why when the server holding the database does not share it, or cannot', async () => {
     // A lock held with no socket beside it: a server of an earlier version.
-    const unshared = mkdtempSync(path.join(workDir, 'unshared-'));
-    const deep = path.join(workDir, 'a-folder-whose-path-is-too-long-for-a-unix-socket'.repeat(2));
+    const unshared = mkdtempSync(path.join(workDir(), 'unshared-'));
+    const deep = path.join(
+      workDir(),
+      'a-folder-whose-path-is-too-long-for-a-unix-socket'.repeat(2),
+    );
     for (const [dir, message] of [
       [
         unshared,
