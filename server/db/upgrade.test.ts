@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runCommand } from '../testing/command-run.ts';
 import { bareEngines } from '../testing/bare-engines.ts';
 import { readSchemaCatalog } from '../testing/schema-catalog.ts';
+import { readBackup } from './backup.ts';
 import { readBookingLimits } from './booking-limits.ts';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
@@ -155,15 +156,9 @@ describe.each(engines)('an upgrade from release 1.0.0 on $name', (engine) => {
   }, 180_000);
 });
 
-/** Every row the backup keeps and the answers, in a fixed order. */
-async function readRows(db: Database): Promise<unknown[]> {
-  const tables = ['public.bookings', 'app_private.booking_answers', 'app_private.booking_limits'];
-  const rows: unknown[] = [];
-  for (const table of tables) {
-    const { rows: found } = await db.query<{ rows: unknown }>(
-      `select coalesce(json_agg(t order by t::text), '[]') as rows from ${table} t`,
-    );
-    rows.push({ [table]: found[0]?.rows });
-  }
-  return rows;
+/** The rows of the requests, their answers and the limits, as a backup reads them. */
+async function readRows(db: Database) {
+  const { tables } = await readBackup(db);
+  const kept = ['public.bookings', 'app_private.booking_answers', 'app_private.booking_limits'];
+  return kept.map((table) => ({ [table]: tables[table] }));
 }
