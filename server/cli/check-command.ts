@@ -1,11 +1,10 @@
-import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../../supabase/functions/_shared/config.ts';
 import { describeError } from '../../supabase/functions/_shared/notifications/notifier.ts';
 import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { createChannels } from '../../supabase/functions/_shared/notifications/setup.ts';
 import { composeTestMessage } from '../../supabase/functions/_shared/notifications/test-message.ts';
-import { checkDataDirIsPrivate, formatMode } from '../db/private-data-dir.ts';
+import { checkDataDirIsPrivate, formatMode, openMode } from '../db/private-data-dir.ts';
 import { describeSmtpFailure } from '../notifications/smtp-check.ts';
 import { ignoredSettings, loadSettings, type Settings } from '../settings.ts';
 import {
@@ -79,9 +78,8 @@ export async function check(io: CliIo, content: LaunchContent = shippedContent):
 
 /** The settings file holds the SMTP password and the keys: its user's alone. */
 function envFileOpenness(file: string): string | undefined {
-  if (process.platform === 'win32' || !existsSync(file)) return undefined;
-  const mode = statSync(file).mode & 0o7777;
-  if ((mode & 0o077) === 0) return undefined;
+  const mode = openMode(file);
+  if (mode === undefined) return undefined;
   return `${file} can be read by other users of this machine (permissions ${formatMode(mode)}), and it holds the SMTP password and the keys: run chmod 600 ${file}`;
 }
 

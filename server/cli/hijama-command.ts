@@ -37,9 +37,9 @@ import { backup, restore } from './backup-command.ts';
 import { check } from './check-command.ts';
 import {
   checkDataDirOwner,
-  dataDirOpenMode,
   DataDirNotPrivateError,
   DataDirOwnerError,
+  openMode,
 } from '../db/private-data-dir.ts';
 import { withDotEnv, type CliIo } from './cli-io.ts';
 import {
@@ -206,7 +206,7 @@ function readLimit(values: Values): number | undefined {
  */
 function warnOfDataDir(io: CliIo, dataDir: string) {
   checkDataDirOwner(dataDir);
-  const mode = dataDirOpenMode(dataDir);
+  const mode = openMode(dataDir);
   if (mode !== undefined) {
     io.err(`Warning: ${new DataDirNotPrivateError(dataDir, mode).message}\n`);
   }

@@ -52,7 +52,7 @@ export class DataDirOwnerError extends Error {
   }
 }
 
-/** The folder's status, or undefined when it is not made yet (it is then created private) or on Windows. */
+/** The folder's (or file's) status, or undefined when it is not made yet (a folder is then created private) or on Windows. */
 function statDataDir(dataDir: string): Stats | undefined {
   if (process.platform === 'win32') return undefined;
   try {
@@ -74,9 +74,9 @@ export function checkDataDirOwner(dataDir: string): void {
   if (stat && uid !== undefined && stat.uid !== uid) throw new DataDirOwnerError(dataDir, stat.uid);
 }
 
-/** The folder's permissions when its group or other users have any, else undefined. */
-export function dataDirOpenMode(dataDir: string): number | undefined {
-  const mode = (statDataDir(dataDir)?.mode ?? 0) & 0o7777;
+/** The permissions of a folder or file when its group or other users have any, else undefined. */
+export function openMode(target: string): number | undefined {
+  const mode = (statDataDir(target)?.mode ?? 0) & 0o7777;
   return (mode & groupAndOtherBits) === 0 ? undefined : mode;
 }
 
@@ -87,7 +87,7 @@ export function dataDirOpenMode(dataDir: string): number | undefined {
  */
 export function checkDataDirIsPrivate(dataDir: string): void {
   checkDataDirOwner(dataDir);
-  const mode = dataDirOpenMode(dataDir);
+  const mode = openMode(dataDir);
   if (mode !== undefined) throw new DataDirNotPrivateError(dataDir, mode);
 }
 
