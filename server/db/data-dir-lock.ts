@@ -167,16 +167,15 @@ function isRunning(owner: LockOwner, me: LockOwner): boolean {
 }
 
 function describeThisProcess(): LockOwner {
-  const owner: LockOwner = {
+  const startTime = readProcessStatus(process.pid)?.startTime;
+  const bootId = readProcFile('/proc/sys/kernel/random/boot_id')?.trim();
+  return {
     pid: process.pid,
     hostname: hostname(),
     startedAt: new Date().toISOString(),
+    ...(startTime && { startTime }),
+    ...(bootId && { bootId }),
   };
-  const startTime = readProcessStatus(process.pid)?.startTime;
-  if (startTime) owner.startTime = startTime;
-  const bootId = readProcFile('/proc/sys/kernel/random/boot_id')?.trim();
-  if (bootId) owner.bootId = bootId;
-  return owner;
 }
 
 interface ProcessStatus {
