@@ -1,13 +1,12 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { answerTokenFor } from '../testing/answer-fixtures.ts';
-import { createScratchDatabase, testDatabaseUrl } from '../testing/helpers.ts';
+import { createScratchDatabase } from '../testing/helpers.ts';
 import { notifierPass, passSchedule } from '../testing/notifier-pass.ts';
 import { bookingWithId } from '../testing/booking-samples.ts';
-import { seedEmptyPglite, seedMigratedPglite } from '../testing/pglite-template.ts';
+import { bareEngines } from '../testing/bare-engines.ts';
 import {
   addMessagesOfEveryKind,
   lastBeforeOneQueue,
@@ -37,7 +36,6 @@ import { createBookingsRepository } from '../../supabase/functions/_shared/db/bo
 import { createBookingAnswers } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { appliedMigrations, findMigrationsDir, listMigrations, migrate } from './migrate.ts';
-import { openPglite } from './pglite.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 
 /**
@@ -59,6 +57,13 @@ interface Engine {
   populated?: Promise<PopulatedBackup>;
 }
 
+// Before the afterAll below, whose closes then run before the engines remove their databases.
+const engines: Engine[] = bareEngines().map(({ name, open }) => ({
+  name,
+  empty: async () => track((await open()).db),
+  fresh: async () => track((await open({ migrated: true })).db),
+}));
+
 const cleanUps: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const cleanUp of cleanUps.reverse()) await cleanUp();
@@ -67,33 +72,6 @@ afterAll(async () => {
 function track(db: Database): Database {
   cleanUps.push(() => db.close());
   return db;
-}
-
-/** A PGlite database copied from a template: creating one takes seconds, copying it milliseconds. */
-const pglite = (seed: (dataDir: string) => Promise<void>) => async (): Promise<Database> => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'hijama-backup-'));
-  cleanUps.push(async () => rmSync(dir, { recursive: true, force: true }));
-  await seed(dir);
-  return track(await openPglite(path.join(dir, 'pgdata')));
-};
-
-const migrated = (open: () => Promise<Database>) => async () => {
-  const db = await open();
-  await migrate(db);
-  return db;
-};
-
-const engines: Engine[] = [
-  { name: 'PGlite', empty: pglite(seedEmptyPglite), fresh: pglite(seedMigratedPglite) },
-];
-if (testDatabaseUrl) {
-  const adminUrl = testDatabaseUrl;
-  const emptyPostgres = async () => {
-    const scratch = await createScratchDatabase(adminUrl);
-    cleanUps.push(() => scratch.drop());
-    return track(await openPostgres(scratch.url));
-  };
-  engines.push({ name: 'PostgreSQL', empty: emptyPostgres, fresh: migrated(emptyPostgres) });
 }
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const stackDir = process.env.SUPABASE_STACK_DIR ?? path.resolve(root, '../shared/supabase-stack');

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bareEngines } from '../testing/bare-engines.ts';
 import { readNewPgliteCatalog, readSchemaCatalog } from '../testing/schema-catalog.ts';
-import { migrate } from './migrate.ts';
 
 /**
  * The migrations, applied in order to an empty PGlite database (what
@@ -15,8 +14,7 @@ const postgres = bareEngines().find((engine) => engine.name === 'PostgreSQL');
 
 describe.runIf(postgres)('the schema the migrations make', () => {
   it('is the same on PGlite and on PostgreSQL', async () => {
-    const { db } = await postgres!.open();
-    await migrate(db);
+    const { db } = await postgres!.open({ migrated: true });
     const onPglite = await readNewPgliteCatalog();
     expect(onPglite.length).toBeGreaterThan(100);
     expect(await readSchemaCatalog(db)).toEqual(onPglite);

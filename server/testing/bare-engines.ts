@@ -2,20 +2,25 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
+import { migrate } from '../db/migrate.ts';
 import { openPglite } from '../db/pglite.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 import { createScratchDatabase, testDatabaseUrl } from './helpers.ts';
-import { seedEmptyPglite } from './pglite-template.ts';
+import { seedEmptyPglite, seedMigratedPglite } from './pglite-template.ts';
 
 /** A database engine whose databases start empty: no migration applied. */
 export interface BareEngine {
   name: string;
   /**
-   * A new empty database, open; `env` names it as the server's settings do,
-   * `reopen` opens it again once closed. Removed after the file's tests.
+   * A new empty database, open, or with `migrated` one as this deployment
+   * makes it (the migrations applied, nothing stored); `env` names it as the
+   * server's settings do, `reopen` opens it again once closed. Removed after
+   * the file's tests.
    */
-  open(): Promise<{ db: Database; env: Record<string, string>; reopen(): Promise<Database> }>;
+  open(options?: {
+    migrated?: boolean;
+  }): Promise<{ db: Database; env: Record<string, string>; reopen(): Promise<Database> }>;
 }
 
 /** Empty databases on every engine available: PGlite always, PostgreSQL with TEST_DATABASE_URL. */
@@ -27,10 +32,11 @@ export function bareEngines(): BareEngine[] {
   const engines: BareEngine[] = [
     {
       name: 'PGlite',
-      open: async () => {
+      open: async (options) => {
         const dataDir = mkdtempSync(path.join(tmpdir(), 'hijama-bare-'));
         cleanUps.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-        await seedEmptyPglite(dataDir);
+        // A copy of a template either way: quicker than making one (pglite-template.ts).
+        await (options?.migrated ? seedMigratedPglite : seedEmptyPglite)(dataDir);
         // Where the server keeps it (open-database.ts).
         const pgdata = path.join(dataDir, 'pgdata');
         return {
@@ -45,11 +51,13 @@ export function bareEngines(): BareEngine[] {
     const adminUrl = testDatabaseUrl;
     engines.push({
       name: 'PostgreSQL',
-      open: async () => {
+      open: async (options) => {
         const scratch = await createScratchDatabase(adminUrl);
         cleanUps.push(() => scratch.drop());
+        const db = await openPostgres(scratch.url);
+        if (options?.migrated) await migrate(db);
         return {
-          db: await openPostgres(scratch.url),
+          db,
           env: { DATABASE_URL: scratch.url },
           reopen: () => openPostgres(scratch.url),
         };
