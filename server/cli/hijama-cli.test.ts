@@ -17,6 +17,7 @@ import { spawnTypeScript } from '../testing/processes.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../../supabase/functions/_shared/uk-time.ts';
 import { commandNames } from './commands.ts';
 import { runCommand } from '../testing/command-run.ts';
+import { storeWaitingRequest } from '../testing/answer-fixtures.ts';
 import type { BookingRecord, NotificationRecord } from './bookings-output.ts';
 
 /**
@@ -384,11 +385,8 @@ describe('hijama purge and notify on the embedded database', () => {
 async function seedTwins(db: Database): Promise<string[]> {
   const ids = ['1a2b3c4d-0000-4000-8000-000000000001', '1a2b3c4d-ffff-4000-8000-000000000002'];
   for (const [index, id] of ids.entries()) {
-    await db.query(
-      `insert into public.bookings (id, created_at, full_name, phone, email)
-       values ($1, $2, 'Twin', '01634 444444', 'twin@example.com')`,
-      [id, new Date(Date.now() - (index + 2) * dayMs).toISOString()],
-    );
+    const created_at = new Date(Date.now() - (index + 2) * dayMs).toISOString();
+    await storeWaitingRequest(db, { id, created_at, full_name: 'Twin' });
   }
   return ids;
 }
@@ -398,16 +396,8 @@ async function seedTwins(db: Database): Promise<string[]> {
  * flood digest and an alert: what `delete` must erase, and what it must keep.
  */
 async function seedRequestWithRecords(db: Database, name: string): Promise<[string, string]> {
-  const ids: string[] = [];
-  for (const who of [name, `${name}'s neighbour`]) {
-    const { rows } = await db.query<{ id: string }>(
-      `insert into public.bookings (full_name, phone, email)
-       values ($1, '01634 555555', 'erase@example.com') returning id::text as id`,
-      [who],
-    );
-    ids.push(rows[0]!.id);
-  }
-  const [id, neighbour] = ids as [string, string];
+  const id = await storeWaitingRequest(db, { full_name: name });
+  const neighbour = await storeWaitingRequest(db, { full_name: `${name}'s neighbour` });
   await db.query('insert into app_private.booking_answers (booking_id) values ($1)', [id]);
   await db.query(
     `insert into app_private.messages (kind, booking_id, address_key)

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { storeWaitingRequest } from '../testing/answer-fixtures.ts';
+import { sampleBooking } from '../testing/booking-samples.ts';
 import { testEngines } from '../testing/helpers.ts';
 import { useTestDatabase } from '../testing/test-database.ts';
 
@@ -18,15 +20,8 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
   // A fixed clock for the claims, far from the real one.
   const start = new Date('2026-03-28T12:00:00Z');
 
-  async function storedRequest(createdAt: Date, email = 'amina@example.com') {
-    const id = crypto.randomUUID();
-    await database.db.query(
-      `insert into public.bookings (id, created_at, full_name, phone, email)
-       values ($1, $2, 'Amina Khan', '01634 123456', $3)`,
-      [id, createdAt.toISOString(), email],
-    );
-    return id;
-  }
+  const storedRequest = (createdAt: Date, email = sampleBooking.email) =>
+    storeWaitingRequest(database.db, { created_at: createdAt.toISOString(), email });
 
   const claimReminders = async (at: Date, claim = crypto.randomUUID()) => {
     const { rows } = await database.db.query<{ booking_id: string }>(
