@@ -52,11 +52,11 @@ export class PgliteDatabase implements Database {
 
   async query<Row>(sql: string, params: readonly unknown[] = []) {
     await yieldToEventLoop();
-    return this.turns.runExclusive(() => runQuery<Row>(this.pglite, sql, params));
+    return this.turns.runExclusive(() => queryable(this.pglite).query<Row>(sql, params));
   }
 
   exec(sql: string) {
-    return this.turns.runExclusive(() => runExec(this.pglite, sql));
+    return this.turns.runExclusive(() => queryable(this.pglite).exec(sql));
   }
 
   /** Shares the database with `npx hijama` on a Unix socket until closed. */
@@ -72,7 +72,7 @@ export class PgliteDatabase implements Database {
       return await this.turns.runExclusive(() =>
         this.pglite.transaction(async (tx) => {
           try {
-            return await work(wrapTransaction(tx));
+            return await work(queryable(tx));
           } catch (error) {
             workFailure = { error };
             throw error;
@@ -96,32 +96,24 @@ export class PgliteDatabase implements Database {
   }
 }
 
-function wrapTransaction(tx: Transaction): Queryable {
+/** The queries and statements of PGlite or of one of its transactions, its errors translated. */
+function queryable(target: PGlite | Transaction): Queryable {
   return {
-    query: <Row>(sql: string, params: readonly unknown[] = []) => runQuery<Row>(tx, sql, params),
-    exec: (sql: string) => runExec(tx, sql),
+    async query<Row>(sql: string, params: readonly unknown[] = []) {
+      try {
+        return { rows: (await target.query<Row>(sql, [...params])).rows };
+      } catch (error) {
+        throw translateDriverError(error);
+      }
+    },
+    async exec(sql: string) {
+      try {
+        await target.exec(sql);
+      } catch (error) {
+        throw translateDriverError(error);
+      }
+    },
   };
-}
-
-async function runQuery<Row>(
-  target: PGlite | Transaction,
-  sql: string,
-  params: readonly unknown[],
-) {
-  try {
-    const result = await target.query<Row>(sql, [...params]);
-    return { rows: result.rows };
-  } catch (error) {
-    throw translateDriverError(error);
-  }
-}
-
-async function runExec(target: PGlite | Transaction, sql: string) {
-  try {
-    await target.exec(sql);
-  } catch (error) {
-    throw translateDriverError(error);
-  }
 }
 
 /**
