@@ -1,5 +1,6 @@
 import { chmodSync, rmSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
+import { once } from 'node:events';
+import { createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import type { Mutex, PGlite } from '@electric-sql/pglite';
 
@@ -63,7 +64,8 @@ export async function shareOnSocket(
   });
   // A socket left by a server that was killed: the data-folder lock says no server holds it now.
   rmSync(socketPath, { force: true });
-  await listen(server, socketPath);
+  server.listen(socketPath);
+  await once(server, 'listening');
   // The folder is already closed to other users (private-data-dir.ts); the socket is closed too.
   chmodSync(socketPath, 0o600);
   return {
@@ -73,16 +75,6 @@ export async function shareOnSocket(
       await closed;
     },
   };
-}
-
-function listen(server: Server, socketPath: string) {
-  return new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socketPath, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }
 
 function serveConnection(pglite: PGlite, turns: Mutex, socket: Socket, maxHoldMs: number) {
