@@ -1,15 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   BackupFileError,
@@ -20,6 +9,7 @@ import {
   type Backup,
 } from '../db/backup.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
+import { createPrivateFile } from '../db/private-data-dir.ts';
 import { openDatabase } from '../db/open-database.ts';
 import type { Settings } from '../settings.ts';
 import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
@@ -138,22 +128,13 @@ function formatSize(bytes: number): string {
 }
 
 /**
- * Writes the whole file aside, flushed, then links it into place: the file
- * appears complete or not at all, and one that appeared meanwhile is not
- * overwritten. Readable by its owner alone: it holds personal data.
+ * The file appears whole or not at all, readable by its owner alone (it holds
+ * personal data), and one that appeared meanwhile is not overwritten
+ * (createPrivateFile); then its folder is flushed, so that its name lasts.
  */
 function writeNewFile(target: string, text: string) {
-  const draft = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.partial`;
-  try {
-    writeFileSync(draft, text, { flag: 'wx', mode: 0o600, flush: true });
-    linkSync(draft, target);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new CliError(`${target} appeared while the backup was written; it was left as it is.`);
-    }
-    throw error;
-  } finally {
-    rmSync(draft, { force: true });
+  if (!createPrivateFile(target, text)) {
+    throw new CliError(`${target} appeared while the backup was written; it was left as it is.`);
   }
   const dir = openSync(path.dirname(target), 'r');
   try {

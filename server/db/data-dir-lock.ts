@@ -1,20 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import {
-  closeSync,
-  fsyncSync,
   linkSync,
   mkdirSync,
-  openSync,
   readFileSync,
   realpathSync,
   renameSync,
   statSync,
   unlinkSync,
-  writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { privateDirMode } from './private-data-dir.ts';
+import { createPrivateFile, privateDirMode } from './private-data-dir.ts';
 
 /**
  * One server per data directory. PGlite itself lets a second process open the
@@ -80,7 +76,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
   const content = `${JSON.stringify(me)}\n`;
 
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (createLockFile(lockPath, content)) {
+    if (createPrivateFile(lockPath, content)) {
       heldByThisProcess.add(lockPath);
       return {
         path: lockPath,
@@ -94,26 +90,6 @@ export function lockDataDir(dataDir: string): DataDirLock {
     setStaleLockAside(lockPath, found);
   }
   throw new Error(`Could not take the lock ${lockPath}: other servers keep starting; try again.`);
-}
-
-function createLockFile(lockPath: string, content: string): boolean {
-  const draft = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fd = openSync(draft, 'wx', 0o600);
-  try {
-    writeSync(fd, content);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    linkSync(draft, lockPath);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  } finally {
-    unlinkSync(draft);
-  }
 }
 
 /**

@@ -1,4 +1,14 @@
-import { chmodSync, lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  linkSync,
+  lstatSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 
@@ -110,6 +120,25 @@ export function makeContentsPrivate(dir: string): void {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'EPERM') throw error;
     }
+  }
+}
+
+/**
+ * Writes `content` to a new file readable by its owner alone, aside first,
+ * flushed, then hard-linked into place: the file appears whole or not at all.
+ * False, writing nothing, when `target` exists already: it is never replaced.
+ */
+export function createPrivateFile(target: string, content: string): boolean {
+  const draft = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    writeFileSync(draft, content, { flag: 'wx', mode: 0o600, flush: true });
+    linkSync(draft, target);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    rmSync(draft, { force: true });
   }
 }
 
