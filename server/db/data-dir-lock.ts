@@ -170,12 +170,11 @@ function readProcessStatus(pid: number): ProcessStatus | undefined {
 
 function parseOwner(text: string): LockOwner | undefined {
   try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null) return undefined;
-    const owner = value as Partial<LockOwner>;
-    if (!Number.isSafeInteger(owner.pid) || (owner.pid ?? 0) <= 0) return undefined;
+    // Whatever JSON it holds, only an object with a positive pid names an owner.
+    const owner = JSON.parse(text) as Partial<LockOwner> | null;
+    if (!owner || !Number.isSafeInteger(owner.pid) || owner.pid! <= 0) return undefined;
     return {
-      pid: owner.pid as number,
+      pid: owner.pid!,
       startTime: typeof owner.startTime === 'string' ? owner.startTime : undefined,
       bootId: typeof owner.bootId === 'string' ? owner.bootId : undefined,
       hostname: typeof owner.hostname === 'string' ? owner.hostname : 'an unknown host',
