@@ -62,11 +62,11 @@ export class DataDirOwnerError extends Error {
   }
 }
 
-/** The folder's (or file's) status, or undefined when it is not made yet (a folder is then created private) or on Windows. */
-function statDataDir(dataDir: string): Stats | undefined {
+/** A folder's or file's status, or undefined when it is not made yet (a data folder is then created private) or on Windows. */
+function statIfPresent(target: string): Stats | undefined {
   if (process.platform === 'win32') return undefined;
   try {
-    return statSync(dataDir);
+    return statSync(target);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -79,14 +79,14 @@ function statDataDir(dataDir: string): Stats | undefined {
  * run later as the folder's owner, cannot read.
  */
 export function checkDataDirOwner(dataDir: string): void {
-  const stat = statDataDir(dataDir);
+  const stat = statIfPresent(dataDir);
   const uid = process.getuid?.();
   if (stat && uid !== undefined && stat.uid !== uid) throw new DataDirOwnerError(dataDir, stat.uid);
 }
 
 /** The permissions of a folder or file when its group or other users have any, else undefined. */
 export function openMode(target: string): number | undefined {
-  const mode = (statDataDir(target)?.mode ?? 0) & 0o7777;
+  const mode = (statIfPresent(target)?.mode ?? 0) & 0o7777;
   return (mode & groupAndOtherBits) === 0 ? undefined : mode;
 }
 
