@@ -21,19 +21,11 @@ export class UsageError extends Error {
   name = 'UsageError';
 }
 
-export type Values = {
-  waiting?: boolean;
-  by?: string;
-  since?: string;
-  limit?: string;
-  csv?: boolean;
-  json?: boolean;
-  'older-than'?: string;
-  yes?: boolean;
-  undo?: boolean;
-  'dry-run'?: boolean;
-  once?: boolean;
-};
+/** The options given, by name: a flag is true, an option that takes a value holds it. */
+export type Values = Partial<
+  Record<'waiting' | 'csv' | 'json' | 'yes' | 'undo' | 'dry-run' | 'once', true> &
+    Record<'by' | 'since' | 'limit' | 'older-than', string>
+>;
 
 export type CommandLine =
   | { kind: 'help'; command: CommandName | undefined }
