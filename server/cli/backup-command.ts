@@ -62,17 +62,14 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
   }
 
   const { databaseUrl, dataDir } = settings.server;
-  let opened;
-  try {
-    opened = await openDatabase({ databaseUrl, dataDir, migrate: false });
-  } catch (error) {
-    if (error instanceof DataDirLockedError) {
+  const opened = await openDatabase({ databaseUrl, dataDir, migrate: false }).catch(
+    (error: unknown) => {
+      if (!(error instanceof DataDirLockedError)) throw error;
       throw new CliError(
         `A server is running on ${dataDir}. Restore into a new folder instead (set DATA_DIR to it), then start the server on that folder.`,
       );
-    }
-    throw error;
-  }
+    },
+  );
   try {
     await restoreBackup(opened.db, snapshot, {
       release100: {
