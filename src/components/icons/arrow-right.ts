@@ -1,4 +1,6 @@
-import { lucideSvg, type IconProps } from './lucide-icon.tsx';
+import { lucideIcon } from './lucide-icon.tsx';
 
-export const ArrowRight = (props: IconProps) =>
-  lucideSvg('arrow-right', '<path d="M5 12h14"></path><path d="m12 5 7 7-7 7"></path>', props);
+export const ArrowRight = lucideIcon(
+  'arrow-right',
+  '<path d="M5 12h14"></path><path d="m12 5 7 7-7 7"></path>',
+);

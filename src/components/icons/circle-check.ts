@@ -1,8 +1,6 @@
-import { lucideSvg, type IconProps } from './lucide-icon.tsx';
+import { lucideIcon } from './lucide-icon.tsx';
 
-export const CircleCheck = (props: IconProps) =>
-  lucideSvg(
-    'circle-check check-circle-2',
-    '<circle cx="12" cy="12" r="10"></circle><path d="m16 9-5.5 5.5L8 12"></path>',
-    props,
-  );
+export const CircleCheck = lucideIcon(
+  'circle-check check-circle-2',
+  '<circle cx="12" cy="12" r="10"></circle><path d="m16 9-5.5 5.5L8 12"></path>',
+);

@@ -1,8 +1,6 @@
-import { lucideSvg, type IconProps } from './lucide-icon.tsx';
+import { lucideIcon } from './lucide-icon.tsx';
 
-export const Clock = (props: IconProps) =>
-  lucideSvg(
-    'clock',
-    '<circle cx="12" cy="12" r="10"></circle><path d="M12 6v6l4 2"></path>',
-    props,
-  );
+export const Clock = lucideIcon(
+  'clock',
+  '<circle cx="12" cy="12" r="10"></circle><path d="M12 6v6l4 2"></path>',
+);

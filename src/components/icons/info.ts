@@ -1,8 +1,6 @@
-import { lucideSvg, type IconProps } from './lucide-icon.tsx';
+import { lucideIcon } from './lucide-icon.tsx';
 
-export const Info = (props: IconProps) =>
-  lucideSvg(
-    'info',
-    '<circle cx="12" cy="12" r="10"></circle><path d="M12 16v-4"></path><path d="M12 8h.01"></path>',
-    props,
-  );
+export const Info = lucideIcon(
+  'info',
+  '<circle cx="12" cy="12" r="10"></circle><path d="M12 16v-4"></path><path d="M12 8h.01"></path>',
+);

@@ -18,19 +18,16 @@ export type IconProps = Omit<SVGProps<SVGSVGElement>, 'children' | 'dangerouslyS
 export type LucideIcon = (props: IconProps) => ReactElement;
 
 /**
- * The <svg> of the icon named `names` (its Lucide name, then its aliases: each
- * becomes a `lucide-<name>` class, as Lucide's components give them), drawn by
+ * The icon named `names` (its Lucide name, then its aliases: each becomes a
+ * `lucide-<name>` class, as Lucide's components give them), drawn by
  * `drawing`. The drawing is set as markup, which is safe as each is a constant
  * of its icon's file: one string is shorter, there and in the page's code,
  * than an element each.
  */
-export function lucideSvg(
-  names: string,
-  drawing: string,
-  { className, strokeWidth = 2, ...rest }: IconProps,
-): ReactElement {
+/* @__NO_SIDE_EFFECTS__ */
+export function lucideIcon(names: string, drawing: string): LucideIcon {
   const classes = ['lucide', ...names.split(' ').map((name) => `lucide-${name}`)].join(' ');
-  return (
+  return ({ className, strokeWidth = 2, ...rest }) => (
     <svg
       xmlns="http://www.w3.org/2000/svg"
       width={24}

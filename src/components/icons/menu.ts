@@ -1,8 +1,6 @@
-import { lucideSvg, type IconProps } from './lucide-icon.tsx';
+import { lucideIcon } from './lucide-icon.tsx';
 
-export const Menu = (props: IconProps) =>
-  lucideSvg(
-    'menu',
-    '<path d="M4 5h16"></path><path d="M4 12h16"></path><path d="M4 19h16"></path>',
-    props,
-  );
+export const Menu = lucideIcon(
+  'menu',
+  '<path d="M4 5h16"></path><path d="M4 12h16"></path><path d="M4 19h16"></path>',
+);

@@ -1,4 +1,6 @@
-import { lucideSvg, type IconProps } from './lucide-icon.tsx';
+import { lucideIcon } from './lucide-icon.tsx';
 
-export const Navigation = (props: IconProps) =>
-  lucideSvg('navigation', '<polygon points="3 11 22 2 13 21 11 13 3 11"></polygon>', props);
+export const Navigation = lucideIcon(
+  'navigation',
+  '<polygon points="3 11 22 2 13 21 11 13 3 11"></polygon>',
+);

@@ -1,4 +1,3 @@
-import { lucideSvg, type IconProps } from './lucide-icon.tsx';
+import { lucideIcon } from './lucide-icon.tsx';
 
-export const X = (props: IconProps) =>
-  lucideSvg('x', '<path d="M18 6 6 18"></path><path d="m6 6 12 12"></path>', props);
+export const X = lucideIcon('x', '<path d="M18 6 6 18"></path><path d="m6 6 12 12"></path>');
