@@ -49,9 +49,7 @@ export async function openPostgres(
     if (error instanceof DatabaseUnavailableError) {
       throw new DatabaseUnavailableError(
         `Could not connect to ${database.description}: ${error.message}`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     }
     throw error;
@@ -66,30 +64,19 @@ class PostgresDatabase implements Database {
     private readonly pool: pg.Pool,
     private readonly anonPool: pg.Pool,
     readonly description: string,
-  ) {}
-
-  async query<Row>(sql: string, params: readonly unknown[] = []) {
-    try {
-      const result = await this.pool.query(sql, [...params]);
-      return { rows: result.rows as Row[] };
-    } catch (error) {
-      throw translateDriverError(error);
-    }
+  ) {
+    ({ query: this.query, exec: this.exec } = queryable(pool));
   }
+
+  readonly query: Queryable['query'];
+  readonly exec: Queryable['exec'];
 
   /** Whether connections of the anon pool really start as anon; settled on first use. */
   private anonPoolWorks: Promise<boolean> | undefined;
 
   async queryAsAnon(sql: string, params: readonly unknown[]) {
-    if (await this.checkAnonPool()) {
-      try {
-        await this.anonPool.query(sql, [...params]);
-      } catch (error) {
-        throw translateDriverError(error);
-      }
-      return;
-    }
-    await queryAsAnonInTransaction(this, sql, params);
+    if (await this.checkAnonPool()) await queryable(this.anonPool).query(sql, params);
+    else await queryAsAnonInTransaction(this, sql, params);
   }
 
   /**
@@ -120,11 +107,6 @@ class PostgresDatabase implements Database {
     return this.anonPoolWorks;
   }
 
-  async exec(sql: string) {
-    // Without parameters, pg uses the simple protocol, which accepts several statements.
-    await this.query(sql);
-  }
-
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     let client: pg.PoolClient;
     try {
@@ -136,7 +118,7 @@ class PostgresDatabase implements Database {
     // listener the client's 'error' event would crash the process.
     const ignore = () => {};
     client.on('error', ignore);
-    const tx = wrapClient(client);
+    const tx = queryable(client);
     let discard = false;
     try {
       await tx.query('begin');
@@ -162,10 +144,11 @@ class PostgresDatabase implements Database {
   }
 }
 
-function wrapClient(client: pg.PoolClient): Queryable {
+/** Queries on the pool, or on one of its connections, with the driver's errors translated. */
+function queryable(runner: pg.Pool | pg.PoolClient): Queryable {
   const query = async <Row>(sql: string, params: readonly unknown[] = []) => {
     try {
-      const result = await client.query(sql, [...params]);
+      const result = await runner.query(sql, [...params]);
       return { rows: result.rows as Row[] };
     } catch (error) {
       throw translateDriverError(error);
@@ -174,6 +157,7 @@ function wrapClient(client: pg.PoolClient): Queryable {
   return {
     query,
     exec: async (sql: string) => {
+      // Without parameters, pg uses the simple protocol, which accepts several statements.
       await query(sql);
     },
   };
