@@ -8,24 +8,16 @@
  * PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local server;
  * a database of its own is created for the run and dropped after.
  */
-import pg from 'pg';
 // Every limit lifted: all the load comes from one address, far above what the
 // database would accept from a real site in a minute.
 import { everyLimitLifted } from '../server/limits/limits-config.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../server/testing/helpers.ts';
 import { loadBookings, peakMemoryMiB } from './lib/booking-load.ts';
 import { startBuiltServer, type RunningServer } from './lib/built-server.ts';
+import { argument, benchPostgresUrl } from './lib/bench-options.ts';
 
 const durationSeconds = Number(argument('--duration') ?? 10);
 const connections = Number(argument('--connections') ?? 32);
-const postgresUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/test';
-
-function argument(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : undefined;
-}
 
 interface Row {
   engine: string;
@@ -53,24 +45,19 @@ async function load(engine: string, server: RunningServer): Promise<Row> {
 }
 
 async function withPostgresDatabase<T>(run: (url: string) => Promise<T>): Promise<T | undefined> {
-  const name = `hijama_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: postgresUrl });
+  let scratch: ScratchDatabase;
   try {
-    await admin.connect();
+    scratch = await createScratchDatabase(benchPostgresUrl);
   } catch (error) {
     console.warn(
-      `PostgreSQL at ${postgresUrl} is not reachable (${(error as Error).message}); skipping it.`,
+      `PostgreSQL at ${benchPostgresUrl} is not reachable (${(error as Error).message}); skipping it.`,
     );
     return undefined;
   }
   try {
-    await admin.query(`create database ${name}`);
-    const url = new URL(postgresUrl);
-    url.pathname = `/${name}`;
-    return await run(url.href);
+    return await run(scratch.url);
   } finally {
-    await admin.query(`drop database if exists ${name} with (force)`).catch(() => {});
-    await admin.end();
+    await scratch.drop().catch(() => {});
   }
 }
 

@@ -29,7 +29,6 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { chromium, type Page } from '@playwright/test';
-import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
 import { encodeBookingProof } from '../supabase/functions/_shared/core/booking-proof.ts';
 import { solveBookingChallenge, type BookingChallenge } from '../server/testing/booking-proof.ts';
 import { floodDigestIntervalMs } from '../supabase/functions/_shared/notifications/flood-digest.ts';
@@ -37,6 +36,9 @@ import { practiceMailKind, sendFloodRequest } from '../server/testing/flood.ts';
 import { startSmtpPeer } from '../server/testing/notification-peers.ts';
 import { chromiumArgs, chromiumPath } from './lib/chromium.ts';
 import { startBuiltServer } from './lib/built-server.ts';
+import { argument } from './lib/bench-options.ts';
+import { median } from './lib/bench-compare.ts';
+import { bookingHeaders } from './lib/booking-load.ts';
 
 const solves = Number(argument('--solves') ?? 7);
 const requests = Number(argument('--requests') ?? 30);
@@ -49,27 +51,10 @@ const thresholdMultiples = [1, 4];
 /** DevTools' slowdown, Lighthouse's model of a mid-range phone. */
 const cpuSlowdown = 4;
 
-function argument(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : undefined;
-}
-
-const anonHeaders = {
-  apikey: developmentAnonKey,
-  Authorization: `Bearer ${developmentAnonKey}`,
-  'Content-Type': 'application/json',
-};
-
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
 async function fetchChallenge(api: string): Promise<BookingChallenge> {
   const response = await fetch(`${api}/rpc/booking_challenge`, {
     method: 'POST',
-    headers: anonHeaders,
+    headers: bookingHeaders,
     body: '{}',
   });
   if (response.status !== 200) throw new Error(`rpc/booking_challenge answered ${response.status}`);
@@ -87,7 +72,7 @@ function localChallenge(maxnumber: number): BookingChallenge {
 function postBooking(api: string, index: number, proof?: string) {
   return fetch(`${api}/bookings`, {
     method: 'POST',
-    headers: { ...anonHeaders, ...(proof ? { 'X-Booking-Proof': proof } : {}) },
+    headers: { ...bookingHeaders, ...(proof ? { 'X-Booking-Proof': proof } : {}) },
     body: JSON.stringify({
       id: crypto.randomUUID(),
       full_name: 'Flood Bench',

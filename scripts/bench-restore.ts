@@ -19,17 +19,9 @@ import { openPglite } from '../server/db/pglite.ts';
 import { createScratchDatabase } from '../server/testing/helpers.ts';
 import type { Database } from '../supabase/functions/_shared/db/database.ts';
 import { openPostgres } from '../supabase/functions/_shared/db/postgres.ts';
+import { argument, benchPostgresUrl } from './lib/bench-options.ts';
 
 const requests = Number(argument('--requests') ?? 10_000);
-const postgresUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/test';
-
-function argument(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : undefined;
-}
 
 interface Engine {
   name: string;
@@ -55,7 +47,7 @@ const engines: Engine[] = [
   {
     name: 'PostgreSQL',
     open: async () => {
-      const scratch = await createScratchDatabase(postgresUrl);
+      const scratch = await createScratchDatabase(benchPostgresUrl);
       const db = await openPostgres(scratch.url);
       return {
         db,
