@@ -22,7 +22,8 @@ const months = [
   'December',
 ] as const;
 
-const weekdays = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+/** Each weekday's short name, Sunday first as `Date.getUTCDay` counts them. */
+export const weekdays = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 
 function partsOf(date: IsoDate): { year: number; month: number; day: number } {
   const [year = 0, month = 1, day = 1] = date.split('-').map(Number);

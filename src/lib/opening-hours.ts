@@ -1,5 +1,5 @@
 import type { OpeningHours, Weekday } from '../content/clinic-hours.ts';
-import type { IsoDate } from './calendar-date.ts';
+import { weekdays, type IsoDate } from './calendar-date.ts';
 import { offsetFromTable, type UtcOffsets } from './utc-offsets.ts';
 
 /** '20:30' → '8:30 PM', the way the specification writes the hours. */
@@ -20,16 +20,6 @@ export interface LocalTime {
   weekday: Weekday;
   minutes: number;
 }
-
-const weekdayIndex: Record<string, Weekday> = {
-  Sun: 0,
-  Mon: 1,
-  Tue: 2,
-  Wed: 3,
-  Thu: 4,
-  Fri: 5,
-  Sat: 6,
-};
 
 /** The clinic's zone's offsets, written by the build (vite.config.ts); absent outside it. */
 const clinicOffsets: UtcOffsets | null =
@@ -67,7 +57,7 @@ export function localTimeIn(
   }).formatToParts(now);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return {
-    weekday: weekdayIndex[part('weekday')] ?? 0,
+    weekday: Math.max(0, weekdays.findIndex((day) => day === part('weekday'))) as Weekday,
     minutes: Number(part('hour')) * 60 + Number(part('minute')),
   };
 }

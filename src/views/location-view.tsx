@@ -22,6 +22,8 @@ const travelIcons: Record<TravelIconName, LucideIcon> = {
   car: Car,
 };
 
+const addressLines = ['venue', 'building', 'road', 'town', 'city', 'postcode', 'country'] as const;
+
 function TravelIcon({ name }: { name: TravelIconName }) {
   const Component = travelIcons[name];
   return <Component aria-hidden="true" focusable="false" strokeWidth={1.75} />;
@@ -40,13 +42,9 @@ export function LocationView() {
               {location.addressHeading}
             </h2>
             <address className="address">
-              <span>{address.venue}</span>
-              <span>{address.building}</span>
-              <span>{address.road}</span>
-              <span>{address.town}</span>
-              <span>{address.city}</span>
-              <span>{address.postcode}</span>
-              <span>{address.country}</span>
+              {addressLines.map((line) => (
+                <span key={line}>{address[line]}</span>
+              ))}
             </address>
             <a
               className="button button-secondary"
