@@ -37,6 +37,7 @@ import {
 import { controlPath, prepareBenchSite, warmSite } from '../scripts/lib/bench-site.ts';
 import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
 import { chromiumArgs, chromiumPath } from '../scripts/lib/chromium.ts';
+import { tableLines, type Column } from '../scripts/lib/table.ts';
 import { numeric } from './lighthouse-results.ts';
 
 const outDir = 'bench-results';
@@ -180,7 +181,6 @@ const runMetrics = ({ metrics, benchmarkIndex }: ViewResult): RunMetrics => ({
   benchmarkIndex,
 });
 
-const pad = (text: string | number, width: number) => String(text).padStart(width);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const milliseconds = (ms: number) => `${Math.round(ms)} ms`;
@@ -188,37 +188,35 @@ const signed = (value: number, show: (value: number) => string) =>
   `${value < 0 ? '−' : '+'}${show(Math.abs(value))}`;
 const signedWhole = (value: number) => signed(value, (whole) => String(Math.round(whole)));
 
-function printTable(rows: { label: string; result: ViewResult }[], runs: number): void {
-  const header = [
-    'view'.padEnd(13),
-    ...['perf', 'a11y', 'best', 'seo', 'agent'].map((name) => pad(name, 5)),
-    pad('FCP', 7),
-    pad('LCP', 7),
-    pad('TBT', 7),
-    pad('main', 7),
-    pad('CLS', 6),
-    pad('total', 9),
-    pad('JS', 9),
-    pad('index', 6),
-  ].join(' ');
-  console.log(`\n${header}\n${'-'.repeat(header.length)}`);
-  for (const { label, result } of rows) {
-    const { metrics, bytes } = result;
-    console.log(
-      [
-        label.padEnd(13),
-        ...categoryIds.map((id) => pad(result.scores[id] ?? '—', 5)),
-        pad(seconds(metrics.fcp), 7),
-        pad(seconds(metrics.lcp), 7),
-        pad(milliseconds(metrics.tbt), 7),
-        pad(seconds(metrics.mainThread), 7),
-        pad(metrics.cls.toFixed(3), 6),
-        pad(kb(bytes.total), 9),
-        pad(kb(bytes.javascript), 9),
-        pad(Math.round(result.benchmarkIndex), 6),
-      ].join(' '),
-    );
-  }
+type TableRow = { label: string; result: ViewResult };
+
+const tableColumns: Column<TableRow>[] = [
+  { title: 'view', width: 13, left: true, cell: (row) => row.label },
+  ...categoryIds.map((id, index) => ({
+    title: ['perf', 'a11y', 'best', 'seo', 'agent'][index]!,
+    width: 5,
+    cell: (row: TableRow) => row.result.scores[id] ?? '—',
+  })),
+  { title: 'FCP', width: 7, cell: (row) => seconds(row.result.metrics.fcp) },
+  { title: 'LCP', width: 7, cell: (row) => seconds(row.result.metrics.lcp) },
+  { title: 'TBT', width: 7, cell: (row) => milliseconds(row.result.metrics.tbt) },
+  { title: 'main', width: 7, cell: (row) => seconds(row.result.metrics.mainThread) },
+  { title: 'CLS', width: 6, cell: (row) => row.result.metrics.cls.toFixed(3) },
+  { title: 'total', width: 9, cell: (row) => kb(row.result.bytes.total) },
+  { title: 'JS', width: 9, cell: (row) => kb(row.result.bytes.javascript) },
+  { title: 'index', width: 6, cell: (row) => Math.round(row.result.benchmarkIndex) },
+];
+
+/** A table with a rule under its titles. */
+function printRuledTable<Row>(columns: Column<Row>[], rows: readonly Row[]): void {
+  const [titles, ...lines] = tableLines(columns, rows);
+  console.log(`${titles}\n${'-'.repeat(titles!.length)}`);
+  for (const line of lines) console.log(line);
+}
+
+function printTable(rows: TableRow[], runs: number): void {
+  console.log('');
+  printRuledTable(tableColumns, rows);
   console.log(
     `Medians of ${runs} run${runs === 1 ? '' : 's'}. main: main-thread work; index: Lighthouse's CPU benchmark` +
       ' index (higher is a faster machine). Sizes are bytes transferred (compressed).' +
@@ -227,37 +225,42 @@ function printTable(rows: { label: string; result: ViewResult }[], runs: number)
   );
 }
 
-function printAgainstControl(comparisons: [string, AgainstControl][]): void {
+type Comparison = [string, AgainstControl];
+
+const comparisonColumns: Column<Comparison>[] = [
+  { title: 'view', width: 13, left: true, cell: ([view]) => view },
+  { title: 'TBT−ctrl', width: 9, cell: ([, against]) => signed(against.tbtMs, milliseconds) },
+  { title: 'main−ctrl', width: 10, cell: ([, against]) => signed(against.mainThreadMs, seconds) },
+  {
+    title: 'main×ctrl',
+    width: 10,
+    cell: ([, against]) => `${against.mainThreadRatio.toFixed(2)}×`,
+  },
+  { title: 'LCP−ctrl', width: 9, cell: ([, against]) => signed(against.lcpMs, seconds) },
+  {
+    title: 'index view/ctrl',
+    width: 16,
+    cell: ([, { page, control }]) =>
+      `${Math.round(page.benchmarkIndex)} / ${Math.round(control.benchmarkIndex)}`,
+  },
+  { title: 'goal', width: 5, cell: ([, against]) => (against.meetsGoal ? 'yes' : 'no') },
+  {
+    title: '  TBT−ctrl by round',
+    width: 19,
+    left: true,
+    cell: ([, against]) => `  ${against.tbtByRoundMs.map(signedWhole).join(' ')}`,
+  },
+  {
+    title: ' ctrl TBT spread',
+    width: 16,
+    cell: ([, against]) => milliseconds(against.controlTbtSpreadMs),
+  },
+];
+
+function printAgainstControl(comparisons: Comparison[]): void {
   if (comparisons.length === 0) return;
-  const header = [
-    'view'.padEnd(13),
-    pad('TBT−ctrl', 9),
-    pad('main−ctrl', 10),
-    pad('main×ctrl', 10),
-    pad('LCP−ctrl', 9),
-    pad('index view/ctrl', 16),
-    pad('goal', 5),
-    '  TBT−ctrl by round',
-    ' ctrl TBT spread',
-  ].join(' ');
   console.log(`\nEach view against its control (medians, measured side by side)`);
-  console.log(`${header}\n${'-'.repeat(header.length)}`);
-  for (const [view, against] of comparisons) {
-    const index = `${Math.round(against.page.benchmarkIndex)} / ${Math.round(against.control.benchmarkIndex)}`;
-    console.log(
-      [
-        view.padEnd(13),
-        pad(signed(against.tbtMs, milliseconds), 9),
-        pad(signed(against.mainThreadMs, seconds), 10),
-        pad(`${against.mainThreadRatio.toFixed(2)}×`, 10),
-        pad(signed(against.lcpMs, seconds), 9),
-        pad(index, 16),
-        pad(against.meetsGoal ? 'yes' : 'no', 5),
-        `  ${against.tbtByRoundMs.map(signedWhole).join(' ')}`.padEnd(19),
-        pad(milliseconds(against.controlTbtSpreadMs), 16),
-      ].join(' '),
-    );
-  }
+  printRuledTable(comparisonColumns, comparisons);
   console.log(
     `goal: TBT at most ${goal.tbtAboveControlMs} ms above the control's and main-thread work at most` +
       ` ${goal.mainThreadTimesControl}× the control's. A low index with large differences is a slow machine;` +
@@ -348,7 +351,7 @@ async function measure(view: string, kind: Kind, round: number, url: string): Pr
     measured.push({ view, kind, round, result, lhr: run.lhr, report, trace });
     const { metrics } = result;
     console.log(
-      `  round ${round}/${runs} ${name.padEnd(22)} TBT ${pad(milliseconds(metrics.tbt), 7)}` +
+      `  round ${round}/${runs} ${name.padEnd(22)} TBT ${milliseconds(metrics.tbt).padStart(7)}` +
         `  main ${seconds(metrics.mainThread)}  LCP ${seconds(metrics.lcp)}` +
         `  index ${Math.round(result.benchmarkIndex)}`,
     );

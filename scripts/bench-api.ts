@@ -15,6 +15,7 @@ import { createScratchDatabase, type ScratchDatabase } from '../server/testing/h
 import { loadBookings, peakMemoryMiB } from './lib/booking-load.ts';
 import { startBuiltServer, type RunningServer } from './lib/built-server.ts';
 import { argument, benchPostgresUrl } from './lib/bench-options.ts';
+import { tableLines, type Column } from './lib/table.ts';
 
 const durationSeconds = Number(argument('--duration') ?? 10);
 const connections = Number(argument('--connections') ?? 32);
@@ -83,18 +84,14 @@ if (postgresRow) rows.push(postgresRow);
 console.log(
   `\nPOST /rest/v1/bookings, ${connections} connections, ${durationSeconds} s per engine, loopback`,
 );
-console.log('engine        requests   req/s   p50 ms   p99 ms   non-2xx   errors   peak RSS');
-for (const row of rows) {
-  console.log(
-    [
-      row.engine.padEnd(12),
-      String(row.requests).padStart(9),
-      String(row.perSecond).padStart(7),
-      String(row.p50).padStart(8),
-      String(row.p99).padStart(8),
-      String(row.non2xx).padStart(9),
-      String(row.errors).padStart(8),
-      `${row.peakMiB ?? '?'} MiB`.padStart(10),
-    ].join(' '),
-  );
-}
+const columns: Column<Row>[] = [
+  { title: 'engine', width: 12, left: true, cell: (row) => row.engine },
+  { title: 'requests', width: 9, cell: (row) => row.requests },
+  { title: 'req/s', width: 7, cell: (row) => row.perSecond },
+  { title: 'p50 ms', width: 8, cell: (row) => row.p50 },
+  { title: 'p99 ms', width: 8, cell: (row) => row.p99 },
+  { title: 'non-2xx', width: 9, cell: (row) => row.non2xx },
+  { title: 'errors', width: 8, cell: (row) => row.errors },
+  { title: 'peak RSS', width: 10, cell: (row) => `${row.peakMiB ?? '?'} MiB` },
+];
+for (const line of tableLines(columns, rows)) console.log(line);
