@@ -15,6 +15,7 @@
 import {
   hasLetter,
   longestMarkRun,
+  parseRanges,
   rangesClass,
   type CodePointRange,
 } from './letters-and-marks.ts';
@@ -80,31 +81,10 @@ export const trimmedSpace =
  * the server and SQL agree whatever Unicode version each knows; a test checks
  * that they cover `\p{Cc}` and `\p{Cf}` of this runtime.
  */
-export const hiddenCharacterRanges: readonly CodePointRange[] = [
-  [0x0000, 0x001f],
-  [0x007f, 0x009f],
-  [0x00ad, 0x00ad],
-  [0x0600, 0x0605],
-  [0x061c, 0x061c],
-  [0x06dd, 0x06dd],
-  [0x070f, 0x070f],
-  [0x0890, 0x0891],
-  [0x08e2, 0x08e2],
-  [0x180e, 0x180e],
-  [0x200b, 0x200f],
-  [0x2028, 0x202e],
-  [0x2060, 0x2064],
-  [0x2066, 0x206f],
-  [0xfeff, 0xfeff],
-  [0xfff9, 0xfffb],
-  [0x110bd, 0x110bd],
-  [0x110cd, 0x110cd],
-  [0x13430, 0x1343f],
-  [0x1bca0, 0x1bca3],
-  [0x1d173, 0x1d17a],
-  [0xe0001, 0xe0001],
-  [0xe0020, 0xe007f],
-];
+export const hiddenCharacterRanges: readonly CodePointRange[] = parseRanges(`
+0000-001F 007F-009F 00AD 0600-0605 061C 06DD 070F 0890-0891 08E2 180E 200B-200F 2028-202E 2060-2064
+2066-206F FEFF FFF9-FFFB 110BD 110CD 13430-1343F 1BCA0-1BCA3 1D173-1D17A E0001 E0020-E007F
+`);
 
 const hiddenCharacter = new RegExp(`[${rangesClass(hiddenCharacterRanges)}]`, 'u');
 const edgeSpace = new RegExp(`^[${trimmedSpace}]+|[${trimmedSpace}]+$`, 'g');
@@ -126,9 +106,7 @@ export function storedValue(field: BookingField, raw: string): string {
 
 /** Length in characters (code points), as SQL counts it. */
 export function characterCount(value: string): number {
-  let count = 0;
-  for (const _character of value) count += 1;
-  return count;
+  return [...value].length;
 }
 
 export function hasHiddenCharacter(value: string): boolean {

@@ -19,7 +19,8 @@ export function formatRanges(ranges: readonly CodePointRange[]): string {
     .join(' ');
 }
 
-function parseRanges(text: string): CodePointRange[] {
+/** The ranges written as `formatRanges` writes them. */
+export function parseRanges(text: string): CodePointRange[] {
   return text
     .trim()
     .split(/\s+/)
