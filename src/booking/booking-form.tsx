@@ -26,10 +26,6 @@ import { takeHeldSend, type AgentSubmitEvent } from './form-before-app.ts';
 
 const copy = site.bookingForm;
 
-function newRequestId(): string {
-  return crypto.randomUUID();
-}
-
 /** The booking request form: the component renders and dispatches; submission.ts decides. */
 export function BookingForm() {
   const [state, dispatch] = useReducer(bookingFormReducer, initialBookingFormState);
@@ -129,7 +125,7 @@ export function BookingForm() {
     if (submit.agentInvoked && typeof submit.respondWith === 'function') {
       submit.respondWith(new Promise<string>((resolve) => (agentReply.current = resolve)));
     }
-    dispatch({ type: 'submitted', newRequestId: newRequestId() });
+    dispatch({ type: 'submitted', newRequestId: crypto.randomUUID() });
   };
 
   const onChange = (field: BookingField) => (event: ChangeEvent<HTMLInputElement>) =>

@@ -1,16 +1,7 @@
-import type { OpeningHours, SiteContent } from '../content/site.ts';
+import type { SiteContent } from '../content/site.ts';
 import { absoluteUrl } from './html.ts';
 
 const dayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-
-function openingHoursSpecification(hours: readonly OpeningHours[]) {
-  return hours.map((entry) => ({
-    '@type': 'OpeningHoursSpecification',
-    dayOfWeek: entry.days.map((day) => dayNames[day]),
-    opens: entry.opens,
-    closes: entry.closes,
-  }));
-}
 
 /**
  * The business as schema.org describes it, from the same content as the
@@ -39,6 +30,11 @@ export function businessStructuredData(site: SiteContent) {
     },
     areaServed: `${address.city}, ${address.county}`,
     hasMap: address.directionsUrl,
-    openingHoursSpecification: openingHoursSpecification(site.openingHours),
+    openingHoursSpecification: site.openingHours.map((entry) => ({
+      '@type': 'OpeningHoursSpecification',
+      dayOfWeek: entry.days.map((day) => dayNames[day]),
+      opens: entry.opens,
+      closes: entry.closes,
+    })),
   };
 }

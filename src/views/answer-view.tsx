@@ -43,16 +43,11 @@ export function AnswerView() {
     if (settled) result.current?.focus();
   }, [settled, state.kind]);
 
-  async function mark() {
+  /** Shows `pending` while `call` asks the API, then what it answered. */
+  async function ask(pending: 'marking' | 'undoing', call: typeof markAnswered) {
     if (!link) return;
-    setState({ kind: 'marking' });
-    setState(await markAnswered(link.token));
-  }
-
-  async function undo() {
-    if (!link) return;
-    setState({ kind: 'undoing' });
-    setState(await unmarkAnswered(link.token));
+    setState({ kind: pending });
+    setState(await call(link.token));
   }
 
   return (
@@ -104,7 +99,7 @@ export function AnswerView() {
               className="button button-secondary"
               disabled={state.kind === 'undoing'}
               aria-busy={state.kind === 'undoing'}
-              onClick={() => void undo()}
+              onClick={() => void ask('undoing', unmarkAnswered)}
             >
               {state.kind === 'undoing' ? answerPage.undoing : answerPage.undo}
             </button>
@@ -115,7 +110,7 @@ export function AnswerView() {
               className="button button-primary"
               disabled={state.kind === 'marking'}
               aria-busy={state.kind === 'marking'}
-              onClick={() => void mark()}
+              onClick={() => void ask('marking', markAnswered)}
             >
               {state.kind === 'marking' ? answerPage.marking : answerPage.button}
             </button>
