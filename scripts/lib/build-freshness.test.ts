@@ -1,12 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTempDir } from '../../server/testing/temp-dir.ts';
 import { builds, recordBuild, staleBuilds } from './build-freshness.mjs';
 
 /** What `npm start` decides to build, on a folder laid out like the project. */
 
 describe('the builds npm start makes before serving', () => {
+  const rootDir = useTempDir('freshness');
   let root: string;
   const write = (file: string, content: string = file) => {
     const target = path.join(root, file);
@@ -22,14 +23,13 @@ describe('the builds npm start makes before serving', () => {
   const staleNames = () => staleBuilds(root).map((build) => build.name);
 
   beforeEach(() => {
-    root = mkdtempSync(path.join(tmpdir(), 'hijama-freshness-'));
+    root = rootDir();
     write('src/app/app.tsx');
     write('src/content/site.ts');
     write('server/index.ts');
     write('supabase/functions/_shared/core/booking-rules.ts');
     write('package-lock.json', '{}');
   });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   it('builds both when nothing is built', () => {
     expect(staleBuilds(root).map(({ name, exists }) => ({ name, exists }))).toEqual([

@@ -1,21 +1,18 @@
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTempDir } from '../../server/testing/temp-dir.ts';
 import { preparePhotos } from './photos.ts';
 import { writeTestPhoto } from './test-photo.ts';
 
-let workDir: string;
+const workDir = useTempDir('photos');
 let photosDir: string;
 let outputDir: string;
-
-beforeEach(async () => {
-  workDir = await mkdtemp(join(tmpdir(), 'hijama-photos-'));
-  photosDir = join(workDir, 'photos');
-  outputDir = join(workDir, 'generated');
+beforeEach(() => {
+  photosDir = join(workDir(), 'photos');
+  outputDir = join(workDir(), 'generated');
 });
-afterEach(() => rm(workDir, { recursive: true, force: true }));
 
 describe('preparePhotos', () => {
   it('does nothing when there is no photos folder, and writes nothing', async () => {

@@ -59,17 +59,21 @@ describe.each(testEngines('answers'))('booking answers on $name', (engine) => {
     expect(await answerRows(id)).toEqual([{ marked_by: 'link' }]);
   });
 
-  it('refuses forged, expired and orphaned tokens with their codes', async () => {
-    const id = await storedRequest();
-    const token = await tokenFor(id);
-    const call = (t: string) => asAnon('select public.mark_booking_answered($1)', [t]);
-    expect(await codeOf(call(forgedToken(token)))).toBe('PT403');
-    expect(await codeOf(call(await tokenFor(id, '-1 second')))).toBe('PT410');
-    await database.db.query('delete from public.bookings where id = $1', [id]);
-    expect(await codeOf(call(token))).toBe('PT404');
-  });
+  it.each(['mark', 'unmark'])(
+    'refuses to %s with forged, expired and orphaned tokens, with their codes',
+    async (kind) => {
+      const id = await storedRequest();
+      const token = await tokenFor(id);
+      await answers.markByToken(token);
+      const call = (t: string) => asAnon(`select public.${kind}_booking_answered($1)`, [t]);
+      expect(await codeOf(call(forgedToken(token)))).toBe('PT403');
+      expect(await codeOf(call(await tokenFor(id, '-1 second')))).toBe('PT410');
+      await database.db.query('delete from public.bookings where id = $1', [id]);
+      expect(await codeOf(call(token))).toBe('PT404');
+    },
+  );
 
-  it('lets anon take a mark back with the same token, and refuses the same tokens as marking', async () => {
+  it('lets anon take a mark back with the same token', async () => {
     const id = await storedRequest();
     const token = await tokenFor(id);
     await answers.markByToken(token);
@@ -79,13 +83,6 @@ describe.each(testEngines('answers'))('booking answers on $name', (engine) => {
     });
     expect((await answers.unmarkByToken(token)).was_answered).toBe(false);
     expect(await answerRows(id)).toEqual([]);
-
-    await answers.markByToken(token);
-    const call = (t: string) => answers.unmarkByToken(t);
-    expect(await codeOf(call(forgedToken(token)))).toBe('PT403');
-    expect(await codeOf(call(await tokenFor(id, '-1 second')))).toBe('PT410');
-    await database.db.query('delete from public.bookings where id = $1', [id]);
-    expect(await codeOf(call(token))).toBe('PT404');
     const { rows: grants } = await database.db.query(
       `select has_function_privilege('anon', 'public.unmark_booking_answered(text)', 'execute') as unmarking,
               has_function_privilege('anon', 'app_private.answer_token_booking(text)', 'execute') as checking`,
