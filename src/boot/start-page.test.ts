@@ -1,7 +1,8 @@
 /**
  * The boot scripts on a DOM of their own (happy-dom), with the page's view
  * files served over real HTTP: the view already in the page, the view's file
- * fetched, and the file missing or late (the script renders the view).
+ * fetched, and the file missing or late (the script renders the view); and
+ * what the page links only once the visitor acts (src/lib/page-extras.ts).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +21,7 @@ import {
   viewPendingAttribute,
   type BootManifest,
 } from './protocol.ts';
+import { linkPageExtras } from '../lib/page-extras.ts';
 import { showInPageView } from './show-in-page-view.ts';
 import { startPage, type BootWindow } from './start-page.ts';
 
@@ -293,5 +295,15 @@ describe('without a manifest (the development server)', () => {
     expect(page.isPending()).toBe(false);
     expect(page.mainScriptStarted()).toBe(false);
     expect(page.links('modulepreload')).toEqual([]);
+  });
+});
+
+describe('what waits for the visitor', () => {
+  it('links the web manifest, once, and no style sheet', () => {
+    const page = openPage();
+    linkPageExtras(page.document);
+    linkPageExtras(page.document);
+    expect(page.links('manifest')).toEqual([manifest.afterFirstPaint.manifest]);
+    expect(page.links('stylesheet')).toEqual([]);
   });
 });
