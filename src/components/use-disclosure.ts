@@ -5,6 +5,5 @@ export function useDisclosure(initiallyOpen = false) {
   const [isOpen, setOpen] = useState(initiallyOpen);
   const open = useCallback(() => setOpen(true), []);
   const close = useCallback(() => setOpen(false), []);
-  const toggle = useCallback(() => setOpen((value) => !value), []);
-  return { isOpen, open, close, toggle };
+  return { isOpen, open, close };
 }

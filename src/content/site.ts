@@ -18,9 +18,7 @@ import { ratingSummary, ratingSummaryWords, reviewSourceWords, reviews } from '.
 
 export { pageNames, type PageName } from './page-names.ts';
 export type { OpeningHours, Weekday } from './clinic-hours.ts';
-export type { ImageSlot, PhotoSlot } from './image-slot.ts';
-export type { RatingSummary, ReviewSource, Testimonial } from './reviews.ts';
-export type { Practitioner, Question, Session } from './before-booking.ts';
+export type { ReviewSource, Testimonial } from './reviews.ts';
 
 /** Icons a who-can-benefit card may show; the home view maps each name to an SVG icon. */
 export type AudienceIconName =
