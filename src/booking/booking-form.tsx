@@ -1,12 +1,4 @@
-import {
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useReducer,
-  useRef,
-  type ChangeEvent,
-  type FormEvent,
-} from 'react';
+import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, type FormEvent } from 'react';
 import { CircleAlert } from '../components/icons/circle-alert.ts';
 import { CircleCheck } from '../components/icons/circle-check.ts';
 import {
@@ -128,9 +120,6 @@ export function BookingForm() {
     dispatch({ type: 'submitted', newRequestId: crypto.randomUUID() });
   };
 
-  const onChange = (field: BookingField) => (event: ChangeEvent<HTMLInputElement>) =>
-    dispatch({ type: 'edited', field, value: event.target.value });
-
   const failureCount = Object.keys(state.failures).length;
   const announcement = submitting
     ? copy.sendingAnnouncement
@@ -191,7 +180,9 @@ export function BookingForm() {
                   required={required}
                   placeholder={field === 'instagram' ? copy.instagramPlaceholder : undefined}
                   value={state.values[field]}
-                  onChange={onChange(field)}
+                  onChange={(event) =>
+                    dispatch({ type: 'edited', field, value: event.target.value })
+                  }
                   aria-invalid={failure ? true : undefined}
                   aria-describedby={describedBy || undefined}
                   spellCheck={field === 'fullName' ? undefined : false}
