@@ -18,6 +18,7 @@
  * (docs/performance.md, "What runs on the main thread").
  */
 import { urlFor, viewFor, type ViewName } from './app/page-name.ts';
+import { pageNames } from './content/page-names.ts';
 import {
   closeMenuClass,
   interactiveAttribute,
@@ -47,14 +48,11 @@ import { keepBookingInReach } from './lib/booking-in-reach.ts';
 import { isScrolledPast } from './lib/scrolled-past.ts';
 import './styles/index.css';
 
-/** Views that, pre-rendered and on screen, need nothing of React until the visitor acts. */
-const readOnArrival: ReadonlySet<ViewName> = new Set([
-  'home',
-  'benefits',
-  'testimonials',
-  'location',
-  'contact',
-]);
+/**
+ * Views that, pre-rendered and on screen, need nothing of React until the
+ * visitor acts: every page (src/entry-server.tsx pre-renders them all).
+ */
+const readOnArrival: ReadonlySet<ViewName> = new Set(pageNames);
 
 /** Longer than the usual interval between the two clicks of a double click (as src/components/dialog.tsx). */
 const doubleClickMs = 500;
