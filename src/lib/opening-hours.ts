@@ -56,8 +56,9 @@ export function localTimeIn(
     hourCycle: 'h23',
   }).formatToParts(now);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  const weekday = weekdays.findIndex((day) => day === part('weekday'));
   return {
-    weekday: Math.max(0, weekdays.findIndex((day) => day === part('weekday'))) as Weekday,
+    weekday: Math.max(0, weekday) as Weekday,
     minutes: Number(part('hour')) * 60 + Number(part('minute')),
   };
 }
