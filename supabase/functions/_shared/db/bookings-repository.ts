@@ -64,14 +64,12 @@ export interface BookingsRepository {
 }
 
 // The id as text and created_at in json's ISO 8601 form, the same on both engines.
+const castColumns: Partial<Record<BookingTableColumn, string>> = {
+  id: 'id::text as id',
+  created_at: `to_json(created_at) #>> '{}' as created_at`,
+};
 const selectedColumns = bookingTableColumns
-  .map((column) =>
-    column === 'created_at'
-      ? `to_json(created_at) #>> '{}' as created_at`
-      : column === 'id'
-        ? 'id::text as id'
-        : column,
-  )
+  .map((column) => castColumns[column] ?? column)
   .join(', ');
 
 export function createBookingsRepository(db: Database): BookingsRepository {

@@ -69,15 +69,6 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
-interface DriverErrorFields {
-  code?: unknown;
-  severity?: unknown;
-  message?: unknown;
-  detail?: unknown;
-  hint?: unknown;
-  constraint?: unknown;
-}
-
 const sqlState = /^[0-9A-Z]{5}$/;
 
 /**
@@ -86,7 +77,10 @@ const sqlState = /^[0-9A-Z]{5}$/;
  */
 export function translateDriverError(error: unknown): Error {
   if (error instanceof DatabaseError || error instanceof DatabaseUnavailableError) return error;
-  const fields = (typeof error === 'object' && error !== null ? error : {}) as DriverErrorFields;
+  const fields = (typeof error === 'object' && error !== null ? error : {}) as Record<
+    string,
+    unknown
+  >;
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   const code = text(fields.code);
   if (code && sqlState.test(code) && fields.severity !== undefined) {
