@@ -43,14 +43,8 @@ export function isBookingChallenge(value: unknown): value is BookingChallenge {
 
 /** The header's value: base64 of the JSON the database checks. */
 export function encodeBookingProof(challenge: BookingChallenge, number: number): string {
-  const { algorithm, salt, signature } = challenge;
-  const json = JSON.stringify({
-    algorithm,
-    challenge: challenge.challenge,
-    number,
-    salt,
-    signature,
-  });
+  const { algorithm, challenge: hash, salt, signature } = challenge;
+  const json = JSON.stringify({ algorithm, challenge: hash, number, salt, signature });
   // btoa takes bytes as characters: encode the JSON as UTF-8 first.
   return btoa(String.fromCharCode(...new TextEncoder().encode(json)));
 }
