@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,18 +15,13 @@ export interface RunningServer {
 
 /** A free TCP port on loopback, found by letting the system pick one. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('No port')),
-      );
-    });
-  });
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) =>
+    probe.once('error', reject).listen(0, '127.0.0.1', resolve),
+  );
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 /**
