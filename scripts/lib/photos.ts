@@ -12,7 +12,8 @@
  * (cached for good, as every file there) and serves them in development.
  */
 import { createHash } from 'node:crypto';
-import { access, mkdir, readFile, readdir, rename } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rename } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import type { Plugin } from 'vite';
 import { photoNames, type PhotoName } from '../../src/content/image-slot.ts';
@@ -45,12 +46,6 @@ export interface PreparedPhotos {
   /** How many files were encoded this time (0 when all were made before). */
   encoded: number;
 }
-
-const exists = (path: string) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
 
 /** The photographs in `photosDir`, by slot; any other image there is a mistake worth stopping for. */
 async function findSources(photosDir: string): Promise<Map<PhotoName, string>> {
@@ -102,7 +97,7 @@ export async function preparePhotos(photosDir: string, outputDir: string): Promi
       for (const format of formats) {
         const file = `${name}-${hash}-${width}.${format}`;
         const target = join(outputDir, file);
-        if (!(await exists(target))) {
+        if (!existsSync(target)) {
           await sharp(source)
             .autoOrient()
             .resize(width, photoHeight(layout, width), {
