@@ -29,33 +29,30 @@ interface Engine {
   open(): Promise<{ db: Database; drop(): Promise<void> }>;
 }
 
+/** An opened database, dropped by closing it and then `cleanUp`. */
+const opened = (db: Database, cleanUp: () => Promise<void>) => ({
+  db,
+  drop: async () => {
+    await db.close();
+    await cleanUp();
+  },
+});
+
 const engines: Engine[] = [
   {
     name: 'PGlite',
     open: async () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'hijama-bench-restore-'));
-      const db = await openPglite(path.join(dir, 'pgdata'));
-      return {
-        db,
-        drop: async () => {
-          await db.close();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
+      return opened(await openPglite(path.join(dir, 'pgdata')), async () =>
+        rmSync(dir, { recursive: true, force: true }),
+      );
     },
   },
   {
     name: 'PostgreSQL',
     open: async () => {
       const scratch = await createScratchDatabase(benchPostgresUrl);
-      const db = await openPostgres(scratch.url);
-      return {
-        db,
-        drop: async () => {
-          await db.close();
-          await scratch.drop();
-        },
-      };
+      return opened(await openPostgres(scratch.url), scratch.drop);
     },
   },
 ];
