@@ -365,7 +365,7 @@ try {
   for (const dir of ['runs', 'traces'])
     await rm(join(outDir, dir), { recursive: true, force: true });
   for (const dir of ['runs', 'traces']) await mkdir(join(outDir, dir), { recursive: true });
-  controlled.push(...(await prepareBenchSite('dist', siteDir, views)).controlled);
+  controlled.push(...(await prepareBenchSite('dist', siteDir, views)));
   server = await startBuiltServer({ DIST_DIR: siteDir });
   await warmSite(server, siteDir);
   chrome = await launch({ chromePath: chromiumPath, chromeFlags, logLevel: 'silent' });

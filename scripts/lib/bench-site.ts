@@ -7,22 +7,17 @@ import { controlPage, viewSource } from './control-page.ts';
 /** Where a view's control is in the bench's copy of the site. */
 export const controlPath = (view: string) => `/control/${view}.html`;
 
-export interface BenchSite {
-  dir: string;
-  /** The views that have a control (those pre-rendered), in the order asked. */
-  controlled: string[];
-}
-
 /**
  * A copy of the built site (dist/) for one bench run, so that a build started
  * meanwhile changes nothing under it, with each view's control beside the
- * page (`controlPath`). The project's server serves both alike.
+ * page (`controlPath`). The project's server serves both alike. Returns the
+ * views that have a control (those pre-rendered), in the order asked.
  */
 export async function prepareBenchSite(
   distDir: string,
   dir: string,
   views: readonly string[],
-): Promise<BenchSite> {
+): Promise<string[]> {
   await rm(dir, { recursive: true, force: true });
   await cp(distDir, dir, { recursive: true });
   const html = await readFile(join(dir, 'index.html'), 'utf8');
@@ -37,7 +32,7 @@ export async function prepareBenchSite(
     await writeFile(join(dir, controlPath(view)), controlPage(html, view, markup));
     controlled.push(view);
   }
-  return { dir, controlled };
+  return controlled;
 }
 
 /**
