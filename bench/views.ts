@@ -38,7 +38,6 @@ import { controlPath, prepareBenchSite, warmSite } from '../scripts/lib/bench-si
 import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
 import { chromiumArgs, chromiumPath } from '../scripts/lib/chromium.ts';
 import { tableLines, type Column } from '../scripts/lib/table.ts';
-import { numeric } from './lighthouse-results.ts';
 
 const outDir = 'bench-results';
 const categoryIds = [
@@ -71,6 +70,11 @@ interface ViewResult {
   agentic: { id: string; title: string; result: string; note: string; details: string[] }[];
   /** Audits Lighthouse could not compute, with its error message. */
   errors: string[];
+}
+
+/** An audit's measured value (milliseconds, or unitless for layout shift); NaN when Lighthouse has none. */
+function numeric(lhr: Result, auditId: string): number {
+  return lhr.audits[auditId]?.numericValue ?? Number.NaN;
 }
 
 /** Bytes sent for scripts, from the resource summary (one row per resource type). */
