@@ -11,9 +11,8 @@ interface ContactItem {
   icon: LucideIcon;
   label: string;
   text: string;
+  /** One that opens a new tab says so, to screen readers only. */
   link: AnchorHTMLAttributes<HTMLAnchorElement>;
-  /** Read after the text by screen readers only. */
-  note?: string;
 }
 
 const { phone, email, location, instagram, whatsapp } = site.contactDetails;
@@ -31,7 +30,6 @@ const items: ContactItem[] = [
     label: site.contactLabels.instagram,
     text: instagram.text,
     link: { href: instagram.url, ...newTab },
-    note: site.chrome.opensInNewTab,
   },
   ...(whatsapp
     ? [
@@ -40,7 +38,6 @@ const items: ContactItem[] = [
           label: site.contactLabels.whatsapp,
           text: whatsapp.text,
           link: { href: whatsapp.url, ...newTab },
-          note: site.chrome.opensInNewTab,
         },
       ]
     : []),
@@ -49,7 +46,6 @@ const items: ContactItem[] = [
     label: site.contactLabels.location,
     text: location,
     link: { href: site.address.directionsUrl, ...newTab },
-    note: site.chrome.opensInNewTab,
   },
 ];
 
@@ -67,7 +63,7 @@ export function ContactDetails({
 }) {
   return (
     <ul className={['contact-details', className].filter(Boolean).join(' ')}>
-      {only.map(({ icon: ItemIcon, label, text, link, note }) => (
+      {only.map(({ icon: ItemIcon, label, text, link }) => (
         <li key={label}>
           <span className="contact-icon">
             <ItemIcon aria-hidden="true" />
@@ -76,7 +72,9 @@ export function ContactDetails({
             <span className="contact-label">{label}</span>
             <a {...link}>
               {text}
-              {note ? <span className="visually-hidden">{note}</span> : null}
+              {link.target === newTab.target ? (
+                <span className="visually-hidden">{site.chrome.opensInNewTab}</span>
+              ) : null}
             </a>
           </span>
         </li>
