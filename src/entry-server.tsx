@@ -16,12 +16,15 @@ import { llmsTxt } from './seo/llms-txt.ts';
 import { robotsTxt, sitemapXml, webManifest } from './seo/site-files.ts';
 import faviconSvg from '../public/favicon.svg?raw';
 
+/** The app as the browser starts it on arrival at `pageName`. */
+const appAt = (pageName: string) => (
+  <StrictMode>
+    <App initialPageName={pageName} />
+  </StrictMode>
+);
+
 export function renderHome(): string {
-  return renderToString(
-    <StrictMode>
-      <App initialPageName="home" />
-    </StrictMode>,
-  );
+  return renderToString(appAt('home'));
 }
 
 /**
@@ -49,9 +52,7 @@ export async function renderOtherViews(): Promise<Record<string, string>> {
 
 async function renderApp(pageName: PageName): Promise<string> {
   const { prelude } = await prerender(
-    <StrictMode>
-      <App initialPageName={pageName} />
-    </StrictMode>,
+    appAt(pageName),
     // Never split a large page into parts joined up by an inline script: the
     // policy allows no such script, and the markup must stand on its own.
     { progressiveChunkSize: Number.POSITIVE_INFINITY },
