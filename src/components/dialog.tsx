@@ -1,5 +1,5 @@
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import { useLockBodyScroll } from './use-lock-body-scroll.ts';
+import { lockBodyScroll } from '../lib/body-scroll-lock.ts';
 
 interface DialogProps {
   isOpen: boolean;
@@ -44,7 +44,8 @@ function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>): void {
 export function Dialog({ isOpen, onClose, labelledBy, className, children }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const openedAt = useRef(0);
-  useLockBodyScroll(isOpen);
+  // The page's scroll is locked while it is open (src/lib/body-scroll-lock.ts).
+  useEffect(() => (isOpen ? lockBodyScroll() : undefined), [isOpen]);
 
   useEffect(() => {
     const dialog = ref.current;
