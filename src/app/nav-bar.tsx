@@ -1,9 +1,9 @@
+import { useState } from 'react';
 import { Menu } from '../components/icons/menu.ts';
 import { menuButtonClass, navBarClass, scrolledAttribute } from '../boot/protocol.ts';
 import { site } from '../content/site.ts';
 import { BookButton } from '../components/book-button.tsx';
 import { CupMark } from '../components/cup-mark.tsx';
-import { useDisclosure } from '../components/use-disclosure.ts';
 import { PageLink } from '../navigation/page-link.tsx';
 import { SideMenu } from './side-menu.tsx';
 import { useScrolledPast } from './use-scrolled-past.ts';
@@ -15,7 +15,7 @@ import { preloadAllViews } from './views.ts';
  */
 export function NavBar({ menuOpen = false }: { menuOpen?: boolean }) {
   const scrolled = useScrolledPast();
-  const menu = useDisclosure(menuOpen);
+  const [isMenuOpen, setMenuOpen] = useState(menuOpen);
 
   return (
     <header className={navBarClass} {...{ [scrolledAttribute]: scrolled }}>
@@ -30,15 +30,15 @@ export function NavBar({ menuOpen = false }: { menuOpen?: boolean }) {
           className={`icon-button ${menuButtonClass}`}
           aria-label={site.chrome.openMenu}
           aria-haspopup="dialog"
-          aria-expanded={menu.isOpen}
-          onClick={menu.open}
+          aria-expanded={isMenuOpen}
+          onClick={() => setMenuOpen(true)}
           onPointerEnter={preloadAllViews}
           onFocus={preloadAllViews}
         >
           <Menu aria-hidden="true" />
         </button>
       </div>
-      <SideMenu isOpen={menu.isOpen} onClose={menu.close} />
+      <SideMenu isOpen={isMenuOpen} onClose={() => setMenuOpen(false)} />
     </header>
   );
 }
