@@ -12,7 +12,6 @@ import type { LucideIcon } from '../components/icons/lucide-icon.tsx';
 import { site, type BenefitIconName } from '../content/site.ts';
 import { CardGrid } from '../components/card-grid.tsx';
 import { ClosingCall } from '../components/closing-call.tsx';
-import { FirstVisitQuestions } from '../components/first-visit-questions.tsx';
 import { Photo } from '../components/photo.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 
@@ -52,7 +51,19 @@ export function BenefitsView() {
           </div>
           <div className="first-visit-body">
             <Photo slot={firstVisit.photo} className="first-visit-photo" />
-            <FirstVisitQuestions />
+            {/* A first-timer's questions, each opening on a tap or a key (native <details>). */}
+            <div className="questions">
+              {firstVisit.questions.map(({ question, answer }) => (
+                <details key={question} className="question">
+                  <summary>{question}</summary>
+                  <div className="answer">
+                    {answer.map((paragraph) => (
+                      <p key={paragraph}>{paragraph}</p>
+                    ))}
+                  </div>
+                </details>
+              ))}
+            </div>
           </div>
           <ClosingCall />
         </div>
