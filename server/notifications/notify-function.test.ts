@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,17 +15,17 @@ import { useScratchPostgres } from '../testing/test-database.ts';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { callApiFunction } from '../../supabase/functions/_shared/db/api-function.ts';
 import {
+  makeCertificate,
   startNtfyPeer,
   startSmtpPeer,
   waitFor,
-  type NtfyPublished,
-  type ReceivedMail,
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
 import { denoBinary, installDeno } from '../testing/deno.ts';
 import type { ChildRun } from '../testing/processes.ts';
 import { startEdgeFunction } from '../testing/supabase-stack.ts';
 import { bookingWithId } from '../testing/booking-samples.ts';
+import { useTempDir } from '../testing/temp-dir.ts';
 import { ukDayOf } from '../../supabase/functions/_shared/uk-time.ts';
 import * as visitorEmails from '../../supabase/functions/_shared/content/visitor-emails.ts';
 
@@ -72,6 +72,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
 
   describe.runIf(testDatabaseUrl)('on PostgreSQL', () => {
     const scratch = useScratchPostgres(noBookingLimits);
+    const certificateDir = useTempDir('smtps', { once: true });
     const running: ChildRun[] = [];
     const closers: (() => Promise<void>)[] = [];
     let db: Database;
@@ -336,7 +337,11 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       expect(mail.mails).toHaveLength(1);
       expect(mail.mails[0]!.to).toEqual([practice]);
       expect(push.messages).toHaveLength(1);
-      expectReminderOf(shortReference(id), mail.mails[0]!, push.messages[0]!);
+      const [reminder, reminderPush] = [mail.mails[0]!.parsed, push.messages[0]!];
+      expect(reminder.subject).toMatch(/^A request waits for a reply; it is due /);
+      expect(reminder.text).toContain(`Amina Khan, ref ${shortReference(id)}\n`);
+      expect(reminderPush.title).toBe(reminder.subject);
+      expect(reminderPush.message).toContain(`Amina Khan, ref ${shortReference(id)}: reply by `);
 
       expect((await call(url)).body).toEqual({ sent: 0, failed: 0, pending: 0 });
       expect(mail.mails).toHaveLength(1);
@@ -375,9 +380,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
     });
 
     it('sends through SMTP over implicit TLS (smtps://, as on port 465), verifying the certificate', async () => {
-      const dir = mkdtempSync(path.join(tmpdir(), 'hijama-smtps-'));
-      closers.push(async () => rmSync(dir, { recursive: true, force: true }));
-      const { key, cert, caFile } = await makeCertificate(dir);
+      const { key, cert, caFile } = await makeCertificate(certificateDir());
       const peer = await smtpPeer({
         auth: { user: 'clinic', pass: 's3cret' },
         tls: { key, cert },
@@ -587,38 +590,3 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
     });
   });
 });
-
-/** The reminder of one waiting request, as the e-mail and the push give it. */
-function expectReminderOf(reference: string, email: ReceivedMail, push: NtfyPublished) {
-  expect(email.parsed.subject).toMatch(/^A request waits for a reply; it is due /);
-  expect(email.parsed.text).toContain(`Amina Khan, ref ${reference}\n`);
-  expect(push.title).toBe(email.parsed.subject);
-  expect(push.message).toContain(`Amina Khan, ref ${reference}: reply by `);
-}
-
-/**
- * A certificate for 127.0.0.1 issued by a new self-signed authority, as a mail
- * provider's is by a public one; the function trusts that authority only when
- * given it in DENO_CERT. (Deno, like browsers, does not take a self-signed
- * server certificate as its own authority.)
- */
-async function makeCertificate(dir: string) {
-  const file = (name: string) => path.join(dir, name);
-  const openssl = (args: string, ...more: string[]) =>
-    execFileAsync('openssl', [...args.split(' '), ...more], { cwd: dir });
-  const authority = 'req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=Hijama-test-authority';
-  await openssl(authority, '-keyout', file('ca-key.pem'), '-out', file('ca.pem'));
-  const request = 'req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1';
-  await openssl(request, '-keyout', file('key.pem'), '-out', file('server.csr'));
-  writeFileSync(file('server.ext'), 'basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1\n');
-  await openssl(
-    'x509 -req -set_serial 1 -days 1',
-    ...['-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca-key.pem')],
-    ...['-extfile', file('server.ext'), '-out', file('cert.pem')],
-  );
-  return {
-    key: readFileSync(file('key.pem'), 'utf8'),
-    cert: readFileSync(file('cert.pem'), 'utf8'),
-    caFile: file('ca.pem'),
-  };
-}

@@ -1,24 +1,17 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   freePort,
+  makeCertificate,
   startSilentServer,
   startSmtpPeer,
+  testSiteUrl,
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
+import { useTempDir } from '../testing/temp-dir.ts';
 import { createEmailChannel } from '../../supabase/functions/_shared/notifications/channels.ts';
 import { describeSmtpFailure, describeSmtpSuccess } from './smtp-check.ts';
 
-/** SITE_URL of these tests: every link to the site must name it. */
-const testSiteUrl = 'https://clinic.test/';
-
 /** The start-up check of the e-mail account against real SMTP servers, and what it says. */
-
-const execFileAsync = promisify(execFile);
 
 async function check(smtpUrl: string): Promise<string> {
   const channel = createEmailChannel(
@@ -38,27 +31,18 @@ async function check(smtpUrl: string): Promise<string> {
 describe('the SMTP check', () => {
   let peer: SmtpPeer;
   let tlsPeer: SmtpPeer;
-  let dir: string;
+  const dir = useTempDir('smtp-check', { once: true });
 
   beforeAll(async () => {
     peer = await startSmtpPeer({ auth: { user: 'bookings@clinic.example', pass: 'p@ss' } });
-    dir = mkdtempSync(path.join(tmpdir(), 'hijama-smtp-check-'));
-    // A self-signed certificate: one no client verifies.
-    const selfSigned = 'req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost';
-    const args = [...selfSigned.split(' '), '-keyout', 'key.pem', '-out', 'cert.pem'];
-    await execFileAsync('openssl', args, { cwd: dir });
-    tlsPeer = await startSmtpPeer({
-      tls: {
-        key: readFileSync(path.join(dir, 'key.pem'), 'utf8'),
-        cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
-      },
-    });
+    // Issued by an authority of its own, which the check is not given: one it cannot verify.
+    const { key, cert } = await makeCertificate(dir());
+    tlsPeer = await startSmtpPeer({ tls: { key, cert } });
   }, 60_000);
 
   afterAll(async () => {
     await peer?.close();
     await tlsPeer?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('says whose login was accepted', async () => {

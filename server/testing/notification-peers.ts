@@ -1,4 +1,8 @@
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import PostalMime, { type Email } from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
@@ -106,6 +110,33 @@ export async function startSmtpPeer(
     port,
     mails,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * A certificate for 127.0.0.1, made in `dir`, issued by a new self-signed
+ * authority, as a mail provider's is by a public one: a client trusts it only
+ * when given that authority (`caFile`; Deno's DENO_CERT). (Deno, like
+ * browsers, does not take a self-signed server certificate as its own authority.)
+ */
+export async function makeCertificate(dir: string) {
+  const file = (name: string) => path.join(dir, name);
+  const openssl = (args: string, ...more: string[]) =>
+    promisify(execFile)('openssl', [...args.split(' '), ...more], { cwd: dir });
+  const authority = 'req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=Hijama-test-authority';
+  await openssl(authority, '-keyout', file('ca-key.pem'), '-out', file('ca.pem'));
+  const request = 'req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1';
+  await openssl(request, '-keyout', file('key.pem'), '-out', file('server.csr'));
+  writeFileSync(file('server.ext'), 'basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1\n');
+  await openssl(
+    'x509 -req -set_serial 1 -days 1',
+    ...['-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca-key.pem')],
+    ...['-extfile', file('server.ext'), '-out', file('cert.pem')],
+  );
+  return {
+    key: readFileSync(file('key.pem'), 'utf8'),
+    cert: readFileSync(file('cert.pem'), 'utf8'),
+    caFile: file('ca.pem'),
   };
 }
 
