@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BookingInsert } from '../../supabase/functions/_shared/db/bookings-repository.ts';
+import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 import {
@@ -27,6 +27,7 @@ import {
   storeVaultSecret,
   type SupabaseStack,
 } from '../testing/supabase-stack.ts';
+import { bookingWithId } from '../testing/booking-samples.ts';
 import * as visitorEmails from '../../supabase/functions/_shared/content/visitor-emails.ts';
 
 /**
@@ -48,8 +49,6 @@ const practice = 'practice@example.com';
 const practiceFrom = 'bookings@rochester-hijama.example';
 const ntfyToken = 'tk_hostedstack0123456789abcdefgh';
 const visitorHeaders = { 'cf-connecting-ip': '203.0.113.9' };
-
-const reference = (id: string) => id.replaceAll('-', '').slice(0, 8).toUpperCase();
 
 describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
   'the hosted path on a Supabase database with pg_net, Vault and pg_cron',
@@ -170,15 +169,6 @@ describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
       return rows[0]?.completed;
     }
 
-    const booking = (overrides: Partial<BookingInsert> = {}): BookingInsert => ({
-      id: crypto.randomUUID(),
-      full_name: 'Amina Khan',
-      phone: '07700 900123',
-      email: 'amina@example.com',
-      instagram: null,
-      ...overrides,
-    });
-
     it("makes the same schema as on the embedded database, Supabase's extensions and roles notwithstanding", async () => {
       const onPglite = await readNewPgliteCatalog();
       expect(onPglite.length).toBeGreaterThan(100);
@@ -189,7 +179,7 @@ describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
     }, 60_000);
 
     it('e-mails and pushes a booking stored as PostgREST stores it, and tells the visitor, through pg_net', async () => {
-      const sent = booking();
+      const sent = bookingWithId();
       const started = Date.now();
       await insertAsPostgrest(db!, sent, visitorHeaders);
 
@@ -208,7 +198,7 @@ describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
         topic: 'hijama-practice',
         authorization: `Bearer ${ntfyToken}`,
       });
-      expect(push.message).toContain(`Ref ${reference(sent.id)}, received `);
+      expect(push.message).toContain(`Ref ${shortReference(sent.id)}, received `);
       const notice = smtp!.mails.find((mail) => mail.parsed.subject === title)!;
       expect(notice.to).toEqual([practice]);
 
@@ -218,7 +208,7 @@ describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
       );
       expect(acknowledgement.to).toEqual([sent.email]);
       expect(acknowledgement.parsed.subject).toBe(
-        visitorEmails.acknowledgement.subject(reference(sent.id)),
+        visitorEmails.acknowledgement.subject(shortReference(sent.id)),
       );
       expect(acknowledgement.parsed.from?.address).toBe(practiceFrom);
       expect(acknowledgement.from).toBe(notice.from);
@@ -231,7 +221,7 @@ describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
     }, 60_000);
 
     it("reminds the practice of a request waiting close to its reply-by time, through pg_cron's job", async () => {
-      const waiting = booking({ full_name: 'Bilal Ahmed', email: 'bilal@example.com' });
+      const waiting = bookingWithId({ full_name: 'Bilal Ahmed', email: 'bilal@example.com' });
       await insertAsPostgrest(db!, waiting, visitorHeaders);
       await explained(() =>
         waitForMail((mail) => mail.to.includes(waiting.email!), "the visitor's acknowledgement"),
@@ -252,7 +242,7 @@ describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
       );
       const agedAt = rows[0]!.aged_at;
       const started = Date.now();
-      const isReminder = (text: string | undefined) => text?.includes(reference(waiting.id));
+      const isReminder = (text: string | undefined) => text?.includes(shortReference(waiting.id));
       const reminder = await explained(() =>
         waitForMail(
           (mail) =>
