@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaticSite } from '../routes/static-site.ts';
 import { serve, type RunningServer } from '../testing/helpers.ts';
+import { useTempDir } from '../testing/temp-dir.ts';
 import { writeHeadersFile } from './headers-file.ts';
 
 /**
@@ -31,13 +31,12 @@ function matches(pattern: string, urlPath: string): boolean {
   return pattern.endsWith('/*') ? urlPath.startsWith(pattern.slice(0, -1)) : pattern === urlPath;
 }
 
-let root: string;
+const root = useTempDir('headers', { once: true });
 let dist: string;
 let server: RunningServer;
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'hijama-headers-'));
-  dist = path.join(root, 'dist');
+  dist = path.join(root(), 'dist');
   mkdirSync(path.join(dist, 'assets'), { recursive: true });
   writeFileSync(
     path.join(dist, 'index.html'),
@@ -52,10 +51,7 @@ beforeAll(async () => {
   await writeHeadersFile(dist);
 });
 
-afterAll(async () => {
-  await server?.close();
-  rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => server?.close());
 
 describe('dist/_headers', () => {
   it.each([

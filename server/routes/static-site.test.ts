@@ -1,21 +1,19 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
-import { serveApp, type RunningServer } from '../testing/helpers.ts';
+import { httpExchange, serveApp, type RunningServer } from '../testing/helpers.ts';
+import { useTempDir } from '../testing/temp-dir.ts';
 
 const html = `<!doctype html><html><head><title>Hijama Rochester</title></head><body>${'<p>Cupping</p>'.repeat(200)}</body></html>`;
 const script = `export const views = ${JSON.stringify(Array.from({ length: 300 }, (_, i) => `view-${i}`))};`;
 
-let root: string;
+const root = useTempDir('site', { once: true });
 let server: RunningServer;
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'hijama-site-'));
-  const dist = path.join(root, 'dist');
+  const dist = path.join(root(), 'dist');
   mkdirSync(path.join(dist, 'assets'), { recursive: true });
   writeFileSync(path.join(dist, 'index.html'), html);
   writeFileSync(path.join(dist, 'assets', 'index-4f2a9c.js'), script);
@@ -26,36 +24,21 @@ beforeAll(async () => {
   );
   writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(path.join(dist, '.env'), 'SECRET=1');
-  writeFileSync(path.join(root, 'outside.txt'), 'outside the site');
-  symlinkSync(path.join(root, 'outside.txt'), path.join(dist, 'linked.txt'));
+  writeFileSync(path.join(root(), 'outside.txt'), 'outside the site');
+  symlinkSync(path.join(root(), 'outside.txt'), path.join(dist, 'linked.txt'));
   // No request of these tests reaches the database.
   server = await serveApp({} as Database, { distDir: dist });
 });
 
-afterAll(async () => {
-  await server?.close();
-  rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => server?.close());
 
-/** A raw request: fetch would decompress and hide Content-Encoding. */
+/**
+ * A raw request, its path sent as written, dot segments included: fetch would
+ * decompress and hide Content-Encoding.
+ */
 function get(pathname: string, headers: Record<string, string> = {}, method = 'GET') {
-  return new Promise<{
-    status: number;
-    headers: Record<string, string | string[] | undefined>;
-    body: Buffer;
-  }>((resolve, reject) => {
-    // The path is sent as written, dot segments included.
-    const { hostname, port } = new URL(server.baseUrl);
-    const req = httpRequest({ hostname, port, path: pathname, method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-      );
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  const { hostname, port } = new URL(server.baseUrl);
+  return httpExchange({ hostname, port, path: pathname, method, headers });
 }
 
 describe('the static site', () => {
@@ -72,7 +55,7 @@ describe('the static site', () => {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(type);
     expect(response.headers['cache-control']).toBe(cacheControl);
-    if (body !== undefined) expect(response.body.toString()).toBe(body);
+    if (body !== undefined) expect(response.text).toBe(body);
   });
 
   it('serves a pre-rendered view as a part of the page: loading nothing, not indexed', async () => {
@@ -103,7 +86,7 @@ describe('the static site', () => {
     const response = await get(pathname);
     expect(response.status).toBe(404);
     expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
-    expect(response.body.toString()).toBe('Not Found');
+    expect(response.text).toBe('Not Found');
   });
 
   it('compresses text with brotli or gzip as the client accepts, and says it varies', async () => {

@@ -35,10 +35,11 @@ export const anonJsonHeaders = {
   'Content-Type': 'application/json',
 };
 
-/** An HTTP answer as node:http reads it: status, headers and the body as text. */
+/** An HTTP answer as node:http reads it: status, headers and the body, as sent and as text. */
 export interface HttpAnswer {
   status: number;
   headers: IncomingHttpHeaders;
+  body: Buffer;
   text: string;
 }
 
@@ -52,13 +53,15 @@ export function httpExchange(options: RequestOptions, body?: Buffer | string): P
     const request = httpRequest(options, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () =>
+      response.on('end', () => {
+        const body = Buffer.concat(chunks);
         resolve({
           status: response.statusCode ?? 0,
           headers: response.headers,
-          text: Buffer.concat(chunks).toString('utf8'),
-        }),
-      );
+          body,
+          text: `${body}`,
+        });
+      });
       response.on('error', reject);
     });
     request.on('error', reject);
