@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
+import { text } from 'node:stream/consumers';
 import { promisify } from 'node:util';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import PostalMime, { type Email } from 'postal-mime';
@@ -189,26 +190,16 @@ export async function startSilentServer(): Promise<{ port: number; close(): Prom
   };
 }
 
-export interface WebhookRequest {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
 /** Records every request; answers with the next status of `statuses`, then 204. */
 export async function startWebhookReceiver(statuses: number[] = []) {
-  const requests: WebhookRequest[] = [];
+  const requests: { method: string; url: string; headers: IncomingHttpHeaders; body: string }[] =
+    [];
   const pending = [...statuses];
-  const server = await serve((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => {
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-      res.writeHead(pending.shift() ?? 204);
-      res.end();
-    });
+  const server = await serve(async (req, res) => {
+    const body = await text(req);
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+    res.writeHead(pending.shift() ?? 204);
+    res.end();
   });
   return { url: `${server.baseUrl}/hooks/booking?token=secret`, requests, close: server.close };
 }
@@ -330,106 +321,96 @@ export async function startNtfyPeer(
   const refuse = (res: ServerResponse, status: number, error: string) =>
     answer(res, status, { code: status * 100 + 1, http: status, error });
 
-  const server = await serve((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => {
-      const scripted = pending.shift();
-      if (scripted !== undefined) {
-        refuse(
-          res,
-          scripted,
-          scripted === 429 ? 'limit reached: too many requests' : 'scripted failure',
-        );
-        return;
+  const server = await serve(async (req, res) => {
+    const body = await text(req);
+    const scripted = pending.shift();
+    if (scripted !== undefined) {
+      refuse(
+        res,
+        scripted,
+        scripted === 429 ? 'limit reached: too many requests' : 'scripted failure',
+      );
+      return;
+    }
+    if (req.method !== 'POST' && req.method !== 'PUT') {
+      refuse(res, 405, 'method not allowed');
+      return;
+    }
+    const authorization = req.headers.authorization;
+    if (options.token !== undefined) {
+      if (authorization === undefined) return refuse(res, 403, 'forbidden');
+      if (authorization !== `Bearer ${options.token}`) return refuse(res, 401, 'unauthorized');
+    }
+    const target = (req.url ?? '/').split('?')[0]!;
+    let published: Omit<NtfyPublished, 'receivedAt' | 'authorization'>;
+    if (target === '/') {
+      let json: Record<string, unknown>;
+      try {
+        json = JSON.parse(body) as Record<string, unknown>;
+      } catch {
+        return refuse(res, 400, 'invalid request: request body must be message JSON');
       }
-      if (req.method !== 'POST' && req.method !== 'PUT') {
-        refuse(res, 405, 'method not allowed');
-        return;
+      const actions = (json.actions ?? []) as NtfyPublished['actions'];
+      published = {
+        form: 'json',
+        topic: typeof json.topic === 'string' ? json.topic : '',
+        title: typeof json.title === 'string' ? json.title : undefined,
+        message:
+          typeof json.message === 'string' && json.message !== '' ? json.message : 'triggered',
+        priority: json.priority === undefined ? 3 : Number(json.priority),
+        tags: Array.isArray(json.tags) ? json.tags.map(String) : [],
+        click: typeof json.click === 'string' ? json.click : undefined,
+        actions: Array.isArray(actions) ? actions : [],
+      };
+    } else {
+      const priority = decodeNtfyHeader(
+        req.headers['x-priority'] ?? req.headers.priority ?? req.headers.prio ?? req.headers.p,
+      );
+      const tags = decodeNtfyHeader(
+        req.headers['x-tags'] ?? req.headers.tags ?? req.headers.tag ?? req.headers.ta,
+      );
+      const actions = decodeNtfyHeader(
+        req.headers['x-actions'] ?? req.headers.actions ?? req.headers.action,
+      );
+      published = {
+        form: 'headers',
+        topic: target.slice(1),
+        title: decodeNtfyHeader(
+          req.headers['x-title'] ?? req.headers.title ?? req.headers.ti ?? req.headers.t,
+        ),
+        message: body === '' ? 'triggered' : body,
+        priority:
+          priority === undefined ? 3 : (ntfyPriorities[priority.toLowerCase()] ?? Number(priority)),
+        tags: tags === undefined ? [] : tags.split(',').map((tag) => tag.trim()),
+        click: decodeNtfyHeader(req.headers['x-click'] ?? req.headers.click),
+        actions: actions === undefined ? [] : parseNtfyActionsHeader(actions),
+      };
+    }
+    if (!/^[-_A-Za-z0-9]{1,64}$/.test(published.topic)) {
+      return refuse(res, 400, 'invalid topic');
+    }
+    if (!Number.isInteger(published.priority) || published.priority < 1 || published.priority > 5) {
+      return refuse(res, 400, 'invalid priority');
+    }
+    if (published.actions.length > 3) {
+      return refuse(res, 400, 'invalid request: too many actions');
+    }
+    for (const action of published.actions) {
+      const known = ['view', 'http', 'broadcast', 'copy'].includes(action.action);
+      if (!known || !action.label || (action.action === 'view' && !action.url)) {
+        return refuse(res, 400, 'invalid request: action invalid');
       }
-      const authorization = req.headers.authorization;
-      if (options.token !== undefined) {
-        if (authorization === undefined) return refuse(res, 403, 'forbidden');
-        if (authorization !== `Bearer ${options.token}`) return refuse(res, 401, 'unauthorized');
-      }
-      const path = (req.url ?? '/').split('?')[0]!;
-      let published: Omit<NtfyPublished, 'receivedAt' | 'authorization'>;
-      if (path === '/') {
-        let json: Record<string, unknown>;
-        try {
-          json = JSON.parse(body) as Record<string, unknown>;
-        } catch {
-          return refuse(res, 400, 'invalid request: request body must be message JSON');
-        }
-        const actions = (json.actions ?? []) as NtfyPublished['actions'];
-        published = {
-          form: 'json',
-          topic: typeof json.topic === 'string' ? json.topic : '',
-          title: typeof json.title === 'string' ? json.title : undefined,
-          message:
-            typeof json.message === 'string' && json.message !== '' ? json.message : 'triggered',
-          priority: json.priority === undefined ? 3 : Number(json.priority),
-          tags: Array.isArray(json.tags) ? json.tags.map(String) : [],
-          click: typeof json.click === 'string' ? json.click : undefined,
-          actions: Array.isArray(actions) ? actions : [],
-        };
-      } else {
-        const priority = decodeNtfyHeader(
-          req.headers['x-priority'] ?? req.headers.priority ?? req.headers.prio ?? req.headers.p,
-        );
-        const tags = decodeNtfyHeader(
-          req.headers['x-tags'] ?? req.headers.tags ?? req.headers.tag ?? req.headers.ta,
-        );
-        const actions = decodeNtfyHeader(
-          req.headers['x-actions'] ?? req.headers.actions ?? req.headers.action,
-        );
-        published = {
-          form: 'headers',
-          topic: path.slice(1),
-          title: decodeNtfyHeader(
-            req.headers['x-title'] ?? req.headers.title ?? req.headers.ti ?? req.headers.t,
-          ),
-          message: body === '' ? 'triggered' : body,
-          priority:
-            priority === undefined
-              ? 3
-              : (ntfyPriorities[priority.toLowerCase()] ?? Number(priority)),
-          tags: tags === undefined ? [] : tags.split(',').map((tag) => tag.trim()),
-          click: decodeNtfyHeader(req.headers['x-click'] ?? req.headers.click),
-          actions: actions === undefined ? [] : parseNtfyActionsHeader(actions),
-        };
-      }
-      if (!/^[-_A-Za-z0-9]{1,64}$/.test(published.topic)) {
-        return refuse(res, 400, 'invalid topic');
-      }
-      if (
-        !Number.isInteger(published.priority) ||
-        published.priority < 1 ||
-        published.priority > 5
-      ) {
-        return refuse(res, 400, 'invalid priority');
-      }
-      if (published.actions.length > 3) {
-        return refuse(res, 400, 'invalid request: too many actions');
-      }
-      for (const action of published.actions) {
-        const known = ['view', 'http', 'broadcast', 'copy'].includes(action.action);
-        if (!known || !action.label || (action.action === 'view' && !action.url)) {
-          return refuse(res, 400, 'invalid request: action invalid');
-        }
-      }
-      const receivedAt = Date.now();
-      messages.push({ ...published, receivedAt, authorization });
-      answer(res, 200, {
-        id: `m${messages.length}`,
-        time: Math.floor(receivedAt / 1000),
-        event: 'message',
-        topic: published.topic,
-        ...(published.title === undefined ? {} : { title: published.title }),
-        message: published.message,
-        priority: published.priority,
-      });
+    }
+    const receivedAt = Date.now();
+    messages.push({ ...published, receivedAt, authorization });
+    answer(res, 200, {
+      id: `m${messages.length}`,
+      time: Math.floor(receivedAt / 1000),
+      event: 'message',
+      topic: published.topic,
+      ...(published.title === undefined ? {} : { title: published.title }),
+      message: published.message,
+      priority: published.priority,
     });
   });
   return {
