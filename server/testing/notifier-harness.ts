@@ -1,7 +1,4 @@
-import { tmpdir } from 'node:os';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
-import { createApp } from '../app.ts';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import type { NotificationChannel } from '../../supabase/functions/_shared/notifications/channels.ts';
@@ -13,7 +10,7 @@ import {
 import { createOutbox } from '../../supabase/functions/_shared/notifications/outbox.ts';
 import { createAlertStore } from '../../supabase/functions/_shared/notifications/practice-alerts.ts';
 import { wakeAfterInserts } from '../notifications/wake-after-inserts.ts';
-import { anonJsonHeaders, serve, type RunningServer, type TestEngine } from './helpers.ts';
+import { anonJsonHeaders, serveApp, type RunningServer, type TestEngine } from './helpers.ts';
 import { useTestDatabase } from './test-database.ts';
 import {
   startNtfyPeer,
@@ -86,12 +83,9 @@ export function useNotifierHarness(
   // After the database's own beforeAll, which useTestDatabase registered first.
   beforeAll(async () => {
     const bookings = createBookingsRepository(db());
-    const app = createApp({
+    server = await serveApp(db(), {
       bookings: wakeAfterInserts(bookings, { wake: () => notifiers.forEach((n) => n.wake()) }),
-      anonKey: developmentAnonKey,
-      distDir: tmpdir(),
     });
-    server = await serve(app);
   });
 
   afterAll(async () => {
