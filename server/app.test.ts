@@ -10,18 +10,10 @@ import { openPostgres } from '../supabase/functions/_shared/db/postgres.ts';
 import type { Database } from '../supabase/functions/_shared/db/database.ts';
 import { anonJsonHeaders, serveApp, testEngines, type RunningServer } from './testing/helpers.ts';
 import { request as httpRequest } from 'node:http';
-import { postBooking } from './testing/booking-samples.ts';
+import { bookingWithId, postBooking, sampleBooking } from './testing/booking-samples.ts';
 
-const anonKey = developmentAnonKey;
-const anonHeaders = { apikey: anonKey, Authorization: `Bearer ${anonKey}` };
-const jsonHeaders = anonJsonHeaders;
-
-const validBooking = {
-  full_name: 'Amina Khan',
-  phone: '+44 (0) 1634 123 456',
-  email: 'amina@example.com',
-  instagram: '@amina.k',
-};
+const { apikey, Authorization } = anonJsonHeaders;
+const anonHeaders = { apikey, Authorization };
 
 const engines = testEngines('api');
 
@@ -42,7 +34,7 @@ describe.each(engines)('the booking API on $name', (engine) => {
     return rows;
   }
 
-  function post(body: unknown, headers: Record<string, string> = jsonHeaders, query = '') {
+  function post(body: unknown, headers: Record<string, string> = anonJsonHeaders, query = '') {
     return fetch(`${api()}/bookings${query}`, {
       method: 'POST',
       headers,
@@ -63,7 +55,7 @@ describe.each(engines)('the booking API on $name', (engine) => {
       });
       expect(response.status).toBe(201);
       expect(await response.text()).toBe('');
-      expect((await post({ ...validBooking, instagram: '   ' })).status).toBe(201);
+      expect((await post({ ...sampleBooking, instagram: '   ' })).status).toBe(201);
 
       const [first, second] = await storedRows();
       const { created_at, ...row } = first!;
@@ -85,7 +77,7 @@ describe.each(engines)('the booking API on $name', (engine) => {
 
     it('accepts exactly what postgrest-js sends, and refuses a retry with 23505, keeping the stored row', async () => {
       const client = new PostgrestClient(api(), { headers: anonHeaders, schema: 'public' });
-      const row = { id: crypto.randomUUID(), ...validBooking, instagram: null };
+      const row = bookingWithId();
       const first = await client.from('bookings').insert(row);
       expect([first.error, first.status]).toEqual([null, 201]);
 
@@ -101,12 +93,12 @@ describe.each(engines)('the booking API on $name', (engine) => {
     });
 
     it('stores concurrent bookings independently, and one row for retries arriving together', async () => {
-      const row = { id: crypto.randomUUID(), ...validBooking };
+      const row = bookingWithId();
       const statuses = await Promise.all([
         ...Array.from({ length: 5 }, async () => (await post(row)).status),
         ...Array.from(
           { length: 15 },
-          async (_, i) => (await post({ ...validBooking, full_name: `Guest ${i}` })).status,
+          async (_, i) => (await post({ ...sampleBooking, full_name: `Guest ${i}` })).status,
         ),
       ]);
       expect(statuses.slice(0, 5).sort()).toEqual([201, 409, 409, 409, 409]);
@@ -116,10 +108,9 @@ describe.each(engines)('the booking API on $name', (engine) => {
 
     it('refuses an array of two bookings with the anon key, and stores nothing', async () => {
       const client = new PostgrestClient(api(), { headers: anonHeaders });
-      const { error, status } = await client.from('bookings').insert([
-        { ...validBooking, id: crypto.randomUUID() },
-        { ...validBooking, id: crypto.randomUUID(), full_name: 'Yusuf Ali', instagram: null },
-      ]);
+      const { error, status } = await client
+        .from('bookings')
+        .insert([bookingWithId(), bookingWithId({ full_name: 'Yusuf Ali' })]);
       expect(status).toBe(400);
       expect(error).toMatchObject({ code: 'PT400', message: 'Send one booking request at a time' });
       expect(await storedRows()).toHaveLength(0);
@@ -128,7 +119,7 @@ describe.each(engines)('the booking API on $name', (engine) => {
 
   it('tells every cache to keep none of its answers, and every browser to read them as sent', async () => {
     const answers = [
-      await post(validBooking),
+      await post(sampleBooking),
       await fetch(`${api()}/bookings`, { method: 'OPTIONS' }),
       await fetch(`${api()}/bookings?select=*`, { headers: anonHeaders }),
       await fetch(`${api()}/nothing`, { headers: anonHeaders }),
@@ -142,8 +133,8 @@ describe.each(engines)('the booking API on $name', (engine) => {
 
   describe('refusing bad input with a PostgREST error and storing nothing', () => {
     const withFields = (fields: Record<string, unknown>) => () =>
-      post({ ...validBooking, ...fields });
-    const withHeaders = (headers: Record<string, string>) => () => post(validBooking, headers);
+      post({ ...sampleBooking, ...fields });
+    const withHeaders = (headers: Record<string, string>) => () => post(sampleBooking, headers);
     type Refused = Record<string, [send: () => Promise<Response>, message?: RegExp]>;
     // Each request under the status and code it is answered with, and what its message says.
     const refusals: Record<string, Refused> = {
@@ -152,9 +143,9 @@ describe.each(engines)('the booking API on $name', (engine) => {
         'an empty body': [() => post('')],
         'a JSON string': [() => post('"Amina Khan"')],
         'JSON null': [() => post('null')],
-        'an array holding a non-object': [() => post([validBooking, 42])],
+        'an array holding a non-object': [() => post([sampleBooking, 42])],
         'objects with different keys': [
-          () => post([validBooking, { full_name: 'A' }]),
+          () => post([sampleBooking, { full_name: 'A' }]),
           /All object keys must match/,
         ],
         'invalid UTF-8': [
@@ -172,7 +163,7 @@ describe.each(engines)('the booking API on $name', (engine) => {
           /Could not find the 'notes' column of 'bookings'/,
         ],
         'an unknown column named in ?columns': [
-          () => post([validBooking], jsonHeaders, '?columns="full_name","notes"'),
+          () => post([sampleBooking], anonJsonHeaders, '?columns="full_name","notes"'),
         ],
       },
       '400 23502': {
@@ -194,9 +185,9 @@ describe.each(engines)('the booking API on $name', (engine) => {
       '401 42501': {
         'a created_at chosen by the caller': [withFields({ created_at: '2020-01-01T00:00:00Z' })],
         'a request to return the row': [
-          withHeaders({ ...jsonHeaders, Prefer: 'return=representation' }),
+          withHeaders({ ...anonJsonHeaders, Prefer: 'return=representation' }),
         ],
-        'an upsert': [withHeaders({ ...jsonHeaders, Prefer: 'resolution=ignore-duplicates' })],
+        'an upsert': [withHeaders({ ...anonJsonHeaders, Prefer: 'resolution=ignore-duplicates' })],
       },
       '401 PGRST302': {
         'no apikey': [withHeaders({ 'Content-Type': 'application/json' }), /No API key found/],
@@ -206,13 +197,15 @@ describe.each(engines)('the booking API on $name', (engine) => {
           withHeaders({ apikey: 'guess', 'Content-Type': 'application/json' }),
           /Invalid API key/,
         ],
-        'a wrong bearer token': [withHeaders({ ...jsonHeaders, Authorization: 'Bearer guess' })],
+        'a wrong bearer token': [
+          withHeaders({ ...anonJsonHeaders, Authorization: 'Bearer guess' }),
+        ],
         'a malformed Authorization header': [
-          withHeaders({ ...jsonHeaders, Authorization: anonKey }),
+          withHeaders({ ...anonJsonHeaders, Authorization: developmentAnonKey }),
         ],
       },
       '406 PGRST106': {
-        'another schema': [withHeaders({ ...jsonHeaders, 'Content-Profile': 'private' })],
+        'another schema': [withHeaders({ ...anonJsonHeaders, 'Content-Profile': 'private' })],
       },
       '413 54000': {
         'a body over 16 KB': [withFields({ full_name: 'x'.repeat(20_000) })],
@@ -222,7 +215,7 @@ describe.each(engines)('the booking API on $name', (engine) => {
           withHeaders({ ...anonHeaders, 'Content-Type': 'text/plain' }),
           /Content-Type not acceptable: text\/plain/,
         ],
-        'no content type': [() => post(new Blob([JSON.stringify(validBooking)]), anonHeaders)],
+        'no content type': [() => post(new Blob([JSON.stringify(sampleBooking)]), anonHeaders)],
       },
     };
     const cases = Object.entries(refusals).flatMap(([answer, requests]) =>
@@ -252,7 +245,7 @@ describe.each(engines)('the booking API on $name', (engine) => {
       const status = await new Promise<number>((resolve, reject) => {
         const req = httpRequest(
           `${api()}/bookings`,
-          { method: 'POST', headers: jsonHeaders },
+          { method: 'POST', headers: anonJsonHeaders },
           (res) => {
             res.resume();
             resolve(res.statusCode ?? 0);
@@ -275,11 +268,11 @@ describe.each(engines)('the booking API on $name', (engine) => {
   describe('anonymous callers', () => {
     it('cannot read, update or delete, through the API', async () => {
       const id = crypto.randomUUID();
-      await post({ ...validBooking, id });
+      await post({ ...sampleBooking, id });
       for (const method of ['GET', 'PATCH', 'PUT', 'DELETE']) {
         const response = await fetch(`${api()}/bookings?id=eq.${id}`, {
           method,
-          headers: jsonHeaders,
+          headers: anonJsonHeaders,
           body: method === 'GET' ? undefined : JSON.stringify({ full_name: 'Changed' }),
         });
         const error = await expectApiError(response, 401, '42501');
@@ -339,7 +332,10 @@ describe.each(engines)('the booking API on $name', (engine) => {
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
       expect(response.headers.get('access-control-allow-methods')).toContain('POST');
       expect(response.headers.get('access-control-allow-headers')).toBe(requested);
-      const posted = await post(validBooking, { ...jsonHeaders, Origin: 'https://hijama.example' });
+      const posted = await post(sampleBooking, {
+        ...anonJsonHeaders,
+        Origin: 'https://hijama.example',
+      });
       expect(posted.status).toBe(201);
       expect(posted.headers.get('access-control-allow-origin')).toBe('*');
       expect(posted.headers.get('access-control-expose-headers')).toContain('Content-Range');
