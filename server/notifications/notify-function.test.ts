@@ -13,7 +13,6 @@ import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { noBookingLimits, testDatabaseUrl } from '../testing/helpers.ts';
 import { useScratchPostgres } from '../testing/test-database.ts';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
-import { callApiFunction } from '../../supabase/functions/_shared/db/api-function.ts';
 import {
   makeCertificate,
   startNtfyPeer,
@@ -418,35 +417,6 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
           `then median ${warm[Math.floor(warm.length / 2)]} ms, max ${warm.at(-1)} ms.`,
       );
       expect(Math.max(...warm)).toBeLessThan(2_000);
-    });
-
-    it('e-mails the "Mark as answered" link, whose token marks the request answered as anon, and the Instagram chat', async () => {
-      const { peer, url } = await functionWithSmtp();
-      const sent = booking({
-        phone: '+33 6 12 34 56 78',
-        instagram: 'https://www.instagram.com/Amina.K/?igsh=MWQ1ZGUxMzBkMA==',
-      });
-      await insertAsVisitor([sent]);
-      expect((await call(url)).body).toEqual({ sent: 1, failed: 0, pending: 0 });
-      const text = peer.mails[0]!.parsed.text ?? '';
-      expect(text).toContain('Message on Instagram: https://ig.me/m/amina.k\n');
-      expect(text).toContain('Instagram:  @amina.k (https://instagram.com/amina.k)\n');
-      expect(text).toContain('WhatsApp: https://wa.me/33612345678\n');
-      expect(text).not.toContain('Text message (SMS)');
-      const link = /^Mark as answered: (https:\/\/\S+\/#answer=(\S+))$/m.exec(text);
-      expect(link).not.toBeNull();
-      expect(peer.mails[0]!.parsed.html).toContain(`href="${link![1]}"`);
-      const answer = await callApiFunction<{ reference: string }>(
-        db,
-        'public.mark_booking_answered($1)',
-        [link![2]],
-      );
-      expect(answer.reference).toBe(shortReference(sent.id));
-      const { rows } = await db.query(
-        'select 1 from app_private.booking_answers where booking_id = $1',
-        [sent.id],
-      );
-      expect(rows).toHaveLength(1);
     });
 
     it('does the daily run when asked with {"task":"heartbeat"}: the summary once a day, and the purge', async () => {
