@@ -39,12 +39,14 @@ describe('the limits read from the environment', () => {
         MAX_PENDING_REQUESTS: '0',
       });
     expect(attempt).toThrow(ConfigError);
-    try {
-      attempt();
-    } catch (error) {
-      expect((error as ConfigError).problems).toHaveLength(4);
-      expect((error as ConfigError).problems[0]).toContain('BOOKING_LIMIT_PER_EMAIL_PER_HOUR');
-    }
+    expect(attempt).toThrow(
+      expect.objectContaining({
+        problems: [
+          expect.stringContaining('BOOKING_LIMIT_PER_EMAIL_PER_HOUR'),
+          ...Array(3).fill(expect.any(String)),
+        ],
+      }),
+    );
   });
 
   it.each(['true', '1', 'TRUE'])(
@@ -83,16 +85,15 @@ describe('the limits read from the environment', () => {
   });
 
   it('refuses every TRUST_PROXY entry that is not an address or a range, naming each', () => {
-    try {
-      loadLimits({ TRUST_PROXY: 'loopback, caddy, 10.0.0.0/33, 192.0.2.1/8/2, ' });
-      expect.unreachable();
-    } catch (error) {
-      expect((error as ConfigError).problems).toEqual([
-        'TRUST_PROXY: "caddy" is not an IP address, a CIDR range (e.g. 10.0.0.0/8) or loopback.',
-        'TRUST_PROXY: "10.0.0.0/33" is not an IP address, a CIDR range (e.g. 10.0.0.0/8) or loopback.',
-        'TRUST_PROXY: "192.0.2.1/8/2" is not an IP address, a CIDR range (e.g. 10.0.0.0/8) or loopback.',
-        'TRUST_PROXY: "" is not an IP address, a CIDR range (e.g. 10.0.0.0/8) or loopback.',
-      ]);
-    }
+    expect(() =>
+      loadLimits({ TRUST_PROXY: 'loopback, caddy, 10.0.0.0/33, 192.0.2.1/8/2, ' }),
+    ).toThrow(
+      expect.objectContaining({
+        problems: ['caddy', '10.0.0.0/33', '192.0.2.1/8/2', ''].map(
+          (entry) =>
+            `TRUST_PROXY: "${entry}" is not an IP address, a CIDR range (e.g. 10.0.0.0/8) or loopback.`,
+        ),
+      }),
+    );
   });
 });
