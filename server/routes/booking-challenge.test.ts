@@ -5,7 +5,7 @@ import { createBookingChallengeIssuer, type BookingChallenge } from '../db/booki
 import { expectApiError, useTestApp } from '../testing/test-database.ts';
 import { solveBookingChallenge } from '../testing/booking-proof.ts';
 import { anonJsonHeaders, testEngines } from '../testing/helpers.ts';
-import { bookingWithId } from '../testing/booking-samples.ts';
+import { bookingWithId, postBooking } from '../testing/booking-samples.ts';
 
 /** Small, so that solving in the test takes no time. */
 const proofMaxNumber = 2000;
@@ -41,13 +41,10 @@ describe.each(engines)('rpc/booking_challenge on $name', (engine) => {
     return (await response.json()) as BookingChallenge;
   }
 
-  function postBooking(row: ReturnType<typeof booking>, proof?: string) {
-    return fetch(`${app.baseUrl}/rest/v1/bookings`, {
-      method: 'POST',
+  const postWithProof = (row: ReturnType<typeof booking>, proof?: string) =>
+    postBooking(app.baseUrl, row, {
       headers: { ...anonJsonHeaders, ...(proof === undefined ? {} : { 'X-Booking-Proof': proof }) },
-      body: JSON.stringify(row),
     });
-  }
 
   it('answers POST {} with the anon key with a signed challenge for its network that expires in two minutes', async () => {
     const response = await post('{}');
@@ -93,14 +90,14 @@ describe.each(engines)('rpc/booking_challenge on $name', (engine) => {
   });
 
   it('over the threshold, takes a booking with a solved challenge, once', async () => {
-    expect((await postBooking(booking('first@example.com'))).status).toBe(201);
-    await expectApiError(await postBooking(booking()), 428, 'PT428');
+    expect((await postWithProof(booking('first@example.com'))).status).toBe(201);
+    await expectApiError(await postWithProof(booking()), 428, 'PT428');
 
     const challenge = await fetchChallenge();
     const proof = encodeBookingProof(challenge, solveBookingChallenge(challenge));
     const row = booking();
-    expect((await postBooking(row, proof)).status).toBe(201);
-    await expectApiError(await postBooking(booking('other@example.com'), proof), 428, 'PT428');
+    expect((await postWithProof(row, proof)).status).toBe(201);
+    await expectApiError(await postWithProof(booking('other@example.com'), proof), 428, 'PT428');
 
     const { rows } = await app.db.query<{ id: string }>(
       'select id::text from public.bookings order by created_at',

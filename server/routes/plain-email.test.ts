@@ -8,7 +8,8 @@ import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 import { loadNotifyConfig } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { createConfiguredNotifier } from '../../supabase/functions/_shared/notifications/setup.ts';
 import { useTestApp } from '../testing/test-database.ts';
-import { anonJsonHeaders, testEngines } from '../testing/helpers.ts';
+import { testEngines } from '../testing/helpers.ts';
+import { postBooking } from '../testing/booking-samples.ts';
 import { startSmtpPeer, type SmtpPeer } from '../testing/notification-peers.ts';
 
 /**
@@ -31,22 +32,10 @@ describe.each(testEngines('plain-email'))('the booking API on $name', (engine) =
     await peer?.close();
   });
 
-  const post = (email: string) =>
-    fetch(`${opened.baseUrl}/rest/v1/bookings`, {
-      method: 'POST',
-      headers: anonJsonHeaders,
-      body: JSON.stringify({
-        full_name: 'Amina Khan',
-        phone: '01634 123456',
-        email,
-        instagram: null,
-      }),
-    });
-
   it("refuses every spelling but the bare address with 400 and the field's message, and acknowledges that inbox once", async () => {
     const taken: string[] = [];
     for (const email of oneInboxSpellings) {
-      const response = await post(email);
+      const response = await postBooking(opened.baseUrl, { email });
       if (response.status === 201) {
         taken.push(email);
         continue;
