@@ -1,8 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -81,25 +78,5 @@ export async function listeningUrl(server: ChildRun, timeoutMs = 30_000): Promis
   throw new Error(`The server did not start.\n${server.stdout()}\n${server.stderr()}`);
 }
 
-/**
- * A temporary folder to run the server from (no .env in it), with a one-page
- * built site in `<workDir>/dist`; `label` names the folder.
- */
-export function makeServerWorkDir(label: string): { workDir: string; distDir: string } {
-  const workDir = mkdtempSync(path.join(tmpdir(), `hijama-${label}-`));
-  const distDir = path.join(workDir, 'dist');
-  mkdirSync(distDir);
-  writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Hijama</title>');
-  return { workDir, distDir };
-}
-
 /** The server's entry point, run from its TypeScript. */
 export const serverEntry = fileURLToPath(new URL('../index.ts', import.meta.url));
-
-/** The server (server/index.ts) in a process of its own; see spawnTypeScript. */
-export function startServerProcess(options: {
-  cwd: string;
-  env: Record<string, string>;
-}): ChildRun {
-  return spawnTypeScript(serverEntry, [], options);
-}

@@ -1,18 +1,18 @@
-import { rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { ServerEngine } from './helpers.ts';
 import {
   listeningUrl,
-  makeServerWorkDir,
   serverEntry,
   spawnChild,
-  startServerProcess,
   typeScriptCommand,
   type ChildRun,
 } from './processes.ts';
 
 export interface ServerRuns {
-  /** The folder the servers run from; `<workDir>/dist` is their built site. */
+  /** The folder the servers run from (no .env in it); `<workDir>/dist` is their one-page built site. */
   readonly workDir: string;
   /** Where the engine put the database (DATA_DIR or DATABASE_URL); empty without an engine. */
   readonly databaseEnv: Record<string, string>;
@@ -42,7 +42,10 @@ export function useServerRuns(label: string, engine?: ServerEngine): ServerRuns 
   let cleanUp = async () => {};
 
   beforeAll(async () => {
-    ({ workDir, distDir } = makeServerWorkDir(label));
+    workDir = mkdtempSync(path.join(tmpdir(), `hijama-${label}-`));
+    distDir = path.join(workDir, 'dist');
+    mkdirSync(distDir);
+    writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Hijama</title>');
     if (engine) ({ env: databaseEnv, cleanUp } = await engine.prepare(workDir));
   });
 
@@ -58,13 +61,11 @@ export function useServerRuns(label: string, engine?: ServerEngine): ServerRuns 
       cwd: workDir,
       env: { ...databaseEnv, PORT: '0', DIST_DIR: distDir, ...env },
     };
-    const run = options.umask
-      ? spawnChild(
-          'sh',
-          [...underUmask(options.umask), ...typeScriptCommand(serverEntry)],
-          settings,
-        )
-      : startServerProcess(settings);
+    const server = typeScriptCommand(serverEntry);
+    const [command, ...args] = options.umask
+      ? ['sh', ...underUmask(options.umask), ...server]
+      : server;
+    const run = spawnChild(command!, args, settings);
     runs.push(run);
     return run;
   };
