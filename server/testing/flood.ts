@@ -1,4 +1,3 @@
-import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import {
   bookingChallengeFunction,
   bookingProofHeader,
@@ -8,6 +7,7 @@ import {
 import { floodReviewCommand } from '../../supabase/functions/_shared/notifications/flood-digest.ts';
 import { composeAlert } from '../../supabase/functions/_shared/notifications/practice-alerts.ts';
 import { solveBookingChallenge } from './booking-proof.ts';
+import { anonJsonHeaders } from './helpers.ts';
 import type { ReceivedMail } from './notification-peers.ts';
 
 /**
@@ -17,12 +17,6 @@ import type { ReceivedMail } from './notification-peers.ts';
  * the practice's inbox then holds.
  */
 
-const anonHeaders = {
-  apikey: developmentAnonKey,
-  Authorization: `Bearer ${developmentAnonKey}`,
-  'Content-Type': 'application/json',
-};
-
 /** One booking request from `client`, with a proof when the API asks for one; the final status. */
 export async function sendFloodRequest(
   siteUrl: string,
@@ -30,7 +24,7 @@ export async function sendFloodRequest(
   email: string,
 ): Promise<number> {
   const api = `${siteUrl}/rest/v1`;
-  const headers = { ...anonHeaders, 'X-Forwarded-For': client };
+  const headers = { ...anonJsonHeaders, 'X-Forwarded-For': client };
   const send = (proof?: string) =>
     fetch(`${api}/bookings`, {
       method: 'POST',
