@@ -24,7 +24,6 @@ import {
   pushMigrations,
   startEdgeFunction,
   startSupabaseStack,
-  storeVaultSecret,
   type SupabaseStack,
 } from '../testing/supabase-stack.ts';
 import { bookingWithId } from '../testing/booking-samples.ts';
@@ -93,9 +92,12 @@ describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
       notifyFunction = started.run;
       stopFunction = started.stop;
 
-      // The set-up of docs/notifications.md: the secrets in Vault, then supabase/setup-notify.sql.
-      await storeVaultSecret(db, 'notify_bookings_url', started.url);
-      await storeVaultSecret(db, 'notify_bookings_secret', secret);
+      // The set-up of docs/notifications.md: the secrets in Vault, as the SQL editor stores
+      // them, then supabase/setup-notify.sql.
+      await db.query(
+        `select vault.create_secret($1, 'notify_bookings_url'), vault.create_secret($2, 'notify_bookings_secret')`,
+        [started.url, secret],
+      );
       await db.exec(await readFile(path.join(root, 'supabase', 'setup-notify.sql'), 'utf8'));
       // pg_cron 1.5 and later run a job every few seconds, which spares the
       // reminder's test most of a minute; earlier ones refuse the schedule,

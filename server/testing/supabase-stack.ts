@@ -114,11 +114,6 @@ export async function startEdgeFunction(options: {
   }
 }
 
-/** Stores a secret in Supabase Vault, as the SQL editor does. */
-export async function storeVaultSecret(db: Database, name: string, value: string): Promise<void> {
-  await db.query('select vault.create_secret($1, $2)', [value, name]);
-}
-
 /**
  * Inserts one booking request as PostgREST does for the site's form: as
  * `anon`, with the request's headers (the client's address among them) in
