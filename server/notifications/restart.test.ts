@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { queryRunningServer, serverEngines } from '../testing/helpers.ts';
 import { freePort, startSmtpPeer, waitFor } from '../testing/notification-peers.ts';
@@ -14,11 +14,11 @@ const engines = serverEngines();
 
 describe.each(engines)('a server killed before sending a notification, on $name', (engine) => {
   const servers = useServerRuns('restart', engine);
-  let env: Record<string, string>;
 
-  beforeAll(async () => {
-    env = {
-      SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
+  it('sends the notification after the restart, exactly once', async () => {
+    const smtpPort = await freePort();
+    const env = {
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       NOTIFY_TO: 'practice@example.com',
       NOTIFY_POLL_SECONDS: '0.2',
       NOTIFY_RETRY_SECONDS: '1',
@@ -26,9 +26,6 @@ describe.each(engines)('a server killed before sending a notification, on $name'
       // This test counts the e-mails of bookings: no daily summary among them.
       NOTIFY_DAILY_SUMMARY_AT: 'off',
     };
-  });
-
-  it('sends the notification after the restart, exactly once', async () => {
     const { run: first, url } = await servers.listen(env);
     const id = crypto.randomUUID();
     const posted = await postBooking(url, { id, full_name: 'Killed Before Sending' });
@@ -51,7 +48,7 @@ describe.each(engines)('a server killed before sending a notification, on $name'
     first.child.kill('SIGKILL');
     await first.exited;
 
-    const peer = await startSmtpPeer({ port: Number(new URL(env.SMTP_URL!).port) });
+    const peer = await startSmtpPeer({ port: smtpPort });
     onTestFinished(() => peer.close());
     const { run: second } = await servers.listen(env);
     // Both sent and marked so: neither is sent again.
