@@ -1,5 +1,6 @@
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { describe, expect, it } from 'vitest';
+import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { createBookingAnswers } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import { expectApiError, useTestApp } from '../testing/test-database.ts';
 import { anonJsonHeaders, testEngines } from '../testing/helpers.ts';
@@ -39,7 +40,7 @@ describe.each(testEngines('mark-answered'))('rpc/mark_booking_answered on $name'
     expect(first.status).toBe(200);
     expect(first.headers.get('access-control-allow-origin')).toBe('*');
     const body = (await first.json()) as { reference: string; answered_at: string };
-    expect(body.reference).toBe(id.replaceAll('-', '').slice(0, 8).toUpperCase());
+    expect(body.reference).toBe(shortReference(id));
     expect(Number.isNaN(Date.parse(body.answered_at))).toBe(false);
     expect(await answerRows(id)).toEqual([{ marked_by: 'link', channel: null }]);
 
@@ -59,7 +60,7 @@ describe.each(testEngines('mark-answered'))('rpc/mark_booking_answered on $name'
     const id = await storedRequest();
     const marked = await client.rpc('mark_booking_answered', { token: await tokenFor(id) });
     expect([marked.error, marked.status]).toEqual([null, 200]);
-    expect(marked.data).toMatchObject({ reference: id.slice(0, 8).toUpperCase() });
+    expect(marked.data).toMatchObject({ reference: shortReference(id) });
     const refused = await client.rpc('mark_booking_answered', { token: 'garbled' });
     expect([refused.status, refused.error?.code]).toEqual([403, 'PT403']);
   });
