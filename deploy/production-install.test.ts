@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { postBooking } from '../server/testing/booking-samples.ts';
 import { startSmtpPeer, waitFor, type SmtpPeer } from '../server/testing/notification-peers.ts';
 import { listeningUrl, spawnChild, type ChildRun } from '../server/testing/processes.ts';
 import type { BookingRecord } from '../server/cli/bookings-output.ts';
+import { useTempDir } from '../server/testing/temp-dir.ts';
 
 /**
  * The production install of docs/deploy.md on a clean clone of this
@@ -21,7 +21,7 @@ import type { BookingRecord } from '../server/cli/bookings-output.ts';
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
 
-let root: string;
+const root = useTempDir('production', { once: true });
 let app: string;
 
 type Run = { code: number | null; stdout: string; stderr: string };
@@ -76,8 +76,7 @@ function diskUsage(target: string): string {
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'hijama-production-'));
-  app = path.join(root, 'app');
+  app = path.join(root(), 'app');
   const clone = spawnSync('git', ['clone', '--quiet', '--no-hardlinks', repository, app], {
     encoding: 'utf8',
   });
@@ -97,10 +96,6 @@ beforeAll(async () => {
       `the whole folder ${diskUsage(app)} (with .git ${diskUsage(path.join(app, '.git'))}).`,
   );
 }, 1_200_000);
-
-afterAll(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
-});
 
 it('leaves only the runtime dependencies', () => {
   for (const runtime of ['@electric-sql/pglite', 'pg', 'nodemailer']) {
@@ -129,7 +124,7 @@ describe.each(serverEngines())('the installed server on $name', (engine) => {
   const ids = [crypto.randomUUID(), crypto.randomUUID()];
 
   beforeAll(async () => {
-    const workDir = mkdtempSync(path.join(root, `${engine.name}-`));
+    const workDir = mkdtempSync(path.join(root(), `${engine.name}-`));
     const prepared = await engine.prepare(workDir);
     cleanUp = prepared.cleanUp;
     peer = await startSmtpPeer();
@@ -222,7 +217,7 @@ describe.each(serverEngines())('the installed server on $name', (engine) => {
   });
 
   it('backs up with npx hijama backup', async () => {
-    const file = path.join(root, `${engine.name}-backup.json`);
+    const file = path.join(root(), `${engine.name}-backup.json`);
     const result = await run('npx', ['hijama', 'backup', file], env);
     expect(withoutNpmWarnings(result.stderr)).toBe('');
     expect(result.stdout).toMatch(/^Backed up 2 booking requests \(0 answered\), 2 notifications/);
