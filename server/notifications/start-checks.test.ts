@@ -8,6 +8,7 @@ import { serverEngines } from '../testing/helpers.ts';
 import { startSmtpPeer, waitFor, type SmtpPeer } from '../testing/notification-peers.ts';
 import type { ChildRun } from '../testing/processes.ts';
 import { useServerRuns } from '../testing/server-runs.ts';
+import { storeWaitingRequest } from '../testing/answer-fixtures.ts';
 
 /** Waits for `text` in `output`, which may come in several chunks; fails showing the output. */
 async function says(output: () => string, text: string): Promise<void> {
@@ -97,7 +98,7 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
     }
   }
 
-  const retentionCases = [
+  it.each([
     {
       does: 'deletes the requests older than the privacy notice’s 12 months at start, without RETENTION',
       env: {} as Record<string, string>,
@@ -110,37 +111,29 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
       said: /Warning: RETENTION is off, so booking requests are kept until deleted by hand, but the privacy notice under the form says they are deleted after 12 months\./,
       kept: ['Past The Promise', 'Within The Promise'],
     },
-  ];
-
-  for (const { does, env, said, kept } of retentionCases) {
-    it(does, async () => {
-      // Requests received just before and just after 12 months ago.
-      const limit = periodBefore(new Date(), { count: 12, unit: 'mo' });
-      await onDatabase(async (db) => {
-        await db.query('delete from public.bookings');
-        for (const [name, offsetMs] of [
-          ['Past The Promise', -3_600_000],
-          ['Within The Promise', 3_600_000],
-        ] as const) {
-          await db.query(
-            `insert into public.bookings (created_at, full_name, phone, email) values ($1, $2, '01634 123456', 'guest@example.com')`,
-            [new Date(limit.getTime() + offsetMs).toISOString(), name],
-          );
-        }
-      });
-      const server = await start(env);
-      const output = () => server.stdout() + server.stderr();
-      await waitFor(() => said.test(output()), 'what it says of the retention');
-      expect(server.stdout().includes('deleted at start and daily.\n')).toBe(!env.RETENTION);
-      server.child.kill('SIGTERM');
-      expect(await server.exited).toBe(0);
-      started.splice(0);
-      const names = await onDatabase((db) =>
-        db.query<{ full_name: string }>(
-          'select full_name from public.bookings order by created_at',
-        ),
-      );
-      expect(names.rows.map((row) => row.full_name)).toEqual(kept);
+  ])('$does', async ({ env, said, kept }) => {
+    // Requests received just before and just after 12 months ago.
+    const limit = periodBefore(new Date(), { count: 12, unit: 'mo' });
+    await onDatabase(async (db) => {
+      await db.query('delete from public.bookings');
+      for (const [full_name, offsetMs] of [
+        ['Past The Promise', -3_600_000],
+        ['Within The Promise', 3_600_000],
+      ] as const) {
+        const created_at = new Date(limit.getTime() + offsetMs).toISOString();
+        await storeWaitingRequest(db, { full_name, created_at });
+      }
     });
-  }
+    const server = await start(env);
+    const output = () => server.stdout() + server.stderr();
+    await waitFor(() => said.test(output()), 'what it says of the retention');
+    expect(server.stdout().includes('deleted at start and daily.\n')).toBe(!env.RETENTION);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    started.splice(0);
+    const names = await onDatabase((db) =>
+      db.query<{ full_name: string }>('select full_name from public.bookings order by created_at'),
+    );
+    expect(names.rows.map((row) => row.full_name)).toEqual(kept);
+  });
 });
