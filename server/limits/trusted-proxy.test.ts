@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { ApiLimits } from '../app.ts';
 import { useTestDatabase } from '../testing/test-database.ts';
-import { postBookingFrom, testEngines, type RunningServer, serveApp } from '../testing/helpers.ts';
+import { postBookingFrom, testEngines, serveApp } from '../testing/helpers.ts';
 import { bookingWithId } from '../testing/booking-samples.ts';
 
 /**
@@ -25,7 +25,6 @@ async function bookFrom(
 // The limits as a new database has them: it records each request's network.
 describe.each(testEngines('trusted-proxy', {}))('the client of a request, on $name', (engine) => {
   const opened = useTestDatabase(engine);
-  const servers: RunningServer[] = [];
   const warnings: string[] = [];
 
   const start = async (limits: Partial<ApiLimits>) => {
@@ -33,7 +32,7 @@ describe.each(testEngines('trusted-proxy', {}))('the client of a request, on $na
       limits: { rateLimitPerMinute: 30, trustProxy: [], maxPendingRequests: 100, ...limits },
       logWarning: (message) => warnings.push(message),
     });
-    servers.push(server);
+    onTestFinished(() => server.close());
     return server;
   };
   /** The networks the database counted, in order. */
@@ -43,9 +42,6 @@ describe.each(testEngines('trusted-proxy', {}))('the client of a request, on $na
     );
     return rows.map((row) => row.network);
   };
-  afterAll(async () => {
-    await Promise.all(servers.map((server) => server.close()));
-  });
   beforeEach(async () => {
     await opened.db.exec(
       'delete from public.bookings; delete from app_private.booking_clients; delete from app_private.messages;',
