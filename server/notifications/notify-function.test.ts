@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import {
   createBookingsRepository,
   type BookingInsert,
@@ -21,7 +21,6 @@ import {
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
 import { denoBinary, installDeno } from '../testing/deno.ts';
-import type { ChildRun } from '../testing/processes.ts';
 import { startEdgeFunction } from '../testing/supabase-stack.ts';
 import { bookingWithId } from '../testing/booking-samples.ts';
 import { useTempDir } from '../testing/temp-dir.ts';
@@ -72,8 +71,6 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
   describe.runIf(testDatabaseUrl)('on PostgreSQL', () => {
     const scratch = useScratchPostgres(noBookingLimits);
     const certificateDir = useTempDir('smtps', { once: true });
-    const running: ChildRun[] = [];
-    const closers: (() => Promise<void>)[] = [];
     let db: Database;
 
     beforeEach(async () => {
@@ -82,17 +79,9 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       await db.query('delete from app_private.messages');
     });
 
-    afterEach(async () => {
-      for (const run of running.splice(0)) {
-        run.child.kill('SIGTERM');
-        await run.exited;
-      }
-      for (const close of closers.splice(0)) await close();
-    });
-
     /** The function on a free port of this machine, with these settings and the test's secret. */
     async function startFunction(env: Record<string, string>): Promise<string> {
-      const { url, run } = await startEdgeFunction({
+      const { url, stop } = await startEdgeFunction({
         entry,
         env: {
           SUPABASE_DB_URL: scratch.url,
@@ -106,13 +95,13 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
           ...env,
         },
       });
-      running.push(run);
+      onTestFinished(stop);
       return url;
     }
 
     async function smtpPeer(options: Parameters<typeof startSmtpPeer>[0] = {}): Promise<SmtpPeer> {
       const peer = await startSmtpPeer(options);
-      closers.push(peer.close);
+      onTestFinished(peer.close);
       return peer;
     }
 
@@ -242,7 +231,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
 
     it('pushes a booking through ntfy alone, with the token of its secrets', async () => {
       const peer = await startNtfyPeer({ token });
-      closers.push(peer.close);
+      onTestFinished(peer.close);
       const ntfy = { NOTIFY_NTFY_URL: peer.topicUrl('hijama-practice'), NOTIFY_NTFY_TOKEN: token };
       // No e-mail at all: ntfy is a channel on its own.
       const alone = await startFunction({ ...ntfy, NOTIFY_TO: '', NOTIFY_FROM: '' });
@@ -269,7 +258,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
     async function emailAndPush() {
       const mail = await smtpPeer();
       const push = await startNtfyPeer({ token });
-      closers.push(push.close);
+      onTestFinished(push.close);
       const env = {
         SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
         NOTIFY_NTFY_URL: push.topicUrl('hijama-practice'),
@@ -482,7 +471,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
         insert into vault.decrypted_secrets
           values ('hijama_answer_link_key', md5(random()::text) || md5(random()::text));
       `);
-      closers.push(async () => {
+      onTestFinished(async () => {
         await db.exec('drop schema net cascade; drop schema vault cascade;');
       });
       const requests = async () =>
