@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   freePort,
   makeCertificate,
@@ -68,15 +68,12 @@ describe('the SMTP check', () => {
 
   it('says that a server did not answer in time, and that ports may be blocked', async () => {
     const silent = await startSilentServer();
-    try {
-      expect(await check(`smtp://u:p@127.0.0.1:${silent.port}`)).toMatch(
-        new RegExp(
-          `^127\\.0\\.0\\.1:${silent.port} did not answer in time\\. Check the host and the port .*block port 25`,
-        ),
-      );
-    } finally {
-      await silent.close();
-    }
+    onTestFinished(silent.close);
+    expect(await check(`smtp://u:p@127.0.0.1:${silent.port}`)).toMatch(
+      new RegExp(
+        `^127\\.0\\.0\\.1:${silent.port} did not answer in time\\. Check the host and the port .*block port 25`,
+      ),
+    );
   }, 30_000);
 
   it('says when smtps:// meets a server without TLS from the first byte', async () => {
