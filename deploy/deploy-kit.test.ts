@@ -2,13 +2,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../server/settings.ts';
-import { httpExchange } from '../server/testing/helpers.ts';
+import { httpExchange, serve } from '../server/testing/helpers.ts';
 import { freePort, waitFor } from '../server/testing/notification-peers.ts';
 import { useTempDir } from '../server/testing/temp-dir.ts';
 
@@ -137,18 +137,12 @@ describe('the Caddyfile', () => {
     const seen: (string | undefined)[] = [];
     /** When the server saw each request begin, and its body. */
     const arrivals: { at: number; body: string }[] = [];
-    const upstream = http.createServer((req, res) => {
+    const upstream = await serve(async (req, res) => {
       const at = Date.now();
       seen.push(req.headers['x-forwarded-for'] as string | undefined);
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        arrivals.push({ at, body: Buffer.concat(chunks).toString() });
-        res.end('ok');
-      });
+      arrivals.push({ at, body: await text(req) });
+      res.end('ok');
     });
-    upstream.listen(0, '127.0.0.1');
-    await once(upstream, 'listening');
     const caddyPort = await freePort();
 
     // The site's own routes, served over plain HTTP on a free port to a stand-in upstream.
@@ -158,7 +152,7 @@ describe('the Caddyfile', () => {
     servers[0]!.listen = [`127.0.0.1:${caddyPort}`];
     servers[0]!.automatic_https = { disable: true };
     config.admin = { disabled: true };
-    const upstreamPort = (upstream.address() as AddressInfo).port;
+    const upstreamPort = new URL(upstream.baseUrl).port;
     const configText = JSON.stringify(config);
     const dial = '"dial":"127.0.0.1:3000"';
     expect(configText).toContain(dial);
@@ -213,7 +207,7 @@ describe('the Caddyfile', () => {
         proxy.kill('SIGTERM');
         await once(proxy, 'exit');
       }
-      upstream.close();
+      await upstream.close();
     }
   });
 });
