@@ -9,6 +9,7 @@ import {
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import pg from 'pg';
 import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import type { BookingLimits } from '../db/booking-limits.ts';
@@ -51,18 +52,16 @@ export interface HttpAnswer {
 export function httpExchange(options: RequestOptions, body?: Buffer | string): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(options, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const body = Buffer.concat(chunks);
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: response.headers,
-          body,
-          text: `${body}`,
-        });
-      });
-      response.on('error', reject);
+      buffer(response).then(
+        (body) =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body,
+            text: `${body}`,
+          }),
+        reject,
+      );
     });
     request.on('error', reject);
     request.end(body);
@@ -116,10 +115,7 @@ export function exchangeRaw(
       { host: hostname, port: Number(port), localAddress: options.localAddress },
       () => (options.keepOpen ? socket.write(bytes) : socket.end(bytes)),
     );
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
-    socket.on('error', reject);
+    buffer(socket).then((bytes) => resolve(bytes.toString('latin1')), reject);
   });
 }
 
