@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
-import { text } from 'node:stream/consumers';
+import { buffer, text } from 'node:stream/consumers';
 import { promisify } from 'node:util';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import PostalMime, { type Email } from 'postal-mime';
@@ -76,27 +76,21 @@ export async function startSmtpPeer(
       callback(refusal);
     },
     onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const receivedAt = Date.now();
-        const raw = Buffer.concat(chunks);
-        PostalMime.parse(raw).then(
-          (parsed) => {
-            const from = session.envelope.mailFrom;
-            mails.push({
-              receivedAt,
-              from: from === false ? '' : from.address,
-              to: session.envelope.rcptTo.map((recipient) => recipient.address),
-              user: typeof session.user === 'string' ? session.user : undefined,
-              raw: raw.toString('utf8'),
-              parsed,
-            });
-            callback();
-          },
-          (error: Error) => callback(error),
-        );
-      });
+      buffer(stream)
+        .then(async (raw) => {
+          const receivedAt = Date.now();
+          const parsed = await PostalMime.parse(raw);
+          const from = session.envelope.mailFrom;
+          mails.push({
+            receivedAt,
+            from: from === false ? '' : from.address,
+            to: session.envelope.rcptTo.map((recipient) => recipient.address),
+            user: typeof session.user === 'string' ? session.user : undefined,
+            raw: raw.toString('utf8'),
+            parsed,
+          });
+        })
+        .then(() => callback(), callback);
     },
   });
   // A client that refuses the certificate, or drops the connection, is the
