@@ -1,5 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../server/settings.ts';
 import { httpExchange, serve } from '../server/testing/helpers.ts';
 import { freePort, waitFor } from '../server/testing/notification-peers.ts';
+import { spawnChild } from '../server/testing/processes.ts';
 import { useTempDir } from '../server/testing/temp-dir.ts';
 
 /** The deployment kit (docs/deploy.md), checked with the tools that will read it. */
@@ -159,12 +159,10 @@ describe('the Caddyfile', () => {
     const configFile = path.join(caddyHome(), 'caddy.json');
     writeFileSync(configFile, configText.replaceAll(dial, `"dial":"127.0.0.1:${upstreamPort}"`));
 
-    const proxy = spawn(caddyBinary, ['run', '--config', configFile], {
+    const proxy = spawnChild(caddyBinary, ['run', '--config', configFile], {
+      cwd: caddyHome(),
       env: caddyEnv(),
-      stdio: ['ignore', 'ignore', 'pipe'],
     });
-    let log = '';
-    proxy.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
     try {
       const send = (forwardedFor?: string) =>
         httpExchange({
@@ -180,7 +178,7 @@ describe('the Caddyfile', () => {
         send().then(
           () => true,
           () => {
-            if (proxy.exitCode !== null) throw new Error(`Caddy stopped.\n${log}`);
+            if (proxy.child.exitCode !== null) throw new Error(`Caddy stopped.\n${proxy.stderr()}`);
             return false;
           },
         );
@@ -203,10 +201,8 @@ describe('the Caddyfile', () => {
       expect(arrivals[0]!.body).toBe('{"full_name":"Amina"}');
       expect(arrivals[0]!.at).toBeGreaterThanOrEqual(lastPartSent);
     } finally {
-      if (proxy.exitCode === null) {
-        proxy.kill('SIGTERM');
-        await once(proxy, 'exit');
-      }
+      proxy.child.kill('SIGTERM');
+      await proxy.exited;
       await upstream.close();
     }
   });
