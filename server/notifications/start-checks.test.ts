@@ -99,19 +99,19 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
   }
 
   it.each([
-    {
-      does: 'deletes the requests older than the privacy notice’s 12 months at start, without RETENTION',
-      env: {} as Record<string, string>,
-      said: /Retention: deleted 1 booking request older than 12 months \(before \S+\)\.\n/,
-      kept: ['Within The Promise'],
-    },
-    {
-      does: 'keeps them with RETENTION=off, and warns that the privacy notice says otherwise',
-      env: { RETENTION: 'off' },
-      said: /Warning: RETENTION is off, so booking requests are kept until deleted by hand, but the privacy notice under the form says they are deleted after 12 months\./,
-      kept: ['Past The Promise', 'Within The Promise'],
-    },
-  ])('$does', async ({ env, said, kept }) => {
+    [
+      'deletes the requests older than the privacy notice’s 12 months at start, without RETENTION',
+      {} as Record<string, string>,
+      /Retention: deleted 1 booking request older than 12 months \(before \S+\)\.\n/,
+      ['Within The Promise'],
+    ],
+    [
+      'keeps them with RETENTION=off, and warns that the privacy notice says otherwise',
+      { RETENTION: 'off' },
+      /Warning: RETENTION is off, so booking requests are kept until deleted by hand, but the privacy notice under the form says they are deleted after 12 months\./,
+      ['Past The Promise', 'Within The Promise'],
+    ],
+  ])('%s', async (_does, env, said, kept) => {
     // Requests received just before and just after 12 months ago.
     const limit = periodBefore(new Date(), { count: 12, unit: 'mo' });
     await onDatabase(async (db) => {
