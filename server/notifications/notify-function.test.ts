@@ -23,6 +23,7 @@ import {
 import { denoBinary, installDeno } from '../testing/deno.ts';
 import { startEdgeFunction } from '../testing/supabase-stack.ts';
 import { bookingWithId } from '../testing/booking-samples.ts';
+import { storeWaitingRequest } from '../testing/answer-fixtures.ts';
 import { useTempDir } from '../testing/temp-dir.ts';
 import { ukDayOf } from '../../supabase/functions/_shared/uk-time.ts';
 import * as visitorEmails from '../../supabase/functions/_shared/content/visitor-emails.ts';
@@ -305,20 +306,18 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       // Stored 21 hours ago (as the owner: created_at cannot come through the
       // API) and notified then; NOTIFY_REMINDER_HOURS's default of 4 made it
       // due at 20 hours.
-      const id = crypto.randomUUID();
-      await db.transaction(async (tx) => {
-        await tx.query(
-          `insert into public.bookings (id, created_at, full_name, phone, email)
-           values ($1, now() - interval '21 hours', 'Amina Khan', '07700 900123', 'amina@example.com')`,
-          [id],
-        );
+      const id = await db.transaction(async (tx) => {
+        const stored = await storeWaitingRequest(tx, {
+          created_at: new Date(Date.now() - 21 * 3_600_000).toISOString(),
+        });
         await tx.query(
           `update app_private.messages
               set attempts = 1, email_sent_at = now() - interval '21 hours', outcome = 'sent',
                   ntfy_sent_at = now() - interval '21 hours', done_at = now() - interval '21 hours'
             where kind = 'notification' and booking_id = $1`,
-          [id],
+          [stored],
         );
+        return stored;
       });
 
       expect((await call(url)).body).toEqual({ sent: 0, failed: 0, pending: 0 });
@@ -414,10 +413,8 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       const { peer, url } = await functionWithSmtp({ NOTIFY_DAILY_SUMMARY_AT: '00:00' });
       await insertAsVisitor([booking({ full_name: 'Amina Khan' })]);
       // Past the privacy notice's 12 months, stored as the owner (created_at cannot come through the API).
-      await db.query(
-        `insert into public.bookings (created_at, full_name, phone, email)
-         values (now() - interval '13 months', 'Long Ago', '01634 123456', 'old@example.com')`,
-      );
+      const longAgo = new Date(Date.now() - 400 * 86_400_000).toISOString();
+      await storeWaitingRequest(db, { created_at: longAgo, full_name: 'Long Ago' });
 
       const heartbeat = () => call(url, { body: JSON.stringify({ task: 'heartbeat' }) });
       const today = ukDayOf(new Date());
