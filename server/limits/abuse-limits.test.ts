@@ -85,26 +85,24 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     callApiFunction<BookingChallenge>(app.db, 'public.booking_challenge()', [], {
       requestHeaders: clientAt(address),
     });
-  const solvedProof = async (address?: string) => {
-    const challenge = await challengeAsAnon(address);
-    return encodeBookingProof(challenge, solveBookingChallenge(challenge));
-  };
-  /**
-   * An insert as anon from `address` (undefined: no client address) with a
-   * proof solved for `provedFor` (null: a client without an address).
-   */
+  /** An insert as anon from `address` (undefined: no client address) carrying `proof`. */
+  const withProof = (address: string | undefined, proof: string, email: string) =>
+    insertAsAnonWith({ ...clientAt(address), [databaseRequestHeaders.proof]: proof }, [
+      booking(email),
+    ]);
+  /** As withProof, with a proof solved for `provedFor` (null: a client without an address). */
   const insertWithProof = async (
     address: string | undefined,
     email: string,
     provedFor: string | null | undefined = address,
-  ) =>
-    insertAsAnonWith(
-      {
-        ...clientAt(address),
-        [databaseRequestHeaders.proof]: await solvedProof(provedFor ?? undefined),
-      },
-      [booking(email)],
+  ) => {
+    const challenge = await challengeAsAnon(provedFor ?? undefined);
+    return withProof(
+      address,
+      encodeBookingProof(challenge, solveBookingChallenge(challenge)),
+      email,
     );
+  };
   const networksCounted = async () => {
     const { rows } = await app.db.query<{ network: string }>(
       'select network from app_private.booking_clients order by created_at',
@@ -261,10 +259,6 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     );
     const key = Buffer.from(rows[0]!.key);
     const inAMinute = new Date(Date.now() + 60_000);
-    const withProof = (address: string, proof: string, email: string) =>
-      insertAsAnonWith({ ...clientAt(address), [databaseRequestHeaders.proof]: proof }, [
-        booking(email),
-      ]);
     const forged = signedChallenge(Buffer.alloc(32, 7), inAMinute, '192.0.2.3');
     // Signed with the database's own key, with an expiry just past, and one
     // further ahead than any challenge lives (2 minutes).
