@@ -47,7 +47,8 @@ describe('the server process', () => {
 
     it('logs its URL and what it deletes when, then serves the site and the API', async () => {
       first = start();
-      firstUrl = await listeningUrl(first);
+      // A new database: a busy machine may take a while to make and migrate it.
+      firstUrl = await listeningUrl(first, 60_000);
       await waitFor(() => first.stdout().includes('daily'), 'the start lines');
       expect(first.stdout()).toBe(
         `Listening on ${firstUrl} (PGlite in ${path.join(dataDir(), 'pgdata')})\n` +
@@ -57,7 +58,7 @@ describe('the server process', () => {
       expect((await fetch(firstUrl)).status).toBe(200);
       const posted = await postBooking(firstUrl, { full_name: 'First Guest' });
       expect(posted.status).toBe(201);
-    });
+    }, 90_000);
 
     it('refuses a second server on the same data directory with a clear message', async () => {
       const second = start();
