@@ -241,7 +241,6 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       expect((await call(alone)).body).toEqual({ sent: 1, failed: 0, pending: 0 });
       expect(peer.messages).toHaveLength(1);
       expect(peer.messages[0]).toMatchObject({
-        form: 'json',
         topic: 'hijama-practice',
         title: 'Booking request from Zoë Łucja',
         authorization: `Bearer ${token}`,

@@ -213,12 +213,10 @@ export async function waitFor(
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A message as an ntfy server stores it, whichever documented form published it. */
+/** A message as an ntfy server stores it. */
 export interface NtfyPublished {
   /** When it was accepted (Date.now()). */
   receivedAt: number;
-  /** `json`: a JSON object POSTed or PUT to the root; `headers`: the body to `/<topic>`, the rest in headers. */
-  form: 'json' | 'headers';
   topic: string;
   title: string | undefined;
   message: string;
@@ -238,65 +236,11 @@ export interface NtfyPeer {
   close(): Promise<void>;
 }
 
-const ntfyPriorities: Record<string, number> = {
-  min: 1,
-  low: 2,
-  default: 3,
-  high: 4,
-  max: 5,
-  urgent: 5,
-};
-
-/** A header value as ntfy reads it: plain, or RFC 2047 encoded (`=?UTF-8?B?…?=`, `=?UTF-8?Q?…?=`). */
-function decodeNtfyHeader(value: string | string[] | undefined): string | undefined {
-  const text = Array.isArray(value) ? value.join(', ') : value;
-  if (text === undefined) return undefined;
-  return text.replace(/=\?utf-8\?([bq])\?([^?]*)\?=/gi, (_, encoding: string, data: string) =>
-    encoding.toLowerCase() === 'b'
-      ? Buffer.from(data, 'base64').toString('utf8')
-      : Buffer.from(
-          data
-            .replace(/_/g, ' ')
-            .replace(/=([0-9a-f]{2})/gi, (_m, hex: string) =>
-              String.fromCharCode(parseInt(hex, 16)),
-            ),
-          'latin1',
-        ).toString('utf8'),
-  );
-}
-
-/** The `Actions` header's short and long forms: `view, Label, https://…, clear=true; …`. */
-function parseNtfyActionsHeader(header: string): NtfyPublished['actions'] {
-  return header
-    .split(';')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '')
-    .map((entry) => {
-      const fields = entry.split(',').map((field) => field.trim());
-      const named = new Map<string, string>();
-      const positional: string[] = [];
-      for (const field of fields) {
-        const match = /^(action|label|url|clear)=(.*)$/.exec(field);
-        if (match) named.set(match[1]!, match[2]!.replace(/^["']|["']$/g, ''));
-        else positional.push(field.replace(/^["']|["']$/g, ''));
-      }
-      // The short form gives action, label and url in that order; the long form names them.
-      const [action, label, url] = ['action', 'label', 'url'].map(
-        (key) => named.get(key) ?? positional.shift(),
-      );
-      return {
-        action: action ?? '',
-        label: label ?? '',
-        ...(url === undefined ? {} : { url }),
-        ...(named.has('clear') ? { clear: named.get('clear') === 'true' } : {}),
-      };
-    });
-}
-
 /**
  * An HTTP server that speaks ntfy's publish API as documented
- * (docs.ntfy.sh/publish): a POST or PUT of a JSON object to the root, or of the
- * message to `/<topic>` with Title, Priority, Tags, Click and Actions headers.
+ * (docs.ntfy.sh/publish) in the form the ntfy channel uses: a POST or PUT of a
+ * JSON object to the root. (ntfy also takes the message at `/<topic>` with its
+ * fields in headers; nothing here publishes that way, so this peer refuses it.)
  * It answers as ntfy does: 200 with the stored message as JSON; 400 to a
  * message it cannot take (no topic, a bad priority, more than three actions, an
  * action without a label); with `token`, 403 without an Authorization header and
@@ -335,51 +279,25 @@ export async function startNtfyPeer(
       if (authorization === undefined) return refuse(res, 403, 'forbidden');
       if (authorization !== `Bearer ${options.token}`) return refuse(res, 401, 'unauthorized');
     }
-    const target = (req.url ?? '/').split('?')[0]!;
-    let published: Omit<NtfyPublished, 'receivedAt' | 'authorization'>;
-    if (target === '/') {
-      let json: Record<string, unknown>;
-      try {
-        json = JSON.parse(body) as Record<string, unknown>;
-      } catch {
-        return refuse(res, 400, 'invalid request: request body must be message JSON');
-      }
-      const actions = (json.actions ?? []) as NtfyPublished['actions'];
-      published = {
-        form: 'json',
-        topic: typeof json.topic === 'string' ? json.topic : '',
-        title: typeof json.title === 'string' ? json.title : undefined,
-        message:
-          typeof json.message === 'string' && json.message !== '' ? json.message : 'triggered',
-        priority: json.priority === undefined ? 3 : Number(json.priority),
-        tags: Array.isArray(json.tags) ? json.tags.map(String) : [],
-        click: typeof json.click === 'string' ? json.click : undefined,
-        actions: Array.isArray(actions) ? actions : [],
-      };
-    } else {
-      const priority = decodeNtfyHeader(
-        req.headers['x-priority'] ?? req.headers.priority ?? req.headers.prio ?? req.headers.p,
-      );
-      const tags = decodeNtfyHeader(
-        req.headers['x-tags'] ?? req.headers.tags ?? req.headers.tag ?? req.headers.ta,
-      );
-      const actions = decodeNtfyHeader(
-        req.headers['x-actions'] ?? req.headers.actions ?? req.headers.action,
-      );
-      published = {
-        form: 'headers',
-        topic: target.slice(1),
-        title: decodeNtfyHeader(
-          req.headers['x-title'] ?? req.headers.title ?? req.headers.ti ?? req.headers.t,
-        ),
-        message: body === '' ? 'triggered' : body,
-        priority:
-          priority === undefined ? 3 : (ntfyPriorities[priority.toLowerCase()] ?? Number(priority)),
-        tags: tags === undefined ? [] : tags.split(',').map((tag) => tag.trim()),
-        click: decodeNtfyHeader(req.headers['x-click'] ?? req.headers.click),
-        actions: actions === undefined ? [] : parseNtfyActionsHeader(actions),
-      };
+    if ((req.url ?? '/').split('?')[0] !== '/') {
+      return refuse(res, 400, 'this peer takes only the JSON form, at the root');
     }
+    let json: Record<string, unknown>;
+    try {
+      json = JSON.parse(body) as Record<string, unknown>;
+    } catch {
+      return refuse(res, 400, 'invalid request: request body must be message JSON');
+    }
+    const actions = (json.actions ?? []) as NtfyPublished['actions'];
+    const published: Omit<NtfyPublished, 'receivedAt' | 'authorization'> = {
+      topic: typeof json.topic === 'string' ? json.topic : '',
+      title: typeof json.title === 'string' ? json.title : undefined,
+      message: typeof json.message === 'string' && json.message !== '' ? json.message : 'triggered',
+      priority: json.priority === undefined ? 3 : Number(json.priority),
+      tags: Array.isArray(json.tags) ? json.tags.map(String) : [],
+      click: typeof json.click === 'string' ? json.click : undefined,
+      actions: Array.isArray(actions) ? actions : [],
+    };
     if (!/^[-_A-Za-z0-9]{1,64}$/.test(published.topic)) {
       return refuse(res, 400, 'invalid topic');
     }

@@ -5,7 +5,6 @@ import {
   emailChannelTo as emailTo,
   freePort,
   testSiteUrl,
-  startNtfyPeer,
   waitFor,
   type NtfyPeer,
 } from '../../../../server/testing/notification-peers.ts';
@@ -49,53 +48,6 @@ describe('parseTopicUrl', () => {
   });
 });
 
-describe('the ntfy peer', () => {
-  it('takes the header form as ntfy documents it, RFC 2047 titles and short-form actions included', async () => {
-    const peer = await startNtfyPeer();
-    try {
-      const response = await fetch(peer.topicUrl('mytopic'), {
-        method: 'PUT',
-        headers: {
-          Title: '=?UTF-8?B?Wm/DqyBhbmQgxYF1Y2phIA==?=',
-          Priority: 'high',
-          Tags: 'warning,skull',
-          Actions:
-            'view, Open portal, https://home.nest.com/, clear=true; view, Docs, https://x.example/',
-        },
-        body: 'Backup successful',
-      });
-      expect(response.status).toBe(200);
-      expect(await response.json()).toMatchObject({ event: 'message', topic: 'mytopic' });
-      expect(peer.messages).toEqual([
-        expect.objectContaining({
-          form: 'headers',
-          topic: 'mytopic',
-          title: 'Zoë and Łucja ',
-          message: 'Backup successful',
-          priority: 4,
-          tags: ['warning', 'skull'],
-          actions: [
-            { action: 'view', label: 'Open portal', url: 'https://home.nest.com/', clear: true },
-            { action: 'view', label: 'Docs', url: 'https://x.example/' },
-          ],
-        }),
-      ]);
-      const tooMany = await fetch(peer.topicUrl('mytopic'), {
-        method: 'POST',
-        headers: {
-          Actions:
-            'view, a, https://a/; view, b, https://b/; view, c, https://c/; view, d, https://d/',
-        },
-        body: 'x',
-      });
-      expect(tooMany.status).toBe(400);
-      expect(peer.messages).toHaveLength(1);
-    } finally {
-      await peer.close();
-    }
-  });
-});
-
 describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
   const harness = useNotifierHarness(engine, ['messages']);
   const { errors, infos, startNotifier, ntfyPeer, post, notificationRows: outboxRows } = harness;
@@ -117,7 +69,6 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
     await waitFor(() => peer.messages.length === 1, 'the push');
     const push = peer.messages[0]!;
     expect(push).toMatchObject({
-      form: 'json',
       topic,
       title: 'Booking request from Zoë Łucja',
       priority: 4,
