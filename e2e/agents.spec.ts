@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { site } from '../src/content/site.ts';
 import { llmsTxt } from '../src/seo/llms-txt.ts';
-import { openView, storedBookings } from './fixtures.ts';
+import { openView, storedBookings, thankYou } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
 test('the booking form, a WebMCP tool the visitor confirms, is submitted by an assistant with the messages and thanks a person gets', async ({
@@ -34,7 +34,7 @@ test('the booking form, a WebMCP tool the visitor confirms, is submitted by an a
     email,
     instagram: '',
   });
-  await expect(page.getByRole('dialog', { name: specifiedWords.thankYouTitle })).toBeVisible();
+  await expect(thankYou(page)).toBeVisible();
   expect(await storedBookings(email, 'full_name,phone,instagram')).toEqual([
     { full_name: 'Agent Booked', phone: '07700 900123', instagram: null },
   ]);

@@ -1,5 +1,4 @@
 import { expect, test, type Page } from '@playwright/test';
-import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
 import { answerLink } from '../supabase/functions/_shared/core/answer-link.ts';
 import { shortReference } from '../supabase/functions/_shared/core/booking-reference.ts';
 import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
@@ -15,8 +14,11 @@ import { formatAnsweredAt } from '../src/answer/answer-outcome.ts';
 import { site } from '../src/content/site.ts';
 import {
   accessibilityViolations,
+  apiCalls,
   expectViewShown,
   loadPage,
+  noLimits,
+  postBooking,
   untilInteractive,
 } from './fixtures.ts';
 
@@ -30,11 +32,6 @@ import {
 const copy = site.answerPage;
 const adminUrl =
   process.env.TEST_DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres';
-const anonHeaders = {
-  apikey: developmentAnonKey,
-  Authorization: `Bearer ${developmentAnonKey}`,
-  'Content-Type': 'application/json',
-};
 
 let database: ScratchDatabase;
 let server: RunningServer;
@@ -43,13 +40,7 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   database = await createScratchDatabase(adminUrl);
-  server = await startBuiltServer({
-    DATABASE_URL: database.url,
-    RATE_LIMIT_PER_MINUTE: '0',
-    BOOKING_LIMIT_PER_CLIENT_PER_HOUR: '0',
-    BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '0',
-    BOOKING_LIMIT_SITE_PER_HOUR: '0',
-  });
+  server = await startBuiltServer({ DATABASE_URL: database.url, ...noLimits });
 });
 
 test.afterAll(async () => {
@@ -64,16 +55,7 @@ function sql<Row>(query: string, values: unknown[] = []): Promise<Row[]> {
 /** Stores a booking request as the form does, and gives its id. */
 async function storeBooking(): Promise<string> {
   const id = crypto.randomUUID();
-  const response = await fetch(`${server.url}/rest/v1/bookings`, {
-    method: 'POST',
-    headers: anonHeaders,
-    body: JSON.stringify({
-      id,
-      full_name: 'Answer Test',
-      phone: '07700 900123',
-      email: `answer-${id}@example.com`,
-    }),
-  });
+  const response = await postBooking(server.url, { id, email: `answer-${id}@example.com` });
   expect(response.status).toBe(201);
   return id;
 }
@@ -94,16 +76,6 @@ async function answeredAt(bookingId: string): Promise<Date | undefined> {
     [bookingId],
   );
   return rows[0]?.answered_at;
-}
-
-/** Every request the page sends to the REST API from now on, as "METHOD path". */
-function recordApiCalls(page: Page): string[] {
-  const calls: string[] = [];
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (url.pathname.startsWith('/rest/')) calls.push(`${request.method()} ${url.pathname}`);
-  });
-  return calls;
 }
 
 /**
@@ -145,7 +117,7 @@ test('opening the link changes nothing; its button marks the request, a second t
   await page.setViewportSize({ width: 375, height: 812 });
   const bookingId = await storeBooking();
   const link = answerLink(server.url, await answerToken(bookingId));
-  const calls = recordApiCalls(page);
+  const calls = apiCalls(page);
 
   await openAnswerPage(page, link.slice(server.url.length + 1));
   await expect(page.getByText(copy.reference(shortReference(bookingId)))).toBeVisible();
@@ -164,7 +136,7 @@ test('opening the link changes nothing; its button marks the request, a second t
   expect(marked).toBeInstanceOf(Date);
   const shownTime = copy.answeredAt(formatAnsweredAt(marked!, site.locale, site.timeZone));
   await expect(page.getByText(shownTime)).toBeVisible();
-  expect(calls).toEqual(['POST /rest/v1/rpc/mark_booking_answered']);
+  expect(calls).toEqual(['POST /rest/v1/rpc/mark_booking_answered 200']);
   expect(await accessibilityViolations(page)).toEqual([]);
   await page.screenshot({ path: 'test-results/answer-link-375-answered.png', fullPage: true });
 
@@ -189,10 +161,10 @@ test('opening the link changes nothing; its button marks the request, a second t
   await expect(page.getByText(copy.answeredHeading)).toBeVisible();
   expect(await answeredAt(bookingId)).toBeInstanceOf(Date);
   expect(calls).toEqual([
-    'POST /rest/v1/rpc/mark_booking_answered',
-    'POST /rest/v1/rpc/mark_booking_answered',
-    'POST /rest/v1/rpc/unmark_booking_answered',
-    'POST /rest/v1/rpc/mark_booking_answered',
+    'POST /rest/v1/rpc/mark_booking_answered 200',
+    'POST /rest/v1/rpc/mark_booking_answered 200',
+    'POST /rest/v1/rpc/unmark_booking_answered 200',
+    'POST /rest/v1/rpc/mark_booking_answered 200',
   ]);
 });
 
@@ -256,7 +228,7 @@ test('a lost connection says to try again, and trying again marks it', async ({ 
 });
 
 test('a link cut short is refused at once, without asking the server', async ({ page }) => {
-  const calls = recordApiCalls(page);
+  const calls = apiCalls(page);
   await openAnswerPage(page, '#answer=5f0c2a8e-2f4b');
   await expect(page.getByText(copy.invalid(undefined))).toBeVisible();
   await expect(markButton(page)).toHaveCount(0);

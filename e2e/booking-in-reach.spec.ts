@@ -1,6 +1,15 @@
 import { expect, test, type Page } from '@playwright/test';
 import { site } from '../src/content/site.ts';
-import { fixedBookButton, openMenu, openView, scrollToEnd, viewHeadings } from './fixtures.ts';
+import {
+  fillBookingForm,
+  fixedBookButton,
+  openMenu,
+  openView,
+  scrollToEnd,
+  thankYou,
+  uniqueEmail,
+  viewHeadings,
+} from './fixtures.ts';
 
 test.describe('on a phone', () => {
   test.beforeEach(async ({ page }) => {
@@ -47,12 +56,13 @@ test.describe('on a phone', () => {
     await scrollToEnd(page);
     await page.waitForTimeout(300);
     await expect(fixedBookButton(page)).toBeHidden();
-    const { labels } = site.bookingForm;
-    await page.getByLabel(labels.fullName).fill('Aisha Khan');
-    await page.getByLabel(labels.phone).fill('07700 900 461');
-    await page.getByLabel(labels.email).fill(`in-reach.${Date.now()}@example.com`);
+    await fillBookingForm(page, {
+      fullName: 'Aisha Khan',
+      phone: '07700 900 461',
+      email: uniqueEmail('in-reach'),
+    });
     await page.getByRole('button', { name: site.bookingForm.submit }).click();
-    await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
+    await expect(thankYou(page)).toBeVisible();
     await expect(fixedBookButton(page)).toBeHidden();
   });
 

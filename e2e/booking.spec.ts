@@ -3,7 +3,17 @@ import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defau
 import { messageFor, storedValue } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { site } from '../src/content/site.ts';
 import { practice } from '../supabase/functions/_shared/content/practice.ts';
-import { holdBack, literally, openView, pageErrors, storedBookings } from './fixtures.ts';
+import {
+  fillBookingForm as fillForm,
+  holdBack,
+  literally,
+  openView,
+  pageErrors,
+  postBooking,
+  storedBookings,
+  thankYou,
+  uniqueEmail,
+} from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
 // The buttons, the modal's title, the field messages and the failure message
@@ -11,22 +21,6 @@ import { specifiedWords } from './specified-words.ts';
 // the labels and the rest come from the content file.
 const { labels } = site.bookingForm;
 const { fieldMessages, submitFailure } = specifiedWords;
-
-/** A unique e-mail address per test, so tests sharing the server find their own rows. */
-function uniqueEmail(label: string): string {
-  return `${label}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
-}
-
-async function fillForm(
-  page: Page,
-  values: { name?: string; phone?: string; email?: string; instagram?: string },
-) {
-  if (values.name !== undefined) await page.getByLabel(labels.fullName).fill(values.name);
-  if (values.phone !== undefined) await page.getByLabel(labels.phone).fill(values.phone);
-  if (values.email !== undefined) await page.getByLabel(labels.email).fill(values.email);
-  if (values.instagram !== undefined)
-    await page.getByLabel(labels.instagram).fill(values.instagram);
-}
 
 function bookingPosts(page: Page): Request[] {
   const posts: Request[] = [];
@@ -42,8 +36,6 @@ const submitButton = (page: Page) =>
     .getByRole('button', { name: specifiedWords.bookButton })
     .or(page.getByRole('button', { name: specifiedWords.submittingButton }));
 
-const thankYou = (page: Page) => page.getByRole('dialog', { name: specifiedWords.thankYouTitle });
-
 test('a visitor books a session: exactly the request hosted Supabase accepts, Submitting... with the inputs disabled while the answer is pending, thank-you modal, cleared form, focus kept inside the modal, and the row stored as typed, trimmed', async ({
   page,
 }) => {
@@ -53,7 +45,7 @@ test('a visitor books a session: exactly the request hosted Supabase accepts, Su
   const email = uniqueEmail('success');
   await openView(page, 'contact');
   await fillForm(page, {
-    name: '  Aisha Khan ',
+    fullName: '  Aisha Khan ',
     phone: ' +44 (0) 1634 123 456 ',
     email: `  ${email}`,
     instagram: '',
@@ -133,7 +125,7 @@ test('shows the messages of the specification, and those for a hidden character 
   await expect(name).toHaveAccessibleDescription(literally(fieldMessages.fullNameRequired));
   await expect(page.getByRole('status')).toHaveText(site.bookingForm.fixFieldsAnnouncement(3));
 
-  await fillForm(page, { name: 'Aisha', phone: 'abc1234567', email: 'foo@bar' });
+  await fillForm(page, { fullName: 'Aisha', phone: 'abc1234567', email: 'foo@bar' });
   await expect(page.getByText(fieldMessages.fullNameRequired)).toBeHidden();
   await expect(name).not.toHaveAttribute('aria-invalid');
   await submitButton(page).click();
@@ -152,7 +144,7 @@ test('shows the messages of the specification, and those for a hidden character 
   // A hidden character or a phone without digits is shown under its field.
   await fillForm(page, {
     // A zero-width space, a right-to-left override, an escape: pasted, never seen.
-    name: 'Aisha\u200bKhan',
+    fullName: 'Aisha\u200bKhan',
     phone: '----------',
     email: 'aisha\u202e@example.com',
     instagram: '@aisha\u001b',
@@ -180,7 +172,7 @@ test('a double click sends one request and stores one row, its Instagram handle 
   const email = uniqueEmail('double');
   await openView(page, 'contact');
   await fillForm(page, {
-    name: 'Double Click',
+    fullName: 'Double Click',
     phone: '07700 900123',
     email,
     instagram: ' @Omar.H ',
@@ -196,53 +188,52 @@ test('a double click sends one request and stores one row, its Instagram handle 
   expect(rows[0]).toMatchObject({ instagram: storedValue('instagram', '@Omar.H') });
 });
 
-/** What the server answers: a failure of its own, and the database out of reach. */
-const failedAnswers = {
-  error: { status: 500, headers: {}, code: 'XX000', message: 'internal error' },
-  outage: {
-    status: 503,
-    headers: { 'Retry-After': '5' },
-    code: 'PGRST000',
-    message: 'Database connection error. Retrying the connection.',
-  },
-};
+/** What the server answers: a failure of its own, the database out of reach, or nothing. */
+const failedAnswers = [
+  ['a server error', { status: 500, headers: {}, code: 'XX000', message: 'internal error' }],
+  [
+    'a database outage',
+    {
+      status: 503,
+      headers: { 'Retry-After': '5' },
+      code: 'PGRST000',
+      message: 'Database connection error. Retrying the connection.',
+    },
+  ],
+  ['a network loss', undefined],
+] as const;
 
-for (const [situation, answer] of [
-  ['a server error', 'error'],
-  ['a database outage', 'outage'],
-  ['a network loss', 'offline'],
-] as const) {
+for (const [situation, answer] of failedAnswers) {
   test(`${situation} shows the failure message, logs the error and keeps what was typed`, async ({
     page,
   }) => {
     const errors = pageErrors(page);
     await page.route('**/rest/v1/bookings', (route) =>
-      answer === 'offline'
-        ? route.abort('internetdisconnected')
-        : route.fulfill({
-            status: failedAnswers[answer].status,
-            headers: failedAnswers[answer].headers,
+      answer
+        ? route.fulfill({
+            status: answer.status,
+            headers: answer.headers,
             contentType: 'application/json',
             body: JSON.stringify({
-              code: failedAnswers[answer].code,
-              message: failedAnswers[answer].message,
+              code: answer.code,
+              message: answer.message,
               details: null,
               hint: null,
             }),
-          }),
+          })
+        : route.abort('internetdisconnected'),
     );
-    const email = uniqueEmail(answer);
+    const email = uniqueEmail(answer ? `status-${answer.status}` : 'offline');
     await openView(page, 'contact');
-    await fillForm(page, { name: 'Keep Me', phone: '07700 900123', email, instagram: '@keep' });
+    const typed = { fullName: 'Keep Me', phone: '07700 900123', email, instagram: '@keep' };
+    await fillForm(page, typed);
     await submitButton(page).click();
 
     const alert = page.getByRole('alert');
     await expect(alert).toHaveText(submitFailure);
     await expect(alert.locator('svg')).toHaveCount(1);
-    await expect(page.getByLabel(labels.fullName)).toHaveValue('Keep Me');
-    await expect(page.getByLabel(labels.phone)).toHaveValue('07700 900123');
-    await expect(page.getByLabel(labels.email)).toHaveValue(email);
-    await expect(page.getByLabel(labels.instagram)).toHaveValue('@keep');
+    for (const [label, value] of Object.entries(typed))
+      await expect(page.getByLabel(labels[label as keyof typeof typed])).toHaveValue(value);
     expect(errors.some((text) => text.includes('could not be sent'))).toBe(true);
     expect(await storedBookings(email)).toHaveLength(0);
 
@@ -264,7 +255,7 @@ test('a retry after a lost answer stores one row', async ({ page }) => {
   });
   const email = uniqueEmail('retry');
   await openView(page, 'contact');
-  await fillForm(page, { name: 'Lost Answer', phone: '07700 900123', email });
+  await fillForm(page, { fullName: 'Lost Answer', phone: '07700 900123', email });
   await submitButton(page).click();
   await expect(page.getByRole('alert')).toHaveText(submitFailure);
   expect(await storedBookings(email)).toHaveLength(1);
@@ -278,18 +269,14 @@ test('a retry after a lost answer stores one row', async ({ page }) => {
 
 test('a fourth request for one e-mail address within the hour is refused by the database, plainly, keeping what was typed', async ({
   page,
-  request,
+  baseURL,
 }) => {
   const email = uniqueEmail('busy');
   for (let i = 0; i < 3; i += 1) {
-    const earlier = await request.post('/rest/v1/bookings', {
-      headers: { apikey: developmentAnonKey, 'Content-Type': 'application/json' },
-      data: { full_name: 'Busy Person', phone: '07700 900123', email },
-    });
-    expect(earlier.status()).toBe(201);
+    expect((await postBooking(baseURL!, { full_name: 'Busy Person', email })).status).toBe(201);
   }
   await openView(page, 'contact');
-  await fillForm(page, { name: 'Busy Person', phone: '07700 900123', email });
+  await fillForm(page, { fullName: 'Busy Person', phone: '07700 900123', email });
   const answer = page.waitForResponse((response) => response.url().endsWith('/rest/v1/bookings'));
   await submitButton(page).click();
   expect((await answer).status()).toBe(429);
@@ -305,7 +292,7 @@ test('a robot that fills the hidden field is thanked like a person, the thanks c
   const posts = bookingPosts(page);
   const email = uniqueEmail('robot');
   await openView(page, 'contact');
-  await fillForm(page, { name: 'Spam Bot', phone: '07700 900123', email });
+  await fillForm(page, { fullName: 'Spam Bot', phone: '07700 900123', email });
   // People never see the field (nor does assistive technology); a robot filling every input does.
   await expect(page.locator('input[name="website"]')).not.toBeInViewport();
   await expect(page.getByRole('textbox', { name: site.bookingForm.trap.label })).toHaveCount(0);

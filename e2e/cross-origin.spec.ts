@@ -5,8 +5,7 @@ import {
   startBuiltServer,
   type RunningServer,
 } from '../scripts/lib/built-server.ts';
-import { site } from '../src/content/site.ts';
-import { storedBookings, untilInteractive } from './fixtures.ts';
+import { fillBookingForm, storedBookings, thankYou, untilInteractive } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
 const anonKey = 'cross-origin-anon-key';
@@ -41,12 +40,9 @@ test.describe('built for a separate booking backend', () => {
     page.on('request', (r) => r.method() === 'POST' && posts.push(r.url()));
     await page.goto(`${siteServer.url}/#contact`);
     await untilInteractive(page);
-    const { labels } = site.bookingForm;
-    await page.getByLabel(labels.fullName).fill('Cross Origin');
-    await page.getByLabel(labels.phone).fill('07700 900123');
-    await page.getByLabel(labels.email).fill(email);
+    await fillBookingForm(page, { fullName: 'Cross Origin', phone: '07700 900123', email });
     await page.getByRole('button', { name: specifiedWords.bookButton }).click();
-    await expect(page.getByRole('dialog', { name: specifiedWords.thankYouTitle })).toBeVisible();
+    await expect(thankYou(page)).toBeVisible();
 
     expect(posts).toEqual([`${api.url}/rest/v1/bookings`]);
     const read = (server: RunningServer) =>

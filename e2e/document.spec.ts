@@ -6,6 +6,7 @@ import { nextSunnahDays, sunnahDaysFrom } from '../src/lib/sunnah-days.ts';
 import {
   accessibilityViolations,
   expectViewShown,
+  fillBookingForm,
   holdBack,
   isInteractive,
   isViewPending,
@@ -17,6 +18,7 @@ import {
   sendStalledNotice,
   sideMenu,
   storedBookings,
+  thankYou,
   untilAppAdopted,
   untilInteractive,
   viewHeadings,
@@ -123,9 +125,7 @@ test.describe('the HTML before any script runs', () => {
     // first touch asks for it, and that fails.
     await page.context().setOffline(true);
     const appFailed = page.waitForEvent('requestfailed', isAppCode);
-    await page.getByLabel(site.bookingForm.labels.fullName).fill('Patchy Signal');
-    await page.getByLabel(site.bookingForm.labels.phone).fill('07700 900126');
-    await page.getByLabel(site.bookingForm.labels.email).fill(email);
+    await fillBookingForm(page, { fullName: 'Patchy Signal', phone: '07700 900126', email });
     await page.getByLabel(site.bookingForm.labels.email).press('Enter');
     await appFailed;
     await expect(page.locator(`html[${appAdoptedAttribute}]`)).toHaveCount(0);
@@ -133,7 +133,7 @@ test.describe('the HTML before any script runs', () => {
     const appFetched = page.waitForEvent('requestfinished', isAppCode);
     await page.context().setOffline(false);
     await appFetched;
-    await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
+    await expect(thankYou(page)).toBeVisible();
     expect(await storedBookings(email, 'full_name')).toEqual([{ full_name: 'Patchy Signal' }]);
   });
 

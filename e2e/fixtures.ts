@@ -9,7 +9,10 @@ import {
 } from '../src/boot/protocol.ts';
 import { site } from '../src/content/site.ts';
 import { queryRunningServer } from '../server/testing/helpers.ts';
+import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
+import type { BookingField } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { e2eDataDir } from './constants.ts';
+import { specifiedWords } from './specified-words.ts';
 
 export const viewNames = ['home', 'benefits', 'testimonials', 'location', 'contact'] as const;
 
@@ -186,4 +189,63 @@ export function policyViolations(page: Page): string[] {
 /** The booking form's notice that a send is still waiting for the page's code. */
 export function sendStalledNotice(page: Page) {
   return page.getByRole('alert').filter({ hasText: site.bookingForm.sendStalled });
+}
+
+/** A unique e-mail address per test, so tests sharing a server find their own rows. */
+export function uniqueEmail(label: string): string {
+  return `${label}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/** Types each value given into the booking form's field of that name. */
+export async function fillBookingForm(
+  page: Page,
+  values: Partial<Record<BookingField, string>>,
+): Promise<void> {
+  for (const [field, value] of Object.entries(values) as [BookingField, string][])
+    await page.getByLabel(site.bookingForm.labels[field]).fill(value);
+}
+
+/** The booking form's thank-you modal, titled as the specification words it. */
+export function thankYou(page: Page) {
+  return page.getByRole('dialog', { name: specifiedWords.thankYouTitle });
+}
+
+/** The limits of a server of a test's own, all off: its tests book as often as they need. */
+export const noLimits = {
+  RATE_LIMIT_PER_MINUTE: '0',
+  BOOKING_LIMIT_PER_CLIENT_PER_HOUR: '0',
+  BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '0',
+  BOOKING_LIMIT_SITE_PER_HOUR: '0',
+};
+
+/** Posts a booking request to the server at `baseUrl` as the form does, with the anon key. */
+export function postBooking(
+  baseUrl: string,
+  booking: { email: string; full_name?: string; id?: string },
+): Promise<Response> {
+  return fetch(`${baseUrl}/rest/v1/bookings`, {
+    method: 'POST',
+    headers: {
+      apikey: developmentAnonKey,
+      Authorization: `Bearer ${developmentAnonKey}`,
+      'Content-Type': 'application/json',
+    },
+    body: JSON.stringify({
+      id: crypto.randomUUID(),
+      full_name: 'Booking Test',
+      phone: '07700 900123',
+      ...booking,
+    }),
+  });
+}
+
+/** The REST API calls the page makes from now on, as "METHOD path status", as they are answered. */
+export function apiCalls(page: Page): string[] {
+  const calls: string[] = [];
+  page.on('response', (response) => {
+    const { pathname } = new URL(response.url());
+    if (pathname.startsWith('/rest/v1/'))
+      calls.push(`${response.request().method()} ${pathname} ${response.status()}`);
+  });
+  return calls;
 }

@@ -1,14 +1,18 @@
 import { expect, test, type Page } from '@playwright/test';
-import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
-import { bookingFields } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
 import { site } from '../src/content/site.ts';
 import {
   accessibilityViolations,
+  apiCalls,
+  fillBookingForm,
   holdBack,
   loadPage,
+  noLimits,
   policyViolations,
+  postBooking,
   storedBookings,
+  thankYou,
+  uniqueEmail,
   untilInteractive,
 } from './fixtures.ts';
 
@@ -19,48 +23,22 @@ import {
  */
 
 const copy = site.bookingForm;
-const anonHeaders = {
-  apikey: developmentAnonKey,
-  Authorization: `Bearer ${developmentAnonKey}`,
-  'Content-Type': 'application/json',
-};
 
 let server: RunningServer;
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  server = await startBuiltServer({
-    RATE_LIMIT_PER_MINUTE: '0',
-    BOOKING_LIMIT_PER_CLIENT_PER_HOUR: '0',
-    BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '0',
-    BOOKING_LIMIT_SITE_PER_HOUR: '1',
-  });
+  server = await startBuiltServer({ ...noLimits, BOOKING_LIMIT_SITE_PER_HOUR: '1' });
   // The first request of the hour is taken as always; the next one needs a proof.
-  expect((await postBooking(uniqueEmail('opening'))).status).toBe(201);
-  expect((await postBooking(uniqueEmail('flooding'))).status).toBe(428);
+  const post = (label: string) => postBooking(server.url, { email: uniqueEmail(`flood-${label}`) });
+  expect((await post('opening')).status).toBe(201);
+  expect((await post('flooding')).status).toBe(428);
 });
 
 test.afterAll(async () => {
   await server?.stop();
 });
-
-function uniqueEmail(label: string): string {
-  return `flood-${label}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
-}
-
-function postBooking(email: string) {
-  return fetch(`${server.url}/rest/v1/bookings`, {
-    method: 'POST',
-    headers: anonHeaders,
-    body: JSON.stringify({
-      id: crypto.randomUUID(),
-      full_name: 'Flood Test',
-      phone: '07700 900123',
-      email,
-    }),
-  });
-}
 
 const storedRows = (email: string) => storedBookings(email, 'id,email', server.dataDir);
 
@@ -70,21 +48,9 @@ async function openBookingForm(page: Page) {
   await untilInteractive(page);
 }
 
-async function fillForm(page: Page, email: string) {
-  const values = { fullName: 'Maryam Ali', phone: '07700 900 456', email, instagram: '' };
-  for (const field of bookingFields) await page.getByLabel(copy.labels[field]).fill(values[field]);
-}
-
-/** The API calls the page makes, as "METHOD path status", in the order they are answered. */
-function apiCalls(page: Page): string[] {
-  const calls: string[] = [];
-  page.on('response', (response) => {
-    const { pathname } = new URL(response.url());
-    if (pathname.startsWith('/rest/v1/'))
-      calls.push(`${response.request().method()} ${pathname} ${response.status()}`);
-  });
-  return calls;
-}
+/** The booking form filled in, as a visitor during a flood would. */
+const fillForm = (page: Page, email: string) =>
+  fillBookingForm(page, { fullName: 'Maryam Ali', phone: '07700 900 456', email, instagram: '' });
 
 test('during a flood the form proves its work by itself: the visitor sees only "Submitting..." and then the thanks', async ({
   page,
@@ -99,7 +65,7 @@ test('during a flood the form proves its work by itself: the visitor sees only "
   // The challenge is held back a moment, so the page can be seen while it works.
   const challenge = await holdBack(page, '**/rest/v1/rpc/booking_challenge');
 
-  const email = uniqueEmail('visitor');
+  const email = uniqueEmail('flood-visitor');
   await openBookingForm(page);
   await fillForm(page, email);
   await page.getByRole('button', { name: copy.submit }).click();
@@ -109,9 +75,7 @@ test('during a flood the form proves its work by itself: the visitor sees only "
   await expect(page.getByRole('alert')).toHaveCount(0);
   challenge.release();
 
-  await expect(page.getByRole('dialog', { name: copy.success.title })).toBeVisible({
-    timeout: 20_000,
-  });
+  await expect(thankYou(page)).toBeVisible({ timeout: 20_000 });
   expect(calls).toEqual([
     'POST /rest/v1/bookings 428',
     'POST /rest/v1/rpc/booking_challenge 200',
@@ -127,7 +91,7 @@ test('when no challenge can be had, the visitor gets the form’s failure messag
   page,
 }) => {
   await page.route('**/rest/v1/rpc/booking_challenge', (route) => route.abort());
-  const email = uniqueEmail('unsolved');
+  const email = uniqueEmail('flood-unsolved');
   await openBookingForm(page);
   await fillForm(page, email);
   await page.getByRole('button', { name: copy.submit }).click();

@@ -2,7 +2,15 @@ import { storedValue } from '../supabase/functions/_shared/core/booking-rules.ts
 import { expect, test } from '@playwright/test';
 import { site } from '../src/content/site.ts';
 import { sendStalledAfterMs } from '../src/boot/protocol.ts';
-import { holdBack, openView, sendStalledNotice, storedBookings, viewHeadings } from './fixtures.ts';
+import {
+  fillBookingForm,
+  holdBack,
+  openView,
+  sendStalledNotice,
+  storedBookings,
+  thankYou,
+  viewHeadings,
+} from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
 const fullName = site.bookingForm.labels.fullName;
@@ -50,7 +58,7 @@ test('a session is booked from start to finish with the keyboard alone', async (
   await expect(page.getByRole('button', { name: specifiedWords.bookButton })).toBeFocused();
   await page.keyboard.press('Enter');
 
-  const modal = page.getByRole('dialog', { name: specifiedWords.thankYouTitle });
+  const modal = thankYou(page);
   await expect(modal).toBeVisible();
   await expect(modal.getByRole('button', { name: specifiedWords.closeButton })).toBeFocused();
   await page.keyboard.press('Enter');
@@ -102,13 +110,13 @@ test('before the app has come, the booking form takes the keyboard, says when a 
   await expect.poll(() => app.wasAsked()).toBe(true);
   // The browser did not send the form itself: the address is as it was.
   await expect(page).toHaveURL(/\/#contact$/);
-  await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toHaveCount(0);
+  await expect(thankYou(page)).toHaveCount(0);
   // A send that waits too long for the app says so.
   await expect(sendStalledNotice(page)).toBeVisible({ timeout: sendStalledAfterMs + 5_000 });
 
   // The app comes, adopts the form as it is, and sends it.
   app.release();
-  await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
+  await expect(thankYou(page)).toBeVisible();
   await expect(sendStalledNotice(page)).toBeHidden();
   expect(await storedBookings(storedValue('email', email), 'full_name,phone')).toEqual([
     { full_name: 'Before App', phone: storedValue('phone', '07700 900123') },
@@ -123,14 +131,12 @@ test('a send asked for before the first script of the page has run is made once 
   const firstScript = await holdBack(page, /\/assets\/index-[\w-]+\.js$/);
   // Not until the load event, which the held script can be part of (see document.spec.ts).
   await page.goto('/#contact', { waitUntil: 'domcontentloaded' });
-  await page.getByLabel(fullName).fill('Early Sender');
-  await page.getByLabel(site.bookingForm.labels.phone).fill('07700 900124');
-  await page.getByLabel(site.bookingForm.labels.email).fill(email);
+  await fillBookingForm(page, { fullName: 'Early Sender', phone: '07700 900124', email });
   await page.getByLabel(site.bookingForm.labels.email).press('Enter');
   await expect(page).toHaveURL(/\/#contact$/);
 
   firstScript.release();
-  await expect(page.getByRole('dialog', { name: site.bookingForm.success.title })).toBeVisible();
+  await expect(thankYou(page)).toBeVisible();
   expect(await storedBookings(storedValue('email', email), 'full_name')).toEqual([
     { full_name: 'Early Sender' },
   ]);
