@@ -12,10 +12,7 @@ import {
 } from './fixtures.ts';
 
 test.describe('on a phone', () => {
-  test.beforeEach(async ({ page }) => {
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.setViewportSize({ width: 390, height: 844 });
-  });
+  test.use({ reducedMotion: 'reduce', viewport: { width: 390, height: 844 } });
 
   for (const view of ['home', 'benefits', 'testimonials', 'location'] as const) {
     test(`on ${view}, the fixed Book button appears once the top of the view has scrolled away, moving nothing, and leaves the footer's last line uncovered`, async ({
@@ -89,9 +86,7 @@ test.describe('on a wide screen', () => {
   const topBarLink = (page: Page) =>
     page.locator('header.nav-bar').getByRole('link', { name: site.chrome.quickBook });
 
-  test.beforeEach(async ({ page }) => {
-    await page.setViewportSize({ width: 1280, height: 800 });
-  });
+  test.use({ viewport: { width: 1280, height: 800 } });
 
   test('the top bar has a Book link, but not on the booking view, and the menu keeps its five entries', async ({
     page,

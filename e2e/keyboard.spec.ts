@@ -46,14 +46,10 @@ test('a session is booked from start to finish with the keyboard alone', async (
   await page.keyboard.press('Enter'); // an empty submit: the messages, focus back on the first field
   await expect(page.getByText(specifiedWords.fieldMessages.fullNameRequired)).toBeVisible();
   await expect(page.getByLabel(fullName)).toBeFocused();
-  await page.keyboard.type('Keyboard User');
-  await page.keyboard.press('Tab');
-  await page.keyboard.type('07700 900123');
-  await page.keyboard.press('Tab');
-  await page.keyboard.type(email);
-  await page.keyboard.press('Tab');
-  await page.keyboard.type('@keys');
-  await page.keyboard.press('Tab');
+  for (const typed of ['Keyboard User', '07700 900123', email, '@keys']) {
+    await page.keyboard.type(typed);
+    await page.keyboard.press('Tab');
+  }
   // The button, the modal and its Close button as the specification words them (specified-words.ts).
   await expect(page.getByRole('button', { name: specifiedWords.bookButton })).toBeFocused();
   await page.keyboard.press('Enter');
