@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { retentionMonths, site } from '../src/content/site.ts';
+import { retentionMonths, site, viewTitles } from '../src/content/site.ts';
 import { formatTime } from '../src/lib/opening-hours.ts';
 import { literally, openView, policyViolations, scrollToEnd, viewHeadings } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
@@ -278,12 +278,14 @@ test.describe('every view', () => {
   }
 });
 
-test('any other page name shows Coming Soon', async ({ page }) => {
+test('any other page name shows Coming Soon, with its title', async ({ page }) => {
   await openView(page, 'pricing');
   // The heading the specification names, written out (see specified-words.ts).
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(
     specifiedWords.comingSoonHeading,
   );
+  await expect(page).toHaveTitle(viewTitles['coming-soon']);
+  expect(viewTitles.benefits).toBe('Benefits of Hijama · Rochester Hijama');
   await page.getByRole('link', { name: site.comingSoon.homeLink }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.home);
 });
