@@ -4,6 +4,7 @@ import { messageFor, storedValue } from '../supabase/functions/_shared/core/book
 import { site } from '../src/content/site.ts';
 import { practice } from '../supabase/functions/_shared/content/practice.ts';
 import {
+  expectFocusKept,
   fillBookingForm as fillForm,
   holdBack,
   literally,
@@ -89,13 +90,7 @@ test('a visitor books a session: exactly the request hosted Supabase accepts, Su
     expect.objectContaining({ ...typed, created_at: expect.any(String) }),
   ]);
 
-  for (let step = 0; step < 5; step += 1) {
-    await page.keyboard.press('Tab');
-    expect(
-      await page.evaluate(() => Boolean(document.activeElement?.closest('dialog.modal'))),
-      `focus inside the modal after ${step + 1} Tabs`,
-    ).toBe(true);
-  }
+  await expectFocusKept(page, 'dialog.modal', Array(5).fill('Tab'));
   await modal.getByRole('button', { name: specifiedWords.closeButton, exact: true }).click();
   await expect(modal).toBeHidden();
   await expect(page.getByLabel(labels.fullName)).toBeFocused();

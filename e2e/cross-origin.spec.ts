@@ -5,7 +5,7 @@ import {
   startBuiltServer,
   type RunningServer,
 } from '../scripts/lib/built-server.ts';
-import { fillBookingForm, storedBookings, thankYou, untilInteractive } from './fixtures.ts';
+import { fillBookingForm, openView, storedBookings, thankYou } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
 const anonKey = 'cross-origin-anon-key';
@@ -38,8 +38,7 @@ test.describe('built for a separate booking backend', () => {
     const email = `cross.${Date.now()}@example.com`;
     const posts: string[] = [];
     page.on('request', (r) => r.method() === 'POST' && posts.push(r.url()));
-    await page.goto(`${siteServer.url}/#contact`);
-    await untilInteractive(page);
+    await openView(page, 'contact', siteServer.url);
     await fillBookingForm(page, { fullName: 'Cross Origin', phone: '07700 900123', email });
     await page.getByRole('button', { name: specifiedWords.bookButton }).click();
     await expect(thankYou(page)).toBeVisible();

@@ -51,11 +51,12 @@ export async function loadPage(
 }
 
 /**
- * Opens a view by its fragment, as a new page, and waits until its heading is
- * there and the page answers to clicks (the script starts after the first paint).
+ * Opens a view by its fragment, as a new page (of the server at `origin`, or
+ * the tests' own), and waits until its heading is there and the page answers
+ * to clicks (the script starts after the first paint).
  */
-export async function openView(page: Page, name: string): Promise<void> {
-  await loadPage(page, viewPath(name));
+export async function openView(page: Page, name: string, origin = ''): Promise<void> {
+  await loadPage(page, origin + viewPath(name));
   await expect(page.locator('main h1')).toBeVisible();
   await untilInteractive(page);
 }
@@ -93,6 +94,21 @@ export function isViewPending(page: Page) {
 /** The view shown in <main>, as the page marks it. */
 export async function expectViewShown(page: Page, view: string): Promise<void> {
   await expect(page.locator(`#${mainElementId}`)).toHaveAttribute(viewAttribute, view);
+}
+
+/**
+ * Presses each key in turn, checking after each that focus stays on an
+ * element inside `container` (a dialog that keeps it).
+ */
+export async function expectFocusKept(page: Page, container: string, keys: string[]) {
+  for (const [step, key] of keys.entries()) {
+    await page.keyboard.press(key);
+    const inside = await page.evaluate(
+      (selector) => Boolean(document.activeElement?.closest(selector)),
+      container,
+    );
+    expect(inside, `focus inside ${container} after ${step + 1} key presses`).toBe(true);
+  }
 }
 
 /** The side menu, once open. */

@@ -4,7 +4,7 @@ import { practiceMailKind, sendFloodRequest } from '../server/testing/flood.ts';
 import { queryRunningServer } from '../server/testing/helpers.ts';
 import { startSmtpPeer, type SmtpPeer } from '../server/testing/notification-peers.ts';
 import { site } from '../src/content/site.ts';
-import { fillBookingForm, loadPage, thankYou, untilInteractive } from './fixtures.ts';
+import { fillBookingForm, openView, thankYou } from './fixtures.ts';
 
 /**
  * A flood as an attacker would send it, with the project's default limits,
@@ -78,8 +78,7 @@ test('a flood from many networks cannot turn a real visitor away, nor flood the 
   expect(flood.length).toBeGreaterThan(threshold * 10);
 
   // A real visitor, straight from the browser (no proxy in between: 127.0.0.1).
-  await loadPage(page, `${server.url}/#contact`);
-  await untilInteractive(page);
+  await openView(page, 'contact', server.url);
   await fillBookingForm(page, {
     fullName: 'Maryam Ali',
     phone: '07700 900 456',

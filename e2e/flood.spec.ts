@@ -6,14 +6,13 @@ import {
   apiCalls,
   fillBookingForm,
   holdBack,
-  loadPage,
   noLimits,
+  openView,
   policyViolations,
   postBooking,
   storedBookings,
   thankYou,
   uniqueEmail,
-  untilInteractive,
 } from './fixtures.ts';
 
 /**
@@ -42,12 +41,6 @@ test.afterAll(async () => {
 
 const storedRows = (email: string) => storedBookings(email, 'id,email', server.dataDir);
 
-async function openBookingForm(page: Page) {
-  await loadPage(page, `${server.url}/#contact`);
-  await expect(page.locator('main h1')).toBeVisible();
-  await untilInteractive(page);
-}
-
 /** The booking form filled in, as a visitor during a flood would. */
 const fillForm = (page: Page, email: string) =>
   fillBookingForm(page, { fullName: 'Maryam Ali', phone: '07700 900 456', email, instagram: '' });
@@ -66,7 +59,7 @@ test('during a flood the form proves its work by itself: the visitor sees only "
   const challenge = await holdBack(page, '**/rest/v1/rpc/booking_challenge');
 
   const email = uniqueEmail('flood-visitor');
-  await openBookingForm(page);
+  await openView(page, 'contact', server.url);
   await fillForm(page, email);
   await page.getByRole('button', { name: copy.submit }).click();
 
@@ -92,7 +85,7 @@ test('when no challenge can be had, the visitor gets the form’s failure messag
 }) => {
   await page.route('**/rest/v1/rpc/booking_challenge', (route) => route.abort());
   const email = uniqueEmail('flood-unsolved');
-  await openBookingForm(page);
+  await openView(page, 'contact', server.url);
   await fillForm(page, email);
   await page.getByRole('button', { name: copy.submit }).click();
   await expect(page.getByRole('alert')).toHaveText(copy.failure);

@@ -1,6 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { site, viewTitles, type PageName } from '../src/content/site.ts';
-import { accessibilityViolations, openMenu, openView, sideMenu, viewHeadings } from './fixtures.ts';
+import {
+  accessibilityViolations,
+  expectFocusKept,
+  openMenu,
+  openView,
+  sideMenu,
+  viewHeadings,
+} from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
 /** The menu's entries: the label, the heading of the view it opens, and the fragment. */
@@ -51,14 +58,11 @@ test.describe('side menu', () => {
     await menuButton.focus();
     await page.keyboard.press('Enter');
     await expect(sideMenu(page)).toBeInViewport({ ratio: 1 });
-    for (let step = 0; step < 12; step += 1) {
-      await page.keyboard.press(step % 3 === 2 ? 'Shift+Tab' : 'Tab');
-      const inside = await page.evaluate(() => {
-        const active = document.activeElement;
-        return Boolean(active && active !== document.body && active.closest('dialog.side-menu'));
-      });
-      expect(inside, `focus after ${step + 1} key presses`).toBe(true);
-    }
+    await expectFocusKept(
+      page,
+      'dialog.side-menu',
+      Array(4).fill(['Tab', 'Tab', 'Shift+Tab']).flat(),
+    );
     await page.keyboard.press('Escape');
     await expect(sideMenu(page), 'closed by Escape').toBeHidden();
     await expect(menuButton).toBeFocused();
@@ -110,13 +114,11 @@ test.describe('side menu', () => {
         sideMenu(page).getByRole('link', { name: menuLabel('benefits') }),
       ).toHaveAttribute('aria-current', 'page');
       await expect(sideMenu(page).locator('[aria-current]')).toHaveCount(1);
-      const current = await sideMenu(page)
-        .getByRole('link', { name: menuLabel('benefits') })
-        .evaluate((el) => getComputedStyle(el).backgroundColor);
-      const other = await sideMenu(page)
-        .getByRole('link', { name: menuLabel('home') })
-        .evaluate((el) => getComputedStyle(el).backgroundColor);
-      expect(current).not.toBe(other);
+      const background = (id: PageName) =>
+        sideMenu(page)
+          .getByRole('link', { name: menuLabel(id) })
+          .evaluate((el) => getComputedStyle(el).backgroundColor);
+      expect(await background('benefits')).not.toBe(await background('home'));
       expect(await accessibilityViolations(page)).toEqual([]);
     });
   }
