@@ -104,9 +104,8 @@ test('shows the messages of the specification, and those for a hidden character 
   await submitButton(page).click();
 
   const name = page.getByLabel(labels.fullName);
-  await expect(page.getByText(fieldMessages.fullNameRequired)).toBeVisible();
-  await expect(page.getByText(fieldMessages.phoneRequired)).toBeVisible();
-  await expect(page.getByText(fieldMessages.emailRequired)).toBeVisible();
+  for (const message of ['fullNameRequired', 'phoneRequired', 'emailRequired'] as const)
+    await expect(page.getByText(fieldMessages[message])).toBeVisible();
   await expect(name).toBeFocused();
   await expect(name).toHaveAttribute('aria-invalid', 'true');
   await expect(name).toHaveAccessibleDescription(literally(fieldMessages.fullNameRequired));

@@ -66,18 +66,13 @@ test('home shows the hero, what Hijama is, who can benefit, the practitioner, th
 
   const { phone, email, location } = site.contactDetails;
   const section = page.getByRole('region', { name: site.home.getInTouch.heading });
-  await expect(section.getByRole('link', { name: phone.display })).toHaveAttribute(
-    'href',
-    `tel:${phone.international}`,
-  );
-  await expect(section.getByRole('link', { name: email })).toHaveAttribute(
-    'href',
-    `mailto:${email}`,
-  );
-  await expect(section.getByRole('link', { name: literally(location) })).toHaveAttribute(
-    'href',
-    site.address.directionsUrl,
-  );
+  for (const [name, href] of [
+    [phone.display, `tel:${phone.international}`],
+    [email, `mailto:${email}`],
+    [literally(location), site.address.directionsUrl],
+  ] as const) {
+    await expect(section.getByRole('link', { name })).toHaveAttribute('href', href);
+  }
   await expectFooter(page);
   // Its booking request links to the booking view.
   await section.getByRole('link', { name: site.home.getInTouch.intro.link }).click();
@@ -143,16 +138,13 @@ test('testimonials shows eight reviews with five stars, paragraphs, an initial, 
   }
 
   // Two columns on a wide screen, one on a phone.
-  const [first, second] = await Promise.all(
-    [0, 1].map((index) => page.locator('figure.review').nth(index).boundingBox()),
-  );
+  const firstTwo = () => Promise.all([0, 1].map((index) => reviews.nth(index).boundingBox()));
+  const [first, second] = await firstTwo();
   expect(first!.y).toBe(second!.y);
   expect(second!.x).toBeGreaterThan(first!.x + first!.width);
 
   await page.setViewportSize({ width: 375, height: 800 });
-  const [narrowFirst, narrowSecond] = await Promise.all(
-    [0, 1].map((index) => page.locator('figure.review').nth(index).boundingBox()),
-  );
+  const [narrowFirst, narrowSecond] = await firstTwo();
   expect(narrowFirst!.x).toBe(narrowSecond!.x);
   expect(narrowSecond!.y).toBeGreaterThan(narrowFirst!.y + narrowFirst!.height);
 });
@@ -203,9 +195,8 @@ test('contact shows the heading, the sessions and prices, the form with its priv
   );
   await expect(page.locator('form.booking-form')).toBeVisible();
   const details = page.getByRole('complementary', { name: site.contact.detailsHeading });
-  await expect(details.getByRole('link', { name: phone.display })).toBeVisible();
-  await expect(details.getByRole('link', { name: email })).toBeVisible();
-  await expect(details.getByRole('link', { name: literally(location) })).toBeVisible();
+  for (const name of [phone.display, email, literally(location)])
+    await expect(details.getByRole('link', { name })).toBeVisible();
 
   // Under the form: what is kept, why, for how long and how to have it deleted.
   const notice = page.locator('form .form-privacy');

@@ -27,27 +27,24 @@ test('the booking form is a tool from the first paint, described with every fiel
   // Every tool ever added, in order: a tool made again shows twice.
   const added: string[] = [];
   const devtools = await page.context().newCDPSession(page);
-  devtools.on(
-    'WebMCP.toolsAdded' as never,
-    ((event: { tools: Tool[] }) => {
-      for (const tool of event.tools) tools.set(tool.name, tool);
-      added.push(...event.tools.map((tool) => tool.name));
-    }) as never,
-  );
-  devtools.on(
-    'WebMCP.toolsRemoved' as never,
-    ((event: { tools: Tool[] }) => {
-      for (const tool of event.tools) tools.delete(tool.name);
-    }) as never,
-  );
+  // Events Playwright's protocol types do not know yet.
+  const on = <Event>(name: string, listener: (event: Event) => void) =>
+    devtools.on(name as never, listener as never);
+  on<{ tools: Tool[] }>('WebMCP.toolsAdded', (event) => {
+    for (const tool of event.tools) tools.set(tool.name, tool);
+    added.push(...event.tools.map((tool) => tool.name));
+  });
+  on<{ tools: Tool[] }>('WebMCP.toolsRemoved', (event) => {
+    for (const tool of event.tools) tools.delete(tool.name);
+  });
   // What the browser finds wrong with a form as a tool, at any moment (Lighthouse's check).
   const issues: string[] = [];
-  devtools.on(
-    'Audits.issueAdded' as never,
-    ((event: { issue: { details: { genericIssueDetails?: { errorType?: string } } } }) => {
+  on<{ issue: { details: { genericIssueDetails?: { errorType?: string } } } }>(
+    'Audits.issueAdded',
+    (event) => {
       const type = event.issue.details.genericIssueDetails?.errorType ?? '';
       if (type.startsWith('FormModelContext')) issues.push(type);
-    }) as never,
+    },
   );
   await devtools.send('Audits.enable' as never);
   await devtools.send('WebMCP.enable' as never);
