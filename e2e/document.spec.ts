@@ -177,18 +177,10 @@ test.describe('the HTML before any script runs', () => {
       // Not until the load event: the preloaded fonts hold it past the first
       // paint, when the held script is asked for, and it would wait for that.
       await loadPage(page, viewPath(view), { waitUntil: 'domcontentloaded' });
-      await expect(page.locator('main h1')).toBeVisible();
-      await page.evaluate(() => {
-        (window as unknown as { heading: Element | null }).heading =
-          document.querySelector('main h1');
-      });
+      const heading = await page.locator('main h1').elementHandle();
       firstScript.release();
       await untilAppAdopted(page);
-      const same = await page.evaluate(
-        () =>
-          document.querySelector('main h1') ===
-          (window as unknown as { heading: Element | null }).heading,
-      );
+      const same = await heading!.evaluate((h1) => h1 === document.querySelector('main h1'));
       expect(same, view).toBe(true);
       await page.unrouteAll();
     }

@@ -130,19 +130,17 @@ test('the top bar turns dark and blurred once the page is scrolled more than 20 
   await page.setViewportSize({ width: 375, height: 700 });
   await openView(page, 'home');
   const bar = page.locator('header.nav-bar');
+  const style = (property: 'backdropFilter' | 'backgroundColor') =>
+    bar.evaluate((el, name) => getComputedStyle(el)[name], property);
   await page.evaluate(() => window.scrollTo(0, 20));
   await expect(bar).toHaveAttribute('data-scrolled', 'false');
   await page.evaluate(() => window.scrollTo(0, 21));
   await expect(bar).toHaveAttribute('data-scrolled', 'true');
-  await expect
-    .poll(() => bar.evaluate((el) => getComputedStyle(el).backdropFilter))
-    .toContain('blur(');
-  await expect
-    .poll(() => bar.evaluate((el) => getComputedStyle(el).backgroundColor))
-    .toBe('rgba(15, 48, 46, 0.82)');
+  await expect.poll(() => style('backdropFilter')).toContain('blur(');
+  await expect.poll(() => style('backgroundColor')).toBe('rgba(15, 48, 46, 0.82)');
   await page.evaluate(() => window.scrollTo(0, 0));
   await expect(bar).toHaveAttribute('data-scrolled', 'false');
-  expect(await bar.evaluate((el) => getComputedStyle(el).backdropFilter)).toBe('none');
+  expect(await style('backdropFilter')).toBe('none');
 });
 
 test('/#home is the home view, and a fragment typed into the address bar switches the view', async ({
