@@ -23,11 +23,14 @@ export function usePageHistory(initialPageName: string) {
     // popstate covers Back and Forward; hashchange covers a fragment typed or linked to.
     window.addEventListener('popstate', followAddressBar);
     window.addEventListener('hashchange', followAddressBar);
+    // Back pressed while the app was starting, before it listened: the address
+    // has moved on from the page the app was started on, so the app follows it.
+    if (pageNameFromHash(window.location.hash) !== initialPageName) followAddressBar();
     return () => {
       window.removeEventListener('popstate', followAddressBar);
       window.removeEventListener('hashchange', followAddressBar);
     };
-  }, []);
+  }, [initialPageName]);
 
   const navigate = useCallback((pageName: string) => {
     const url = urlFor(pageName, window.location.pathname);
