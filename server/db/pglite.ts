@@ -42,21 +42,24 @@ export class PgliteDatabase implements Database {
   readonly description: string;
   /** Whose turn it is: this process's queries, or a connection of the socket (pglite-socket.ts). */
   private readonly turns = new Mutex();
+  /** PGlite's own queries and statements, its errors translated. */
+  private readonly direct: Queryable;
 
   constructor(
     private readonly pglite: PGlite,
     dataDir: string,
   ) {
     this.description = `PGlite in ${dataDir}`;
+    this.direct = queryable(pglite);
   }
 
   async query<Row>(sql: string, params: readonly unknown[] = []) {
     await yieldToEventLoop();
-    return this.turns.runExclusive(() => queryable(this.pglite).query<Row>(sql, params));
+    return this.turns.runExclusive(() => this.direct.query<Row>(sql, params));
   }
 
   exec(sql: string) {
-    return this.turns.runExclusive(() => queryable(this.pglite).exec(sql));
+    return this.turns.runExclusive(() => this.direct.exec(sql));
   }
 
   /** Shares the database with `npx hijama` on a Unix socket until closed. */

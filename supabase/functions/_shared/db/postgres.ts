@@ -66,16 +66,19 @@ class PostgresDatabase implements Database {
     readonly description: string,
   ) {
     ({ query: this.query, exec: this.exec } = queryable(pool));
+    this.anonQuery = queryable(anonPool).query;
   }
 
   readonly query: Queryable['query'];
   readonly exec: Queryable['exec'];
+  /** The anon pool's queries, its errors translated. */
+  private readonly anonQuery: Queryable['query'];
 
   /** Whether connections of the anon pool really start as anon; settled on first use. */
   private anonPoolWorks: Promise<boolean> | undefined;
 
   async queryAsAnon(sql: string, params: readonly unknown[]) {
-    if (await this.checkAnonPool()) await queryable(this.anonPool).query(sql, params);
+    if (await this.checkAnonPool()) await this.anonQuery(sql, params);
     else await queryAsAnonInTransaction(this, sql, params);
   }
 
