@@ -63,17 +63,12 @@ const pushedReplies = ['https://ig.me/', 'tel:', 'mailto:'] as const;
 /**
  * The buttons for a request: the ways of answering it, the visitor's
  * preferred one first, then its "Mark as answered", which takes the last of
- * ntfy's three places. With `markLabel`, only the mark, so labelled.
+ * ntfy's three places.
  */
-function requestActions(
-  notice: BookingNotice,
-  siteUrl: string,
-  markLabel?: string,
-): NtfyViewAction[] {
+function requestActions(notice: BookingNotice, siteUrl: string): NtfyViewAction[] {
   const mark = markAnsweredActions(notice, siteUrl).map(({ label, href }) =>
-    viewAction(markLabel ?? label, href),
+    viewAction(label, href),
   );
-  if (markLabel !== undefined) return mark;
   const answers = replyActions(notice);
   const replies = pushedReplies
     .map((scheme) => answers.find((answer) => answer.href.startsWith(scheme)))
@@ -135,7 +130,9 @@ export function composeReminderPush(reminder: ReminderMessage): NtfyMessage {
     tags: ['alarm_clock'],
     actions: alone
       ? requestActions(first, reminder.siteUrl)
-      : requestActions(first, reminder.siteUrl, `Mark ${shortReference(first.id)} as answered`),
+      : markAnsweredActions(first, reminder.siteUrl).map(({ href }) =>
+          viewAction(`Mark ${shortReference(first.id)} as answered`, href),
+        ),
   };
 }
 
