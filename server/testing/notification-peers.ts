@@ -157,13 +157,7 @@ export function emailChannelTo(port: number, credentials = ''): NotificationChan
 }
 
 /** A port of 127.0.0.1 that nothing listens on (yet): an SMTP server that is down. */
-export async function freePort(): Promise<number> {
-  const server = createTcpServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort } from '../../scripts/lib/built-server.ts';
 
 /** A TCP server that accepts connections and never says anything: a hung SMTP server. */
 export async function startSilentServer(): Promise<{ port: number; close(): Promise<void> }> {
