@@ -9,7 +9,6 @@ import {
 } from '../src/boot/protocol.ts';
 import { site } from '../src/content/site.ts';
 import { queryRunningServer } from '../server/testing/helpers.ts';
-import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
 import type { BookingField } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { e2eDataDir } from './constants.ts';
 import { specifiedWords } from './specified-words.ts';
@@ -226,34 +225,8 @@ export function thankYou(page: Page) {
   return page.getByRole('dialog', { name: specifiedWords.thankYouTitle });
 }
 
-/** The limits of a server of a test's own, all off: its tests book as often as they need. */
-export const noLimits = {
-  RATE_LIMIT_PER_MINUTE: '0',
-  BOOKING_LIMIT_PER_CLIENT_PER_HOUR: '0',
-  BOOKING_LIMIT_PER_EMAIL_PER_HOUR: '0',
-  BOOKING_LIMIT_SITE_PER_HOUR: '0',
-};
-
-/** Posts a booking request to the server at `baseUrl` as the form does, with the anon key. */
-export function postBooking(
-  baseUrl: string,
-  booking: { email: string; full_name?: string; id?: string },
-): Promise<Response> {
-  return fetch(`${baseUrl}/rest/v1/bookings`, {
-    method: 'POST',
-    headers: {
-      apikey: developmentAnonKey,
-      Authorization: `Bearer ${developmentAnonKey}`,
-      'Content-Type': 'application/json',
-    },
-    body: JSON.stringify({
-      id: crypto.randomUUID(),
-      full_name: 'Booking Test',
-      phone: '07700 900123',
-      ...booking,
-    }),
-  });
-}
+/** Posts a booking request, the tests' sample with `fields` over its own, to the server at a URL. */
+export { postBooking } from '../server/testing/booking-samples.ts';
 
 /** The REST API calls the page makes from now on, as "METHOD path status", as they are answered. */
 export function apiCalls(page: Page): string[] {

@@ -1,3 +1,4 @@
+import { everyLimitLifted } from '../server/limits/limits-config.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
 import { site } from '../src/content/site.ts';
@@ -6,7 +7,6 @@ import {
   apiCalls,
   fillBookingForm,
   holdBack,
-  noLimits,
   openView,
   policyViolations,
   postBooking,
@@ -28,7 +28,7 @@ let server: RunningServer;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  server = await startBuiltServer({ ...noLimits, BOOKING_LIMIT_SITE_PER_HOUR: '1' });
+  server = await startBuiltServer({ ...everyLimitLifted, BOOKING_LIMIT_SITE_PER_HOUR: '1' });
   // The first request of the hour is taken as always; the next one needs a proof.
   const post = (label: string) => postBooking(server.url, { email: uniqueEmail(`flood-${label}`) });
   expect((await post('opening')).status).toBe(201);
