@@ -1,8 +1,8 @@
 import type { Queryable } from '../../supabase/functions/_shared/db/database.ts';
-import { sampleBooking } from './booking-samples.ts';
+import { bookingWithId } from './booking-samples.ts';
 
 /** A booking's columns, as the table owner may write them. */
-export interface StoredRequestFields {
+interface StoredRequestFields {
   id?: string;
   created_at?: string;
   full_name?: string;
@@ -19,7 +19,7 @@ export async function storeWaitingRequest(
   db: Queryable,
   fields: StoredRequestFields = {},
 ): Promise<string> {
-  const row = { id: crypto.randomUUID(), ...sampleBooking, ...fields };
+  const row = bookingWithId(fields);
   const columns = Object.keys(row);
   await db.query(
     `insert into public.bookings (${columns.join(', ')})

@@ -20,7 +20,7 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(
+async function startTcpProxy(
   target: { host: string; port: number },
   /** Changes the first chunk a caller sends (e.g. a PostgreSQL startup message) on its way. */
   rewriteFirstChunk?: (chunk: Buffer) => Buffer,
