@@ -48,7 +48,7 @@ export async function migrate(
   const known = await listMigrations(migrationsDir);
   const files = known.filter((name) => through === undefined || name <= through);
   await db.transaction(async (tx) => {
-    await tx.query('select pg_advisory_xact_lock($1)', [migrationLockKey]);
+    await takeMigrationLock(tx);
     await tx.exec(`
       create schema if not exists app_private;
       create table if not exists app_private.schema_migrations (
@@ -57,21 +57,8 @@ export async function migrate(
         applied_at timestamptz not null default now()
       );
     `);
-    const { older, newer } = unknownMigrations((await appliedMigrations(tx)) ?? [], known);
-    if (older.length > 0) {
-      throw new MigrationError(
-        `${db.description} was made by a build from before release 1.0.0: it records ${older.length} migration${older.length === 1 ? '' : 's'} ` +
-          `(${older[0]}${older.length > 1 ? ` to ${older.at(-1)}` : ''}) that 1.0.0 replaced with a new baseline, so it cannot be upgraded in place. Nothing was changed. ` +
-          'Back it up with `npx hijama backup FILE` (this version reads it), then start from an empty database (a new DATA_DIR folder, or a new PostgreSQL or Supabase database) ' +
-          'and load the rows into it with `npx hijama restore FILE`.',
-      );
-    }
-    if (newer.length > 0) {
-      throw new MigrationError(
-        `${db.description} was made by a newer version of this project: its migration ${newer[0]} is not in ${migrationsDir}. Nothing was changed. ` +
-          'Update this copy (git pull, npm ci, npm run build), then start again.',
-      );
-    }
+    const recorded = await appliedMigrations(tx);
+    refuseUnknownMigrations(db.description, recorded ?? [], known, migrationsDir);
   });
 
   const report: MigrationReport = { applied: [], changed: [] };
@@ -80,7 +67,7 @@ export async function migrate(
     const checksum = createHash('sha256').update(sql).digest('hex');
     try {
       await db.transaction(async (tx) => {
-        await tx.query('select pg_advisory_xact_lock($1)', [migrationLockKey]);
+        await takeMigrationLock(tx);
         const { rows } = await tx.query<{ checksum: string }>(
           'select checksum from app_private.schema_migrations where name = $1',
           [file],
@@ -123,6 +110,29 @@ export function unknownMigrations(
   return { older: unknown.filter(isOlder), newer: unknown.filter((name) => !isOlder(name)) };
 }
 
+function refuseUnknownMigrations(
+  database: string,
+  recorded: readonly string[],
+  known: readonly string[],
+  migrationsDir: string,
+) {
+  const { older, newer } = unknownMigrations(recorded, known);
+  if (older.length > 0) {
+    throw new MigrationError(
+      `${database} was made by a build from before release 1.0.0: it records ${older.length} migration${older.length === 1 ? '' : 's'} ` +
+        `(${older[0]}${older.length > 1 ? ` to ${older.at(-1)}` : ''}) that 1.0.0 replaced with a new baseline, so it cannot be upgraded in place. Nothing was changed. ` +
+        'Back it up with `npx hijama backup FILE` (this version reads it), then start from an empty database (a new DATA_DIR folder, or a new PostgreSQL or Supabase database) ' +
+        'and load the rows into it with `npx hijama restore FILE`.',
+    );
+  }
+  if (newer.length > 0) {
+    throw new MigrationError(
+      `${database} was made by a newer version of this project: its migration ${newer[0]} is not in ${migrationsDir}. Nothing was changed. ` +
+        'Update this copy (git pull, npm ci, npm run build), then start again.',
+    );
+  }
+}
+
 /** The migration files of `migrationsDir`, in the order they apply. */
 export async function listMigrations(
   migrationsDir: string = findMigrationsDir(),
@@ -146,6 +156,10 @@ export async function hasTable(db: Queryable, table: string): Promise<boolean> {
     [table],
   );
   return rows[0]?.found === true;
+}
+
+async function takeMigrationLock(tx: Queryable) {
+  await tx.query('select pg_advisory_xact_lock($1)', [migrationLockKey]);
 }
 
 /** supabase/migrations of this project, found from this file in the sources and in dist-server alike. */
