@@ -160,7 +160,12 @@ export function emailChannelTo(port: number, credentials = ''): NotificationChan
 export { freePort } from '../../scripts/lib/built-server.ts';
 
 /** A TCP server that accepts connections and never says anything: a hung SMTP server. */
-export async function startSilentServer(): Promise<{ port: number; close(): Promise<void> }> {
+export async function startSilentServer(): Promise<{
+  port: number;
+  /** How many connections it holds open now. */
+  connections(): number;
+  close(): Promise<void>;
+}> {
   const sockets = new Set<Socket>();
   const server = createTcpServer((socket) => {
     sockets.add(socket);
@@ -170,6 +175,7 @@ export async function startSilentServer(): Promise<{ port: number; close(): Prom
   const { port } = server.address() as AddressInfo;
   return {
     port,
+    connections: () => sockets.size,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -204,8 +210,6 @@ export async function waitFor(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A message as an ntfy server stores it. */
 export interface NtfyPublished {

@@ -39,6 +39,12 @@ export interface NotificationRow {
   last_error: string | null;
 }
 
+/** A notifier of the harness, whose test can await its next runs. */
+export interface TestNotifier extends Notifier {
+  /** Resolves once `count` more runs have ended (the one in progress counts). */
+  runs(count: number): Promise<void>;
+}
+
 export interface NotifierHarness {
   /** The database, once the block's tests run. */
   readonly db: Database;
@@ -49,7 +55,7 @@ export interface NotifierHarness {
   startNotifier(
     channels: NotificationChannel[],
     options?: { start?: boolean; retryMs?: number; alertAfterMs?: number },
-  ): Notifier;
+  ): TestNotifier;
   smtpPeer(options?: Parameters<typeof startSmtpPeer>[0]): Promise<SmtpPeer>;
   ntfyPeer(options?: Parameters<typeof startNtfyPeer>[0]): Promise<NtfyPeer>;
   /** Runs `close` after the current test. */
@@ -115,6 +121,7 @@ export function useNotifierHarness(
     errors,
     infos,
     startNotifier(channels, options = {}) {
+      let ran = () => {};
       const notifier = createNotifier({
         siteUrl: testSiteUrl,
         outbox: createOutbox(db()),
@@ -127,10 +134,16 @@ export function useNotifierHarness(
         alertAfterMs: options.alertAfterMs,
         digests: createFloodDigests(db()),
         log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },
+        afterRun: () => ran(),
       });
       notifiers.push(notifier);
       if (options.start !== false) notifier.start();
-      return notifier;
+      return {
+        ...notifier,
+        async runs(count) {
+          for (let i = 0; i < count; i++) await new Promise<void>((resolve) => (ran = resolve));
+        },
+      };
     },
     async smtpPeer(options = {}) {
       const peer = await startSmtpPeer(options);

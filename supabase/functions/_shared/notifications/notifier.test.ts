@@ -10,7 +10,6 @@ import {
   emailChannelTo as emailTo,
   freePort,
   practiceInbox,
-  sleep,
   startSilentServer,
   startWebhookReceiver,
   waitFor,
@@ -149,7 +148,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
 
   it('keeps answering bookings at once while the SMTP server is down, then delivers each exactly once', async () => {
     const port = await freePort();
-    startNotifier([emailTo(port)]);
+    const notifier = startNotifier([emailTo(port)]);
     const sent = [booking({ full_name: 'First Guest' }), booking({ full_name: 'Second Guest' })];
     for (const row of sent) {
       const answer = await post(row);
@@ -169,7 +168,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
     const peer = await smtpPeer({ port });
     await waitFor(() => peer.mails.length === 2, 'both e-mails');
     // Several more polls: nothing is sent again.
-    await sleep(800);
+    await notifier.runs(3);
     expect(peer.mails.map((mail) => mail.parsed.subject).sort()).toEqual([
       'Booking request from First Guest',
       'Booking request from Second Guest',
@@ -185,7 +184,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
     startNotifier([emailTo(silent.port)]);
     expect((await post(booking())).status).toBe(201);
     // The notifier is now waiting for a greeting that never comes.
-    await sleep(200);
+    await waitFor(() => silent.connections() > 0, 'the connection to the SMTP server');
     for (let i = 0; i < 3; i++) {
       const answer = await post(booking({ full_name: `Guest ${i}` }));
       expect(answer.status).toBe(201);
@@ -198,7 +197,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
     const peer = await smtpPeer();
     const hook = await startWebhookReceiver([500, 503]);
     harness.afterTest(hook.close);
-    startNotifier([emailTo(peer.port), createWebhookChannel(hook.url)]);
+    const notifier = startNotifier([emailTo(peer.port), createWebhookChannel(hook.url)]);
     const sent = booking({
       full_name: "Zoë O'Neil",
       instagram: 'https://www.instagram.com/zoe_o/',
@@ -207,7 +206,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
 
     await waitFor(() => hook.requests.length === 3, 'three webhook attempts');
     await waitFor(async () => (await outboxRows())[0]?.completed === true, 'completion');
-    await sleep(400);
+    await notifier.runs(2);
     expect(hook.requests).toHaveLength(3);
     expect(peer.mails).toHaveLength(1);
 
@@ -403,7 +402,8 @@ describe.each(engines)('the notifier on $name', (engine) => {
 
     it('keeps a digest that no channel takes, shows its requests as failing, and sends it once the channel works again', async () => {
       const port = await freePort();
-      const notifier = startNotifier([emailTo(port)], { start: false, retryMs: 300 });
+      // No retry delay: what failed is due again at the next run.
+      const notifier = startNotifier([emailTo(port)], { start: false, retryMs: 0 });
       await post(
         [booking(), booking(), booking()].map((row, i) => ({ ...row, email: `u${i}@example.com` })),
       );
@@ -424,7 +424,6 @@ describe.each(engines)('the notifier on $name', (engine) => {
       }
 
       const peer = await smtpPeer({ port });
-      await sleep(400);
       await notifier.runOnce();
       expect(subjects(peer).filter((subject) => subject.includes('more booking'))).toEqual([
         expect.stringMatching(/^4 more booking requests/),

@@ -76,6 +76,11 @@ export interface NotifierOptions {
   tasks?: readonly NotifierTask[];
   /** The clock the tasks are given; tests set it. */
   now?: () => Date;
+  /**
+   * Called at the end of every run, polled or not. Tests await runs with it
+   * where they would otherwise wait for a time, to see that nothing more is sent.
+   */
+  afterRun?: () => void;
   log: NotifierLog;
 }
 
@@ -295,6 +300,7 @@ export function createNotifier(options: NotifierOptions) {
       lastOutboxError = message;
       report.failed += 1;
     }
+    options.afterRun?.();
     return report;
   }
 
