@@ -38,10 +38,6 @@ export interface ReminderTaskOptions {
  */
 const maxRequestsPerReminder = 1000;
 
-interface ClaimedReminderRow extends BookingNoticeRow {
-  attempts: number;
-}
-
 export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
   const { db, retryMs } = options;
   const replyWithinMs = practice.replyWithinHours * 3_600_000;
@@ -50,9 +46,8 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
 
   /** Claims the reminders due at `now` and reads their requests, the first due first. */
   async function claimDue(claim: string, leaseMs: number, now: Date) {
-    const { rows } = await db.query<ClaimedReminderRow>(
+    const { rows } = await db.query<BookingNoticeRow>(
       `select ${noticeColumnsSql('b')},
-              c.attempts,
               -- The "Mark as answered" link of each request; signed here, where the key is.
               app_private.answer_token(b.id) as answer_token
          from app_private.claim_due_reminders(
