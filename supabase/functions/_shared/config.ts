@@ -40,7 +40,8 @@ export function collectConfigProblems() {
   return { problems, attempt };
 }
 
-type Env = Record<string, string | undefined>;
+/** The environment a loader reads: process.env, or Deno.env.toObject() in the Edge Function. */
+export type Env = Record<string, string | undefined>;
 
 /** Reads the configuration; an empty variable counts as unset, as in most `.env` files. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): ServerConfig {

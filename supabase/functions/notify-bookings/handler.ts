@@ -10,7 +10,7 @@ import {
   unauthorized,
   unknownTask,
 } from './answers.ts';
-import { collectConfigProblems } from '../_shared/config.ts';
+import { collectConfigProblems, type Env } from '../_shared/config.ts';
 import { DatabaseUnavailableError, type Database } from '../_shared/db/database.ts';
 import { openPostgres } from '../_shared/db/postgres.ts';
 import type { NotifierLog } from '../_shared/notifications/notifier.ts';
@@ -40,8 +40,6 @@ import { loadRetention } from '../_shared/retention/retention.ts';
  * older than RETENTION and sends the daily summary; pg_cron asks every few
  * minutes, and the database makes sure that a day's run happens once.
  */
-
-type Env = Record<string, string | undefined>;
 
 /**
  * No notification is claimed after this long in one request: with sends of at

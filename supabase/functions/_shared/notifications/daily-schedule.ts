@@ -1,4 +1,4 @@
-import { ConfigError } from '../config.ts';
+import { ConfigError, type Env } from '../config.ts';
 import { nextUkDay, ukClockInstant, ukDayOf, type UkClockTime, type UkDay } from '../uk-time.ts';
 
 /**
@@ -15,8 +15,6 @@ export interface DailySchedule {
 }
 
 export const defaultDailyTime: UkClockTime = { hour: 7, minute: 0 };
-
-type Env = Record<string, string | undefined>;
 
 /** NOTIFY_DAILY_SUMMARY_AT: `HH:MM` in UK time (07:00 by default), or `off`. */
 export function loadDailySchedule(env: Env = process.env): DailySchedule {

@@ -1,9 +1,7 @@
-import { ConfigError } from '../config.ts';
+import { ConfigError, type Env } from '../config.ts';
 import { practice } from '../content/practice.ts';
 import { siteUrlFrom, siteUrlProblem } from '../content/site-url.ts';
 import { parseTopicUrl } from './ntfy.ts';
-
-type Env = Record<string, string | undefined>;
 
 const { replyWithinHours } = practice;
 

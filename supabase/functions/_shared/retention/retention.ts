@@ -1,5 +1,5 @@
 import { practice } from '../content/practice.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError, type Env } from '../config.ts';
 import { createOwnerBookingsRepository } from '../db/bookings-repository.ts';
 import type { Database } from '../db/database.ts';
 import {
@@ -21,8 +21,6 @@ import {
 
 /** What the privacy notice under the form promises. */
 export const promisedRetention: Period = { count: practice.retentionMonths, unit: 'mo' };
-
-type Env = Record<string, string | undefined>;
 
 /** RETENTION: the promised period when unset, undefined when `off` (requests are kept until deleted by hand). */
 export function loadRetention(env: Env = process.env): Period | undefined {
