@@ -2,7 +2,7 @@ import { sendTimeoutMs, type NotificationChannel } from './channels.ts';
 import { composeFloodDigest, floodDigestIntervalMs } from './flood-digest.ts';
 import type { FloodDigests } from './flood-digests.ts';
 import type { ClaimedMessage, Held, MessageQueue } from './message-queue.ts';
-import type { ClaimedNotification, Outbox } from './outbox.ts';
+import type { Outbox } from './outbox.ts';
 import type { AlertStore } from './practice-alerts.ts';
 
 /**
@@ -172,21 +172,6 @@ export function createNotifier(options: NotifierOptions) {
     return 'failed';
   }
 
-  async function sendOne(notification: ClaimedNotification): Promise<'sent' | 'failed'> {
-    const { booking } = notification;
-    const outcome = await sendClaimed(
-      notification,
-      {
-        subject: `Notification of booking ${booking.id}`,
-        delivered: `Notified the practice of booking ${booking.id}`,
-      },
-      (channel) => channel.send(booking),
-      () => outbox.settle(notification, 'sent', { note: null }),
-      (delayMs, error) => outbox.retryLater(notification, delayMs, error),
-    );
-    return outcome === 'sent' ? 'sent' : 'failed';
-  }
-
   /** The digest of the requests of a flood, when one is due; its requests are counted in the report. */
   async function sendDigest(report: RunReport) {
     const { digests } = options;
@@ -281,12 +266,23 @@ export function createNotifier(options: NotifierOptions) {
       while (!stopping && Date.now() < claimUntil) {
         const notification = await outbox.claimNotification(leaseMs);
         if (!notification) break;
-        if (tried.has(notification.booking.id)) {
+        const { booking } = notification;
+        if (tried.has(booking.id)) {
           await outbox.release(notification);
           break;
         }
-        tried.add(notification.booking.id);
-        report[await sendOne(notification)] += 1;
+        tried.add(booking.id);
+        const outcome = await sendClaimed(
+          notification,
+          {
+            subject: `Notification of booking ${booking.id}`,
+            delivered: `Notified the practice of booking ${booking.id}`,
+          },
+          (channel) => channel.send(booking),
+          () => outbox.settle(notification, 'sent', { note: null }),
+          (delayMs, error) => outbox.retryLater(notification, delayMs, error),
+        );
+        report[outcome === 'sent' ? 'sent' : 'failed'] += 1;
       }
       await sendAlerts();
       if (Date.now() < claimUntil) await sendDigest(report);
