@@ -5,9 +5,9 @@ import {
   composeWebhookBody,
   replyActions,
   replyBy,
-  type BookingNotice,
 } from './booking-notice.ts';
 import { escapeHtml } from './email-html.ts';
+import { sampleAnswerToken, sampleNotice } from '../../../../server/testing/notice-samples.ts';
 import { instagramUrl } from './reply-links.ts';
 import { practice } from '../content/practice.ts';
 import * as visitorEmails from '../content/visitor-emails.ts';
@@ -17,16 +17,9 @@ const testSiteUrl = 'https://clinic.test/';
 
 const { replyWithinHours } = practice;
 
-const notice: BookingNotice = {
-  id: '5f0c2a8e-2f4b-4d0e-9a47-0a1b2c3d4e5f',
-  createdAt: new Date('2026-07-01T13:05:00Z'),
-  fullName: 'Amina Khan',
-  phone: '+44 (0) 1634 123 456',
-  email: 'amina@example.com',
-  instagram: 'amina.k',
-};
+const notice = sampleNotice({ phone: '+44 (0) 1634 123 456', instagram: 'amina.k' });
 
-const token = `${'5f0c2a8e-2f4b-4d0e-9a47-0a1b2c3d4e5f'}.1790000000.${'ab'.repeat(32)}`;
+const token = sampleAnswerToken(notice.id);
 
 const replyMailto =
   'mailto:amina@example.com?subject=Your%20booking%20request%20at%20Rochester%20Hijama%20%28ref.%205F0C2A8E%29' +

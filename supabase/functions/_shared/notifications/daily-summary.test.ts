@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answerLink } from '../core/answer-link.ts';
 import { shortReference } from '../core/booking-reference.ts';
-import type { BookingNotice } from './booking-notice.ts';
 import { dailyRunDue, loadDailySchedule, nextDailyRun } from './daily-schedule.ts';
 import {
   composeDailySummary,
@@ -12,6 +11,7 @@ import {
 } from './daily-summary.ts';
 import { startDailyTimer } from '../../../../server/notifications/daily-timer.ts';
 import { messageListLimit } from './message-lists.ts';
+import { sampleNotice, withAnswerToken } from '../../../../server/testing/notice-samples.ts';
 import type { RequestReply } from './notification-states.ts';
 import { practice } from '../content/practice.ts';
 
@@ -76,16 +76,13 @@ const minute = 60_000;
 const hour = 60 * minute;
 
 /** A request numbered `index`, which makes its id. */
-function notice(index: number, createdAt: string, fullName: string): BookingNotice {
-  return {
+const notice = (index: number, createdAt: string, fullName: string) =>
+  sampleNotice({
     id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
     createdAt: new Date(createdAt),
     fullName,
-    phone: '07700 900123',
     email: 'guest@example.com',
-    instagram: null,
-  };
-}
+  });
 
 /** A request received `ageMs` before `now`, answered `tookMs` after it arrived (null: waiting). */
 function replyOf(
@@ -247,14 +244,11 @@ describe('a day of 30,000 requests', () => {
 describe("the daily summary's HTML", () => {
   const now = new Date('2026-11-02T07:00:00Z');
   const waitingWithTokens = (count: number) =>
-    Array.from({ length: count }, (_, index) => {
-      const request = notice(
-        index,
-        new Date(now.getTime() - hour + index).toISOString(),
-        `Guest ${index}`,
-      );
-      return { ...request, answerToken: `${request.id}.1790000000.${'ab'.repeat(32)}` };
-    });
+    Array.from({ length: count }, (_, index) =>
+      withAnswerToken(
+        notice(index, new Date(now.getTime() - hour + index).toISOString(), `Guest ${index}`),
+      ),
+    );
 
   it('gives each waiting request its ways to answer and its own Mark as answered link, with no command to type', () => {
     const waiting = waitingWithTokens(2);

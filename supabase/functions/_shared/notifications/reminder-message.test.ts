@@ -10,6 +10,7 @@ import {
   describeTimeLeft,
   waitingListCommand,
 } from './reminder-message.ts';
+import { sampleAnswerToken, sampleNotice } from '../../../../server/testing/notice-samples.ts';
 
 /** SITE_URL of these tests: every link to the site must name it. */
 const testSiteUrl = 'https://clinic.test/';
@@ -19,22 +20,13 @@ const testSiteUrl = 'https://clinic.test/';
 const hour = 3_600_000;
 const replyWithinMs = practice.replyWithinHours * hour;
 
-function request(
-  id: string,
-  createdAt: string,
-  overrides: Partial<BookingNotice> = {},
-): BookingNotice {
-  return {
+const request = (id: string, createdAt: string, overrides: Partial<BookingNotice> = {}) =>
+  sampleNotice({
     id,
     createdAt: new Date(createdAt),
-    fullName: 'Amina Khan',
-    phone: '07700 900123',
-    email: 'amina@example.com',
-    instagram: null,
-    answerToken: `${id}.1790000000.${'ab'.repeat(32)}`,
+    answerToken: sampleAnswerToken(id),
     ...overrides,
-  };
-}
+  });
 
 const amina = request('5f0c2a8e-2f4b-4d0e-9a47-0a1b2c3d4e5f', '2026-07-01T17:40:00Z');
 const yusuf = request('9a1b2c3d-0000-4000-8000-000000000002', '2026-07-01T18:10:00Z', {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { practice } from '../content/practice.ts';
-import { composeBookingEmail, type BookingNotice } from './booking-notice.ts';
+import { composeBookingEmail } from './booking-notice.ts';
 import { composeDailySummary } from './daily-summary.ts';
 import { composeFloodDigest } from './flood-digest.ts';
 import { loadNotifyConfig } from './notify-config.ts';
@@ -10,6 +10,7 @@ import {
   composeReminderPush,
 } from './ntfy-messages.ts';
 import { composeReminder } from './reminder-message.ts';
+import { sampleNotice, withAnswerToken } from '../../../../server/testing/notice-samples.ts';
 
 /** SITE_URL reaches every link to the site in every message, from the setting to the text. */
 
@@ -18,15 +19,7 @@ const { siteUrl } = loadNotifyConfig({
   SITE_URL: 'https://www.clinic.test',
 })!;
 
-const notice: BookingNotice = {
-  id: '5f0c2a8e-2f4b-4d0e-9a47-0a1b2c3d4e5f',
-  createdAt: new Date('2026-07-01T13:05:00Z'),
-  fullName: 'Amina Khan',
-  phone: '07700 900456',
-  email: 'amina@example.com',
-  instagram: null,
-  answerToken: `5f0c2a8e-2f4b-4d0e-9a47-0a1b2c3d4e5f.1790000000.${'ab'.repeat(32)}`,
-};
+const notice = withAnswerToken(sampleNotice({ phone: '07700 900456' }));
 
 /** Every web address in `text` that is not a way of answering the visitor (WhatsApp, Instagram). */
 function siteLinks(text: string): string[] {
