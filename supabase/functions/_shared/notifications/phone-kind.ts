@@ -1,4 +1,4 @@
-import { whatsAppUrl } from './reply-links.ts';
+import { compactPhone, whatsAppUrl } from './reply-links.ts';
 
 /**
  * Which ways of answering a phone number allows. A text message or a WhatsApp
@@ -19,12 +19,10 @@ import { whatsAppUrl } from './reply-links.ts';
  */
 export type PhoneKind = 'uk mobile' | 'uk other' | 'outside the uk' | 'unknown';
 
-/** The number's digits, with `+` for an international prefix written `+` or `00`; the `(0)` of `+44 (0) 1634…` dropped. */
+/** The country code and number of one written with an international prefix, `+` or `00`. */
 function international(phone: string): string | undefined {
-  if (!/^[0-9+()\s.-]+$/.test(phone)) return undefined;
-  const compact = phone.replace(/\(0\)/g, '').replace(/[\s().-]/g, '');
   // E.164: a country code and number of at most 15 digits; 8 is the shortest in use.
-  return /^(?:\+|00)([1-9]\d{7,14})$/.exec(compact)?.[1];
+  return /^(?:\+|00)([1-9]\d{7,14})$/.exec(compactPhone(phone) ?? '')?.[1];
 }
 
 export function phoneKind(phone: string): PhoneKind {

@@ -7,22 +7,29 @@ import { plainText } from './email-html.ts';
  * e-mail address, subject and body are percent-encoded.
  */
 
-/** The number as a phone dials it: digits and a leading `+`; the `(0)` of `+44 (0) 1634…` dropped. */
-function dialable(phone: string): string {
+/**
+ * `scheme:` and the number as a phone dials it: digits and a leading `+`, the
+ * `(0)` of `+44 (0) 1634…` dropped. Undefined when there is no digit to dial.
+ */
+function phoneUrl(scheme: 'tel' | 'sms', phone: string): string | undefined {
   const digits = phone.replace(/\(0\)/g, '').replace(/[^0-9+]/g, '');
-  return digits.slice(0, 1) + digits.slice(1).replaceAll('+', '');
+  const number = digits.slice(0, 1) + digits.slice(1).replaceAll('+', '');
+  return /\d/.test(number) ? `${scheme}:${number}` : undefined;
 }
 
-/** `+44 (0) 1634 123 456` → `tel:+441634123456`. Undefined when there is no digit to dial. */
-export function telUrl(phone: string): string | undefined {
-  const number = dialable(phone);
-  return /\d/.test(number) ? `tel:${number}` : undefined;
-}
+/** `+44 (0) 1634 123 456` → `tel:+441634123456`. */
+export const telUrl = (phone: string) => phoneUrl('tel', phone);
 
-/** `07700 900123` → `sms:07700900123`. Undefined when there is no digit to text. */
-export function smsUrl(phone: string): string | undefined {
-  const number = dialable(phone);
-  return /\d/.test(number) ? `sms:${number}` : undefined;
+/** `07700 900123` → `sms:07700900123`. */
+export const smsUrl = (phone: string) => phoneUrl('sms', phone);
+
+/**
+ * The number without its spaces, brackets, dots and dashes, and without the
+ * `(0)` of `+44 (0) 1634…`; undefined when it holds anything else.
+ */
+export function compactPhone(phone: string): string | undefined {
+  if (!/^[0-9+()\s.-]+$/.test(phone)) return undefined;
+  return phone.replace(/\(0\)/g, '').replace(/[\s().-]/g, '');
 }
 
 /**
@@ -33,9 +40,7 @@ export function smsUrl(phone: string): string | undefined {
  * landlines included, is undefined.
  */
 function ukMobileDigits(phone: string): string | undefined {
-  if (!/^[0-9+()\s.-]+$/.test(phone)) return undefined;
-  const compact = phone.replace(/\(0\)/g, '').replace(/[\s().-]/g, '');
-  const digits = /^(?:(?:\+|00)?440?|0)(7\d{9})$/.exec(compact)?.[1];
+  const digits = /^(?:(?:\+|00)?440?|0)(7\d{9})$/.exec(compactPhone(phone) ?? '')?.[1];
   if (digits === undefined) return undefined;
   const mobileRange = /^7(?:[1-57-9]|624)/;
   return mobileRange.test(digits) ? digits : undefined;
