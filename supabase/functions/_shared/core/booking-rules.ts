@@ -104,11 +104,6 @@ export function storedValue(field: BookingField, raw: string): string {
   return rule.normalise ? trimField(rule.normalise(value)) : value;
 }
 
-/** Length in characters (code points), as SQL counts it. */
-export function characterCount(value: string): number {
-  return [...value].length;
-}
-
 export function hasHiddenCharacter(value: string): boolean {
   return hiddenCharacter.test(value);
 }
@@ -247,21 +242,19 @@ export const validationMessages = {
   },
 } as const satisfies Record<BookingField, Partial<Record<RuleFailure, string>>>;
 
-function digitCount(value: string): number {
-  return value.replace(/[^0-9]/g, '').length;
-}
-
 /** The rule `raw` breaks as the value of `field`, if any. */
 export function checkField(field: BookingField, raw: string): RuleFailure | undefined {
   const rule: FieldRule = bookingFieldRules[field];
   const value = storedValue(field, raw);
   if (value === '') return rule.required ? 'required' : undefined;
   if (hasHiddenCharacter(value)) return 'invalid';
-  const length = characterCount(value);
+  // In characters (code points), as SQL's char_length counts them.
+  const length = [...value].length;
   if (length > rule.maxLength) return 'tooLong';
   if (rule.minLength !== undefined && length < rule.minLength) return 'invalid';
   if (rule.allowedCharacters && !rule.allowedCharacters.test(value)) return 'invalid';
-  if (rule.minDigits !== undefined && digitCount(value) < rule.minDigits) return 'invalid';
+  const digits = value.replace(/[^0-9]/g, '').length;
+  if (rule.minDigits !== undefined && digits < rule.minDigits) return 'invalid';
   if (rule.shape && !rule.shape.test(value)) return 'invalid';
   if (rule.needsLetter && !hasLetter(value)) return 'invalid';
   if (rule.maxMarksInARow !== undefined && longestMarkRun(value) > rule.maxMarksInARow) {
