@@ -32,8 +32,9 @@ describe.each(testEngines('alerts'))('alerts for the practice on $name', (engine
   const { infos, errors } = harness;
 
   /**
-   * A notifier as the server runs one, with NOTIFY_ALERT_AFTER_MINUTES=1 and no
-   * retry delay: what failed is due again at the next run, without waiting.
+   * A notifier as the server runs one, with NOTIFY_ALERT_AFTER_MINUTES=1, but
+   * with no retry delay (which no setting allows): what failed is due again at
+   * the next run, so that the tests wait for nothing.
    */
   const notifierWith = (channels: NotificationChannel[]) =>
     harness.startNotifier(channels, { start: false, retryMs: 0, alertAfterMs });
