@@ -101,20 +101,13 @@ export function createBookingsRepository(db: Database): BookingsRepository {
  * does not restrict. The command may connect where it cannot switch roles (a
  * Supabase project's `postgres` user), so it does not try.
  */
-export interface OwnerBookingsRepository {
-  /** The requests in `range`, newest first unless `oldestFirst`, at most `limit` (undefined: all). */
-  list(
-    range: BookingRange,
-    options?: { limit?: number; oldestFirst?: boolean },
-  ): Promise<StoredBooking[]>;
-  count(range: BookingRange): Promise<number>;
-  /** Deletes the requests in `range` (at least one bound), with their notifications; returns how many. */
-  delete(range: BookingRange): Promise<number>;
-}
-
-export function createOwnerBookingsRepository(db: Database): OwnerBookingsRepository {
+export function createOwnerBookingsRepository(db: Database) {
   return {
-    async list(range, { limit, oldestFirst = false } = {}) {
+    /** The requests in `range`, newest first unless `oldestFirst`, at most `limit` (undefined: all). */
+    async list(
+      range: BookingRange,
+      { limit, oldestFirst = false }: { limit?: number; oldestFirst?: boolean } = {},
+    ) {
       const { where, params } = rangeCondition(range);
       const order = `created_at ${oldestFirst ? 'asc' : 'desc'}, id`;
       const limited = limit === undefined ? '' : ` limit ${Math.max(0, Math.floor(limit))}`;
@@ -124,7 +117,7 @@ export function createOwnerBookingsRepository(db: Database): OwnerBookingsReposi
       );
       return rows;
     },
-    async count(range) {
+    async count(range: BookingRange) {
       const { where, params } = rangeCondition(range);
       const { rows } = await db.query<{ total: number }>(
         `select count(*)::integer as total from public.bookings where ${where}`,
@@ -132,7 +125,8 @@ export function createOwnerBookingsRepository(db: Database): OwnerBookingsReposi
       );
       return rows[0]?.total ?? 0;
     },
-    async delete(range) {
+    /** Deletes the requests in `range` (at least one bound), with their notifications; returns how many. */
+    async delete(range: BookingRange) {
       const { where, params } = rangeCondition(range);
       if (params.length === 0) throw new Error('Refusing to delete every booking: no bound.');
       // The outbox rows go with their bookings (on delete cascade).
