@@ -1,5 +1,5 @@
 import { callApiFunction } from './api-function.ts';
-import type { Database, Queryable } from './database.ts';
+import type { Database } from './database.ts';
 
 /**
  * Whether the practice has answered each booking request
@@ -59,24 +59,6 @@ export type UnmarkResult =
   | { outcome: 'not answered' }
   | { outcome: 'not found' };
 
-export interface BookingAnswers {
-  /**
-   * Calls public.mark_booking_answered(token) as `anon`, as the page does, so
-   * that the function's grants decide. With `readOnly` (an RPC called with GET, as
-   * PostgREST runs it) the transaction is read only: a genuine token is then
-   * refused by the database (25006), and nothing changes.
-   */
-  markByToken(token: string | null, options?: { readOnly?: boolean }): Promise<AnswerMark>;
-  /** Calls public.unmark_booking_answered(token), as markByToken calls its counterpart. */
-  unmarkByToken(token: string | null, options?: { readOnly?: boolean }): Promise<AnswerUnmark>;
-  /** The answers of the requests received at or after `since`, by booking id. Owner only. */
-  answeredSince(since: Date): Promise<Map<string, BookingAnswer>>;
-  /** Marks the request `bookingId` answered by the command, unless it already is. Owner only. */
-  markById(bookingId: string, channel: AnswerChannel | null): Promise<MarkResult>;
-  /** Takes back the mark of the request `bookingId`, so that it waits again. Owner only. */
-  unmarkById(bookingId: string): Promise<UnmarkResult>;
-}
-
 interface AnswerRow {
   booking_id: string;
   answered_at: string;
@@ -93,15 +75,25 @@ function answerOf(row: AnswerRow): BookingAnswer {
   return { answeredAt: new Date(row.answered_at), channel: row.channel, markedBy: row.marked_by };
 }
 
-export function createBookingAnswers(db: Database): BookingAnswers {
+export type BookingAnswers = ReturnType<typeof createBookingAnswers>;
+
+export function createBookingAnswers(db: Database) {
   return {
-    markByToken: (token, options = {}) =>
+    /**
+     * Calls public.mark_booking_answered(token) as `anon`, as the page does, so
+     * that the function's grants decide. With `readOnly` (an RPC called with GET, as
+     * PostgREST runs it) the transaction is read only: a genuine token is then
+     * refused by the database (25006), and nothing changes.
+     */
+    markByToken: (token: string | null, options: { readOnly?: boolean } = {}) =>
       callApiFunction<AnswerMark>(db, 'public.mark_booking_answered($1)', [token], options),
 
-    unmarkByToken: (token, options = {}) =>
+    /** Calls public.unmark_booking_answered(token), as markByToken calls its counterpart. */
+    unmarkByToken: (token: string | null, options: { readOnly?: boolean } = {}) =>
       callApiFunction<AnswerUnmark>(db, 'public.unmark_booking_answered($1)', [token], options),
 
-    async answeredSince(since) {
+    /** The answers of the requests received at or after `since`, by booking id. Owner only. */
+    async answeredSince(since: Date) {
       const { rows } = await db.query<AnswerRow>(
         `select ${answerColumns('a')}
            from app_private.booking_answers a
@@ -112,8 +104,9 @@ export function createBookingAnswers(db: Database): BookingAnswers {
       return new Map(rows.map((row) => [row.booking_id, answerOf(row)]));
     },
 
-    markById: (bookingId, channel) =>
-      db.transaction(async (tx: Queryable) => {
+    /** Marks the request `bookingId` answered by the command, unless it already is. Owner only. */
+    markById: (bookingId: string, channel: AnswerChannel | null) =>
+      db.transaction(async (tx): Promise<MarkResult> => {
         // Inserted only for a stored request: a deleted one is "not found", not a foreign-key error.
         const inserted = await tx.query<AnswerRow>(
           `insert into app_private.booking_answers (booking_id, channel, marked_by)
@@ -132,8 +125,9 @@ export function createBookingAnswers(db: Database): BookingAnswers {
           : { outcome: 'not found' };
       }),
 
-    unmarkById: (bookingId) =>
-      db.transaction(async (tx: Queryable) => {
+    /** Takes back the mark of the request `bookingId`, so that it waits again. Owner only. */
+    unmarkById: (bookingId: string) =>
+      db.transaction(async (tx): Promise<UnmarkResult> => {
         const removed = await tx.query<AnswerRow>(
           `delete from app_private.booking_answers a where a.booking_id = $1::uuid
              returning ${answerColumns('a')}`,
