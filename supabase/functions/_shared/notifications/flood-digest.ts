@@ -8,7 +8,7 @@ import {
   replyActions,
   type BookingNotice,
 } from './booking-notice.ts';
-import { escapeHtml, plainText, plural } from './email-html.ts';
+import { colours, escapeHtml, fontStack, plainText, plural } from './email-html.ts';
 import { capList } from './message-lists.ts';
 import { telUrl } from './reply-links.ts';
 
@@ -102,7 +102,7 @@ export function composeFloodDigest(input: FloodDigestInput) {
   const link = (href: string | undefined, label: string) =>
     href === undefined
       ? escapeHtml(label)
-      : `<a href="${escapeHtml(href)}" style="color:#123c3a">${escapeHtml(label)}</a>`;
+      : `<a href="${escapeHtml(href)}" style="color:${colours.heading}">${escapeHtml(label)}</a>`;
   const entryHtml = (notice: BookingNotice) => {
     // The visitor's preferred way first, as in the e-mail of a single request.
     const actions = [...replyActions(notice), ...markAnsweredActions(notice, input.siteUrl)].map(
@@ -126,15 +126,15 @@ export function composeFloodDigest(input: FloodDigestInput) {
     '<html lang="en-GB"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(subject)}</title></head>`,
-    '<body style="margin:0;padding:16px;background-color:#fbf7f0;color:#1c2725;font-family:-apple-system,BlinkMacSystemFont,\'Segoe UI\',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:24px;overflow-wrap:anywhere">',
-    `<h1 style="margin:0 0 12px;font-family:Georgia,'Times New Roman',serif;font-size:24px;font-weight:normal;line-height:30px;color:#123c3a">${escapeHtml(subject)}</h1>`,
+    `<body style="margin:0;padding:16px;background-color:${colours.page};color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px;overflow-wrap:anywhere">`,
+    `<h1 style="margin:0 0 12px;font-family:Georgia,'Times New Roman',serif;font-size:24px;font-weight:normal;line-height:30px;color:${colours.heading}">${escapeHtml(subject)}</h1>`,
     ...intro.map((paragraph) => `<p style="margin:0 0 12px">${escapeHtml(paragraph)}</p>`),
-    `<p style="margin:0 0 16px">Review them, with everything each visitor typed: <code style="background-color:#edf5f2;padding:2px 4px">${escapeHtml(floodReviewCommand)}</code></p>`,
+    `<p style="margin:0 0 16px">Review them, with everything each visitor typed: <code style="background-color:${colours.quiet};padding:2px 4px">${escapeHtml(floodReviewCommand)}</code></p>`,
     '<ol style="margin:0 0 16px;padding-left:24px">',
     ...listed.map(entryHtml),
     '</ol>',
     ...(unlisted > 0 ? [`<p style="margin:0 0 16px">${escapeHtml(more)}</p>`] : []),
-    `<p style="margin:0;font-size:14px;color:#4a5653">Digest ${escapeHtml(input.id)}, ${escapeHtml(formatUkTimeLong(createdAt))}.</p>`,
+    `<p style="margin:0;font-size:14px;color:${colours.muted}">Digest ${escapeHtml(input.id)}, ${escapeHtml(formatUkTimeLong(createdAt))}.</p>`,
     '</body></html>',
     '',
   ].join('\n');
