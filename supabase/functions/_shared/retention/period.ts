@@ -102,10 +102,10 @@ export function parseSince(text: string, now: Date): Date | undefined {
       : undefined;
   if (date) {
     const [year, month, day] = [Number(date.year), Number(date.month), Number(date.day)];
-    const utcMidnight = Date.UTC(year, month - 1, day);
-    const check = new Date(utcMidnight);
+    const check = new Date(Date.UTC(year, month - 1, day));
     if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;
-    return ukMidnight(utcMidnight);
+    // The instant that UK calendar day begins in London.
+    return ukClockInstant(check.toISOString().slice(0, 10), { hour: 0, minute: 0 });
   }
   // A time without an offset would depend on the machine's time zone: refused.
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(text.trim())) {
@@ -113,9 +113,4 @@ export function parseSince(text: string, now: Date): Date | undefined {
   }
   const instant = new Date(text.trim());
   return Number.isNaN(instant.getTime()) ? undefined : instant;
-}
-
-/** The instant at which the UK calendar day that starts at `utcMidnight` (UTC) begins in London. */
-function ukMidnight(utcMidnight: number): Date {
-  return ukClockInstant(new Date(utcMidnight).toISOString().slice(0, 10), { hour: 0, minute: 0 });
 }
