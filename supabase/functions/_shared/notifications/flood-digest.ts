@@ -49,11 +49,6 @@ function describeSpan(oldest: Date, now: Date): string {
   return `the last ${Math.ceil(hours / 24)} days`;
 }
 
-/** "Amina Khan, ref 5F0C2A8E, received Wed 25 Nov 2026 14:05". */
-function requestLine(notice: BookingNotice): string {
-  return `${plainText(notice.fullName)}, ref ${shortReference(notice.id)}, received ${formatUkTimeShort(notice.createdAt)}`;
-}
-
 function contactLine(notice: BookingNotice): string {
   const tel = telUrl(notice.phone);
   return [
@@ -89,7 +84,7 @@ export function composeFloodDigest(input: FloodDigestInput) {
     review,
     '',
     ...listed.flatMap((notice, index) => [
-      `${index + 1}. ${requestLine(notice)}`,
+      `${index + 1}. ${plainText(notice.fullName)}, ref ${shortReference(notice.id)}, received ${formatUkTimeShort(notice.createdAt)}`,
       `   ${contactLine(notice)}`,
       ...markAnsweredActions(notice, input.siteUrl).map((mark) => `   ${actionLine(mark)}`),
     ]),
