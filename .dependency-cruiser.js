@@ -42,8 +42,12 @@ export default {
     {
       name: 'core-tests-import-only-core-and-vitest',
       severity: 'error',
+      comment:
+        'They stay pure and quick: the core, Vitest, and the cases the server and database tests share.',
       from: { path: `${sharedCore}.+\\.test\\.ts$` },
-      to: { pathNot: `(${sharedCore}|^node_modules/vitest/)` },
+      to: {
+        pathNot: `(${sharedCore}|^node_modules/vitest/|^server/testing/(email|full-name)-examples\\.ts$)`,
+      },
     },
     {
       name: 'content-imports-only-content',

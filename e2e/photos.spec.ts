@@ -9,7 +9,7 @@ import {
   startBuiltServer,
   type RunningServer,
 } from '../scripts/lib/built-server.ts';
-import { writeTestPhoto } from '../scripts/lib/test-photo.ts';
+import { writeTestPhoto } from '../server/testing/test-photo.ts';
 import { site } from '../src/content/site.ts';
 import { accessibilityViolations, expectViewShown, openView, untilAppAdopted } from './fixtures.ts';
 

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useTempDir } from '../../server/testing/temp-dir.ts';
 import { preparePhotos } from './photos.ts';
-import { writeTestPhoto } from './test-photo.ts';
+import { writeTestPhoto } from '../../server/testing/test-photo.ts';
 
 const workDir = useTempDir('photos');
 let photosDir: string;

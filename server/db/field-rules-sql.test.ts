@@ -16,8 +16,8 @@ import {
   oneInboxSpellings,
   plainAddresses,
   unplainAddresses,
-} from '../../supabase/functions/_shared/core/email-examples.ts';
-import { fakeNames, realNames } from '../../supabase/functions/_shared/core/full-name-examples.ts';
+} from '../testing/email-examples.ts';
+import { fakeNames, realNames } from '../testing/full-name-examples.ts';
 import {
   hasLetter,
   longestMarkRun,

@@ -3,7 +3,7 @@ import { messageFor } from '../../supabase/functions/_shared/core/booking-rules.
 import {
   oneInbox,
   oneInboxSpellings,
-} from '../../supabase/functions/_shared/core/email-examples.ts';
+} from '../testing/email-examples.ts';
 import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 import { loadNotifyConfig } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { createConfiguredNotifier } from '../../supabase/functions/_shared/notifications/setup.ts';

@@ -14,8 +14,13 @@ import {
   type RuleFailure,
 } from './booking-rules.ts';
 import { toBookingRow } from './booking-row.ts';
-import { oneInbox, oneInboxSpellings, plainAddresses, unplainAddresses } from './email-examples.ts';
-import { fakeNames, realNames } from './full-name-examples.ts';
+import {
+  oneInbox,
+  oneInboxSpellings,
+  plainAddresses,
+  unplainAddresses,
+} from '../../../../server/testing/email-examples.ts';
+import { fakeNames, realNames } from '../../../../server/testing/full-name-examples.ts';
 
 const valid: BookingForm = {
   fullName: 'Aisha Khan',
