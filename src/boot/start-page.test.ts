@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Window } from 'happy-dom';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   bootManifestId,
   inPageTemplateId,
@@ -45,16 +45,17 @@ const homeMarkup = '<main id="main" data-view="home"><h1>Home</h1></main>';
 const benefitsMarkup = '<main id="main" data-view="benefits"><h1>Benefits</h1></main>';
 const contactMarkup = '<main id="main" data-view="contact"><h1>Book</h1><form></form></main>';
 
-// The view files: benefits at once, location never (404), testimonials too late.
+// The view files: benefits at once, location never (404), testimonials only
+// once the test sends it.
 let server: Server;
 let origin: string;
-const lateBy = viewFileWaitMs + 700;
+let sendTestimonials: (() => void) | undefined;
 beforeAll(async () => {
   server = createServer((request, response) => {
     if (request.url === manifest.viewFiles.benefits) {
       response.writeHead(200, { 'Content-Type': 'text/html' }).end(benefitsMarkup);
     } else if (request.url === manifest.viewFiles.testimonials) {
-      setTimeout(() => response.writeHead(200).end('<h1>Late</h1>'), lateBy);
+      sendTestimonials = () => response.writeHead(200).end('<h1>Late</h1>');
     } else {
       response.writeHead(404).end();
     }
@@ -88,8 +89,15 @@ class PaintObserver {
   }
 }
 
+// The boot script's timers are the test's to advance; the view files come over
+// real HTTP all the same.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+});
+
 const windows: Window[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   PaintObserver.observers = [];
   await Promise.all(windows.splice(0).map((window) => window.happyDOM.close()));
 });
@@ -123,7 +131,7 @@ function openPage({ hash = '', withManifest = true, paintTiming = false }: PageO
     document,
     location: window.location,
     fetch: window.fetch.bind(window),
-    setTimeout: window.setTimeout.bind(window),
+    setTimeout: (handler: () => void, ms: number) => setTimeout(handler, ms),
     addEventListener: window.addEventListener.bind(window),
     performance: window.performance,
     PerformanceObserver: paintTiming ? PaintObserver : undefined,
@@ -134,6 +142,8 @@ function openPage({ hash = '', withManifest = true, paintTiming = false }: PageO
   startPage(bootWindow);
   return {
     document,
+    /** Once what the page fetched has come, and been dealt with. */
+    settled: () => window.happyDOM.waitUntilComplete(),
     mainHeading: () => document.querySelector('main h1')?.textContent,
     isPending: () => html.hasAttribute(viewPendingAttribute),
     mainScriptStarted: () =>
@@ -151,7 +161,7 @@ describe('the view already in the page', () => {
     expect(page.mainHeading()).toBe('Home');
     expect(page.isPending()).toBe(false);
     PaintObserver.report('first-paint', 5);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.advanceTimersByTimeAsync(0);
     expect(page.mainScriptStarted()).toBe(false);
     expect(page.links('modulepreload')).toEqual([]);
 
@@ -168,8 +178,10 @@ describe('the view already in the page', () => {
 
   it('starts it after a while in a browser that reports no paints', async () => {
     const page = openPage();
+    await vi.advanceTimersByTimeAsync(999);
     expect(page.mainScriptStarted()).toBe(false);
-    await vi.waitFor(() => expect(page.mainScriptStarted()).toBe(true), { timeout: 3000 });
+    await vi.runAllTimersAsync();
+    expect(page.mainScriptStarted()).toBe(true);
   });
 
   it('shows the booking page from its template, and fetches only the first script after the paint', async () => {
@@ -238,7 +250,8 @@ describe("the view's file, fetched", () => {
     await vi.waitFor(() => expect(page.mainHeading()).toBe('Benefits'));
     expect(page.isPending()).toBe(false);
     expect(page.mainScriptStarted()).toBe(false);
-    await vi.waitFor(() => expect(page.mainScriptStarted()).toBe(true));
+    await vi.runAllTimersAsync();
+    expect(page.mainScriptStarted()).toBe(true);
     // The view's code runs only once the visitor acts (src/main.tsx).
     expect(page.links('modulepreload')).toEqual([]);
   });
@@ -264,21 +277,20 @@ describe('the file missing or late: the script renders the view', () => {
     expect(page.links('modulepreload')).toContain(manifest.mainScript);
   });
 
-  it(
-    'gives up on a file that has not come after the wait, and ignores it when it comes',
-    async () => {
-      const page = openPage({ hash: '#testimonials' });
-      await new Promise((resolve) => setTimeout(resolve, viewFileWaitMs - 500));
-      expect(page.mainScriptStarted()).toBe(false);
-      await vi.waitFor(() => expect(page.mainScriptStarted()).toBe(true), { timeout: 1500 });
-      expect(page.isPending()).toBe(true);
+  it('gives up on a file that has not come after the wait, and ignores it when it comes', async () => {
+    const page = openPage({ hash: '#testimonials' });
+    await vi.advanceTimersByTimeAsync(viewFileWaitMs - 1);
+    expect(page.mainScriptStarted()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(page.mainScriptStarted()).toBe(true);
+    expect(page.isPending()).toBe(true);
 
-      await new Promise((resolve) => setTimeout(resolve, lateBy - viewFileWaitMs + 300));
-      expect(page.mainHeading()).toBe('Home');
-      expect(page.isPending()).toBe(true);
-    },
-    lateBy + 3000,
-  );
+    await vi.waitFor(() => expect(sendTestimonials).toBeDefined());
+    sendTestimonials!();
+    await page.settled();
+    expect(page.mainHeading()).toBe('Home');
+    expect(page.isPending()).toBe(true);
+  });
 
   it('starts the script at once for a page that is not pre-rendered', () => {
     const page = openPage({ hash: '#elsewhere' });
@@ -291,7 +303,7 @@ describe('the file missing or late: the script renders the view', () => {
 describe('without a manifest (the development server)', () => {
   it('does nothing', async () => {
     const page = openPage({ hash: '#benefits', withManifest: false });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await page.settled();
     expect(page.isPending()).toBe(false);
     expect(page.mainScriptStarted()).toBe(false);
     expect(page.links('modulepreload')).toEqual([]);
