@@ -26,11 +26,4 @@ describe('documentHead', () => {
     expect(head).toContain('<noscript><link rel="manifest" href="/app.webmanifest" /></noscript>');
     expect(head).not.toMatch(/<link rel="manifest"[^>]*>(?!<\/noscript>)/);
   });
-
-  it('links the icon file and the manifest directly when told nothing else', () => {
-    const head = documentHead(site);
-    expect(head).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml" />');
-    expect(head).toContain('<link rel="manifest" href="/manifest.webmanifest" />');
-    expect(head).not.toContain('<noscript>');
-  });
 });

@@ -4,12 +4,12 @@ import { businessStructuredData } from './structured-data.ts';
 
 interface HeadOptions {
   /** The site's icon (an SVG document), written into the page: one request less before the first paint. */
-  faviconSvg?: string;
+  faviconSvg: string;
   /**
    * What the page's script adds once the visitor acts (the web manifest): for a
    * browser without JavaScript, the same link in a <noscript>.
    */
-  afterFirstPaint?: { manifest: string };
+  afterFirstPaint: { manifest: string };
 }
 
 /**
@@ -24,7 +24,7 @@ export function svgDataUrl(svg: string): string {
 /** Title, description, sharing cards, icons and the business's structured data. */
 export function documentHead(
   site: SiteContent,
-  { faviconSvg, afterFirstPaint }: HeadOptions = {},
+  { faviconSvg, afterFirstPaint }: HeadOptions,
 ): string {
   const { seo } = site;
   const image = absoluteUrl(site.url, seo.shareImage.src);
@@ -51,16 +51,10 @@ export function documentHead(
     meta('name', 'twitter:image', image),
     meta('name', 'twitter:image:alt', seo.shareImage.alt),
     // A browser takes the site's icon from here; search engines take a file.
-    faviconSvg
-      ? `<link rel="icon" href="${escapeHtml(svgDataUrl(faviconSvg))}" type="image/svg+xml" />`
-      : '<link rel="icon" href="/favicon.svg" type="image/svg+xml" />',
+    `<link rel="icon" href="${escapeHtml(svgDataUrl(faviconSvg))}" type="image/svg+xml" />`,
     '<link rel="icon" href="/favicon-32.png" type="image/png" sizes="32x32" />',
     '<link rel="apple-touch-icon" href="/apple-touch-icon.png" />',
-    afterFirstPaint
-      ? `<noscript><link rel="manifest" href="${escapeHtml(afterFirstPaint.manifest)}" /></noscript>`
-      : '<link rel="manifest" href="/manifest.webmanifest" />',
+    `<noscript><link rel="manifest" href="${escapeHtml(afterFirstPaint.manifest)}" /></noscript>`,
     `<script type="application/ld+json">${jsonForScript(businessStructuredData(site))}</script>`,
-  ]
-    .filter(Boolean)
-    .join('\n    ');
+  ].join('\n    ');
 }
