@@ -29,17 +29,21 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { chromium, type Page } from '@playwright/test';
-import { encodeBookingProof } from '../supabase/functions/_shared/core/booking-proof.ts';
+import {
+  bookingProofHeader,
+  encodeBookingProof,
+} from '../supabase/functions/_shared/core/booking-proof.ts';
 import { solveBookingChallenge, type BookingChallenge } from '../server/testing/booking-proof.ts';
 import { floodDigestIntervalMs } from '../supabase/functions/_shared/notifications/flood-digest.ts';
 import { practiceMailKind, sendFloodRequest } from '../server/testing/flood.ts';
 import { startSmtpPeer } from '../server/testing/notification-peers.ts';
+import { postBooking as postSampleBooking } from '../server/testing/booking-samples.ts';
+import { anonJsonHeaders } from '../server/testing/helpers.ts';
 import { everyLimitLifted } from '../server/limits/limits-config.ts';
 import { chromiumArgs, chromiumPath } from './lib/chromium.ts';
 import { startBuiltServer } from './lib/built-server.ts';
 import { argument } from './lib/bench-options.ts';
 import { median } from './lib/bench-compare.ts';
-import { bookingHeaders } from './lib/booking-load.ts';
 
 const solves = Number(argument('--solves') ?? 7);
 const requests = Number(argument('--requests') ?? 30);
@@ -55,7 +59,7 @@ const cpuSlowdown = 4;
 async function fetchChallenge(api: string): Promise<BookingChallenge> {
   const response = await fetch(`${api}/rpc/booking_challenge`, {
     method: 'POST',
-    headers: bookingHeaders,
+    headers: anonJsonHeaders,
     body: '{}',
   });
   if (response.status !== 200) throw new Error(`rpc/booking_challenge answered ${response.status}`);
@@ -70,18 +74,13 @@ function localChallenge(maxnumber: number): BookingChallenge {
   return { algorithm: 'SHA-256', challenge, maxnumber, salt, signature: '' };
 }
 
-function postBooking(api: string, index: number, proof?: string) {
-  return fetch(`${api}/bookings`, {
-    method: 'POST',
-    headers: { ...bookingHeaders, ...(proof ? { 'X-Booking-Proof': proof } : {}) },
-    body: JSON.stringify({
-      id: crypto.randomUUID(),
-      full_name: 'Flood Bench',
-      phone: '07700 900123',
-      email: `flood-${index}@example.com`,
-      instagram: null,
-    }),
-  });
+/** A booking with an id and an e-mail address of its own, and its proof of work if given. */
+function postBooking(index: number, proof?: string) {
+  return postSampleBooking(
+    server.url,
+    { id: crypto.randomUUID(), email: `flood-${index}@example.com` },
+    proof ? { headers: { ...anonJsonHeaders, [bookingProofHeader]: proof } } : {},
+  );
 }
 
 /** Milliseconds the form's own solver takes for `challenge` in the page. */
@@ -130,9 +129,7 @@ try {
     // The hour's count at `multiple` times the threshold; the first `threshold`
     // need no proof, the rest are solved as the flooder solves them.
     for (; stored < multiple * threshold; stored += 1) {
-      const response = await (stored < threshold
-        ? postBooking(api, stored)
-        : solveAndPost(api, stored));
+      const response = await (stored < threshold ? postBooking(stored) : solveAndPost(api, stored));
       if (response.status !== 201)
         throw new Error(`Filling the hour: booking ${stored} answered ${response.status}`);
     }
@@ -150,7 +147,7 @@ try {
 /** Solves the server's next challenge in Node and sends a booking with the proof. */
 async function solveAndPost(api: string, index: number) {
   const challenge = await fetchChallenge(api);
-  return postBooking(api, index, encodeBookingProof(challenge, solveBookingChallenge(challenge)));
+  return postBooking(index, encodeBookingProof(challenge, solveBookingChallenge(challenge)));
 }
 
 /** The form's solver in Chromium on the server's challenges, and on ones made here for `extra`. */
@@ -195,11 +192,7 @@ async function timeFlooder(serverMaxNumber: number, firstIndex: number): Promise
     const number = solveBookingChallenge(challenge);
     const solveCost = process.cpuUsage(solveStarted);
     solvingMicros += solveCost.user + solveCost.system;
-    const response = await postBooking(
-      api,
-      firstIndex + index,
-      encodeBookingProof(challenge, number),
-    );
+    const response = await postBooking(firstIndex + index, encodeBookingProof(challenge, number));
     if (response.status === 201) accepted += 1;
   }
   const cost = process.cpuUsage(started);

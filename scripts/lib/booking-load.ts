@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
-import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
+import { anonJsonHeaders } from '../../server/testing/helpers.ts';
 
 /**
  * Load on `POST /rest/v1/bookings` as browsers send it, for the API benchmark
  * and the overload test: every request a valid booking with an id and e-mail
  * address of its own (a repeated id would be a retry, answered 409).
  */
-
-export const bookingHeaders = {
-  apikey: developmentAnonKey,
-  authorization: `Bearer ${developmentAnonKey}`,
-  'content-type': 'application/json',
-};
 
 export function newBooking(): string {
   return JSON.stringify({
@@ -33,7 +27,7 @@ export function loadBookings(
   return autocannon({
     url: `${baseUrl}/rest/v1/bookings`,
     method: 'POST',
-    headers: bookingHeaders,
+    headers: anonJsonHeaders,
     ...options,
     setupClient: (client) => {
       client.setBody(newBooking());
