@@ -29,7 +29,7 @@ export function medianRunIndex<T>(runs: readonly T[], value: (run: T) => number)
   return order[Math.floor((order.length - 1) / 2)]?.index ?? -1;
 }
 
-export function medianMetrics(runs: readonly RunMetrics[]): RunMetrics {
+function medianMetrics(runs: readonly RunMetrics[]): RunMetrics {
   return {
     tbt: median(runs.map((run) => run.tbt)),
     mainThread: median(runs.map((run) => run.mainThread)),

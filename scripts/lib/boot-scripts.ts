@@ -11,7 +11,7 @@ const entries = {
   homePhoto: 'src/boot/entries/home-photo.ts',
 } as const;
 
-export type BootScripts = Record<keyof typeof entries, string>;
+type BootScripts = Record<keyof typeof entries, string>;
 
 export async function buildBootScripts(): Promise<BootScripts> {
   const built = await Promise.all(

@@ -18,7 +18,7 @@ import {
  */
 
 /** Where the markup a view paints comes from, as the boot manifest says. */
-export type ViewSource =
+type ViewSource =
   { kind: 'home' } | { kind: 'in-page'; templateId: string } | { kind: 'file'; path: string };
 
 /** How the page shows a view before its script runs; undefined: only the script renders it. */
@@ -71,13 +71,13 @@ function contentRange(html: string, openTag: RegExp, tagName: string): [number, 
 }
 
 /** The page with #root's content replaced by `markup`, as the boot scripts do before the first paint. */
-export function withRootContent(html: string, markup: string): string {
+function withRootContent(html: string, markup: string): string {
   const [start, end] = contentRange(html, new RegExp(`<div id="${rootElementId}"[^>]*>`), 'div');
   return html.slice(0, start) + markup + html.slice(end);
 }
 
 /** The content of an in-page view's <template>. */
-export function templateContent(html: string, templateId: string): string {
+function templateContent(html: string, templateId: string): string {
   const [start, end] = contentRange(
     html,
     new RegExp(`<template id="${templateId}"[^>]*>`),
@@ -91,7 +91,7 @@ export function templateContent(html: string, templateId: string): string {
  * does where the page arrives at home (src/boot/home-photo.ts): the <picture>
  * held in the <noscript> just before that script.
  */
-export function withHomePhotoShown(html: string): string {
+function withHomePhotoShown(html: string): string {
   return html.replace(/<noscript>(<picture\b[\s\S]*?<\/picture>)<\/noscript>(?=<script>)/, '$1');
 }
 

@@ -26,8 +26,8 @@ import {
 } from '../../src/lib/photo-layout.ts';
 
 /** The folder the practice drops its photographs into, unless PHOTOS_DIR names another. */
-export const defaultPhotosDir = 'photos';
-export const generatedPhotosDir = 'generated-photos';
+const defaultPhotosDir = 'photos';
+const generatedPhotosDir = 'generated-photos';
 const urlPath = '/assets/photos/';
 
 /** What sharp can read; a phone's HEIC needs saving as JPEG first. */
@@ -39,7 +39,7 @@ const encodings = {
 } as const;
 const formats = ['avif', 'webp'] as const;
 
-export interface PreparedPhotos {
+interface PreparedPhotos {
   photos: BuiltPhotos;
   /** The files the page uses, in the output folder. */
   files: string[];

@@ -28,7 +28,7 @@ export function preloadBookingClient(): void {
   });
 }
 
-export class BookingRequestError extends Error {
+class BookingRequestError extends Error {
   constructor(
     message: string,
     readonly code: string | undefined,

@@ -24,7 +24,7 @@ export interface AgentSubmitEvent extends SubmitEvent {
 }
 
 /** A send asked for before the app: `reply` answers the assistant that asked, if one did. */
-export interface HeldSend {
+interface HeldSend {
   reply: ((reply: string) => void) | null;
 }
 

@@ -7,7 +7,7 @@ import { solverConcurrency, type BookingChallenge } from './proof-of-work.ts';
  * share of the numbers. Loaded only when the API asks for a proof.
  */
 
-export class ProofOfWorkError extends Error {
+class ProofOfWorkError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ProofOfWorkError';

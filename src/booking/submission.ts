@@ -8,10 +8,10 @@ import {
 } from '../../supabase/functions/_shared/core/booking-rules.ts';
 
 /** Where a booking request stands (specification, section 4). */
-export type SubmissionStatus = 'idle' | 'submitting' | 'success' | 'error';
+type SubmissionStatus = 'idle' | 'submitting' | 'success' | 'error';
 
 /** Why sending failed: an error, or too many requests in a short time. */
-export type FailureReason = 'error' | 'throttled';
+type FailureReason = 'error' | 'throttled';
 
 export interface BookingFormState {
   values: BookingForm;

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { revealClass, revealOnScroll, stopRevealing } from '../lib/reveal-on-scroll.ts';
 
-export type RevealStep = 0 | 1 | 2 | 3;
+type RevealStep = 0 | 1 | 2 | 3;
 
 /** The step of the n-th item of a staggered group, wrapping after four. */
 export function revealStep(index: number): RevealStep {

@@ -38,7 +38,7 @@ export interface Session {
 }
 
 /** A question a first-timer asks, with the practice's answer. */
-export interface Question {
+interface Question {
   question: string;
   /** Paragraphs of the answer. */
   answer: readonly string[];

@@ -34,7 +34,7 @@ export interface Testimonial {
 }
 
 /** A summary of the practice's reviews where they are published, e.g. on Google. */
-export interface RatingSummary {
+interface RatingSummary {
   /** The average, as the source shows it, e.g. 4.9. */
   average: number;
   count: number;

@@ -39,7 +39,7 @@ export type BenefitIconName =
 /** Icons a getting-here line may show. */
 export type TravelIconName = 'train' | 'bus' | 'parking' | 'car';
 
-export interface NavigationItem {
+interface NavigationItem {
   id: PageName;
   label: string;
 }

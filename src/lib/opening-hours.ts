@@ -16,7 +16,7 @@ function minutesOf(time: string): number {
 }
 
 /** The clinic's wall clock: weekday and minutes since midnight in its own time zone. */
-export interface LocalTime {
+interface LocalTime {
   weekday: Weekday;
   minutes: number;
 }

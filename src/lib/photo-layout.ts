@@ -61,7 +61,7 @@ export function srcset(
 }
 
 /** A photograph the build made, as the page needs it. */
-export interface BuiltPhoto {
+interface BuiltPhoto {
   /** The 1x file's size: the `width` and `height` that keep the layout still. */
   width: number;
   height: number;

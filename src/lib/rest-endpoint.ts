@@ -1,7 +1,7 @@
 import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 
 /** The REST interface the page talks to: its base URL and the public anon key. */
-export interface RestEndpoint {
+interface RestEndpoint {
   url: string;
   key: string;
 }

@@ -13,7 +13,7 @@ import { dateIn } from './opening-hours.ts';
  */
 
 /** The days of the Hijri month on which Hijama is a Sunnah. */
-export const sunnahDaysOfMonth = [17, 19, 21] as const;
+const sunnahDaysOfMonth = [17, 19, 21] as const;
 
 const dayMs = 24 * 60 * 60 * 1000;
 

@@ -7,7 +7,7 @@
  */
 
 /** From `at` (milliseconds since the epoch) on, the zone is `offsetMinutes` ahead of UTC. */
-export type OffsetChange = readonly [at: number, offsetMinutes: number];
+type OffsetChange = readonly [at: number, offsetMinutes: number];
 
 export interface UtcOffsets {
   timeZone: string;
@@ -19,7 +19,7 @@ export interface UtcOffsets {
 const minuteMs = 60_000;
 
 /** The zone's offset from UTC at an instant, in minutes, by Intl (for the build). */
-export function offsetByIntl(format: Intl.DateTimeFormat, at: number): number {
+function offsetByIntl(format: Intl.DateTimeFormat, at: number): number {
   const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
   const wall = Date.UTC(
     Number(parts.year),

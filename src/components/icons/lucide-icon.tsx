@@ -12,7 +12,7 @@
 import type { ReactElement, SVGProps } from 'react';
 
 /** What an icon takes: anything an <svg> does, e.g. `aria-hidden`, `className`, `strokeWidth`. */
-export type IconProps = Omit<SVGProps<SVGSVGElement>, 'children' | 'dangerouslySetInnerHTML'>;
+type IconProps = Omit<SVGProps<SVGSVGElement>, 'children' | 'dangerouslySetInnerHTML'>;
 
 /** One of these icons. */
 export type LucideIcon = (props: IconProps) => ReactElement;
