@@ -11,9 +11,13 @@ describe('reviews', () => {
     expect(unsourced.name).toBe('No Source');
   });
 
-  it('ships eight SAMPLE reviews, each named on the launch list', () => {
+  it('ships eight SAMPLE reviews, rated five and named, each named on the launch list', () => {
     expect(reviews).toHaveLength(8);
-    expect(reviews.every((review) => review.source.kind === 'SAMPLE')).toBe(true);
+    for (const review of reviews) {
+      expect(review.source.kind).toBe('SAMPLE');
+      expect(review.rating).toBe(5);
+      expect(review.name.trim()).not.toBe('');
+    }
     const lines = sampleReviewsLeft(reviews);
     expect(lines).toHaveLength(8);
     reviews.forEach((review, index) => expect(lines[index]).toContain(`"${review.name}"`));
