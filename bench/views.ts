@@ -32,7 +32,7 @@ import {
   median,
   medianRunIndex,
   type AgainstControl,
-  type RunMetrics,
+  type RoundRun,
 } from '../scripts/lib/bench-compare.ts';
 import { controlPath, prepareBenchSite, warmSite } from '../scripts/lib/bench-site.ts';
 import { startBuiltServer, type RunningServer } from '../scripts/lib/built-server.ts';
@@ -178,11 +178,12 @@ function medianResult(runs: ViewResult[]): ViewResult {
   };
 }
 
-const runMetrics = ({ metrics, benchmarkIndex }: ViewResult): RunMetrics => ({
+const roundRun = ({ result: { metrics, benchmarkIndex }, round }: Measured): RoundRun => ({
   tbt: metrics.tbt,
   mainThread: metrics.mainThread,
   lcp: metrics.lcp,
   benchmarkIndex,
+  round,
 });
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -332,6 +333,8 @@ const requested = process.argv
   .filter((text, index, all) => !text.startsWith('--') && all[index - 1] !== '--runs');
 const views = pageNames.filter((name) => requested.length === 0 || requested.includes(name));
 const measured: Measured[] = [];
+const runsOf = (view: string, kind: Kind) =>
+  measured.filter((run) => run.view === view && run.kind === kind);
 const failures: string[] = [];
 const siteDir = join(outDir, 'site');
 const gzipAsync = promisify(gzip);
@@ -391,8 +394,6 @@ try {
     }
   }
 
-  const runsOf = (view: string, kind: Kind) =>
-    measured.filter((run) => run.view === view && run.kind === kind);
   const typicalRun = (view: string, kind: Kind) => {
     const found = runsOf(view, kind);
     return found[medianRunIndex(found, (run) => run.result.metrics.tbt)];
@@ -401,8 +402,8 @@ try {
   const results = measuredViews.map((view) =>
     medianResult(runsOf(view, 'view').map((run) => run.result)),
   );
-  const rows: { label: string; result: ViewResult }[] = [];
-  const comparisons: [string, AgainstControl][] = [];
+  const rows: TableRow[] = [];
+  const comparisons: Comparison[] = [];
   for (const [index, view] of measuredViews.entries()) {
     rows.push({ label: view, result: results[index]! });
     const controls = runsOf(view, 'control');
@@ -410,10 +411,7 @@ try {
     rows.push({ label: '  control', result: medianResult(controls.map((run) => run.result)) });
     comparisons.push([
       view,
-      againstControl(
-        runsOf(view, 'view').map((run) => ({ ...runMetrics(run.result), round: run.round })),
-        controls.map((run) => ({ ...runMetrics(run.result), round: run.round })),
-      ),
+      againstControl(runsOf(view, 'view').map(roundRun), controls.map(roundRun)),
     ]);
   }
 
@@ -490,9 +488,9 @@ try {
 
 // A run that failed is reported above; only a page with no run at all fails the bench.
 const unmeasured = [
-  ...views.filter((view) => !measured.some((run) => run.view === view && run.kind === 'view')),
+  ...views.filter((view) => runsOf(view, 'view').length === 0),
   ...controlled
-    .filter((view) => !measured.some((run) => run.view === view && run.kind === 'control'))
+    .filter((view) => runsOf(view, 'control').length === 0)
     .map((view) => `control-${view}`),
 ];
 if (failures.length > 0) console.error(`Lighthouse failed on: ${failures.join(', ')}`);
