@@ -7,10 +7,6 @@ interface ImportMetaEnv {
   readonly VITE_SUPABASE_ANON_KEY?: string;
 }
 
-interface ImportMeta {
-  readonly env: ImportMetaEnv;
-}
-
 /** SITE_URL as the build read it (vite.config.ts, supabase/functions/_shared/content/site-url.ts). */
 declare const __SITE_URL__: string;
 
