@@ -8,12 +8,11 @@ type AnswerFunction = 'mark_booking_answered' | 'unmark_booking_answered';
 const requestTimeoutMs = 15_000;
 
 /** Marks the request of `token` answered. */
-export const markAnswered = (token: string, timeoutMs?: number) =>
-  callAnswerFunction('mark_booking_answered', token, timeoutMs);
+export const markAnswered = (token: string) => callAnswerFunction('mark_booking_answered', token);
 
 /** Takes the mark of the request of `token` back ("Undo"). */
-export const unmarkAnswered = (token: string, timeoutMs?: number) =>
-  callAnswerFunction('unmark_booking_answered', token, timeoutMs);
+export const unmarkAnswered = (token: string) =>
+  callAnswerFunction('unmark_booking_answered', token);
 
 /**
  * Calls `name` with the token, as postgrest-js's `.rpc(name, { token })`
@@ -21,11 +20,7 @@ export const unmarkAnswered = (token: string, timeoutMs?: number) =>
  * opening the page (mail scanners open links). Never throws: a lost connection
  * is the 'failed' outcome.
  */
-async function callAnswerFunction(
-  name: AnswerFunction,
-  token: string,
-  timeoutMs = requestTimeoutMs,
-): Promise<AnswerOutcome> {
+async function callAnswerFunction(name: AnswerFunction, token: string): Promise<AnswerOutcome> {
   const { url, key } = restEndpoint();
   try {
     const response = await fetch(`${url}/rpc/${name}`, {
@@ -37,7 +32,7 @@ async function callAnswerFunction(
         Accept: 'application/json',
       },
       body: JSON.stringify({ token }),
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: AbortSignal.timeout(requestTimeoutMs),
     });
     const body: unknown = await response.json().catch(() => undefined);
     return answerOutcome(response.status, body);

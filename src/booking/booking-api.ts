@@ -16,7 +16,7 @@ import {
  * the challenge, the insert with its proof) and the solve between them, each
  * with its own limit.
  */
-export const requestTimeoutMs = 15_000;
+const requestTimeoutMs = 15_000;
 
 /** PostgreSQL's unique violation: the row with this id is already stored, i.e. an earlier try arrived. */
 const alreadyStored = '23505';
@@ -48,10 +48,7 @@ class BookingRequestError extends Error {
  * is flooded the API asks for a proof of work: it is computed and the insert
  * sent again, with nothing for the visitor to do.
  */
-export async function sendBookingRequest(
-  row: BookingRow & { website?: string },
-  timeoutMs = requestTimeoutMs,
-): Promise<void> {
+export async function sendBookingRequest(row: BookingRow & { website?: string }): Promise<void> {
   const { PostgrestClient } = await import('@supabase/postgrest-js');
   const { url, key } = restEndpoint();
   const client = new PostgrestClient(url, {
@@ -60,12 +57,12 @@ export async function sendBookingRequest(
   const insert = (proof?: string) => {
     const request = client.from(bookingsTable).insert(row);
     if (proof !== undefined) request.setHeader(bookingProofHeader, proof);
-    return request.abortSignal(AbortSignal.timeout(timeoutMs));
+    return request.abortSignal(AbortSignal.timeout(requestTimeoutMs));
   };
   const challenge = async () => {
     const { data, error, status } = await client
       .rpc(bookingChallengeFunction, {})
-      .abortSignal(AbortSignal.timeout(timeoutMs));
+      .abortSignal(AbortSignal.timeout(requestTimeoutMs));
     if (error) throw new BookingRequestError(error.message, error.code, status || undefined);
     return data as unknown;
   };
