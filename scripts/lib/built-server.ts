@@ -7,7 +7,6 @@ import { promisify } from 'node:util';
 
 export interface RunningServer {
   url: string;
-  port: number;
   pid: number;
   dataDir: string;
   stop: () => Promise<void>;
@@ -67,7 +66,6 @@ export async function startBuiltServer(
 
   return {
     url,
-    port,
     pid: child.pid ?? 0,
     dataDir,
     stop: async () => {
