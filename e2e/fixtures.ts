@@ -172,7 +172,7 @@ export async function storedBookings(
   return rows.map(({ row }) => row);
 }
 
-/** The booking button fixed at the bottom of a phone's screen (src/components/fixed-book-button.tsx). */
+/** The booking button fixed at the bottom of a phone's screen (src/app/app.tsx). */
 export function fixedBookButton(page: Page) {
   return page.locator('a.fixed-book-button');
 }

@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useMemo } from 'react';
 import { mainElementId, titleAttribute, viewAttribute } from '../boot/protocol.ts';
 import { site, viewTitles } from '../content/site.ts';
-import { FixedBookButton } from '../components/fixed-book-button.tsx';
+import { BookButton } from '../components/book-button.tsx';
 import { noteFirstViewShown } from '../lib/first-view.ts';
 import { scrollToTop } from '../lib/motion.ts';
 import { NavigationContext } from '../navigation/navigation.ts';
@@ -61,7 +61,11 @@ export function App({ initialPageName, menuOpen = false }: AppProps) {
           <View key={pageName} />
           <ViewShown />
         </Suspense>
-        <FixedBookButton />
+        {/* The booking button fixed at the bottom of a phone's screen. It is in the
+            page from the start and the style sheet shows it while the page marks the
+            view's top out of view (src/lib/booking-in-reach.ts), so it takes no script
+            of React's and moves nothing when it appears. */}
+        <BookButton label={site.chrome.quickBook} className="fixed-book-button" />
       </main>
       <Footer />
     </NavigationContext.Provider>
