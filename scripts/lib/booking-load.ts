@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
+import { bookingBody } from '../../server/testing/booking-samples.ts';
 import { anonJsonHeaders } from '../../server/testing/helpers.ts';
 
 /**
@@ -9,15 +10,8 @@ import { anonJsonHeaders } from '../../server/testing/helpers.ts';
  * address of its own (a repeated id would be a retry, answered 409).
  */
 
-export function newBooking(): string {
-  return JSON.stringify({
-    id: randomUUID(),
-    full_name: 'Load Test',
-    phone: '07700 900123',
-    email: `load.${randomUUID()}@example.com`,
-    instagram: null,
-  });
-}
+export const newBooking = () =>
+  bookingBody({ id: randomUUID(), email: `load.${randomUUID()}@example.com` });
 
 /** Sends bookings for `duration` seconds or `amount` requests, over `connections` connections. */
 export function loadBookings(
