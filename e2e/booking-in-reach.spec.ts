@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { bookingHeroAwayAttribute } from '../src/boot/protocol.ts';
 import { site } from '../src/content/site.ts';
 import {
   fillBookingForm,
@@ -51,7 +52,8 @@ test.describe('on a phone', () => {
   }) => {
     await openView(page, 'contact');
     await scrollToEnd(page);
-    await page.waitForTimeout(300);
+    // Once its header is out of view, where another view would show the button.
+    await expect(page.locator('html')).toHaveAttribute(bookingHeroAwayAttribute, '');
     await expect(fixedBookButton(page)).toBeHidden();
     await fillBookingForm(page, {
       fullName: 'Aisha Khan',
