@@ -182,6 +182,17 @@ export async function scrollToEnd(page: Page): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
 }
 
+/**
+ * Waits until the page has drawn a frame from now on: the second of two
+ * animation frames starts once the first is painted, with its layout shifts
+ * reported.
+ */
+export async function nextFrameDrawn(page: Page): Promise<void> {
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+}
+
 /** The errors the page logs or throws from now on, as they come. */
 export function pageErrors(page: Page): string[] {
   const errors: string[] = [];

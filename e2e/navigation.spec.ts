@@ -3,6 +3,7 @@ import { site, viewTitles, type PageName } from '../src/content/site.ts';
 import {
   accessibilityViolations,
   expectFocusKept,
+  nextFrameDrawn,
   openMenu,
   openView,
   sideMenu,
@@ -81,13 +82,19 @@ test.describe('side menu', () => {
     await openView(page, 'home');
     await openMenu(page);
     await page.mouse.move(200, 400);
+    // The wheel is answered by the time it returns, and this browser scrolls at
+    // once, not smoothly: a page free to scroll has moved by the next frame.
     await page.mouse.wheel(0, 800);
-    await page.waitForTimeout(300);
+    await nextFrameDrawn(page);
     expect(await page.evaluate(() => window.scrollY), 'scrolled behind the menu').toBe(0);
     expect(await overflow()).toBe('hidden');
-    // A click in the first half second is taken as the second half of a double click, not a close.
-    await page.waitForTimeout(600);
-    await page.mouse.click(100, 400);
+    // A click in the first half second is taken as the second half of a double
+    // click, not a close: clicked until it closes (at once, though it slides
+    // away for a while), instead of waiting that out.
+    await expect(async () => {
+      await page.mouse.click(100, 400);
+      await expect(page.locator('dialog[open]')).toHaveCount(0, { timeout: 200 });
+    }).toPass();
     await expect(sideMenu(page)).toBeHidden();
     await expect(page.getByRole('button', { name: site.chrome.openMenu })).toBeFocused();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.home);
