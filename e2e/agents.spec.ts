@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { site } from '../src/content/site.ts';
 import { llmsTxt } from '../src/seo/llms-txt.ts';
-import { openView, storedBookings, thankYou } from './fixtures.ts';
+import { openView, storedBookings, thankYou, uniqueEmail } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
 test('the booking form, a WebMCP tool the visitor confirms, is submitted by an assistant with the messages and thanks a person gets', async ({
@@ -27,7 +27,7 @@ test('the booking form, a WebMCP tool the visitor confirms, is submitted by an a
   await expect(page.getByText(specifiedWords.fieldMessages.emailInvalid)).toBeVisible();
   await expect(page.getByRole('status')).toHaveText(site.bookingForm.fixFieldsAnnouncement(2));
 
-  const email = `agent.${Date.now()}@example.com`;
+  const email = uniqueEmail('agent');
   await submitAsAnAssistant({
     fullName: 'Agent Booked',
     phone: '07700 900123',

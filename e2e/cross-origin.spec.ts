@@ -5,7 +5,7 @@ import {
   startBuiltServer,
   type RunningServer,
 } from '../scripts/lib/built-server.ts';
-import { fillBookingForm, openView, storedBookings, thankYou } from './fixtures.ts';
+import { fillBookingForm, openView, storedBookings, thankYou, uniqueEmail } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
 const anonKey = 'cross-origin-anon-key';
@@ -35,7 +35,7 @@ test.describe('built for a separate booking backend', () => {
   });
 
   test('stores the booking on the other origin, through CORS, with its key', async ({ page }) => {
-    const email = `cross.${Date.now()}@example.com`;
+    const email = uniqueEmail('cross');
     const posts: string[] = [];
     page.on('request', (r) => r.method() === 'POST' && posts.push(r.url()));
     await openView(page, 'contact', siteServer.url);

@@ -20,6 +20,7 @@ import {
   storedBookings,
   thankYou,
   untilAppAdopted,
+  uniqueEmail,
   untilInteractive,
   viewHeadings,
   viewPath,
@@ -117,7 +118,7 @@ test.describe('the HTML before any script runs', () => {
   });
 
   test('a send made while the connection is down is made once it is back', async ({ page }) => {
-    const email = `offline.${Date.now()}@example.com`;
+    const email = uniqueEmail('offline');
     const isAppCode = (asked: Request) => /\/assets\/start-app-/.test(asked.url());
     await loadPage(page, '/#contact');
     await untilInteractive(page);

@@ -9,6 +9,7 @@ import {
   sendStalledNotice,
   storedBookings,
   thankYou,
+  uniqueEmail,
   viewHeadings,
 } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
@@ -16,7 +17,7 @@ import { specifiedWords } from './specified-words.ts';
 const fullName = site.bookingForm.labels.fullName;
 
 test('a session is booked from start to finish with the keyboard alone', async ({ page }) => {
-  const email = `keyboard.${Date.now()}@example.com`;
+  const email = uniqueEmail('keyboard');
   await openView(page, 'home');
 
   // Skip link first, then on to the hero's booking button.
@@ -82,7 +83,7 @@ test('focus is always visible on the controls a keyboard reaches', async ({ page
 test('before the app has come, the booking form takes the keyboard, says when a send waits too long, and the app sends what was typed', async ({
   page,
 }) => {
-  const email = `before.app.${Date.now()}@example.com`;
+  const email = uniqueEmail('before.app');
   // The app's code held back: the booking page is on screen from the HTML,
   // its form made usable by the page's first script, while the app comes.
   const app = await holdBack(page, /\/assets\/start-app-[\w-]+\.js$/);
@@ -122,7 +123,7 @@ test('before the app has come, the booking form takes the keyboard, says when a 
 test('a send asked for before the first script of the page has run is made once it and the app have come', async ({
   page,
 }) => {
-  const email = `before.script.${Date.now()}@example.com`;
+  const email = uniqueEmail('before.script');
   // The first script held back: the booking page is the HTML and the boot script alone.
   const firstScript = await holdBack(page, /\/assets\/index-[\w-]+\.js$/);
   // Not until the load event, which the held script can be part of (see document.spec.ts).
