@@ -1,6 +1,13 @@
 import { expect, test, type Page, type Response } from '@playwright/test';
 import { gzipSync } from 'node:zlib';
-import { expectViewShown, loadPage, nextFrameDrawn, untilInteractive } from './fixtures.ts';
+import {
+  expectViewShown,
+  layoutShifts,
+  loadPage,
+  nextFrameDrawn,
+  recordLayoutShifts,
+  untilInteractive,
+} from './fixtures.ts';
 
 /**
  * Budgets of issue 4, in KiB of gzip (level 9) per file, summed. The page
@@ -104,31 +111,6 @@ test('no view asks any other host for anything, and every image has its width an
     );
   }
 });
-
-/** Has every page load from now on record its layout shifts that no input caused. */
-function recordLayoutShifts(page: Page) {
-  return page.addInitScript(() => {
-    const shifts: number[] = [];
-    const record = (entries: PerformanceEntryList) => {
-      for (const entry of entries as Array<
-        PerformanceEntry & { value: number; hadRecentInput: boolean }
-      >) {
-        if (!entry.hadRecentInput) shifts.push(entry.value);
-      }
-    };
-    const observer = new PerformanceObserver((list) => record(list.getEntries()));
-    observer.observe({ type: 'layout-shift', buffered: true });
-    // With the shifts reported but not yet handed to the observer's callback.
-    (window as unknown as { layoutShifts: () => number[] }).layoutShifts = () => {
-      record(observer.takeRecords());
-      return shifts;
-    };
-  });
-}
-
-/** The layout shifts of the page's load so far (see recordLayoutShifts). */
-const layoutShifts = (page: Page) =>
-  page.evaluate(() => (window as unknown as { layoutShifts: () => number[] }).layoutShifts());
 
 /** The fonts the browser draws an element's text in (its family and whether it is a web font). */
 async function fontsDrawn(page: Page, selector: string) {

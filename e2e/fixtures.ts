@@ -193,6 +193,31 @@ export async function nextFrameDrawn(page: Page): Promise<void> {
   );
 }
 
+/** Has every page load from now on record its layout shifts that no input caused. */
+export function recordLayoutShifts(page: Page) {
+  return page.addInitScript(() => {
+    const shifts: number[] = [];
+    const record = (entries: PerformanceEntryList) => {
+      for (const entry of entries as Array<
+        PerformanceEntry & { value: number; hadRecentInput: boolean }
+      >) {
+        if (!entry.hadRecentInput) shifts.push(entry.value);
+      }
+    };
+    const observer = new PerformanceObserver((list) => record(list.getEntries()));
+    observer.observe({ type: 'layout-shift', buffered: true });
+    // With the shifts reported but not yet handed to the observer's callback.
+    (window as unknown as { layoutShifts: () => number[] }).layoutShifts = () => {
+      record(observer.takeRecords());
+      return shifts;
+    };
+  });
+}
+
+/** The layout shifts of the page's load so far (see recordLayoutShifts). */
+export const layoutShifts = (page: Page) =>
+  page.evaluate(() => (window as unknown as { layoutShifts: () => number[] }).layoutShifts());
+
 /** The errors the page logs or throws from now on, as they come. */
 export function pageErrors(page: Page): string[] {
   const errors: string[] = [];
