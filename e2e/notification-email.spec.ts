@@ -34,14 +34,12 @@ test('every way to answer is a tap target at least 44 px high, within a 375 px s
 }) => {
   await showOnPhone(page, composeBookingEmail(notice, testSiteUrl).html);
   // A UK mobile and an Instagram handle: all six ways (Instagram message and
-  // profile, e-mail, call, WhatsApp, text message), then the answered link.
-  const actions = replyActions(notice);
-  expect(actions).toHaveLength(6);
-  const markAnswered = markAnsweredActions(notice, testSiteUrl)[0]!;
-  expect(markAnswered.href).toBe(`${testSiteUrl}#answer=${notice.answerToken!}`);
-  for (const { label, href } of [...actions, markAnswered]) {
+  // profile, e-mail, call, WhatsApp, text message), then the answered link;
+  // where each leads is composeBookingEmail's to check (booking-notice.test.ts).
+  const actions = [...replyActions(notice), ...markAnsweredActions(notice, testSiteUrl)];
+  expect(actions).toHaveLength(7);
+  for (const { label } of actions) {
     const link = page.getByRole('link', { name: label, exact: true });
-    await expect(link).toHaveAttribute('href', href);
     const box = (await link.boundingBox())!;
     expect(box.height, label).toBeGreaterThanOrEqual(44);
     expect(box.width, label).toBeGreaterThanOrEqual(44);
