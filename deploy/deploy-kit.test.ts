@@ -96,10 +96,10 @@ describe('the systemd unit', () => {
   });
 });
 
-describe('the unit, its example settings and the Caddyfile together', () => {
+describe('the Caddyfile', () => {
   beforeAll(() => requireTool(caddyBinary, 'caddy'));
 
-  it('make a server behind the proxy that keeps its database in the state directory', () => {
+  it('with the unit and its example settings, makes a server behind the proxy that keeps its database in the state directory', () => {
     const service = unitSettings('Service');
     const setting = (key: string) => service.find(([name]) => name === key)?.[1];
     // systemd's order: Environment= first, then the EnvironmentFile=, which wins.
@@ -122,10 +122,6 @@ describe('the unit, its example settings and the Caddyfile together', () => {
       `"dial":"${settings.server.host}:${settings.server.port}"`,
     );
   });
-});
-
-describe('the Caddyfile', () => {
-  beforeAll(() => requireTool(caddyBinary, 'caddy'));
 
   it('is formatted, warns of nothing and validates (offline: no certificate is requested)', () => {
     expect(adaptCaddyfile().warnings).toEqual([]);
