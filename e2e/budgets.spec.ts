@@ -95,23 +95,6 @@ test('home: the page, with home and the booking page pre-rendered, fits the firs
   await expect(page.locator('link[rel="stylesheet"]')).toHaveCount(0);
 });
 
-test('no view asks any other host for anything, and every image has its width and height', async ({
-  page,
-  baseURL,
-}) => {
-  const origin = new URL(baseURL!).origin;
-  for (const view of ['/', '/#benefits', '/#testimonials', '/#location', '/#contact']) {
-    const files = await load(page, view);
-    expect(
-      files.map((file) => new URL(file.url).origin).filter((o) => o !== origin),
-      `${view}: other hosts`,
-    ).toEqual([]);
-    expect(await page.locator('img:not([width][height])').count(), `${view}: unsized images`).toBe(
-      0,
-    );
-  }
-});
-
 /** The fonts the browser draws an element's text in (its family and whether it is a web font). */
 async function fontsDrawn(page: Page, selector: string) {
   const session = await page.context().newCDPSession(page);
@@ -255,12 +238,24 @@ const shiftBudgets = [
   { width: 412, height: 823, shift: 0.05 },
 ];
 
-test('nothing shifts while a view settles', async ({ page }) => {
+test('no view asks any other host for anything, every image has its width and height, and nothing shifts while a view settles', async ({
+  page,
+  baseURL,
+}) => {
+  const origin = new URL(baseURL!).origin;
   await recordLayoutShifts(page);
   for (const { width, height, shift } of shiftBudgets) {
     await page.setViewportSize({ width, height });
     for (const view of ['/', '/#benefits', '/#testimonials', '/#location', '/#contact']) {
-      await load(page, view);
+      const files = await load(page, view);
+      expect(
+        files.map((file) => new URL(file.url).origin).filter((o) => o !== origin),
+        `${view}: other hosts`,
+      ).toEqual([]);
+      expect(
+        await page.locator('img:not([width][height])').count(),
+        `${view}: unsized images`,
+      ).toBe(0);
       // All that could still move the view has come by now: load() waits for
       // half a second without a request, so the view's file and the page's
       // script have come and run; then the fonts, and a frame drawn after them.
