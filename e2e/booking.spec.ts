@@ -1,9 +1,10 @@
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
 import { messageFor, storedValue } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { site } from '../src/content/site.ts';
 import { practice } from '../supabase/functions/_shared/content/practice.ts';
 import {
+  bookingPosts,
   expectFocusKept,
   fillBookingForm as fillForm,
   holdBack,
@@ -22,15 +23,6 @@ import { specifiedWords } from './specified-words.ts';
 // the labels and the rest come from the content file.
 const { labels } = site.bookingForm;
 const { fieldMessages, submitFailure } = specifiedWords;
-
-function bookingPosts(page: Page): Request[] {
-  const posts: Request[] = [];
-  page.on('request', (request) => {
-    if (request.method() === 'POST' && new URL(request.url()).pathname === '/rest/v1/bookings')
-      posts.push(request);
-  });
-  return posts;
-}
 
 const submitButton = (page: Page) =>
   page

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, type Request } from '@playwright/test';
 import {
   appAdoptedAttribute,
   interactiveAttribute,
@@ -263,6 +263,16 @@ export function thankYou(page: Page) {
 
 /** Posts a booking request, the tests' sample with `fields` over its own, to the server at a URL. */
 export { postBooking } from '../server/testing/booking-samples.ts';
+
+/** The booking requests the page posts from now on, as they are sent. */
+export function bookingPosts(page: Page): Request[] {
+  const posts: Request[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/rest/v1/bookings')
+      posts.push(request);
+  });
+  return posts;
+}
 
 /** The REST API calls the page makes from now on, as "METHOD path status", as they are answered. */
 export function apiCalls(page: Page): string[] {
