@@ -225,8 +225,8 @@ function smallTapTargets(page: Page) {
 }
 
 test.describe('every view', () => {
+  // Home's hero button is keyboard.spec.ts's: a visitor follows it there, by keyboard.
   for (const [view, button] of [
-    ['home', '.hero a.button-primary'],
     ['home', `a:has-text("${specifiedWords.bookNowButton}")`],
     ['benefits', '.closing-call a'],
     ['testimonials', '.closing-call a'],
