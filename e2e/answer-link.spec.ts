@@ -146,9 +146,6 @@ test('opening the link changes nothing; its button marks the request, a second t
   await markButton(page).click();
   await expect(page.getByText(shownTime)).toBeVisible();
   expect(await answeredAt(bookingId)).toEqual(marked);
-  expect(
-    await sql('select 1 from app_private.booking_answers where booking_id = $1', [bookingId]),
-  ).toHaveLength(1);
 
   // Undo takes the mark back: the request waits again, and can be marked again.
   await undoButton(page).click();
