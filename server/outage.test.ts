@@ -20,8 +20,6 @@ import { startDatabaseRelay, type DatabaseRelay } from './testing/tcp-proxy.ts';
 
 /** Below the pool's 5 s connection timeout: a lost database must be noticed, not waited for. */
 const outageAnswerMs = 4_000;
-/** How long the server may take to store bookings again once the database is back. */
-const recoveryMs = 15_000;
 
 describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', () => {
   const adminUrl = testDatabaseUrl ?? '';
@@ -100,21 +98,14 @@ describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', (
     expect(serverIsRunning(), server.stderr()).toBe(true);
   }, 25_000);
 
-  it(
-    'stores bookings again once the database is back, without a restart',
-    async () => {
-      proxy.up();
-      const deadline = performance.now() + recoveryMs;
-      let answer = await book();
-      while (answer.status === 503 && performance.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        answer = await book();
-      }
-      expect(answer.status, `${JSON.stringify(answer)}\n${server.stderr()}`).toBe(201);
-      expect(serverIsRunning()).toBe(true);
-    },
-    recoveryMs + 15_000,
-  );
+  it('stores bookings again once the database is back, without a restart', async () => {
+    proxy.up();
+    // The pool dropped the connections the outage cut, so the very next
+    // request opens a new one: no wait, no retry.
+    const answer = await book();
+    expect(answer.status, `${JSON.stringify(answer)}\n${server.stderr()}`).toBe(201);
+    expect(serverIsRunning()).toBe(true);
+  }, 15_000);
 
   it('has stored exactly the bookings answered 201', async () => {
     // Straight to PostgreSQL, not through the proxy or the API.
