@@ -25,6 +25,9 @@ describe.each(serverEngines())('a server killed mid-stream, on $name', (engine) 
     let unanswered = 0;
     const otherAnswers: number[] = [];
     let killed = false;
+    // Kill once a good number are stored, with requests still in flight.
+    let enoughStored!: () => void;
+    const storedEnough = new Promise<void>((resolve) => (enoughStored = resolve));
 
     const send = async (url: string, id: string) =>
       (await postBooking(url, { id, email: `${id}@example.com` })).status;
@@ -35,12 +38,12 @@ describe.each(serverEngines())('a server killed mid-stream, on $name', (engine) 
         if (status === 201) answered201.push(id);
         else if (status === undefined) unanswered += 1;
         else otherAnswers.push(status);
+        if (answered201.length >= 150) enoughStored();
       }
     };
 
     const streams = Array.from({ length: senders }, keepSending);
-    // Kill once a good number are stored, with requests still in flight.
-    while (answered201.length < 150) await new Promise((resolve) => setTimeout(resolve, 10));
+    await storedEnough;
     first.run.child.kill('SIGKILL');
     await first.run.exited;
     killed = true;
