@@ -53,16 +53,20 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
   it('backs up while bookings arrive, and restores into a new folder and a new PostgreSQL database', async () => {
     const answered: { id: string; at: number }[] = [];
     let sending = true;
+    let enoughAnswered!: () => void;
+    const twentyAnswered = new Promise<void>((resolve) => (enoughAnswered = resolve));
     const keepSending = async () => {
       while (sending) {
         const id = randomUUID();
         const response = await postBooking(url, { id, email: `${id}@example.com` });
-        if (response.status === 201) answered.push({ id, at: Date.now() });
-        else throw new Error(`A booking was answered ${response.status}: ${await response.text()}`);
+        if (response.status !== 201) {
+          throw new Error(`A booking was answered ${response.status}: ${await response.text()}`);
+        }
+        if (answered.push({ id, at: Date.now() }) >= 20) enoughAnswered();
       }
     };
     const senders = [keepSending(), keepSending(), keepSending()];
-    while (answered.length < 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await twentyAnswered;
 
     // A folder that does not exist yet: the command makes it, for its owner alone.
     const backupsDir = path.join(servers.workDir, 'backups');
