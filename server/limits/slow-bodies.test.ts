@@ -1,16 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import { apiBodyTimeoutMs, maxRequestsAtOncePerClient } from '../app.ts';
-import { useTestDatabase } from '../testing/test-database.ts';
+import { useTestApp } from '../testing/test-database.ts';
 import { tooManyRequestsAnswer } from '../http/api-errors.ts';
-import {
-  exchangeRaw,
-  parseRawAnswer,
-  postBookingFrom,
-  testEngines,
-  type RunningServer,
-  serveApp,
-} from '../testing/helpers.ts';
+import { exchangeRaw, parseRawAnswer, postBookingFrom, testEngines } from '../testing/helpers.ts';
 import { defaultLimits } from './limits-config.ts';
 import { bookingWithId } from '../testing/booking-samples.ts';
 
@@ -47,16 +40,13 @@ const unfinishedRequests = 300;
 const visitorAddress = '127.0.0.50';
 
 describe.each(testEngines('slow-bodies'))('bodies that never finish, on $name', (engine) => {
-  const opened = useTestDatabase(engine);
-  let server: RunningServer | undefined;
-  afterAll(() => server?.close());
+  // Two requests handled at once: if those still arriving counted, the visitor would get 503.
+  const app = useTestApp(engine, () => ({
+    limits: { ...defaultLimits, trustProxy: [], maxPendingRequests: 2 },
+  }));
 
   it(`hold no place a visitor needs: ${unfinishedRequests} from 20 addresses, then a booking gets 201 at once`, async () => {
-    // Two requests handled at once: if those still arriving counted, the visitor would get 503.
-    server = await serveApp(opened.db, {
-      limits: { ...defaultLimits, trustProxy: [], maxPendingRequests: 2 },
-    });
-    const baseUrl = server.baseUrl;
+    const baseUrl = app.baseUrl;
     let refusedSoFar = 0;
     const unfinished = Array.from({ length: unfinishedRequests }, async (_, index) => {
       const answer = await sendUnfinishedBooking(
