@@ -14,6 +14,7 @@ import { clientNetwork } from './limits/client-network.ts';
 import { createRateLimiter } from './limits/rate-limiter.ts';
 import { createRequestsInProgress } from './limits/requests-in-progress.ts';
 import { isLoopback, trustedProxies } from './limits/trusted-proxies.ts';
+import type { LimitsConfig } from './limits/limits-config.ts';
 import { maxBodyBytes } from './routes/bookings.ts';
 import { createRestHandler, restPrefix, type RestDeps } from './routes/rest.ts';
 import { createStaticSite } from './routes/static-site.ts';
@@ -31,21 +32,8 @@ export interface AppDeps extends Omit<RestDeps, 'logError'> {
   now?: () => number;
 }
 
-export interface ApiLimits {
-  /**
-   * API requests one client network may make per minute; 0 = no limit, and
-   * then no limit either on the requests it has in progress at once.
-   */
-  rateLimitPerMinute: number;
-  /**
-   * The reverse proxies (addresses, CIDR ranges, `loopback`) whose
-   * X-Forwarded-For names the client; empty: none, every client is the
-   * address it connects from.
-   */
-  trustProxy: readonly string[];
-  /** API requests handled at once, bodies received; more are refused with 503 rather than queued. */
-  maxPendingRequests: number;
-}
+/** The server's own protections against floods; the booking limits are the database's. */
+export type ApiLimits = Omit<LimitsConfig, 'bookingLimits'>;
 
 /**
  * API requests one client network may have in progress at once, bodies still

@@ -18,10 +18,14 @@ export interface LimitsConfig {
   rateLimitPerMinute: number;
   /**
    * TRUST_PROXY: the reverse proxies (addresses, CIDR ranges, `loopback`)
-   * whose X-Forwarded-For names the client; empty: none.
+   * whose X-Forwarded-For names the client; empty: none, every client is
+   * the address it connects from.
    */
   trustProxy: string[];
-  /** MAX_PENDING_REQUESTS: API requests handled at once before new ones get 503. */
+  /**
+   * MAX_PENDING_REQUESTS: API requests handled at once, bodies received;
+   * more are refused with 503 rather than queued.
+   */
   maxPendingRequests: number;
 }
 
