@@ -21,16 +21,14 @@ const maxSleepMs = 60 * 60 * 1000;
 export function startDailyTimer(options: {
   at: UkClockTime;
   run: () => Promise<void>;
-  now?: () => Date;
 }): DailyTimer {
-  const now = options.now ?? (() => new Date());
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
 
   const arm = () => {
     if (stopped) return;
-    const current = now();
+    const current = new Date();
     const delay = Math.min(
       nextDailyRun(current, options.at).getTime() - current.getTime(),
       maxSleepMs,
