@@ -128,8 +128,6 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       };
     }
 
-    const booking = (fields: Partial<BookingInsert> = {}): BookingInsert => bookingWithId(fields);
-
     /** Stores bookings as visitors do on hosted Supabase: as anon, straight into the table, one a request. */
     async function insertAsVisitor(rows: BookingInsert[]) {
       const repository = createBookingsRepository(db);
@@ -155,7 +153,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       const smtp = { SMTP_URL: `smtp://127.0.0.1:${peer.port}` };
       // Two instances, as two isolates of the function would be.
       const [first, second] = await Promise.all([startFunction(smtp), startFunction(smtp)]);
-      const many = Array.from({ length: 12 }, (_, i) => booking({ full_name: `Guest ${i}` }));
+      const many = Array.from({ length: 12 }, (_, i) => bookingWithId({ full_name: `Guest ${i}` }));
       await insertAsVisitor(many);
 
       const answers = await Promise.all([call(first), call(second)]);
@@ -202,9 +200,9 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       const peer = await smtpPeer();
       const smtp = { SMTP_URL: `smtp://127.0.0.1:${peer.port}` };
       const [first, second] = await Promise.all([startFunction(smtp), startFunction(smtp)]);
-      const usual = Array.from({ length: 3 }, (_, i) => booking({ full_name: `Guest ${i}` }));
+      const usual = Array.from({ length: 3 }, (_, i) => bookingWithId({ full_name: `Guest ${i}` }));
       const flooded = Array.from({ length: 40 }, (_, i) =>
-        booking({ full_name: `Flood Guest ${String(i + 1).padStart(2, '0')}` }),
+        bookingWithId({ full_name: `Flood Guest ${String(i + 1).padStart(2, '0')}` }),
       );
       await insertAsVisitor(usual);
       await insertFlood(flooded);
@@ -224,7 +222,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
 
       // More of the flood wait for the next digest, 15 minutes after the last
       // (notifier.test.ts sends it then).
-      await insertFlood([booking({ full_name: 'Late Guest' })]);
+      await insertFlood([bookingWithId({ full_name: 'Late Guest' })]);
       expect((await call(second)).body).toEqual({ sent: 0, failed: 0, pending: 1 });
     });
 
@@ -236,7 +234,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       const ntfy = { NOTIFY_NTFY_URL: peer.topicUrl('hijama-practice'), NOTIFY_NTFY_TOKEN: token };
       // No e-mail at all: ntfy is a channel on its own.
       const alone = await startFunction({ ...ntfy, NOTIFY_TO: '', NOTIFY_FROM: '' });
-      const sent = booking({ full_name: 'Zoë Łucja', instagram: 'zoe.l' });
+      const sent = bookingWithId({ full_name: 'Zoë Łucja', instagram: 'zoe.l' });
       await insertAsVisitor([sent]);
       expect((await call(alone)).body).toEqual({ sent: 1, failed: 0, pending: 0 });
       expect(peer.messages).toHaveLength(1);
@@ -270,7 +268,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
     it("e-mails the practice, pushes, and acknowledges to the visitor from the practice's address, once", async () => {
       const { mail, push, env } = await emailAndPush();
       const url = await startFunction({ ...env, NOTIFY_ACKNOWLEDGE: 'on' });
-      const sent = booking({ full_name: 'Amina Khan', email: 'Amina.Khan@example.com' });
+      const sent = bookingWithId({ full_name: 'Amina Khan', email: 'Amina.Khan@example.com' });
       await insertAsVisitor([sent]);
 
       expect((await call(url)).body).toEqual({ sent: 1, failed: 0, pending: 0 });
@@ -336,7 +334,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
 
     it('answers 401 without the secret, 405 to another method and 400 to an unknown task or a body that is not JSON, sending nothing', async () => {
       const { peer, url } = await functionWithSmtp();
-      await insertAsVisitor([booking()]);
+      await insertAsVisitor([bookingWithId()]);
 
       const wrong = [`Bearer ${secret}x`, secret, 'Bearer '].map((Authorization) => ({
         Authorization,
@@ -372,7 +370,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
         tls: { key, cert },
       });
       const smtpUrl = `smtps://clinic:s3cret@127.0.0.1:${peer.port}`;
-      await insertAsVisitor([booking()]);
+      await insertAsVisitor([bookingWithId()]);
 
       // Without trusting the certificate, nothing is sent.
       const untrusting = await startFunction({ SMTP_URL: smtpUrl });
@@ -393,7 +391,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       const latencies: number[] = [];
       for (let i = 0; i < 6; i++) {
         const started = Date.now();
-        await insertAsVisitor([booking({ full_name: `Guest ${i}` })]);
+        await insertAsVisitor([bookingWithId({ full_name: `Guest ${i}` })]);
         expect((await call(url)).body).toEqual({ sent: 1, failed: 0, pending: 0 });
         await waitFor(() => peer.mails.length === i + 1, 'the e-mail');
         latencies.push(peer.mails[i]!.receivedAt - started);
@@ -410,7 +408,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       // Due all day, so that the test does not depend on the hour it runs at. One run a day
       // however many call it is daily-run.test.ts's.
       const { peer, url } = await functionWithSmtp({ NOTIFY_DAILY_SUMMARY_AT: '00:00' });
-      await insertAsVisitor([booking({ full_name: 'Amina Khan' })]);
+      await insertAsVisitor([bookingWithId({ full_name: 'Amina Khan' })]);
       // Past the privacy notice's 12 months, stored as the owner (created_at cannot come through the API).
       const longAgo = new Date(Date.now() - 400 * 86_400_000).toISOString();
       await storeWaitingRequest(db, { created_at: longAgo, full_name: 'Long Ago' });
@@ -478,14 +476,14 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
         ).rows;
 
       // Not set up yet (no secrets in Vault): the booking is stored, nothing is called.
-      await insertAsVisitor([booking({ full_name: 'Before Setup' })]);
+      await insertAsVisitor([bookingWithId({ full_name: 'Before Setup' })]);
       expect(await requests()).toEqual([]);
 
       await db.query(
         `insert into vault.decrypted_secrets values ('notify_bookings_url', $1), ('notify_bookings_secret', $2)`,
         [url, secret],
       );
-      await insertAsVisitor([booking({ full_name: 'After Setup' })]);
+      await insertAsVisitor([bookingWithId({ full_name: 'After Setup' })]);
       const [request] = await requests();
       expect(request).toEqual({
         url,
@@ -540,7 +538,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
           url text, body jsonb, params jsonb, headers jsonb, timeout_milliseconds integer
         ) returns bigint language plpgsql as $$ begin raise exception 'queue full'; end $$;
       `);
-      await insertAsVisitor([booking({ full_name: 'While Failing' })]);
+      await insertAsVisitor([bookingWithId({ full_name: 'While Failing' })]);
       expect(await outboxRows()).toHaveLength(4);
     });
   });
