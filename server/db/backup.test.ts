@@ -34,6 +34,7 @@ import { readBookingLimits } from './booking-limits.ts';
 import { isAlertKind } from '../../supabase/functions/_shared/notifications/message-queue.ts';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import { createBookingAnswers } from '../../supabase/functions/_shared/db/booking-answers.ts';
+import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { appliedMigrations, findMigrationsDir, listMigrations, migrate } from './migrate.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
@@ -189,9 +190,7 @@ describe.each(pairs)('a backup of $from.name restored into $to.name', ({ from, t
 
     // A link e-mailed before the backup marks the request on the restored database.
     const marked = await createBookingAnswers(target).markByToken(token);
-    expect(marked).toMatchObject({
-      reference: ids.recent.replaceAll('-', '').slice(0, 8).toUpperCase(),
-    });
+    expect(marked).toMatchObject({ reference: shortReference(ids.recent) });
     // The triggers and checks are back: a new booking is notified, a wrong one refused.
     const repository = createBookingsRepository(target);
     await repository.insertAsAnon([booking('New Client', 'new@example.com')], {
