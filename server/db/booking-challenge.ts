@@ -18,8 +18,6 @@ export type IssueBookingChallenge = (
   clientAddress: string | undefined,
 ) => Promise<BookingChallenge>;
 
-export type { BookingChallenge };
-
 export function createBookingChallengeIssuer(db: Database): IssueBookingChallenge {
   return (clientAddress) =>
     callApiFunction<BookingChallenge>(db, 'public.booking_challenge()', [], {

@@ -1,9 +1,9 @@
 import { encodeBookingProof } from '../../supabase/functions/_shared/core/booking-proof.ts';
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createBookingChallengeIssuer, type BookingChallenge } from '../db/booking-challenge.ts';
+import { createBookingChallengeIssuer } from '../db/booking-challenge.ts';
 import { expectApiError, useTestApp } from '../testing/test-database.ts';
-import { solveBookingChallenge } from '../testing/booking-proof.ts';
+import { solveBookingChallenge, type BookingChallenge } from '../testing/booking-proof.ts';
 import { anonJsonHeaders, testEngines } from '../testing/helpers.ts';
 import { bookingWithId, postBooking } from '../testing/booking-samples.ts';
 
