@@ -1,3 +1,5 @@
+import { isUuid } from '../../supabase/functions/_shared/core/booking-row.ts';
+
 /**
  * The request `npx hijama answer` is told to mark: its short reference (the
  * 8 hex digits of supabase/functions/_shared/core/booking-reference.ts, any case, as the e-mail and
@@ -15,7 +17,6 @@ export interface RequestReference {
 }
 
 const shortPattern = /^[0-9a-f]{8}$/i;
-const idPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The reference typed, or undefined when it is neither a short reference nor an id. */
 export function parseRequestReference(typed: string): RequestReference | undefined {
@@ -29,7 +30,7 @@ export function parseRequestReference(typed: string): RequestReference | undefin
       to: `${digits}-ffff-ffff-ffff-ffffffffffff`,
     };
   }
-  if (idPattern.test(text)) {
+  if (isUuid(text)) {
     const id = text.toLowerCase();
     return { shown: id, kind: 'id', from: id, to: id };
   }
