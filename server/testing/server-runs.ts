@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { ServerEngine } from './helpers.ts';
@@ -10,6 +9,7 @@ import {
   typeScriptCommand,
   type ChildRun,
 } from './processes.ts';
+import { useTempDir } from './temp-dir.ts';
 
 export interface ServerRuns {
   /** The folder the servers run from (no .env in it); `<workDir>/dist` is their one-page built site. */
@@ -35,30 +35,29 @@ export const underUmask = (umask: string) => ['-c', `umask ${umask} && exec "$@"
  * every process killed, the database dropped and the folder removed.
  */
 export function useServerRuns(label: string, engine?: ServerEngine): ServerRuns {
+  // Removed after the hooks below have stopped the processes that run in it.
+  const workDir = useTempDir(label, { once: true });
   const runs: ChildRun[] = [];
-  let workDir = '';
   let distDir = '';
   let databaseEnv: Record<string, string> = {};
   let cleanUp = async () => {};
 
   beforeAll(async () => {
-    workDir = mkdtempSync(path.join(tmpdir(), `hijama-${label}-`));
-    distDir = path.join(workDir, 'dist');
+    distDir = path.join(workDir(), 'dist');
     mkdirSync(distDir);
     writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Hijama</title>');
-    if (engine) ({ env: databaseEnv, cleanUp } = await engine.prepare(workDir));
+    if (engine) ({ env: databaseEnv, cleanUp } = await engine.prepare(workDir()));
   });
 
   afterAll(async () => {
     for (const run of runs) run.child.kill('SIGKILL');
     await Promise.all(runs.map((run) => run.exited));
     await cleanUp();
-    rmSync(workDir, { recursive: true, force: true });
   });
 
   const start: ServerRuns['start'] = (env = {}, options = {}) => {
     const settings = {
-      cwd: workDir,
+      cwd: workDir(),
       env: { ...databaseEnv, PORT: '0', DIST_DIR: distDir, ...env },
     };
     const server = typeScriptCommand(serverEntry);
@@ -72,7 +71,7 @@ export function useServerRuns(label: string, engine?: ServerEngine): ServerRuns 
 
   return {
     get workDir() {
-      return workDir;
+      return workDir();
     },
     get databaseEnv() {
       return databaseEnv;
