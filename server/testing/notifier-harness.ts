@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import type { NotificationChannel } from '../../supabase/functions/_shared/notifications/channels.ts';
@@ -10,8 +10,8 @@ import {
 import { createOutbox } from '../../supabase/functions/_shared/notifications/outbox.ts';
 import { createAlertStore } from '../../supabase/functions/_shared/notifications/practice-alerts.ts';
 import { wakeAfterInserts } from '../notifications/wake-after-inserts.ts';
-import { anonJsonHeaders, serveApp, type RunningServer, type TestEngine } from './helpers.ts';
-import { useTestDatabase } from './test-database.ts';
+import { anonJsonHeaders, type TestEngine } from './helpers.ts';
+import { useTestApp } from './test-database.ts';
 import {
   startNtfyPeer,
   startSmtpPeer,
@@ -78,25 +78,16 @@ export function useNotifierHarness(
   engine: TestEngine,
   tablesToEmpty: readonly string[],
 ): NotifierHarness {
-  const database = useTestDatabase(engine);
-  let server: RunningServer | undefined;
   const notifiers: Notifier[] = [];
+  const app = useTestApp(engine, (db) => ({
+    bookings: wakeAfterInserts(createBookingsRepository(db), {
+      wake: () => notifiers.forEach((n) => n.wake()),
+    }),
+  }));
   const closers: (() => Promise<void>)[] = [];
   const errors: string[] = [];
   const infos: string[] = [];
-  const db = () => database.db;
-
-  // After the database's own beforeAll, which useTestDatabase registered first.
-  beforeAll(async () => {
-    const bookings = createBookingsRepository(db());
-    server = await serveApp(db(), {
-      bookings: wakeAfterInserts(bookings, { wake: () => notifiers.forEach((n) => n.wake()) }),
-    });
-  });
-
-  afterAll(async () => {
-    await server?.close();
-  });
+  const db = () => app.db;
 
   beforeEach(async () => {
     await db().query('delete from public.bookings');
@@ -115,8 +106,7 @@ export function useNotifierHarness(
       return db();
     },
     get baseUrl() {
-      if (!server) throw new Error('The API is started before the block’s tests.');
-      return server.baseUrl;
+      return app.baseUrl;
     },
     errors,
     infos,
