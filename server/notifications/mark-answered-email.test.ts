@@ -1,21 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseAnswerFragment } from '../../supabase/functions/_shared/core/answer-link.ts';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { callApiFunction } from '../../supabase/functions/_shared/db/api-function.ts';
 import { testEngines } from '../testing/helpers.ts';
-import { useTestDatabase } from '../testing/test-database.ts';
 import { storeWaitingRequest } from '../testing/answer-fixtures.ts';
-import {
-  emailChannelTo,
-  startSmtpPeer,
-  testSiteUrl,
-  type SmtpPeer,
-} from '../testing/notification-peers.ts';
-import {
-  createNotifier,
-  type Notifier,
-} from '../../supabase/functions/_shared/notifications/notifier.ts';
-import { createOutbox } from '../../supabase/functions/_shared/notifications/outbox.ts';
+import { emailChannelTo, testSiteUrl } from '../testing/notification-peers.ts';
+import { useNotifierHarness } from '../testing/notifier-harness.ts';
 
 /**
  * The "Mark as answered" link of the booking e-mail, end to end: the e-mail a
@@ -26,32 +16,12 @@ import { createOutbox } from '../../supabase/functions/_shared/notifications/out
  */
 
 describe.each(testEngines('answer-link'))('the "Mark as answered" link on $name', (engine) => {
-  const database = useTestDatabase(engine);
-  let peer: SmtpPeer;
-  let notifier: Notifier;
-
-  beforeEach(async () => {
-    await database.db.query('delete from public.bookings');
-    peer = await startSmtpPeer();
-    notifier = createNotifier({
-      siteUrl: testSiteUrl,
-      outbox: createOutbox(database.db),
-      channels: [emailChannelTo(peer.port)],
-      pollIntervalMs: 60_000,
-      retryBaseMs: 1000,
-      retryMaxMs: 1000,
-      exclusive: false,
-      log: { info: () => {}, error: () => {} },
-    });
-  });
-
-  afterEach(async () => {
-    await notifier.stop();
-    await peer.close();
-  });
+  const harness = useNotifierHarness(engine, []);
 
   it('e-mails a link to the site whose token marks that request answered, as anon', async () => {
-    const id = await storeWaitingRequest(database.db);
+    const peer = await harness.smtpPeer();
+    const notifier = harness.startNotifier([emailChannelTo(peer.port)], { start: false });
+    const id = await storeWaitingRequest(harness.db);
     expect(await notifier.runOnce()).toEqual({ sent: 1, failed: 0 });
 
     const mail = peer.mails[0]!;
@@ -68,12 +38,12 @@ describe.each(testEngines('answer-link'))('the "Mark as answered" link on $name'
     expect(mail.parsed.html).toContain(`href="${line}"`);
 
     const answer = await callApiFunction<{ reference: string }>(
-      database.db,
+      harness.db,
       'public.mark_booking_answered($1)',
       [parsed.token],
     );
     expect(answer.reference).toBe(shortReference(id));
-    const { rows } = await database.db.query<{ marked_by: string }>(
+    const { rows } = await harness.db.query<{ marked_by: string }>(
       'select marked_by from app_private.booking_answers where booking_id = $1',
       [id],
     );
