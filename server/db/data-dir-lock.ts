@@ -49,7 +49,6 @@ interface LockOwner {
 }
 
 export interface DataDirLock {
-  readonly path: string;
   /** Removes the lock if this process still holds it; safe to call more than once. */
   release(): void;
 }
@@ -78,10 +77,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
   for (let attempt = 0; attempt < 5; attempt++) {
     if (createPrivateFile(lockPath, content)) {
       heldByThisProcess.add(lockPath);
-      return {
-        path: lockPath,
-        release: () => release(lockPath, content),
-      };
+      return { release: () => release(lockPath, content) };
     }
     const found = readIfExists(lockPath);
     if (found === undefined) continue; // released meanwhile
