@@ -27,10 +27,7 @@ export interface MigrationReport {
 
 /** A migration that failed, or a database this version must not migrate; the message says what to do. */
 export class MigrationError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'MigrationError';
-  }
+  name = 'MigrationError';
 }
 
 // Any constant works; it only has to be the same for every server of this project.
