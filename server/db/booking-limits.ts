@@ -6,14 +6,7 @@ import type { Queryable } from '../../supabase/functions/_shared/db/database.ts'
  * 20261201000100_limits.sql keeps them in one row of
  * app_private.booking_limits). 0 switches a limit off.
  */
-export interface BookingLimits {
-  /** Requests one client network (an IPv4 address, an IPv6 /56) may send in an hour. */
-  perClientPerHour: number;
-  /** Requests for one e-mail address from one client network in an hour. */
-  perEmailPerHour: number;
-  /** Requests the whole site takes in an hour before each new one must carry a proof of work. */
-  sitePerHour: number;
-}
+export type BookingLimits = { -readonly [Limit in keyof typeof bookingLimitSettings]: number };
 
 const names = Object.keys(bookingLimitSettings) as (keyof BookingLimits)[];
 const column = (name: keyof BookingLimits) => bookingLimitSettings[name].column;

@@ -16,6 +16,7 @@ export interface LimitSetting {
 
 /** The limits the database enforces on booking requests, for both deployments. */
 export const bookingLimitSettings = {
+  /** Requests one client network (an IPv4 address, an IPv6 /56) may send in an hour. */
   perClientPerHour: {
     setting: 'BOOKING_LIMIT_PER_CLIENT_PER_HOUR',
     column: 'per_client_per_hour',
@@ -23,6 +24,7 @@ export const bookingLimitSettings = {
     min: 0,
     max: 10_000,
   },
+  /** Requests for one e-mail address from one client network in an hour. */
   perEmailPerHour: {
     setting: 'BOOKING_LIMIT_PER_EMAIL_PER_HOUR',
     column: 'per_email_per_hour',
@@ -30,6 +32,7 @@ export const bookingLimitSettings = {
     min: 0,
     max: 10_000,
   },
+  /** Requests the whole site takes in an hour before each new one must carry a proof of work. */
   sitePerHour: {
     setting: 'BOOKING_LIMIT_SITE_PER_HOUR',
     column: 'site_per_hour',
