@@ -1,15 +1,6 @@
+import type { BookingRow } from '../../supabase/functions/_shared/core/booking-row.ts';
 import type { Queryable } from '../../supabase/functions/_shared/db/database.ts';
 import { bookingWithId } from './booking-samples.ts';
-
-/** A booking's columns, as the table owner may write them. */
-interface StoredRequestFields {
-  id?: string;
-  created_at?: string;
-  full_name?: string;
-  phone?: string;
-  email?: string;
-  instagram?: string | null;
-}
 
 /**
  * A waiting request, inserted as the tables' owner (created_at cannot come
@@ -17,7 +8,8 @@ interface StoredRequestFields {
  */
 export async function storeWaitingRequest(
   db: Queryable,
-  fields: StoredRequestFields = {},
+  /** Its columns as the table owner may write them, created_at included. */
+  fields: Partial<BookingRow & { created_at: string }> = {},
 ): Promise<string> {
   const row = bookingWithId(fields);
   const columns = Object.keys(row);
