@@ -1,6 +1,5 @@
 import { afterEach, beforeEach } from 'vitest';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
-import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import type { NotificationChannel } from '../../supabase/functions/_shared/notifications/channels.ts';
 import { createFloodDigests } from '../../supabase/functions/_shared/notifications/flood-digests.ts';
 import {
@@ -12,13 +11,7 @@ import { createAlertStore } from '../../supabase/functions/_shared/notifications
 import { wakeAfterInserts } from '../notifications/wake-after-inserts.ts';
 import { anonJsonHeaders, type TestEngine } from './helpers.ts';
 import { useTestApp } from './test-database.ts';
-import {
-  startNtfyPeer,
-  startSmtpPeer,
-  type NtfyPeer,
-  type SmtpPeer,
-  testSiteUrl,
-} from './notification-peers.ts';
+import { startNtfyPeer, startSmtpPeer, testSiteUrl } from './notification-peers.ts';
 
 /**
  * What the notifier's tests run on, for one describe block: a migrated
@@ -39,45 +32,7 @@ export interface NotificationRow {
   last_error: string | null;
 }
 
-/** A notifier of the harness, whose test can await its next runs. */
-export interface TestNotifier extends Notifier {
-  /** Resolves once `count` more runs have ended (the one in progress counts). */
-  runs(count: number): Promise<void>;
-}
-
-export interface NotifierHarness {
-  /** The database, once the block's tests run. */
-  readonly db: Database;
-  /** The booking API's address. */
-  readonly baseUrl: string;
-  readonly errors: string[];
-  readonly infos: string[];
-  startNotifier(
-    channels: NotificationChannel[],
-    options?: { start?: boolean; retryMs?: number; alertAfterMs?: number },
-  ): TestNotifier;
-  smtpPeer(options?: Parameters<typeof startSmtpPeer>[0]): Promise<SmtpPeer>;
-  ntfyPeer(options?: Parameters<typeof startNtfyPeer>[0]): Promise<NtfyPeer>;
-  /** Runs `close` after the current test. */
-  afterTest(close: () => Promise<void>): void;
-  /**
-   * Posts `body` to the booking API as the form does, with `headers` besides:
-   * its status, how long the API took and when it answered (Date.now()).
-   */
-  post(
-    body: unknown,
-    headers?: Record<string, string>,
-  ): Promise<{ status: number; ms: number; at: number }>;
-  /** The notifications of requests, oldest first. */
-  notificationRows(): Promise<NotificationRow[]>;
-  /** Makes every stored request older by `minutes`, as if it had arrived that long ago. */
-  ageRequests(minutes: number): Promise<void>;
-}
-
-export function useNotifierHarness(
-  engine: TestEngine,
-  tablesToEmpty: readonly string[],
-): NotifierHarness {
+export function useNotifierHarness(engine: TestEngine, tablesToEmpty: readonly string[]) {
   const notifiers: Notifier[] = [];
   const app = useTestApp(engine, (db) => ({
     bookings: wakeAfterInserts(createBookingsRepository(db), {
@@ -101,16 +56,21 @@ export function useNotifierHarness(
     for (const close of closers.splice(0)) await close();
   });
 
-  const harness: NotifierHarness = {
+  const harness = {
+    /** The database, once the block's tests run. */
     get db() {
       return db();
     },
+    /** The booking API's address. */
     get baseUrl() {
       return app.baseUrl;
     },
     errors,
     infos,
-    startNotifier(channels, options = {}) {
+    startNotifier(
+      channels: NotificationChannel[],
+      options: { start?: boolean; retryMs?: number; alertAfterMs?: number } = {},
+    ) {
       let ran = () => {};
       const notifier = createNotifier({
         siteUrl: testSiteUrl,
@@ -130,25 +90,31 @@ export function useNotifierHarness(
       if (options.start !== false) notifier.start();
       return {
         ...notifier,
-        async runs(count) {
+        /** Resolves once `count` more runs have ended (the one in progress counts). */
+        async runs(count: number) {
           for (let i = 0; i < count; i++) await new Promise<void>((resolve) => (ran = resolve));
         },
       };
     },
-    async smtpPeer(options = {}) {
+    async smtpPeer(options: Parameters<typeof startSmtpPeer>[0] = {}) {
       const peer = await startSmtpPeer(options);
       closers.push(peer.close);
       return peer;
     },
-    async ntfyPeer(options = {}) {
+    async ntfyPeer(options: Parameters<typeof startNtfyPeer>[0] = {}) {
       const peer = await startNtfyPeer(options);
       closers.push(peer.close);
       return peer;
     },
-    afterTest(close) {
+    /** Runs `close` after the current test. */
+    afterTest(close: () => Promise<void>) {
       closers.push(close);
     },
-    async post(body, headers = {}) {
+    /**
+     * Posts `body` to the booking API as the form does, with `headers` besides:
+     * its status, how long the API took and when it answered (Date.now()).
+     */
+    async post(body: unknown, headers: Record<string, string> = {}) {
       const started = Date.now();
       const response = await fetch(`${harness.baseUrl}/rest/v1/bookings`, {
         method: 'POST',
@@ -159,6 +125,7 @@ export function useNotifierHarness(
       const at = Date.now();
       return { status: response.status, ms: at - started, at };
     },
+    /** The notifications of requests, oldest first. */
     async notificationRows() {
       const { rows } = await db().query<NotificationRow>(
         `select booking_id::text, attempts, email_sent_at is not null as email_sent,
@@ -168,7 +135,8 @@ export function useNotifierHarness(
       );
       return rows;
     },
-    async ageRequests(minutes) {
+    /** Makes every stored request older by `minutes`, as if it had arrived that long ago. */
+    async ageRequests(minutes: number) {
       await db().query(
         `update public.bookings set created_at = created_at - make_interval(mins => $1)`,
         [minutes],
