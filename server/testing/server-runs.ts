@@ -11,21 +11,6 @@ import {
 } from './processes.ts';
 import { useTempDir } from './temp-dir.ts';
 
-export interface ServerRuns {
-  /** The folder the servers run from (no .env in it); `<workDir>/dist` is their one-page built site. */
-  readonly workDir: string;
-  /** Where the engine put the database (DATA_DIR or DATABASE_URL); empty without an engine. */
-  readonly databaseEnv: Record<string, string>;
-  /**
-   * The server in a process of its own, on any free port, serving the built
-   * site, with the engine's database and `env` on top. `umask` runs it under
-   * that umask (through `sh`), as a login shell would start it.
-   */
-  start(env?: Record<string, string>, options?: { umask?: string }): ChildRun;
-  /** As start, once its start line gives the URL it listens on. */
-  listen(env?: Record<string, string>): Promise<{ run: ChildRun; url: string }>;
-}
-
 /** `sh` arguments that run the command after them under `umask`. */
 export const underUmask = (umask: string) => ['-c', `umask ${umask} && exec "$@"`, 'sh'];
 
@@ -34,7 +19,7 @@ export const underUmask = (umask: string) => ['-c', `umask ${umask} && exec "$@"
  * folder made before them, `engine`'s database prepared in it, and after them
  * every process killed, the database dropped and the folder removed.
  */
-export function useServerRuns(label: string, engine?: ServerEngine): ServerRuns {
+export function useServerRuns(label: string, engine?: ServerEngine) {
   // Removed after the hooks below have stopped the processes that run in it.
   const workDir = useTempDir(label, { once: true });
   const runs: ChildRun[] = [];
@@ -55,7 +40,12 @@ export function useServerRuns(label: string, engine?: ServerEngine): ServerRuns 
     await cleanUp();
   });
 
-  const start: ServerRuns['start'] = (env = {}, options = {}) => {
+  /**
+   * The server in a process of its own, on any free port, serving the built
+   * site, with the engine's database and `env` on top. `umask` runs it under
+   * that umask (through `sh`), as a login shell would start it.
+   */
+  const start = (env: Record<string, string> = {}, options: { umask?: string } = {}) => {
     const settings = {
       cwd: workDir(),
       env: { ...databaseEnv, PORT: '0', DIST_DIR: distDir, ...env },
@@ -70,14 +60,17 @@ export function useServerRuns(label: string, engine?: ServerEngine): ServerRuns 
   };
 
   return {
+    /** The folder the servers run from (no .env in it); `<workDir>/dist` is their one-page built site. */
     get workDir() {
       return workDir();
     },
+    /** Where the engine put the database (DATA_DIR or DATABASE_URL); empty without an engine. */
     get databaseEnv() {
       return databaseEnv;
     },
     start,
-    async listen(env) {
+    /** As start, once its start line gives the URL it listens on. */
+    async listen(env?: Record<string, string>) {
       const run = start(env);
       // A busy machine may take a while to migrate PostgreSQL or copy PGlite.
       return { run, url: await listeningUrl(run, 60_000) };
