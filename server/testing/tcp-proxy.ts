@@ -5,26 +5,11 @@ import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
  * (or any peer) that stops answering and later comes back on the same address.
  */
 
-export interface TcpProxy {
-  /** The port on 127.0.0.1 that relays to the target. */
-  port: number;
-  /** Resets every relayed connection and every new one, as a stopped peer would. */
-  down(): void;
-  /**
-   * Stops relaying without closing anything, as a network partition would:
-   * bytes sent either way are held back, and new connections get no answer.
-   */
-  freeze(): void;
-  /** Relays new connections again (after down) or lets held bytes through (after freeze). */
-  up(): void;
-  close(): Promise<void>;
-}
-
 async function startTcpProxy(
   target: { host: string; port: number },
   /** Changes the first chunk a caller sends (e.g. a PostgreSQL startup message) on its way. */
   rewriteFirstChunk?: (chunk: Buffer) => Buffer,
-): Promise<TcpProxy> {
+) {
   let relaying = true;
   let frozen = false;
   // The side facing the proxy's callers, and the side facing the target.
@@ -72,15 +57,22 @@ async function startTcpProxy(
   };
 
   return {
+    /** The port on 127.0.0.1 that relays to the target. */
     port,
+    /** Resets every relayed connection and every new one, as a stopped peer would. */
     down: () => {
       relaying = false;
       cutAll();
     },
+    /**
+     * Stops relaying without closing anything, as a network partition would:
+     * bytes sent either way are held back, and new connections get no answer.
+     */
     freeze: () => {
       frozen = true;
       for (const socket of [...callers, ...upstreams]) socket.pause();
     },
+    /** Relays new connections again (after down) or lets held bytes through (after freeze). */
     up: () => {
       relaying = true;
       frozen = false;
@@ -95,7 +87,7 @@ async function startTcpProxy(
 }
 
 /** A relay to a PostgreSQL server, with the URL that reaches the same database through it. */
-export type DatabaseRelay = TcpProxy & { url: string };
+export type DatabaseRelay = Awaited<ReturnType<typeof startTcpProxy>> & { url: string };
 
 /** A relay to the PostgreSQL server of `databaseUrl`. */
 export async function startDatabaseRelay(
