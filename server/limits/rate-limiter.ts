@@ -5,30 +5,21 @@
  * seen is forgotten, which can only ever give that client a fresh bucket.
  */
 
-export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
-
-export interface RateLimiter {
-  take(client: string, nowMs: number): RateDecision;
-  /** Clients currently remembered, for tests of the memory bound. */
-  readonly size: number;
-}
+type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 interface Bucket {
   tokens: number;
   updatedMs: number;
 }
 
-export function createRateLimiter(options: {
-  perMinute: number;
-  maxClients?: number;
-}): RateLimiter {
+export function createRateLimiter(options: { perMinute: number; maxClients?: number }) {
   const capacity = options.perMinute;
   const refillPerMs = capacity / 60_000;
   const maxClients = options.maxClients ?? 10_000;
   const buckets = new Map<string, Bucket>();
 
   return {
-    take(client, nowMs) {
+    take(client: string, nowMs: number): RateDecision {
       const bucket = buckets.get(client) ?? { tokens: capacity, updatedMs: nowMs };
       const elapsed = Math.max(0, nowMs - bucket.updatedMs);
       bucket.tokens = Math.min(capacity, bucket.tokens + elapsed * refillPerMs);
@@ -49,6 +40,7 @@ export function createRateLimiter(options: {
         retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerMs / 1000)),
       };
     },
+    /** Clients currently remembered, for tests of the memory bound. */
     get size() {
       return buckets.size;
     },
