@@ -48,11 +48,6 @@ interface LockOwner {
   directory?: string;
 }
 
-export interface DataDirLock {
-  /** Removes the lock if this process still holds it; safe to call more than once. */
-  release(): void;
-}
-
 export class DataDirLockedError extends Error {
   constructor(dataDir: string, lockPath: string, owner: LockOwner) {
     super(
@@ -66,7 +61,7 @@ export class DataDirLockedError extends Error {
 
 const heldByThisProcess = new Set<string>();
 
-export function lockDataDir(dataDir: string): DataDirLock {
+export function lockDataDir(dataDir: string) {
   // Private from the start (private-data-dir.ts): the database's files are created in it next.
   mkdirSync(dataDir, { recursive: true, mode: privateDirMode });
   const lockPath = path.join(realpathSync(dataDir), lockFileName);
@@ -77,6 +72,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
   for (let attempt = 0; attempt < 5; attempt++) {
     if (createPrivateFile(lockPath, content)) {
       heldByThisProcess.add(lockPath);
+      // Removes the lock if this process still holds it; safe to call more than once.
       return { release: () => release(lockPath, content) };
     }
     const found = readIfExists(lockPath);

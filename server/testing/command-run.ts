@@ -1,15 +1,6 @@
 import type { CliIo } from '../cli/cli-io.ts';
 import { runHijama } from '../cli/hijama-command.ts';
 
-/** What a run of `npx hijama` printed, and its exit status. */
-export interface CommandRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-  /** What it asked on the terminal, in order. */
-  questions: string[];
-}
-
 export interface CommandRunOptions {
   /** The whole environment (the .env file of `cwd` fills in what it lacks). */
   env?: Record<string, string>;
@@ -27,7 +18,8 @@ export async function runCommand(
   args: string[],
   options: CommandRunOptions,
   action: (io: CliIo) => Promise<number> = (io) => runHijama(args, io),
-): Promise<CommandRun> {
+) {
+  // What it printed, and what it asked on the terminal, in order.
   const printed = { stdout: '', stderr: '', questions: [] as string[] };
   const { answer } = options;
   const code = await action({
