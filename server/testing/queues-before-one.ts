@@ -73,16 +73,7 @@ export async function addMessagesOfEveryKind(
  * what each says, when it was made and tried, and whether and when it was
  * settled.
  */
-interface QueueQueries {
-  notifications: string;
-  digests: string;
-  alerts: string;
-  dailyRuns: string;
-  reminders: string;
-  acknowledgements: string;
-}
-
-export const queuesBeforeOneQueue: QueueQueries = {
+export const queuesBeforeOneQueue = {
   notifications: `select booking_id, created_at, attempts, next_attempt_at, email_sent_at,
                          webhook_sent_at, ntfy_sent_at, last_error, failure_reported_at,
                          digest, completed_at as settled_at
@@ -100,7 +91,7 @@ export const queuesBeforeOneQueue: QueueQueries = {
                        from app_private.booking_acknowledgements order by booking_id`,
 };
 
-export const oneQueue: QueueQueries = {
+export const oneQueue: typeof queuesBeforeOneQueue = {
   notifications: `select booking_id, created_at, attempts, next_attempt_at, email_sent_at,
                          webhook_sent_at, ntfy_sent_at, last_error, failure_reported_at,
                          in_digest as digest, done_at as settled_at
@@ -121,7 +112,10 @@ export const oneQueue: QueueQueries = {
                        from app_private.messages where kind = 'acknowledgement' order by booking_id`,
 };
 
-export async function readMessages(db: Database, queries: QueueQueries): Promise<unknown> {
+export async function readMessages(
+  db: Database,
+  queries: typeof queuesBeforeOneQueue,
+): Promise<unknown> {
   const read: Record<string, unknown> = {};
   for (const [name, sql] of Object.entries(queries)) {
     const { rows } = await db.query<{ rows: unknown }>(
