@@ -2,41 +2,27 @@ import {
   collectConfigProblems,
   ConfigError,
   loadConfig,
-  type ServerConfig,
 } from '../supabase/functions/_shared/config.ts';
-import { loadLimits, type LimitsConfig } from './limits/limits-config.ts';
-import {
-  loadDailySchedule,
-  type DailySchedule,
-} from '../supabase/functions/_shared/notifications/daily-schedule.ts';
-import {
-  loadNotifyConfig,
-  type NotifyConfig,
-} from '../supabase/functions/_shared/notifications/notify-config.ts';
-import type { Period } from '../supabase/functions/_shared/retention/period.ts';
+import { loadLimits } from './limits/limits-config.ts';
+import { loadDailySchedule } from '../supabase/functions/_shared/notifications/daily-schedule.ts';
+import { loadNotifyConfig } from '../supabase/functions/_shared/notifications/notify-config.ts';
 import { editDistance } from './cli/suggestions.ts';
 import { loadRetention } from '../supabase/functions/_shared/retention/retention.ts';
 
 /** Everything read from the environment, by the server and by `npm run bookings`. */
-export interface Settings {
-  server: ServerConfig;
-  /** Undefined when no notification channel is configured. */
-  notify: NotifyConfig | undefined;
-  /** RETENTION (the privacy notice's period unless set); undefined when off. */
-  retention: Period | undefined;
-  /** When the daily run (purge and summary) happens, and whether the summary is sent. */
-  daily: DailySchedule;
-  limits: LimitsConfig;
-}
+export type Settings = ReturnType<typeof loadSettings>;
 
 type Env = Record<string, string | undefined>;
 
 /** Reads every group of settings, reporting all their problems at once. */
-export function loadSettings(env: Env = process.env, cwd: string = process.cwd()): Settings {
+export function loadSettings(env: Env = process.env, cwd: string = process.cwd()) {
   const { problems, attempt } = collectConfigProblems();
   const server = attempt(() => loadConfig(env, cwd));
+  // Undefined when no notification channel is configured.
   const notify = attempt(() => loadNotifyConfig(env));
+  // RETENTION (the privacy notice's period unless set); undefined when off.
   const retention = attempt(() => loadRetention(env));
+  // When the daily run (purge and summary) happens, and whether the summary is sent.
   const daily = attempt(() => loadDailySchedule(env));
   const limits = attempt(() => loadLimits(env));
   if (problems.length > 0 || server === undefined || limits === undefined || daily === undefined) {
