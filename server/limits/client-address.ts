@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { addressNamed } from './client-network.ts';
-import type { TrustedProxies } from './trusted-proxies.ts';
+import type { trustedProxies } from './trusted-proxies.ts';
 
 /**
  * The address of the client a request comes from, as far as the server can
@@ -18,7 +18,7 @@ import type { TrustedProxies } from './trusted-proxies.ts';
 export function resolveClientAddress(
   peer: string | undefined,
   forwardedFor: string | string[] | undefined,
-  proxies: TrustedProxies,
+  proxies: ReturnType<typeof trustedProxies>,
 ): string | undefined {
   if (peer === undefined || isIP(peer) === 0) return undefined;
   if (!proxies.has(peer)) return peer;

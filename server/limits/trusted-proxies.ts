@@ -5,12 +5,6 @@ import { BlockList, isIP } from 'node:net';
  * addresses and CIDR ranges, and `loopback` for a proxy on the same machine.
  * Anyone else's X-Forwarded-For is the client's own writing, so it is ignored.
  */
-export interface TrustedProxies {
-  /** Whether a connection from `address` comes from a trusted proxy. */
-  has(address: string): boolean;
-  /** No proxy is trusted: every client is the address it connects from. */
-  readonly none: boolean;
-}
 
 /** The shorthand for a proxy on this machine: 127.0.0.0/8 and ::1. */
 export const loopbackEntry = 'loopback';
@@ -108,7 +102,7 @@ export function readTrustProxySetting(setting: string | undefined): {
 }
 
 /** The proxies `entries` name (as TRUST_PROXY gives them); an entry that is no range is a bug. */
-export function trustedProxies(entries: readonly string[]): TrustedProxies {
+export function trustedProxies(entries: readonly string[]) {
   const list = new BlockList();
   let trustsLoopback = false;
   for (const entry of entries) {
@@ -118,7 +112,9 @@ export function trustedProxies(entries: readonly string[]): TrustedProxies {
     else list.addSubnet(range.address, range.prefix, range.family);
   }
   return {
-    has: (address) => (trustsLoopback && isLoopback(address)) || matches(list, address),
+    /** Whether a connection from `address` comes from a trusted proxy. */
+    has: (address: string) => (trustsLoopback && isLoopback(address)) || matches(list, address),
+    /** No proxy is trusted: every client is the address it connects from. */
     none: entries.length === 0,
   };
 }
