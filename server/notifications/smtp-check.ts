@@ -9,14 +9,7 @@ import {
  * failed, and what to check in SMTP_URL.
  */
 
-interface SmtpAddress {
-  host: string;
-  port: string;
-  user: string;
-  secure: boolean;
-}
-
-function addressOf(smtpUrl: string): SmtpAddress {
+function addressOf(smtpUrl: string) {
   const url = new URL(smtpUrl);
   const secure = url.protocol === 'smtps:';
   let user: string;
