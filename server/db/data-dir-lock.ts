@@ -146,13 +146,8 @@ function describeThisProcess(): LockOwner {
   };
 }
 
-interface ProcessStatus {
-  state: string | undefined;
-  startTime: string | undefined;
-}
-
 /** From /proc/<pid>/stat (Linux); undefined elsewhere or once the process is gone. */
-function readProcessStatus(pid: number): ProcessStatus | undefined {
+function readProcessStatus(pid: number) {
   const stat = readProcFile(`/proc/${pid}/stat`);
   if (!stat) return undefined;
   // Field 2, the command name in parentheses, may contain spaces; state is field 3, start time field 22.

@@ -7,16 +7,11 @@
 
 type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-interface Bucket {
-  tokens: number;
-  updatedMs: number;
-}
-
 export function createRateLimiter(options: { perMinute: number; maxClients?: number }) {
   const capacity = options.perMinute;
   const refillPerMs = capacity / 60_000;
   const maxClients = options.maxClients ?? 10_000;
-  const buckets = new Map<string, Bucket>();
+  const buckets = new Map<string, { tokens: number; updatedMs: number }>();
 
   return {
     take(client: string, nowMs: number): RateDecision {

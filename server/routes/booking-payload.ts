@@ -134,14 +134,7 @@ function parseColumnsParameter(parameter: string): string[] {
   return names;
 }
 
-interface RowValues {
-  id: string | undefined;
-  /** Each field's value as sent; null when absent or null. */
-  fields: Record<BookingFieldColumn, string | null>;
-  website: string | null;
-}
-
-function readValues(object: Record<string, unknown>, columns: Column[]): RowValues {
+function readValues(object: Record<string, unknown>, columns: Column[]) {
   const read = (column: Column): unknown =>
     columns.includes(column) && Object.hasOwn(object, column) ? object[column] : null;
   const text = (column: Column, nullable: boolean): string | null => {
@@ -157,6 +150,7 @@ function readValues(object: Record<string, unknown>, columns: Column[]): RowValu
     const shown = typeof id === 'string' ? id : JSON.stringify(id);
     throw invalidUuid(shown);
   }
+  // Each field's value as sent; null when absent or null.
   const fields = {} as Record<BookingFieldColumn, string | null>;
   for (const field of bookingFields) {
     const { column, required } = bookingFieldRules[field];
