@@ -21,7 +21,7 @@ import {
 import type { NotificationChannel } from '../supabase/functions/_shared/notifications/channels.ts';
 import { runDaily } from '../supabase/functions/_shared/notifications/daily-run.ts';
 import { formatClockTime } from '../supabase/functions/_shared/notifications/daily-schedule.ts';
-import { startDailyTimer, type DailyTimer } from './notifications/daily-timer.ts';
+import { startDailyTimer } from './notifications/daily-timer.ts';
 import { describeError } from '../supabase/functions/_shared/notifications/notifier.ts';
 import {
   channelSettingsHint,
@@ -98,7 +98,7 @@ async function main() {
   await listen(server, config.port, config.host, database);
   // Before anything is said about the start: whoever reads that the server
   // is up may stop it, and it must then stop cleanly.
-  let dailyTimer: DailyTimer | undefined = undefined;
+  let dailyTimer: ReturnType<typeof startDailyTimer> | undefined = undefined;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;

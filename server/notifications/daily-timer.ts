@@ -10,18 +10,10 @@ import { nextDailyRun } from '../../supabase/functions/_shared/notifications/dai
  * up. `run` decides, with the database, whether there is anything to do.
  */
 
-export interface DailyTimer {
-  /** Stops the timer; resolves once a run in progress has finished. */
-  stop(): Promise<void>;
-}
-
 /** The longest the timer sleeps before looking again. */
 const maxSleepMs = 60 * 60 * 1000;
 
-export function startDailyTimer(options: {
-  at: UkClockTime;
-  run: () => Promise<void>;
-}): DailyTimer {
+export function startDailyTimer(options: { at: UkClockTime; run: () => Promise<void> }) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
@@ -45,6 +37,7 @@ export function startDailyTimer(options: {
 
   tick();
   return {
+    /** Stops the timer; resolves once a run in progress has finished. */
     async stop() {
       stopped = true;
       clearTimeout(timer);
