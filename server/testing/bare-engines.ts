@@ -7,7 +7,7 @@ import { openPglite } from '../db/pglite.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 import { createScratchDatabase, testDatabaseUrl } from './helpers.ts';
-import { seedEmptyPglite, seedMigratedPglite } from './pglite-template.ts';
+import { seedPglite } from './pglite-template.ts';
 
 /** A database engine whose databases start empty: no migration applied. */
 export interface BareEngine {
@@ -36,7 +36,7 @@ export function bareEngines(): BareEngine[] {
         const dataDir = mkdtempSync(path.join(tmpdir(), 'hijama-bare-'));
         cleanUps.push(async () => rmSync(dataDir, { recursive: true, force: true }));
         // A copy of a template either way: quicker than making one (pglite-template.ts).
-        await (options?.migrated ? seedMigratedPglite : seedEmptyPglite)(dataDir);
+        await seedPglite(dataDir, { empty: !options?.migrated });
         // Where the server keeps it (open-database.ts).
         const pgdata = path.join(dataDir, 'pgdata');
         return {

@@ -13,7 +13,7 @@ import { buffer } from 'node:stream/consumers';
 import pg from 'pg';
 import { developmentAnonKey } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import type { BookingLimits } from '../db/booking-limits.ts';
-import { seedMigratedPglite } from './pglite-template.ts';
+import { seedPglite } from './pglite-template.ts';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
 import { commandSocketPath } from '../db/pglite-socket.ts';
 import { createApp, type AppDeps } from '../app.ts';
@@ -255,7 +255,7 @@ export function testEngines(
       name: 'PGlite',
       open: async () => {
         const dataDir = mkdtempSync(path.join(tmpdir(), `hijama-${label}-`));
-        await seedMigratedPglite(dataDir);
+        await seedPglite(dataDir);
         const opened = await openDatabase({ databaseUrl: undefined, dataDir, bookingLimits });
         return { opened, cleanUp: async () => rmSync(dataDir, { recursive: true, force: true }) };
       },
@@ -290,7 +290,7 @@ export function serverEngines(): ServerEngine[] {
     {
       name: 'PGlite',
       prepare: async (workDir) => {
-        await seedMigratedPglite(path.join(workDir, 'data'));
+        await seedPglite(path.join(workDir, 'data'));
         return { env: { DATA_DIR: path.join(workDir, 'data') }, cleanUp: async () => {} };
       },
     },

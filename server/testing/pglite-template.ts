@@ -17,24 +17,17 @@ import { openPglite } from '../db/pglite.ts';
 
 /**
  * Puts a migrated PGlite database in `<dataDir>/pgdata`, as the server's
- * first start would leave it. Creating one takes about 3.7 s (initdb in
- * WebAssembly, then every migration); copying a migrated one and opening it,
- * about 0.5 s. So the tests copy one made once per set of migrations and
- * PGlite version, kept in the system's temporary folder under a name that
- * changes with either.
+ * first start would leave it; with `empty`, a new one with no migration
+ * applied. Creating one takes about 3.7 s (initdb in WebAssembly, then every
+ * migration); copying a migrated one and opening it, about 0.5 s. So the tests
+ * copy one made once per set of migrations (none for an empty one) and PGlite
+ * version, kept in the system's temporary folder under a name that changes
+ * with either.
  */
-export async function seedMigratedPglite(dataDir: string): Promise<void> {
+export async function seedPglite(dataDir: string, { empty = false } = {}): Promise<void> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  cpSync(await migratedTemplate(), path.join(dataDir, 'pgdata'), { recursive: true });
-}
-
-/**
- * Puts a new PGlite database, with no migration applied, in
- * `<dataDir>/pgdata`: a copy too, of one made once per PGlite version.
- */
-export async function seedEmptyPglite(dataDir: string): Promise<void> {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  cpSync(await emptyTemplate(), path.join(dataDir, 'pgdata'), { recursive: true });
+  const template = await (empty ? emptyTemplate() : migratedTemplate());
+  cpSync(template, path.join(dataDir, 'pgdata'), { recursive: true });
 }
 
 /** Made or found once per test file's process: every later seed copies it. */
