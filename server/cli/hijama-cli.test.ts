@@ -7,7 +7,7 @@ import { lockDataDir, lockFileName } from '../db/data-dir-lock.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
 import { periodBefore } from '../../supabase/functions/_shared/retention/period.ts';
-import { createScratchDatabase, testDatabaseUrl } from '../testing/helpers.ts';
+import { createScratchDatabase, testDatabaseUrl, withServerDatabase } from '../testing/helpers.ts';
 import { useScratchPostgres } from '../testing/test-database.ts';
 import { useServerRuns } from '../testing/server-runs.ts';
 import { useTempDir } from '../testing/temp-dir.ts';
@@ -108,14 +108,8 @@ async function seed(db: Database): Promise<BookingRecord[]> {
 const byName = (name: string) => seeded.find((record) => record.full_name === name)!;
 
 /** `use` on the embedded database of `dataDir`, opened by this process. */
-async function inDataDir<T>(dataDir: string, use: (db: Database) => Promise<T>): Promise<T> {
-  const opened = await openDatabase({ databaseUrl: undefined, dataDir });
-  try {
-    return await use(opened.db);
-  } finally {
-    await opened.close();
-  }
-}
+const inDataDir = <T>(dataDir: string, use: (db: Database) => Promise<T>) =>
+  withServerDatabase({ DATA_DIR: dataDir }, use);
 
 async function storedNames(db: Database): Promise<string[]> {
   const { rows } = await db.query<{ full_name: string }>(

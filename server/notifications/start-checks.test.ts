@@ -1,10 +1,9 @@
 import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { launchPlaceholders } from '../../src/content/launch-list.ts';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/open-database.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { periodBefore } from '../../supabase/functions/_shared/retention/period.ts';
-import { serverEngines } from '../testing/helpers.ts';
+import { serverEngines, withServerDatabase } from '../testing/helpers.ts';
 import { startSmtpPeer, waitFor, type SmtpPeer } from '../testing/notification-peers.ts';
 import type { ChildRun } from '../testing/processes.ts';
 import { useServerRuns } from '../testing/server-runs.ts';
@@ -88,15 +87,8 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
   });
 
   /** `use` on the server's database, as its owner, while no server runs. */
-  async function onDatabase<T>(use: (db: Database) => Promise<T>): Promise<T> {
-    const { DATABASE_URL, DATA_DIR = '' } = servers.databaseEnv;
-    const opened = await openDatabase({ databaseUrl: DATABASE_URL, dataDir: DATA_DIR });
-    try {
-      return await use(opened.db);
-    } finally {
-      await opened.close();
-    }
-  }
+  const onDatabase = <T>(use: (db: Database) => Promise<T>) =>
+    withServerDatabase(servers.databaseEnv, use);
 
   it.each([
     [

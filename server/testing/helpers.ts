@@ -189,6 +189,23 @@ export async function queryRunningServer<Row>(
 }
 
 /**
+ * `use` on the database a server's settings name (DATABASE_URL, else the
+ * embedded one in DATA_DIR), opened by this process, as the server opens it,
+ * while no server holds it; closed after.
+ */
+export async function withServerDatabase<T>(
+  env: { DATA_DIR?: string; DATABASE_URL?: string },
+  use: (db: Database) => Promise<T>,
+): Promise<T> {
+  const opened = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR ?? '' });
+  try {
+    return await use(opened.db);
+  } finally {
+    await opened.close();
+  }
+}
+
+/**
  * The API and the site as the server makes them (server/app.ts) on `db`, on a
  * free port: the development anon key and an empty site folder unless `deps`
  * says otherwise.
