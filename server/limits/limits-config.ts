@@ -4,30 +4,7 @@ import { bookingLimitSettings, serverLimitSettings, type LimitSetting } from './
 import { readTrustProxySetting } from './trusted-proxies.ts';
 
 /** The server's protections against floods; read from the environment. */
-export interface LimitsConfig {
-  /**
-   * BOOKING_LIMIT_PER_CLIENT_PER_HOUR, BOOKING_LIMIT_PER_EMAIL_PER_HOUR and
-   * BOOKING_LIMIT_SITE_PER_HOUR, written into the database at start; a limit
-   * left unset keeps the database's value.
-   */
-  bookingLimits: Partial<BookingLimits>;
-  /**
-   * RATE_LIMIT_PER_MINUTE: API requests one client network may make per
-   * minute; 0 = no limit (nor on the requests it has in progress at once).
-   */
-  rateLimitPerMinute: number;
-  /**
-   * TRUST_PROXY: the reverse proxies (addresses, CIDR ranges, `loopback`)
-   * whose X-Forwarded-For names the client; empty: none, every client is
-   * the address it connects from.
-   */
-  trustProxy: string[];
-  /**
-   * MAX_PENDING_REQUESTS: API requests handled at once, bodies received;
-   * more are refused with 503 rather than queued.
-   */
-  maxPendingRequests: number;
-}
+export type LimitsConfig = ReturnType<typeof loadLimits>;
 
 type Env = Record<string, string | undefined>;
 
@@ -47,7 +24,7 @@ export const everyLimitLifted: Record<string, string> = Object.fromEntries(
   ),
 );
 
-export function loadLimits(env: Env = process.env): LimitsConfig {
+export function loadLimits(env: Env = process.env) {
   const problems: string[] = [];
   /** The setting's whole number; undefined when unset (or refused, with its problem). */
   const count = ({ setting, min, max }: LimitSetting) => {
@@ -73,9 +50,27 @@ export function loadLimits(env: Env = process.env): LimitsConfig {
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
+    /**
+     * BOOKING_LIMIT_PER_CLIENT_PER_HOUR, BOOKING_LIMIT_PER_EMAIL_PER_HOUR and
+     * BOOKING_LIMIT_SITE_PER_HOUR, written into the database at start; a limit
+     * left unset keeps the database's value.
+     */
     bookingLimits,
+    /**
+     * RATE_LIMIT_PER_MINUTE: API requests one client network may make per
+     * minute; 0 = no limit (nor on the requests it has in progress at once).
+     */
     rateLimitPerMinute: rateLimitPerMinute ?? defaultLimits.rateLimitPerMinute,
+    /**
+     * TRUST_PROXY: the reverse proxies (addresses, CIDR ranges, `loopback`)
+     * whose X-Forwarded-For names the client; empty: none, every client is
+     * the address it connects from.
+     */
     trustProxy: trustProxy.entries,
+    /**
+     * MAX_PENDING_REQUESTS: API requests handled at once, bodies received;
+     * more are refused with 503 rather than queued.
+     */
     maxPendingRequests: maxPendingRequests ?? defaultLimits.maxPendingRequests,
   };
 }
