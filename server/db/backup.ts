@@ -419,14 +419,9 @@ async function settleRelease100Backup(
   });
 }
 
-interface Column {
-  name: string;
-  /** `a`: generated always as identity, `d`: by default, empty: not an identity. */
-  identity: string;
-}
-
 async function loadTable(tx: Queryable, table: TableSpec, rows: BackupRow[]): Promise<number> {
-  const { rows: columns } = await tx.query<Column>(
+  // identity: `a`, generated always as identity; `d`, by default; empty, not an identity.
+  const { rows: columns } = await tx.query<{ name: string; identity: string }>(
     `select attname as name, attidentity as identity from pg_attribute
      where attrelid = $1::regclass and attnum > 0 and not attisdropped and attgenerated = ''
      order by attnum`,
