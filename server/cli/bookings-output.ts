@@ -21,22 +21,18 @@ export interface NotificationRecord {
   last_error: string | null;
 }
 
-/** When the practice answered a request (supabase/functions/_shared/db/booking-answers.ts), as the command prints it. */
-export interface AnswerRecord {
-  /** ISO 8601, UTC. */
-  answered_at: string;
-  channel: AnswerChannel | null;
-  marked_by: AnswerMarkedBy;
-}
-
 /** One booking request as the command prints it (the REST API's columns). */
 export type BookingRecord = BookingRow & {
   /** ISO 8601, UTC. */
   created_at: string;
   /** Absent when it was not read. */
   notification?: NotificationRecord;
-  /** Null while it waits for a reply; absent when it could not be read (a database whose migrations were only partly applied). */
-  answer?: AnswerRecord | null;
+  /**
+   * When the practice answered it (supabase/functions/_shared/db/booking-answers.ts),
+   * answered_at in ISO 8601, UTC; null while it waits for a reply; absent when
+   * it could not be read (a database whose migrations were only partly applied).
+   */
+  answer?: { answered_at: string; channel: AnswerChannel | null; marked_by: AnswerMarkedBy } | null;
 };
 
 const notifiedWords: Record<NotificationState, string> = {
