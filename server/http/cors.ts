@@ -11,6 +11,9 @@ export const apiCorsHeaders: Record<string, string> = {
     'Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit',
 };
 
+/** Every method the API knows (routes/rest.ts), allowed by a preflight. */
+export const apiMethods = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
+
 /** What supabase-js and postgrest-js send, allowed when a preflight names no headers. */
 const defaultAllowedHeaders =
   'apikey, authorization, content-type, prefer, x-client-info, accept-profile, content-profile, range, range-unit, x-retry-count';
@@ -22,7 +25,7 @@ export function preflightHeaders(req: IncomingMessage): Record<string, string> {
   const requested = req.headers['access-control-request-headers']?.trim();
   return {
     ...apiCorsHeaders,
-    'Access-Control-Allow-Methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+    'Access-Control-Allow-Methods': apiMethods,
     // Like PostgREST, allow what the browser asks for (header names only).
     'Access-Control-Allow-Headers':
       requested && headerList.test(requested) ? requested : defaultAllowedHeaders,

@@ -6,7 +6,7 @@ import {
   DatabaseUnavailableError,
 } from '../../supabase/functions/_shared/db/database.ts';
 import { authenticate } from '../http/api-keys.ts';
-import { apiCorsHeaders, preflightHeaders } from '../http/cors.ts';
+import { apiCorsHeaders, apiMethods, preflightHeaders } from '../http/cors.ts';
 import {
   ApiError,
   databaseUnavailable,
@@ -41,7 +41,7 @@ export interface RestDeps extends RpcDeps {
   logError: (message: string, error: unknown) => void;
 }
 
-const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const knownMethods = new Set(apiMethods.split(', '));
 
 export function createRestHandler(deps: RestDeps) {
   return async function handleRest(
