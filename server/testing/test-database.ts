@@ -34,10 +34,7 @@ export function useTestDatabase(engine: TestEngine): { readonly db: Database } {
  * A fresh, migrated database of TEST_DATABASE_URL for one describe block, as
  * useTestDatabase, with its URL for what runs in another process.
  */
-export function useScratchPostgres(bookingLimits?: BookingLimits): {
-  readonly db: Database;
-  readonly url: string;
-} {
+export function useScratchPostgres(bookingLimits?: BookingLimits) {
   let url = '';
   const database = useTestDatabase({
     name: 'PostgreSQL',
