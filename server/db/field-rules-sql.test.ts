@@ -12,11 +12,7 @@ import {
   type BookingField,
   type BookingForm,
 } from '../../supabase/functions/_shared/core/booking-rules.ts';
-import {
-  oneInboxSpellings,
-  plainAddresses,
-  unplainAddresses,
-} from '../testing/email-examples.ts';
+import { oneInboxSpellings, plainAddresses, unplainAddresses } from '../testing/email-examples.ts';
 import { fakeNames, realNames } from '../testing/full-name-examples.ts';
 import {
   hasLetter,

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageFor } from '../../supabase/functions/_shared/core/booking-rules.ts';
-import {
-  oneInbox,
-  oneInboxSpellings,
-} from '../testing/email-examples.ts';
+import { oneInbox, oneInboxSpellings } from '../testing/email-examples.ts';
 import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 import { loadNotifyConfig } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { createConfiguredNotifier } from '../../supabase/functions/_shared/notifications/setup.ts';
