@@ -2,6 +2,7 @@ import {
   collectConfigProblems,
   ConfigError,
   loadConfig,
+  type Env,
 } from '../supabase/functions/_shared/config.ts';
 import { loadLimits } from './limits/limits-config.ts';
 import { loadDailySchedule } from '../supabase/functions/_shared/notifications/daily-schedule.ts';
@@ -11,8 +12,6 @@ import { loadRetention } from '../supabase/functions/_shared/retention/retention
 
 /** Everything read from the environment, by the server and by `npm run bookings`. */
 export type Settings = ReturnType<typeof loadSettings>;
-
-type Env = Record<string, string | undefined>;
 
 /** Reads every group of settings, reporting all their problems at once. */
 export function loadSettings(env: Env = process.env, cwd: string = process.cwd()) {

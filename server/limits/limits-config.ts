@@ -1,12 +1,10 @@
-import { ConfigError } from '../../supabase/functions/_shared/config.ts';
+import { ConfigError, type Env } from '../../supabase/functions/_shared/config.ts';
 import type { BookingLimits } from '../db/booking-limits.ts';
 import { bookingLimitSettings, serverLimitSettings, type LimitSetting } from './limit-settings.ts';
 import { readTrustProxySetting } from './trusted-proxies.ts';
 
 /** The server's protections against floods; read from the environment. */
 export type LimitsConfig = ReturnType<typeof loadLimits>;
-
-type Env = Record<string, string | undefined>;
 
 /** The server's own limits when their settings are unset. */
 export const defaultLimits = {
