@@ -353,6 +353,7 @@ describe('startDailyTimer', () => {
    * makes it (daily-run.ts): the first instant of each day's run.
    */
   async function firstRunOfEachDay(start: string, hours: number) {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     vi.setSystemTime(new Date(start));
     const firstRuns = new Map<string, string>();
     const runs: number[] = [];
@@ -372,7 +373,6 @@ describe('startDailyTimer', () => {
   }
 
   it('runs at 07:00 UK time each day across the October change, and at least hourly', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const { firstRuns, longestGap } = await firstRunOfEachDay('2026-10-24T04:30:00Z', 51);
     expect(firstRuns).toEqual({
       '2026-10-24': '2026-10-24T06:00:00.000Z',
@@ -383,7 +383,6 @@ describe('startDailyTimer', () => {
   });
 
   it('runs at start when the day’s time has passed, then at 07:00 BST after the March change', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const { firstRuns } = await firstRunOfEachDay('2026-03-28T12:17:00Z', 45);
     expect(firstRuns).toEqual({
       '2026-03-28': '2026-03-28T12:17:00.000Z',

@@ -261,12 +261,8 @@ describe.each(testEngines('queue'))('the message queue on $name', (engine) => {
       const hook = await startWebhookReceiver([503]);
       const at = new Date('2026-11-02T07:00:00Z');
       try {
-        const { outcome, row } = await sendOnce(
-          [`http://127.0.0.1:${await freePort()}/`, hook.url],
-          {
-            at,
-          },
-        );
+        const down = `http://127.0.0.1:${await freePort()}/`;
+        const { outcome, row } = await sendOnce([down, hook.url], { at });
         const error = expect.stringMatching(
           /: fetch failed; webhook to .*: the webhook answered 503/,
         );
