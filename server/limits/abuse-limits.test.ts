@@ -290,14 +290,11 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     await setBookingLimits(app.db, { sitePerHour: 1 });
     expect(await insertAsAnonFrom('192.0.2.1', [booking('first@example.com')])).toBe('stored');
     expect(await insertWithProof('192.0.2.7', 'elsewhere@example.com', '192.0.2.8')).toBe('PT428');
-    expect(await insertWithProof('2001:db8:1:300::1', 'v6@example.com', '2001:db8:2::1')).toBe(
-      'PT428',
-    );
+    const v6 = '2001:db8:1:300::1';
+    expect(await insertWithProof(v6, 'v6@example.com', '2001:db8:2::1')).toBe('PT428');
     expect(await insertWithProof('192.0.2.7', 'nowhere@example.com', null)).toBe('PT428');
     // One /56: the same network.
-    expect(await insertWithProof('2001:db8:1:300::1', 'v6@example.com', '2001:db8:1:3ff::9')).toBe(
-      'stored',
-    );
+    expect(await insertWithProof(v6, 'v6@example.com', '2001:db8:1:3ff::9')).toBe('stored');
     const { salt } = await challengeAsAnon('192.0.2.7');
     expect(salt).toMatch(/&network=192\.0\.2\.7&$/);
     const expires = Number(/expires=(\d+)/.exec(salt)![1]) * 1000;
