@@ -11,7 +11,12 @@ import { createAlertStore } from '../../supabase/functions/_shared/notifications
 import { wakeAfterInserts } from '../notifications/wake-after-inserts.ts';
 import { anonJsonHeaders, type TestEngine } from './helpers.ts';
 import { useTestApp } from './test-database.ts';
-import { startNtfyPeer, startSmtpPeer, testSiteUrl } from './notification-peers.ts';
+import {
+  startNtfyPeer,
+  startSmtpPeer,
+  startWebhookReceiver,
+  testSiteUrl,
+} from './notification-peers.ts';
 
 /**
  * What the notifier's tests run on, for one describe block: a migrated
@@ -105,6 +110,11 @@ export function useNotifierHarness(engine: TestEngine, tablesToEmpty: readonly s
       const peer = await startNtfyPeer(options);
       closers.push(peer.close);
       return peer;
+    },
+    async webhookReceiver(statuses: number[] = []) {
+      const hook = await startWebhookReceiver(statuses);
+      closers.push(hook.close);
+      return hook;
     },
     /** Runs `close` after the current test. */
     afterTest(close: () => Promise<void>) {

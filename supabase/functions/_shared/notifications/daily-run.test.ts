@@ -9,7 +9,6 @@ import {
   emailChannelTo,
   freePort,
   practiceInbox,
-  startWebhookReceiver,
 } from '../../../../server/testing/notification-peers.ts';
 import { createWebhookChannel, type NotificationChannel } from './channels.ts';
 import { noChannelNote, runDaily, type DailyRunOptions } from './daily-run.ts';
@@ -311,8 +310,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     await harness.db.query(
       `update app_private.messages set next_attempt_at = now() - interval '1 minute' where day = '2026-11-03'`,
     );
-    const hook = await startWebhookReceiver();
-    harness.afterTest(hook.close);
+    const hook = await harness.webhookReceiver();
     expect((await run('2026-11-03T07:10:00Z', [createWebhookChannel(hook.url)])).outcome).toBe(
       'sent',
     );

@@ -11,7 +11,6 @@ import {
   freePort,
   practiceInbox,
   startSilentServer,
-  startWebhookReceiver,
   waitFor,
   type SmtpPeer,
 } from '../../../../server/testing/notification-peers.ts';
@@ -92,6 +91,13 @@ describe.each(engines)('the notifier on $name', (engine) => {
   }
 
   const outboxRows = harness.notificationRows;
+
+  /** Every request's notification is complete, with no error left on it. */
+  async function expectAllDelivered() {
+    expect((await outboxRows()).every((row) => row.completed && row.last_error === null)).toBe(
+      true,
+    );
+  }
   const booking = bookingWithId;
 
   it('e-mails the practice every field of a booking, the name as text, the time in UK time', async () => {
@@ -173,9 +179,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
       'Booking request from First Guest',
       'Booking request from Second Guest',
     ]);
-    expect((await outboxRows()).every((row) => row.completed && row.last_error === null)).toBe(
-      true,
-    );
+    await expectAllDelivered();
   });
 
   it('never holds up the booking API while the SMTP server hangs', async () => {
@@ -195,8 +199,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
 
   it('posts the booking as JSON to the webhook, retrying it without sending the e-mail again', async () => {
     const peer = await smtpPeer();
-    const hook = await startWebhookReceiver([500, 503]);
-    harness.afterTest(hook.close);
+    const hook = await harness.webhookReceiver([500, 503]);
     const notifier = startNotifier([emailTo(peer.port), createWebhookChannel(hook.url)]);
     const sent = booking({
       full_name: "Zoë O'Neil",
@@ -294,12 +297,15 @@ describe.each(engines)('the notifier on $name', (engine) => {
       );
     }
 
+    /** As many usual requests as the threshold lets through, each from its own address. */
+    const usualRequests = () =>
+      Array.from({ length: threshold }, (_, i) => booking({ email: `u${i}@example.com` }));
+
     const subjects = (peer: SmtpPeer) => peer.mails.map((mail) => mail.parsed.subject ?? '');
 
     it('e-mails the requests above the threshold in one digest, with the flood alert, and the others one by one', async () => {
       const peer = await smtpPeer();
-      const hook = await startWebhookReceiver();
-      harness.afterTest(hook.close);
+      const hook = await harness.webhookReceiver();
       const notifier = startNotifier([emailTo(peer.port), createWebhookChannel(hook.url)], {
         start: false,
       });
@@ -374,9 +380,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
     it('sends the next digest no sooner than 15 minutes after the last', async () => {
       const peer = await smtpPeer();
       const notifier = startNotifier([emailTo(peer.port)], { start: false });
-      await post(
-        [booking(), booking(), booking()].map((row, i) => ({ ...row, email: `u${i}@example.com` })),
-      );
+      await post(usualRequests());
       await flood(2);
       await notifier.runOnce();
       const digestCount = () =>
@@ -404,9 +408,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
       const port = await freePort();
       // No retry delay: what failed is due again at the next run.
       const notifier = startNotifier([emailTo(port)], { start: false, retryMs: 0 });
-      await post(
-        [booking(), booking(), booking()].map((row, i) => ({ ...row, email: `u${i}@example.com` })),
-      );
+      await post(usualRequests());
       const flooded = await flood(4);
       expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 7 });
       expect(errors).toContainEqual(
@@ -428,9 +430,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
       expect(subjects(peer).filter((subject) => subject.includes('more booking'))).toEqual([
         expect.stringMatching(/^4 more booking requests/),
       ]);
-      expect((await outboxRows()).every((row) => row.completed && row.last_error === null)).toBe(
-        true,
-      );
+      await expectAllDelivered();
     });
   });
 
@@ -482,8 +482,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
 
   it('reports a notification still failing after an hour through the webhook, once, when the e-mail login is refused', async () => {
     const peer = await smtpPeer({ auth: { user: 'clinic', pass: 's3cret' } });
-    const hook = await startWebhookReceiver();
-    harness.afterTest(hook.close);
+    const hook = await harness.webhookReceiver();
     const notifier = startNotifier(
       [emailTo(peer.port, 'clinic:wrong@'), createWebhookChannel(hook.url)],
       { start: false, retryMs: 1, alertAfterMs: 60 * 60_000 },
