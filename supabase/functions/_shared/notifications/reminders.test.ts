@@ -86,7 +86,7 @@ function useHarness(getDb: () => Database) {
     notifier(
       clock: { now: Date },
       options: { remindHours?: number; channels?: NotificationChannel[]; db?: Database } = {},
-    ): Notifier {
+    ) {
       const db = options.db ?? getDb();
       const notifier = createNotifier({
         siteUrl: testSiteUrl,
@@ -108,7 +108,14 @@ function useHarness(getDb: () => Database) {
         log: { info: () => {}, error: (message) => harness.errors.push(message) },
       });
       notifiers.push(notifier);
-      return notifier;
+      return {
+        ...notifier,
+        /** Sets the clock to `iso`, then runs once. */
+        runAt(iso: string) {
+          clock.now = at(iso);
+          return notifier.runOnce();
+        },
+      };
     },
   };
 
@@ -145,19 +152,16 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
     await notifier.runOnce();
     expect(reminderMails(harness.smtp)).toHaveLength(0);
 
-    clock.now = at('2026-03-28T20:30:00Z');
-    await notifier.runOnce();
+    await notifier.runAt('2026-03-28T20:30:00Z');
     expect(reminderMails(harness.smtp).map((mail) => mail.parsed.subject)).toEqual([
       // Due at 00:30 UTC, still GMT.
       'A request waits for a reply; it is due tomorrow at 00:30',
     ]);
 
-    clock.now = at('2026-03-28T21:29:00Z');
-    await notifier.runOnce();
+    await notifier.runAt('2026-03-28T21:29:00Z');
     expect(reminderMails(harness.smtp)).toHaveLength(1);
 
-    clock.now = at('2026-03-28T21:30:00Z');
-    await notifier.runOnce();
+    await notifier.runAt('2026-03-28T21:30:00Z');
     expect(reminderMails(harness.smtp).map((mail) => mail.parsed.subject)).toEqual([
       'A request waits for a reply; it is due tomorrow at 00:30',
       // Due at 01:30 UTC, just after the change: 02:30 BST.
@@ -169,8 +173,7 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
 
     // Long after, and late: never again.
     for (const later of ['2026-03-29T01:30:00Z', '2026-03-29T09:00:00Z', '2026-04-02T09:00:00Z']) {
-      clock.now = at(later);
-      await notifier.runOnce();
+      await notifier.runAt(later);
     }
     expect(remindedCounts(harness.smtp, [beforeChange, afterChange])).toEqual([1, 1]);
     // The same reminders pushed, once each.
@@ -199,19 +202,16 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
     await notifier.runOnce();
     expect(reminderMails(harness.smtp)).toHaveLength(0);
 
-    clock.now = at('2026-10-25T00:20:00Z');
-    await notifier.runOnce();
+    await notifier.runAt('2026-10-25T00:20:00Z');
     expect(reminderMails(harness.smtp).map((mail) => mail.parsed.subject)).toEqual([
       // Due at 00:50 UTC: 01:50 BST, before the change.
       'A request waits for a reply; it is due at 01:50',
     ]);
 
     // Due at 01:10 UTC: 01:10 GMT, after the change (01:50 BST came first).
-    clock.now = at('2026-10-25T00:39:59Z');
-    await notifier.runOnce();
+    await notifier.runAt('2026-10-25T00:39:59Z');
     expect(reminderMails(harness.smtp)).toHaveLength(1);
-    clock.now = at('2026-10-25T00:40:00Z');
-    await notifier.runOnce();
+    await notifier.runAt('2026-10-25T00:40:00Z');
     expect(reminderMails(harness.smtp).at(-1)?.parsed.subject).toBe(
       'A request waits for a reply; it is due at 01:10',
     );
@@ -219,16 +219,14 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
     // Two due at the same run come in one reminder, the first due first.
     const first = await storeRequest(database.db, at('2026-10-24T10:00:00Z'), 'Zoë First');
     const second = await storeRequest(database.db, at('2026-10-24T10:05:00Z'), 'Łucja Second');
-    clock.now = at('2026-10-25T10:20:00Z');
-    await notifier.runOnce();
+    await notifier.runAt('2026-10-25T10:20:00Z');
     const grouped = reminderMails(harness.smtp).at(-1)!;
     expect(grouped.parsed.subject).toBe('2 requests wait for a reply; the first is 20 min late');
     expect(grouped.parsed.text!.indexOf('Zoë First')).toBeLessThan(
       grouped.parsed.text!.indexOf('Łucja Second'),
     );
 
-    clock.now = at('2026-10-26T10:00:00Z');
-    await notifier.runOnce();
+    await notifier.runAt('2026-10-26T10:00:00Z');
     expect(remindedCounts(harness.smtp, [beforeChange, afterChange, first, second])).toEqual([
       1, 1, 1, 1,
     ]);
