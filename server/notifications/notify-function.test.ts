@@ -474,6 +474,9 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
             'select url, body, headers from net.requests',
           )
         ).rows;
+      /** Sends `request` as pg_net sends what net.http_post recorded. */
+      const sendAsPgNet = (request: Awaited<ReturnType<typeof requests>>[number]) =>
+        call(request.url, { headers: request.headers, body: JSON.stringify(request.body) });
 
       // Not set up yet (no secrets in Vault): the booking is stored, nothing is called.
       await insertAsVisitor([bookingWithId({ full_name: 'Before Setup' })]);
@@ -491,10 +494,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${secret}` },
       });
       // Sent as pg_net sends it once the booking's transaction has committed.
-      const answer = await call(request!.url, {
-        headers: request!.headers,
-        body: JSON.stringify(request!.body),
-      });
+      const answer = await sendAsPgNet(request!);
       expect(answer.body).toEqual({ sent: 2, failed: 0, pending: 0 });
       expect(peer.mails.map((mail) => mail.parsed.subject).sort()).toEqual([
         'Booking request from After Setup',
@@ -506,10 +506,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       await db.query('select app_private.request_daily_summary()');
       const [daily] = await requests();
       expect(daily).toEqual({ ...request, body: { task: 'heartbeat' } });
-      const dailyAnswer = await call(daily!.url, {
-        headers: daily!.headers,
-        body: JSON.stringify(daily!.body),
-      });
+      const dailyAnswer = await sendAsPgNet(daily!);
       expect(dailyAnswer.status).toBe(200);
       expect(dailyAnswer.body).toHaveProperty('heartbeat');
 
