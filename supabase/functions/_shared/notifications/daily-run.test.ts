@@ -97,15 +97,10 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     expect(await run('2026-10-24T05:59:00Z', channels)).toEqual({ outcome: 'not due' });
     expect(peer.mails).toHaveLength(0);
 
-    expect(await run('2026-10-24T06:00:00Z', channels)).toEqual({
-      outcome: 'sent',
-      day: '2026-10-24',
-      purged: 0,
-    });
-    expect(await run('2026-10-24T06:05:00Z', channels)).toEqual({
-      outcome: 'already done',
-      day: '2026-10-24',
-    });
+    const sent = await run('2026-10-24T06:00:00Z', channels);
+    expect(sent).toEqual({ outcome: 'sent', day: '2026-10-24', purged: 0 });
+    const again = await run('2026-10-24T06:05:00Z', channels);
+    expect(again).toEqual({ outcome: 'already done', day: '2026-10-24' });
     expect(peer.mails).toHaveLength(1);
     const mail = peer.mails[0]!;
     expect(mail.to).toEqual([practiceInbox]);
@@ -145,11 +140,8 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
 
     // 06:30 UTC is 06:30 GMT that day: not due yet, though it would be in BST.
     expect((await run('2026-10-25T06:30:00Z', channels)).outcome).toBe('not due');
-    expect(await run('2026-10-25T07:00:00Z', channels)).toEqual({
-      outcome: 'sent',
-      day: '2026-10-25',
-      purged: 1,
-    });
+    const sent = await run('2026-10-25T07:00:00Z', channels);
+    expect(sent).toEqual({ outcome: 'sent', day: '2026-10-25', purged: 1 });
     expect(peer.mails).toHaveLength(1);
     const mail = peer.mails[0]!;
     expect(mail.parsed.subject).toBe(
@@ -330,11 +322,8 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     await storeRequest('2025-10-20T12:00:00Z', 'Last Year');
     const peer = await smtpPeer();
     const off = { schedule: { at: seven, summary: false } };
-    expect(await run('2026-11-05T07:00:00Z', [emailTo(peer.port)], off)).toEqual({
-      outcome: 'done',
-      day: '2026-11-05',
-      purged: 1,
-    });
+    const done = await run('2026-11-05T07:00:00Z', [emailTo(peer.port)], off);
+    expect(done).toEqual({ outcome: 'done', day: '2026-11-05', purged: 1 });
     await storeRequest('2025-10-21T12:00:00Z', 'Also Last Year');
     expect((await run('2026-11-05T08:00:00Z', [emailTo(peer.port)], off)).outcome).toBe(
       'already done',
@@ -344,11 +333,8 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
 
   it("purges without a channel but leaves the day's summary to a later run that has one", async () => {
     await storeRequest('2025-10-20T12:00:00Z', 'Last Year');
-    expect(await run('2026-11-04T07:00:00Z', [])).toEqual({
-      outcome: 'done',
-      day: '2026-11-04',
-      purged: 1,
-    });
+    const done = await run('2026-11-04T07:00:00Z', []);
+    expect(done).toEqual({ outcome: 'done', day: '2026-11-04', purged: 1 });
     const { rows } = await harness.db.query(
       `select done_at is null as open, next_attempt_at <= now() as due, last_error
          from app_private.messages where day = '2026-11-04'`,
@@ -359,11 +345,8 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
 
     // Started later that day with SMTP: the summary goes out, once.
     const peer = await smtpPeer();
-    expect(await run('2026-11-04T09:00:00Z', [emailTo(peer.port)])).toEqual({
-      outcome: 'sent',
-      day: '2026-11-04',
-      purged: 0,
-    });
+    const sent = await run('2026-11-04T09:00:00Z', [emailTo(peer.port)]);
+    expect(sent).toEqual({ outcome: 'sent', day: '2026-11-04', purged: 0 });
     expect(peer.mails.map((mail) => mail.parsed.messageId)).toEqual([
       '<daily-summary-2026-11-04@rochester-hijama.example>',
     ]);
