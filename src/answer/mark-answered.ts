@@ -1,11 +1,8 @@
-import { restEndpoint } from '../lib/rest-endpoint.ts';
+import { requestTimeoutMs, restEndpoint } from '../lib/rest-endpoint.ts';
 import { answerOutcome, type AnswerOutcome } from './answer-outcome.ts';
 
 /** The SQL functions the buttons call, as PostgREST exposes them (`/rest/v1/rpc/<name>`). */
 type AnswerFunction = 'mark_booking_answered' | 'unmark_booking_answered';
-
-/** How long the button waits for an answer before saying the connection failed. */
-const requestTimeoutMs = 15_000;
 
 /** Marks the request of `token` answered. */
 export const markAnswered = (token: string) => callAnswerFunction('mark_booking_answered', token);

@@ -1,6 +1,6 @@
 import { bookingsTable } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import type { BookingRow } from '../../supabase/functions/_shared/core/booking-row.ts';
-import { restEndpoint } from '../lib/rest-endpoint.ts';
+import { requestTimeoutMs, restEndpoint } from '../lib/rest-endpoint.ts';
 import {
   bookingChallengeFunction,
   bookingProofHeader,
@@ -9,14 +9,6 @@ import {
   isProofOfWorkRequired,
   proofSolveTimeoutMs,
 } from './proof-of-work.ts';
-
-/**
- * How long one exchange with the API may take before the visitor is told the
- * request failed. During a flood a booking takes three (the refused insert,
- * the challenge, the insert with its proof) and the solve between them, each
- * with its own limit.
- */
-const requestTimeoutMs = 15_000;
 
 /** PostgreSQL's unique violation: the row with this id is already stored, i.e. an earlier try arrived. */
 const alreadyStored = '23505';

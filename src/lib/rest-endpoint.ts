@@ -7,6 +7,14 @@ interface RestEndpoint {
 }
 
 /**
+ * How long one exchange with the API may take before the visitor is told it
+ * failed: the booking form's (during a flood a booking takes three, the refused
+ * insert, the challenge and the insert with its proof, each with this limit) and
+ * the answer page's buttons'.
+ */
+export const requestTimeoutMs = 15_000;
+
+/**
  * Where requests go, fixed at build time: a Supabase project when both
  * VITE_ variables are set, otherwise the project's own server on this origin.
  * The booking form and the answer page use the same one.
