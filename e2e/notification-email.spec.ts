@@ -3,26 +3,22 @@ import {
   composeBookingEmail,
   markAnsweredActions,
   replyActions,
-  type BookingNotice,
 } from '../supabase/functions/_shared/notifications/booking-notice.ts';
+import { sampleNotice, testSiteUrl, withAnswerToken } from '../server/testing/notice-samples.ts';
 import { accessibilityViolations } from './fixtures.ts';
-
-/** SITE_URL of these tests: every link to the site must name it. */
-const testSiteUrl = 'https://clinic.test/';
 
 // The practitioner's e-mail, as a phone shows it. It needs no server: the
 // HTML is composed here and loaded as it is, without a style sheet, as mail
 // clients do.
 
-const notice: BookingNotice = {
-  id: '5f0c2a8e-2f4b-4d0e-9a47-0a1b2c3d4e5f',
-  createdAt: new Date('2026-11-23T18:40:00Z'),
-  fullName: 'Amina Khan',
-  phone: '+44 (0) 7700 900 123',
-  email: 'amina.khan@example.com',
-  instagram: 'amina.k',
-  answerToken: `5f0c2a8e-2f4b-4d0e-9a47-0a1b2c3d4e5f.1790000000.${'ab'.repeat(32)}`,
-};
+const notice = withAnswerToken(
+  sampleNotice({
+    createdAt: new Date('2026-11-23T18:40:00Z'),
+    phone: '+44 (0) 7700 900 123',
+    email: 'amina.khan@example.com',
+    instagram: 'amina.k',
+  }),
+);
 
 async function showOnPhone(page: Page, html: string) {
   await page.setViewportSize({ width: 375, height: 800 });

@@ -1,5 +1,8 @@
 import type { BookingNotice } from '../../supabase/functions/_shared/notifications/booking-notice.ts';
 
+/** SITE_URL of the notification tests: every link to the site must name it. */
+export const testSiteUrl = 'https://clinic.test/';
+
 /**
  * The sample request of the tests of what the messages to the practice say,
  * as the notifier reads one (BookingNotice): Amina Khan's, received on 1 July

@@ -12,6 +12,7 @@ import {
   type NotificationChannel,
 } from '../../supabase/functions/_shared/notifications/channels.ts';
 import { serve } from './helpers.ts';
+import { testSiteUrl } from './notice-samples.ts';
 
 /** The other ends of the notifications in tests: a real SMTP server and a webhook receiver. */
 
@@ -135,8 +136,8 @@ export async function makeCertificate(dir: string) {
   };
 }
 
-/** SITE_URL of the notification tests: every link to the site must name it. */
-export const testSiteUrl = 'https://clinic.test/';
+/** SITE_URL of the notification tests (notice-samples.ts). */
+export { testSiteUrl };
 
 /** NOTIFY_TO of the notification tests. */
 export const practiceInbox = 'practice@example.com';

@@ -7,13 +7,16 @@ import {
   replyBy,
 } from './booking-notice.ts';
 import { escapeHtml } from './email-html.ts';
-import { sampleAnswerToken, sampleNotice } from '../../../../server/testing/notice-samples.ts';
+import {
+  sampleAnswerToken,
+  sampleNotice,
+  testSiteUrl,
+} from '../../../../server/testing/notice-samples.ts';
 import { instagramUrl } from './reply-links.ts';
 import { practice } from '../content/practice.ts';
 import * as visitorEmails from '../content/visitor-emails.ts';
 
 /** SITE_URL of these tests: every link to the site must name it. */
-const testSiteUrl = 'https://clinic.test/';
 
 const { replyWithinHours } = practice;
 

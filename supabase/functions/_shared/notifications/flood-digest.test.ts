@@ -2,9 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BookingNotice } from './booking-notice.ts';
 import { composeFloodDigest } from './flood-digest.ts';
 import { messageListLimit } from './message-lists.ts';
-
-/** SITE_URL of these tests: every link to the site must name it. */
-const testSiteUrl = 'https://clinic.test/';
+import { testSiteUrl } from '../../../../server/testing/notice-samples.ts';
 
 /** What a flood digest of many requests says, in the e-mail's two parts and the webhook. */
 

@@ -10,10 +10,13 @@ import {
   describeTimeLeft,
   waitingListCommand,
 } from './reminder-message.ts';
-import { sampleAnswerToken, sampleNotice } from '../../../../server/testing/notice-samples.ts';
+import {
+  sampleAnswerToken,
+  sampleNotice,
+  testSiteUrl,
+} from '../../../../server/testing/notice-samples.ts';
 
 /** SITE_URL of these tests: every link to the site must name it. */
-const testSiteUrl = 'https://clinic.test/';
 
 /** What the reminder of waiting requests says, in the e-mail, the webhook and the push. */
 
