@@ -12,7 +12,7 @@ export const apiCorsHeaders: Record<string, string> = {
 };
 
 /** Every method the API knows (routes/rest.ts), allowed by a preflight. */
-export const apiMethods = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
+export const apiMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** What supabase-js and postgrest-js send, allowed when a preflight names no headers. */
 const defaultAllowedHeaders =
@@ -25,7 +25,7 @@ export function preflightHeaders(req: IncomingMessage): Record<string, string> {
   const requested = req.headers['access-control-request-headers']?.trim();
   return {
     ...apiCorsHeaders,
-    'Access-Control-Allow-Methods': apiMethods,
+    'Access-Control-Allow-Methods': apiMethods.join(', '),
     // Like PostgREST, allow what the browser asks for (header names only).
     'Access-Control-Allow-Headers':
       requested && headerList.test(requested) ? requested : defaultAllowedHeaders,

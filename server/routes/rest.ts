@@ -41,7 +41,7 @@ export interface RestDeps extends RpcDeps {
   logError: (message: string, error: unknown) => void;
 }
 
-const knownMethods = new Set(apiMethods.split(', '));
+const knownMethods = new Set(apiMethods);
 
 export function createRestHandler(deps: RestDeps) {
   return async function handleRest(
