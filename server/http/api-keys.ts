@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { sameSecret } from '../../supabase/functions/_shared/same-secret.ts';
 import { invalidApiKey, noApiKey } from './api-errors.ts';
 
 /**
@@ -17,10 +17,4 @@ export function authenticate(headers: IncomingHttpHeaders, anonKey: string): voi
   if (authorization === undefined) return;
   const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
   if (token === undefined || !sameSecret(token, anonKey)) throw invalidApiKey(true);
-}
-
-/** Compares in constant time, so response timing does not reveal a key's prefix. */
-function sameSecret(candidate: string, secret: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(candidate), digest(secret));
 }

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   bodyNotJson,
   databaseUnavailable,
@@ -25,6 +24,7 @@ import { createOutbox, type Outbox } from '../_shared/notifications/outbox.ts';
 import { createChannels, createConfiguredNotifier } from '../_shared/notifications/setup.ts';
 import type { Period } from '../_shared/retention/period.ts';
 import { loadRetention } from '../_shared/retention/retention.ts';
+import { sameSecret } from '../_shared/same-secret.ts';
 
 /**
  * The notify-bookings Edge Function's requests: `POST` with
@@ -70,7 +70,8 @@ export function createNotifyHandler(
     if (!secret) {
       return secretNotSet();
     }
-    if (!hasBearer(request, secret)) {
+    // The whole header, compared in constant time.
+    if (!sameSecret(request.headers.get('Authorization') ?? '', `Bearer ${secret}`)) {
       return unauthorized();
     }
     if (problems.length > 0 || !config || !databaseUrl || !schedule) {
@@ -165,14 +166,4 @@ async function requireOutbox(db: Database): Promise<Outbox> {
     );
   }
   return outbox;
-}
-
-/** Compares the whole header in constant time: both sides are hashed to the same length first. */
-function hasBearer(request: Request, secret: string): boolean {
-  const given = request.headers.get('Authorization') ?? '';
-  return timingSafeEqual(sha256(given), sha256(`Bearer ${secret}`));
-}
-
-function sha256(text: string): Uint8Array {
-  return createHash('sha256').update(text).digest();
 }
