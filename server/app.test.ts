@@ -8,12 +8,15 @@ import {
 import { expectApiError, useTestApp } from './testing/test-database.ts';
 import { openPostgres } from '../supabase/functions/_shared/db/postgres.ts';
 import type { Database } from '../supabase/functions/_shared/db/database.ts';
-import { anonJsonHeaders, serveApp, testEngines, type RunningServer } from './testing/helpers.ts';
+import {
+  anonHeaders,
+  anonJsonHeaders,
+  serveApp,
+  testEngines,
+  type RunningServer,
+} from './testing/helpers.ts';
 import { request as httpRequest } from 'node:http';
 import { bookingWithId, postBooking, sampleBooking } from './testing/booking-samples.ts';
-
-const { apikey, Authorization } = anonJsonHeaders;
-const anonHeaders = { apikey, Authorization };
 
 const engines = testEngines('api');
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
 import { useTestApp } from './testing/test-database.ts';
 import { bookingWithId } from './testing/booking-samples.ts';
-import { httpExchange, testEngines, type HttpAnswer } from './testing/helpers.ts';
+import { anonHeaders, httpExchange, testEngines, type HttpAnswer } from './testing/helpers.ts';
 
 /**
  * Thousands of generated requests against the real server: random JSON, wrong
@@ -62,7 +62,6 @@ const invalidValue = fc.oneof(
   fc.constant('   '),
 );
 
-const anonHeaders = { apikey: developmentAnonKey, authorization: `Bearer ${developmentAnonKey}` };
 const json = { 'content-type': 'application/json' };
 
 const wrongHeaders = fc.oneof(

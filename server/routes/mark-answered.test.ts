@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { createBookingAnswers } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import { expectApiError, useTestApp } from '../testing/test-database.ts';
-import { anonJsonHeaders, testEngines } from '../testing/helpers.ts';
+import { anonHeaders, anonJsonHeaders, testEngines } from '../testing/helpers.ts';
 import { answerTokenFor, forgedToken, storeWaitingRequest } from '../testing/answer-fixtures.ts';
 
 /**
@@ -51,12 +51,7 @@ describe.each(testEngines('mark-answered'))('rpc/mark_booking_answered on $name'
   });
 
   it('answers postgrest-js as the page calls it, and a refusal as its error', async () => {
-    const client = new PostgrestClient(`${app.baseUrl}/rest/v1`, {
-      headers: {
-        apikey: anonJsonHeaders.apikey,
-        Authorization: `Bearer ${anonJsonHeaders.apikey}`,
-      },
-    });
+    const client = new PostgrestClient(`${app.baseUrl}/rest/v1`, { headers: anonHeaders });
     const id = await storedRequest();
     const marked = await client.rpc('mark_booking_answered', { token: await tokenFor(id) });
     expect([marked.error, marked.status]).toEqual([null, 200]);

@@ -29,12 +29,14 @@ import { createHttpServer } from '../http/http-server.ts';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL?.trim() || undefined;
 
-/** The headers the site sends with a booking: the public key, as supabase-js sends it, and JSON. */
-export const anonJsonHeaders = {
+/** The public key, as supabase-js sends it with every request. */
+export const anonHeaders = {
   apikey: developmentAnonKey,
   Authorization: `Bearer ${developmentAnonKey}`,
-  'Content-Type': 'application/json',
 };
+
+/** The headers the site sends with a booking: the public key and JSON. */
+export const anonJsonHeaders = { ...anonHeaders, 'Content-Type': 'application/json' };
 
 /** An HTTP answer as node:http reads it: status, headers and the body, as sent and as text. */
 export interface HttpAnswer {
