@@ -283,12 +283,6 @@ describe.each(engines)('the booking API on $name', (engine) => {
     const head = await fetch(`${api()}/bookings`, { method: 'HEAD', headers: anonHeaders });
     expect(head.status).toBe(401);
 
-    const client = new PostgrestClient(api(), { headers: anonHeaders });
-    expect((await client.from('bookings').select('*')).error?.code).toBe('42501');
-    expect(
-      (await client.from('bookings').update({ full_name: 'Changed' }).eq('id', id)).error?.code,
-    ).toBe('42501');
-    expect((await client.from('bookings').delete().eq('id', id)).error?.code).toBe('42501');
     expect(await storedRows()).toEqual([expect.objectContaining({ id, full_name: 'Amina Khan' })]);
   });
 
