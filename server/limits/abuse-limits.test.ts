@@ -235,20 +235,15 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     const perEmail = await from('127.0.0.2', booking('one@example.com'));
     expect((await from('127.0.0.2', booking('two@example.com'))).status).toBe(201);
     const perClient = await from('127.0.0.2', booking('three@example.com'));
-    const bodies = [perClient, perEmail].map((answer) => {
-      expect(answer.status).toBe(429);
-      return answer.body;
-    });
-    expect(new Set(bodies.map((body) => JSON.stringify(body))).size).toBe(1);
-    expect(bodies[0]).toEqual({ ...tooManyRequestsAnswer, details: null });
-
     // The server's own per-address bucket answers the same.
     let bucket: Awaited<ReturnType<typeof from>> | undefined;
     for (let i = 0; i < defaultLimits.rateLimitPerMinute + 1; i += 1) {
       bucket = await from('127.0.0.9', { not: 'a booking' });
     }
-    expect(bucket?.status).toBe(429);
-    expect(bucket?.body).toEqual(bodies[0]);
+    const limited = { status: 429, body: { ...tooManyRequestsAnswer, details: null } };
+    for (const { status, body } of [perClient, perEmail, bucket!]) {
+      expect({ status, body }).toEqual(limited);
+    }
   });
 
   it('accepts as anon in SQL only a proof this database signed for the same network, unexpired and unused', async () => {
