@@ -12,7 +12,7 @@ import {
   type Database,
 } from '../../supabase/functions/_shared/db/database.ts';
 import { callApiFunction } from '../../supabase/functions/_shared/db/api-function.ts';
-import { expectApiError, useTestApp } from '../testing/test-database.ts';
+import { countedNetworks, expectApiError, useTestApp } from '../testing/test-database.ts';
 import { tooManyRequestsAnswer } from '../http/api-errors.ts';
 import {
   signedChallenge,
@@ -103,12 +103,6 @@ describe.each(engines)("the database's limits on $name", (engine) => {
       email,
     );
   };
-  const networksCounted = async () => {
-    const { rows } = await app.db.query<{ network: string }>(
-      'select network from app_private.booking_clients order by created_at',
-    );
-    return rows.map((row) => row.network);
-  };
 
   beforeAll(async () => {
     defaults = await readBookingLimits(app.db);
@@ -169,7 +163,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
       expect(await insertAsAnonFrom(address, [booking('more@example.com')])).toBe('PT428');
       expect(await insertWithProof(address, `proved${index}@example.com`)).toBe('stored');
     }
-    expect(new Set(await networksCounted())).toEqual(new Set(['unknown']));
+    expect(new Set(await countedNetworks(app.db))).toEqual(new Set(['unknown']));
   });
 
   it('asks every request without a client address for a proof, never closes the form to them, and tells the practice once', async () => {
@@ -178,7 +172,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
       answers.push(await insertWithProof(undefined, `nobody${n}@example.com`));
     }
     expect(answers).toEqual(Array(20).fill('stored'));
-    expect(await networksCounted()).toEqual(Array(20).fill('unknown'));
+    expect(await countedNetworks(app.db)).toEqual(Array(20).fill('unknown'));
     // The bucket is the site's own hour (site_per_hour), not one network's 5.
     expect(await insertWithProof(undefined, 'nobody21@example.com')).toBe('PT429');
     const { rows } = await app.db.query<{ kind: string }>(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { ApiLimits } from '../app.ts';
-import { useTestDatabase } from '../testing/test-database.ts';
+import { countedNetworks, useTestDatabase } from '../testing/test-database.ts';
 import { postBookingFrom, testEngines, serveApp } from '../testing/helpers.ts';
 import { bookingWithId } from '../testing/booking-samples.ts';
 
@@ -35,13 +35,6 @@ describe.each(testEngines('trusted-proxy', {}))('the client of a request, on $na
     onTestFinished(() => server.close());
     return server;
   };
-  /** The networks the database counted, in order. */
-  const countedNetworks = async () => {
-    const { rows } = await opened.db.query<{ network: string }>(
-      'select network from app_private.booking_clients order by created_at',
-    );
-    return rows.map((row) => row.network);
-  };
   beforeEach(async () => {
     await opened.db.exec(
       'delete from public.bookings; delete from app_private.booking_clients; delete from app_private.messages;',
@@ -54,7 +47,7 @@ describe.each(testEngines('trusted-proxy', {}))('the client of a request, on $na
     const forwarded = { 'X-Forwarded-For': '192.0.2.1, 2001:db8:1:2::5' };
     expect(await bookFrom(server.baseUrl, '127.0.0.2', forwarded)).toBe(201);
     expect(await bookFrom(server.baseUrl, '127.0.0.3', forwarded)).toBe(201);
-    expect(await countedNetworks()).toEqual(['2001:db8:1::/56', '127.0.0.3']);
+    expect(await countedNetworks(opened.db)).toEqual(['2001:db8:1::/56', '127.0.0.3']);
   });
 
   it('puts clients it cannot tell in one shared bucket, limited like any other, each asked for a proof', async () => {
@@ -81,6 +74,6 @@ describe.each(testEngines('trusted-proxy', {}))('the client of a request, on $na
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('TRUST_PROXY=loopback');
     // Until then, every visitor is the proxy.
-    expect(await countedNetworks()).toEqual(['127.0.0.4', '127.0.0.4', '127.0.0.4']);
+    expect(await countedNetworks(opened.db)).toEqual(['127.0.0.4', '127.0.0.4', '127.0.0.4']);
   });
 });

@@ -98,3 +98,11 @@ export async function expectApiError(response: Response, status: number, code: s
   expect(body.code).toBe(code);
   return body as { code: string; message: string; details: string | null; hint: string | null };
 }
+
+/** The client networks the database's booking limits counted, oldest first. */
+export async function countedNetworks(db: Database): Promise<string[]> {
+  const { rows } = await db.query<{ network: string }>(
+    'select network from app_private.booking_clients order by created_at',
+  );
+  return rows.map((row) => row.network);
+}
