@@ -8,6 +8,7 @@ import { floodReviewCommand } from '../../supabase/functions/_shared/notificatio
 import { composeAlert } from '../../supabase/functions/_shared/notifications/practice-alerts.ts';
 import { solveBookingChallenge } from './booking-proof.ts';
 import { anonJsonHeaders } from './helpers.ts';
+import { bookingWithId } from './booking-samples.ts';
 import type { ReceivedMail } from './notification-peers.ts';
 
 /**
@@ -29,12 +30,7 @@ export async function sendFloodRequest(
     fetch(`${api}/bookings`, {
       method: 'POST',
       headers: proof === undefined ? headers : { ...headers, [bookingProofHeader]: proof },
-      body: JSON.stringify({
-        id: crypto.randomUUID(),
-        full_name: 'Flood Robot',
-        phone: '07700 900123',
-        email,
-      }),
+      body: JSON.stringify(bookingWithId({ full_name: 'Flood Robot', email })),
     });
   const first = await send();
   if (first.status !== 428) return first.status;
