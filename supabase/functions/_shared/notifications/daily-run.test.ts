@@ -215,35 +215,13 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     const mail = peer.mails[0]!;
     expect(mail.parsed.subject).toBe('Daily summary: 4 waiting (2 late), 3 new booking requests');
     const text = withoutMarkLinks(mail.parsed.text ?? '', [forgotten, missed, saturday, evening]);
-    const waitingLine = (left: string, name: string, id: string, due: string) =>
-      `- ${left}: ${name}, ref ${shortReference(id)}, phone 07700 900123 (reply by ${due})`;
     expect(text).toContain(
       [
         '4 requests are waiting for a reply (2 late), oldest first:',
-        waitingLine(
-          '7 days 20 h late',
-          'Forgotten Before The Week',
-          forgotten,
-          'Saturday 21 March 2026, 10:00 GMT',
-        ),
-        waitingLine(
-          '22 h 00 min late',
-          'Missed Reply',
-          missed,
-          'Saturday 28 March 2026, 08:00 GMT',
-        ),
-        waitingLine(
-          '6 h 00 min left',
-          'Saturday Noon',
-          saturday,
-          'Sunday 29 March 2026, 13:00 BST',
-        ),
-        waitingLine(
-          '14 h 00 min left',
-          'Saturday Evening',
-          evening,
-          'Sunday 29 March 2026, 21:00 BST',
-        ),
+        `- 7 days 20 h late: Forgotten Before The Week, ref ${shortReference(forgotten)}, phone 07700 900123 (reply by Saturday 21 March 2026, 10:00 GMT)`,
+        `- 22 h 00 min late: Missed Reply, ref ${shortReference(missed)}, phone 07700 900123 (reply by Saturday 28 March 2026, 08:00 GMT)`,
+        `- 6 h 00 min left: Saturday Noon, ref ${shortReference(saturday)}, phone 07700 900123 (reply by Sunday 29 March 2026, 13:00 BST)`,
+        `- 14 h 00 min left: Saturday Evening, ref ${shortReference(evening)}, phone 07700 900123 (reply by Sunday 29 March 2026, 21:00 BST)`,
         'Once you have answered one, open its \u201cMark as answered\u201d link; or run `npx hijama answer REF`.',
         '',
         // Quick (3 h 10), slow (26 h, late), missed (never), night (30 min): the median of three answers.
