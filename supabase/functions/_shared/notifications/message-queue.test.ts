@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { testEngines } from '../../../../server/testing/helpers.ts';
 import { storeWaitingRequest } from '../../../../server/testing/answer-fixtures.ts';
 import { useTestDatabase } from '../../../../server/testing/test-database.ts';
@@ -237,47 +237,41 @@ describe.each(testEngines('queue'))('the message queue on $name', (engine) => {
       'settles a message sent once any channel took it, %s, the others only logged',
       async (_, keepError, lastError) => {
         const hook = await startWebhookReceiver();
+        onTestFinished(hook.close);
         const down = `http://127.0.0.1:${await freePort()}/`;
-        try {
-          const sent = await sendOnce([down, hook.url], { keepError });
-          expect(sent.outcome).toEqual({ sent: true, settled: 1 });
-          expect(sent.row).toMatchObject({ outcome: 'sent', last_error: lastError });
-          expect(hook.requests).toHaveLength(1);
-          expect(logged).toEqual([
-            expect.stringMatching(/^info sent by webhook to http:\/\/127\.0\.0\.1:\d+$/),
-            expect.stringMatching(/^partly: webhook to .*: fetch failed$/),
-          ]);
-          // Without words for it, a failure beside a channel that took it is not logged.
-          logged.length = 0;
-          await sendOnce([down, hook.url], { partly: undefined });
-          expect(logged).toEqual([expect.stringMatching(/^info sent by/)]);
-        } finally {
-          await hook.close();
-        }
+        const sent = await sendOnce([down, hook.url], { keepError });
+        expect(sent.outcome).toEqual({ sent: true, settled: 1 });
+        expect(sent.row).toMatchObject({ outcome: 'sent', last_error: lastError });
+        expect(hook.requests).toHaveLength(1);
+        expect(logged).toEqual([
+          expect.stringMatching(/^info sent by webhook to http:\/\/127\.0\.0\.1:\d+$/),
+          expect.stringMatching(/^partly: webhook to .*: fetch failed$/),
+        ]);
+        // Without words for it, a failure beside a channel that took it is not logged.
+        logged.length = 0;
+        await sendOnce([down, hook.url], { partly: undefined });
+        expect(logged).toEqual([expect.stringMatching(/^info sent by/)]);
       },
     );
 
     it('gives it back with every reason when no channel took it, due again after the delay', async () => {
       const hook = await startWebhookReceiver([503]);
+      onTestFinished(hook.close);
       const at = new Date('2026-11-02T07:00:00Z');
-      try {
-        const down = `http://127.0.0.1:${await freePort()}/`;
-        const { outcome, row } = await sendOnce([down, hook.url], { at });
-        const error = expect.stringMatching(
-          /: fetch failed; webhook to .*: the webhook answered 503/,
-        );
-        expect(outcome).toEqual({ sent: false, error });
-        expect(row).toMatchObject({
-          outcome: null,
-          claimed: false,
-          attempts: 2,
-          last_error: error,
-        });
-        expect(new Date(row.next)).toEqual(new Date(at.getTime() + 10 * minute));
-        expect(logged).toEqual([`failed: ${row.last_error}`]);
-      } finally {
-        await hook.close();
-      }
+      const down = `http://127.0.0.1:${await freePort()}/`;
+      const { outcome, row } = await sendOnce([down, hook.url], { at });
+      const error = expect.stringMatching(
+        /: fetch failed; webhook to .*: the webhook answered 503/,
+      );
+      expect(outcome).toEqual({ sent: false, error });
+      expect(row).toMatchObject({
+        outcome: null,
+        claimed: false,
+        attempts: 2,
+        last_error: error,
+      });
+      expect(new Date(row.next)).toEqual(new Date(at.getTime() + 10 * minute));
+      expect(logged).toEqual([`failed: ${row.last_error}`]);
     });
   });
 });
