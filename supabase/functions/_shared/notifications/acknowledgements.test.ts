@@ -119,25 +119,17 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
 
     await notifier.runOnce();
     expect(await states()).toEqual({ [id]: 'refused' });
-    const { rows } = await harness.db.query<{ details: unknown }>(
-      `select details from app_private.messages where kind = 'acknowledgement_refused'`,
-    );
-    expect(rows).toHaveLength(1);
-    const details = JSON.stringify(rows[0]!.details);
-    expect(details).toContain(id);
-    expect(details).toContain('550');
-    expect(details).not.toMatch(/nobody@example\.com/i);
 
-    // The alert goes out at the next run, as every alert.
+    // The alert goes out at the next run, as every alert: one, of this request.
     await notifier.runOnce();
-    const alert = toPractice(peer).find((mail) => mail.parsed.subject?.startsWith('Phone'));
-    expect(alert?.parsed.subject).toBe(
+    const alerts = toPractice(peer).filter((mail) => mail.parsed.subject?.startsWith('Phone'));
+    expect(alerts.map((alert) => alert.parsed.subject)).toEqual([
       `Phone the visitor of request ${shortReference(id)}: their e-mail address refused our confirmation`,
-    );
-    expect(alert?.parsed.text).toContain(
+    ]);
+    expect(alerts[0]!.parsed.text).toContain(
       "550 5.1.1 <the visitor's address>: Recipient address rejected: User unknown",
     );
-    expect(alert?.parsed.text).not.toMatch(/nobody@example\.com/i);
+    expect(alerts[0]!.parsed.text).not.toMatch(/nobody@example\.com/i);
     expect(toVisitors(peer)).toEqual([]);
   });
 

@@ -125,13 +125,12 @@ describe.each(testEngines('alerts'))('alerts for the practice on $name', (engine
       refusedAddress: 'Amina@Example.com',
     });
     const alert = await createAlertStore(harness.db).claimNext(60_000);
-    expect(alert).toMatchObject({
-      kind: 'acknowledgement_refused',
-      details: {
-        booking_id: bookingId,
-        received_at: '2026-11-24T14:02:00.000Z',
-        smtp_reply: "550 5.1.1 <the visitor's address>: Recipient address rejected: User unknown",
-      },
+    expect(alert?.kind).toBe('acknowledgement_refused');
+    // Nothing else is kept: the address the visitor typed is in none of it.
+    expect(alert?.details).toEqual({
+      booking_id: bookingId,
+      received_at: '2026-11-24T14:02:00.000Z',
+      smtp_reply: "550 5.1.1 <the visitor's address>: Recipient address rejected: User unknown",
     });
     expect(JSON.stringify(composeAlert(alert!))).not.toMatch(/amina@/i);
   });
