@@ -416,13 +416,6 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       expect(mail.to).toEqual([practice]);
       expect(mail.parsed.subject).toBe('Daily summary: 1 waiting, 1 new booking request');
       expect(mail.parsed.messageId).toBe(`<daily-summary-${today}@rochester-hijama.example>`);
-      expect(mail.parsed.text).toMatch(
-        /\n1\. Amina Khan, ref [0-9A-F]{8}\n {3}Received .*: has waited \d+ min; reply by /,
-      );
-      expect(mail.parsed.text).toContain(
-        '1 request older than 12 months was deleted, as the privacy notice promises.',
-      );
-      expect(mail.parsed.text).not.toContain('Long Ago');
 
       expect((await heartbeat()).body).toEqual({
         heartbeat: 'already done',
