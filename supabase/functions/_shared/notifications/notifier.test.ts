@@ -221,22 +221,17 @@ describe.each(engines)('the notifier on $name', (engine) => {
       expect(request.headers['user-agent']).toBe('hijama-notifier');
       expect(request.body).toBe(hook.requests[0]!.body);
     }
-    const body = JSON.parse(hook.requests[0]!.body) as {
-      type: string;
-      booking: Record<string, unknown>;
-    };
-    expect(body).toEqual({
+    // What the body says of each field is booking-notice.test.ts's (composeWebhookBody);
+    // here, that it carries the request as stored.
+    expect(JSON.parse(hook.requests[0]!.body)).toMatchObject({
       type: 'booking.created',
       booking: {
         id: sent.id,
-        created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
-        received_uk: expect.stringMatching(/^\w+ \d{1,2} \w+ \d{4}, \d{2}:\d{2} (GMT|BST)$/),
         full_name: "Zoë O'Neil",
         phone: '01634 123456',
         email: 'amina@example.com',
         // Stored as the user name (20261201000000_bookings.sql).
         instagram: 'zoe_o',
-        instagram_url: 'https://instagram.com/zoe_o',
       },
     });
     expect(await outboxRows()).toEqual([
