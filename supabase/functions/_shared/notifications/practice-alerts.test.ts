@@ -2,11 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { shortReference } from '../core/booking-reference.ts';
 import { storeWaitingRequest } from '../../../../server/testing/answer-fixtures.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
-import {
-  emailChannelTo,
-  startWebhookReceiver,
-  type SmtpPeer,
-} from '../../../../server/testing/notification-peers.ts';
+import { emailChannelTo, type SmtpPeer } from '../../../../server/testing/notification-peers.ts';
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
 import type { ChannelName } from './channel-names.ts';
 import { createWebhookChannel, type NotificationChannel } from './channels.ts';
@@ -82,8 +78,7 @@ describe.each(testEngines('alerts'))('alerts for the practice on $name', (engine
   it('names, when it is sent at last, only the notifications still failing', async () => {
     const peer = await smtpPeer();
     // Two requests and the alert about them: five posts the webhook refuses.
-    const hook = await startWebhookReceiver([500, 500, 500, 500, 500]);
-    harness.afterTest(hook.close);
+    const hook = await harness.webhookReceiver([500, 500, 500, 500, 500]);
     const channels = () => [emailTo(peer, 'wrong'), createWebhookChannel(hook.url)];
     const first = notifierWith(channels());
     const delivered = await store('First Visitor');
