@@ -244,7 +244,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
 
   it('sends one summary a day, with what waits, when two servers run it at the same moment', async () => {
     const peer = await smtpPeer();
-    const waiting = await storeRequest('2026-10-31T10:00:00Z', 'Amina Khan');
+    await storeRequest('2026-10-31T10:00:00Z', 'Amina Khan');
     const answered = await storeRequest('2026-10-30T09:00:00Z', 'Answered Guest');
     await storeAnswer(answered, '2026-10-30T10:05:00Z');
     const reports = await Promise.all([
@@ -253,17 +253,9 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     ]);
     expect(reports.map((report) => report.outcome).sort()).toEqual(['already done', 'sent']);
     expect(peer.mails).toHaveLength(1);
+    // How what waits and the week's record are listed is checked by the tests above.
     const mail = peer.mails[0]!;
     expect(mail.parsed.subject).toBe('Daily summary: 1 waiting (1 late), no new requests');
-    expect(withoutMarkLinks(mail.parsed.text ?? '', [waiting])).toContain(
-      [
-        '1 request is waiting for a reply (1 late), oldest first:',
-        `- 22 h 00 min late: Amina Khan, ref ${shortReference(waiting)}, phone 07700 900123 (reply by Sunday 1 November 2026, 10:00 GMT)`,
-        'Once you have answered one, open its \u201cMark as answered\u201d link; or run `npx hijama answer REF`.',
-        '',
-        `This week: answered 1 of 2 within ${replyWithinHours} hours, median 1 h 05 min.`,
-      ].join('\n'),
-    );
   });
 
   it('reports a summary that no channel took as failed, leaves the day until the retry delay is over, then posts it to the webhook', async () => {
