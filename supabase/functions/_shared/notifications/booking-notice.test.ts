@@ -147,19 +147,12 @@ describe('composeBookingEmail', () => {
   });
 
   it('drafts the reply e-mail from the content file, with a subject and a body', () => {
+    // Its whole address, as the e-mail offers it, is replyMailto of the tests above.
     const mailto = new URL(replyActions(notice).find((a) => a.label === 'Reply by e-mail')!.href);
-    expect(mailto.protocol).toBe('mailto:');
-    expect(mailto.pathname).toBe('amina@example.com');
-    expect(mailto.searchParams.get('subject')).toBe(
-      'Your booking request at Rochester Hijama (ref. 5F0C2A8E)',
-    );
-    const body = mailto.searchParams.get('body')!;
-    expect(body).toBe(
+    expect(mailto.searchParams.get('subject')).toBe(visitorEmails.replyDraft.subject('5F0C2A8E'));
+    expect(mailto.searchParams.get('body')).toBe(
       visitorEmails.replyDraft.body('Amina Khan', '5F0C2A8E').replaceAll('\n', '\r\n'),
     );
-    expect(body).toMatch(/^Hello Amina Khan,\r\n/);
-    expect(body).toContain('Thank you for your booking request at Rochester Hijama');
-    expect(body).toContain('Which day and time would suit you');
   });
 
   it('puts the e-mail first and says nothing of Instagram when no handle was given', () => {
