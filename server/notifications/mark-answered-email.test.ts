@@ -33,7 +33,6 @@ describe.each(testEngines('answer-link'))('the "Mark as answered" link on $name'
     const parsed = parseAnswerFragment(link.hash.slice(1))!;
     expect(parsed.bookingId).toBe(id);
     expect(parsed.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 3_600_000);
-    expect(text).toContain('Once you have answered:\nMark as answered: ');
     // The HTML button carries the same link.
     expect(mail.parsed.html).toContain(`href="${line}"`);
 
