@@ -102,7 +102,6 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
     expect(mail.parsed.replyTo).toEqual([{ name: '', address: practiceInbox }]);
     expect(mail.parsed.messageId).toBe(`<acknowledgement-${id}@rochester-hijama.example>`);
     expect(mail.parsed.text).toContain(visitorEmails.acknowledgement.greeting('Amina'));
-    expect(mail.parsed.html).toContain(visitorEmails.acknowledgement.greeting('Amina'));
     // Nothing else the visitor typed.
     for (const body of [mail.parsed.text!, mail.parsed.html!]) {
       for (const typed of ['Khan', '900 456', '900456', 'amina.k', 'amina@example.com']) {

@@ -134,8 +134,6 @@ describe.each(engines)('the notifier on $name', (engine) => {
     expect(text).toContain('Name:       <b>Bob</b> & "Co"\n');
     expect(text).toContain('Instagram:  @bob.k (https://instagram.com/bob.k)\n');
     expect(text).toContain(`Received:   ${received}\n`);
-    expect(mail.parsed.html).toContain('&lt;b&gt;Bob&lt;/b&gt; &amp; &quot;Co&quot;');
-    expect(mail.parsed.html).toContain(received);
 
     await waitFor(async () => (await outboxRows())[0]?.completed === true, 'completion');
     expect(await outboxRows()).toEqual([
