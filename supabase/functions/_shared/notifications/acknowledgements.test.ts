@@ -79,13 +79,9 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
     await notifier.runOnce();
 
     expect(toVisitors(peer)).toHaveLength(20);
-    const counts: Record<string, number> = {};
-    for (const state of Object.values(await states())) counts[state] = (counts[state] ?? 0) + 1;
-    expect(counts).toEqual({ sent: 20, limited: 5 });
     // The oldest requests had theirs.
-    const sent = new Set(toVisitors(peer).map((mail) => mail.to[0]));
-    expect(sent).toEqual(
-      new Set(ids.slice(0, 20).map((_id, index) => `visitor${index}@example.com`)),
+    expect(await states()).toEqual(
+      Object.fromEntries(ids.map((id, index) => [id, index < 20 ? 'sent' : 'limited'])),
     );
   });
 
