@@ -105,10 +105,6 @@ async function seed(db: Database): Promise<BookingRecord[]> {
 
 const byName = (name: string) => seeded.find((record) => record.full_name === name)!;
 
-/** `use` on the embedded database of `dataDir`, opened by this process. */
-const inDataDir = <T>(dataDir: string, use: (db: Database) => Promise<T>) =>
-  withServerDatabase({ DATA_DIR: dataDir }, use);
-
 async function storedNames(db: Database): Promise<string[]> {
   const { rows } = await db.query<{ full_name: string }>(
     'select full_name from public.bookings order by created_at desc',
@@ -116,16 +112,22 @@ async function storedNames(db: Database): Promise<string[]> {
   return rows.map((row) => row.full_name);
 }
 
-/** A copy of the seeded embedded database (creating one takes seconds; copying, milliseconds). */
-function copyOfTemplate(): string {
-  const dataDir = mkdtempSync(path.join(workDir(), 'data-'));
-  cpSync(template, dataDir, { recursive: true });
-  return dataDir;
+/**
+ * The settings of a copy of the seeded embedded database, made before the
+ * tests of the block (creating one takes seconds; copying, milliseconds).
+ */
+function useCopyOfTemplate(): { DATA_DIR: string } {
+  const env = { DATA_DIR: '' };
+  beforeAll(() => {
+    env.DATA_DIR = mkdtempSync(path.join(workDir(), 'data-'));
+    cpSync(template, env.DATA_DIR, { recursive: true });
+  });
+  return env;
 }
 
 beforeAll(async () => {
   template = path.join(workDir(), 'template');
-  seeded = await inDataDir(template, seed);
+  seeded = await withServerDatabase({ DATA_DIR: template }, seed);
 });
 
 /** A stored request's notification, waiting: the seeded rows were stored without a notifier. */
@@ -146,8 +148,7 @@ function listed(
 }
 
 describe('hijama on the embedded database, no server running', () => {
-  let dataDir: string;
-  let env: Record<string, string>;
+  const env = useCopyOfTemplate();
   const smtpError =
     'e-mail to practice@example.com: Invalid login: 535 Authentication failed (EAUTH)';
   const states = {
@@ -158,10 +159,8 @@ describe('hijama on the embedded database, no server running', () => {
     /^Warning: 1 notification is failing: .* Last error: e-mail to practice@example\.com: Invalid login: 535 Authentication failed \(EAUTH\)\. docs\/notifications\.md/m;
 
   beforeAll(async () => {
-    dataDir = copyOfTemplate();
-    env = { DATA_DIR: dataDir };
     // Amina's notification fails, Jo's was sent, the others wait.
-    await inDataDir(dataDir, async (db) => {
+    await withServerDatabase(env, async (db) => {
       // As a notifier records them.
       await db.query(
         `update app_private.messages n
@@ -182,7 +181,7 @@ describe('hijama on the embedded database, no server running', () => {
     expect(await run.exited).toBe(0);
     // The failing notification's warning follows, as the JSON test checks.
     expect(run.stderr().split('\n')[0]).toBe(
-      `6 requests, from PGlite in ${path.join(dataDir, 'pgdata')}.`,
+      `6 requests, from PGlite in ${path.join(env.DATA_DIR, 'pgdata')}.`,
     );
     // Newest first (the order is the JSON test's), each with its notification and the time left to reply.
     const rows = run.stdout().split('\n').slice(2, 8);
@@ -195,7 +194,7 @@ describe('hijama on the embedded database, no server running', () => {
       true,
     );
     expect(run.stdout()).toContain(`, 3 attempts: ${smtpError}\n`);
-    expect(existsSync(path.join(dataDir, lockFileName))).toBe(false);
+    expect(existsSync(path.join(env.DATA_DIR, lockFileName))).toBe(false);
   });
 
   it('writes JSON with every column, each request with its notification, the warning on standard error', async () => {
@@ -309,11 +308,7 @@ describe('hijama on the embedded database, no server running', () => {
 });
 
 describe('hijama purge and notify on the embedded database', () => {
-  let env: Record<string, string>;
-
-  beforeAll(() => {
-    env = { DATA_DIR: copyOfTemplate() };
-  });
+  const env = useCopyOfTemplate();
 
   it('purge deletes nothing unless confirmed: without a terminal, with --dry-run, or when not told "delete"', async () => {
     const run = await runCli(['purge', '--older-than', '12mo'], env);
@@ -333,7 +328,7 @@ describe('hijama purge and notify on the embedded database', () => {
     expect(declined.questions).toEqual(['\nType "delete" to delete these 2 booking requests: ']);
     expect(declined.code).toBe(1);
     expect(declined.stderr).toBe('Nothing deleted.\n');
-    expect(await inDataDir(env.DATA_DIR!, storedNames)).toEqual(expectedOrder);
+    expect(await withServerDatabase(env, storedNames)).toEqual(expectedOrder);
   });
 
   it('purge deletes when "delete" is typed at the terminal', async () => {
@@ -342,7 +337,7 @@ describe('hijama purge and notify on the embedded database', () => {
     expect(run.stdout).toMatch(
       /\n\nDeleted 2 booking requests older than 12 months \(received before/,
     );
-    expect(await inDataDir(env.DATA_DIR!, storedNames)).toEqual(keptByPurge);
+    expect(await withServerDatabase(env, storedNames)).toEqual(keptByPurge);
   });
 
   it('sends the pending notifications once with notify --once, as a scheduler would', async () => {
@@ -443,15 +438,12 @@ function markedSentence(record: BookingRecord, how: string): RegExp {
 }
 
 describe('hijama answer, list --waiting and delete, no server running', () => {
-  let dataDir: string;
-  let env: Record<string, string>;
+  const env = useCopyOfTemplate();
   let twins: string[];
   const jo = () => byName('Smith, "Jo"');
 
   beforeAll(async () => {
-    dataDir = copyOfTemplate();
-    env = { DATA_DIR: dataDir };
-    twins = await inDataDir(dataDir, seedTwins);
+    twins = await withServerDatabase(env, seedTwins);
   });
 
   it('marks a request answered by its reference, any case, and a second time changes nothing', async () => {
@@ -468,7 +460,7 @@ describe('hijama answer, list --waiting and delete, no server running', () => {
       `Booking request ${reference} from Smith, "Jo" was already answered on ${answeredOn} ` +
         '(by Instagram message, marked with npx hijama answer): nothing changed.\n',
     );
-    expect(await inDataDir(dataDir, storedAnswers)).toEqual([
+    expect(await withServerDatabase(env, storedAnswers)).toEqual([
       { booking_id: jo().id, channel: 'instagram', marked_by: 'command' },
     ]);
   });
@@ -477,7 +469,7 @@ describe('hijama answer, list --waiting and delete, no server running', () => {
     const run = await runCli(['list', '--waiting', '--limit', 'all'], env);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe(
-      `7 requests waiting for a reply (6 late), from PGlite in ${path.join(dataDir, 'pgdata')}.\n`,
+      `7 requests waiting for a reply (6 late), from PGlite in ${path.join(env.DATA_DIR, 'pgdata')}.\n`,
     );
     // Jo, answered, is not among them.
     expect(
@@ -531,14 +523,14 @@ describe('hijama answer, list --waiting and delete, no server running', () => {
     expect(byId.stdout).toMatch(
       /^Booking request 1A2B3C4D from Twin, received .* \(by e-mail, marked with npx hijama answer\)\.\n$/,
     );
-    const marked = (await inDataDir(dataDir, storedAnswers)).map((row) => row.booking_id);
+    const marked = (await withServerDatabase(env, storedAnswers)).map((row) => row.booking_id);
     expect(marked).toContain(twins[0]);
     expect(marked).not.toContain(twins[1]);
 
     const unknown = await runCli(['answer', 'ABCDEF12'], env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe(
-      `No booking request has the reference ABCDEF12 in PGlite in ${path.join(dataDir, 'pgdata')}. ` +
+      `No booking request has the reference ABCDEF12 in PGlite in ${path.join(env.DATA_DIR, 'pgdata')}. ` +
         'Check it against the e-mail; npx hijama list shows the references of the requests stored.\n',
     );
   });
@@ -557,12 +549,12 @@ describe('hijama answer, list --waiting and delete, no server running', () => {
     expect(again.stdout).toBe(
       `Booking request ${reference} from Smith, "Jo" was not marked answered: nothing changed.\n`,
     );
-    const marked = (await inDataDir(dataDir, storedAnswers)).map((row) => row.booking_id);
+    const marked = (await withServerDatabase(env, storedAnswers)).map((row) => row.booking_id);
     expect(marked).not.toContain(jo().id);
   });
 
   it('delete shows what would go and deletes nothing; with --yes every row about the request is gone', async () => {
-    const [id, neighbour] = await inDataDir(dataDir, (db) =>
+    const [id, neighbour] = await withServerDatabase(env, (db) =>
       seedRequestWithRecords(db, 'Erase Me'),
     );
     const preview = await runCli(['delete', shortReference(id)], env);
@@ -572,7 +564,7 @@ describe('hijama answer, list --waiting and delete, no server running', () => {
       `Nothing deleted. To delete it: npx hijama delete ${id} --yes\n`,
     );
     // Its request, notification, answer, reminder, acknowledgement, digest and alerts.
-    expect(Object.values(await inDataDir(dataDir, (db) => rowsAbout(db, id)))).toEqual([
+    expect(Object.values(await withServerDatabase(env, (db) => rowsAbout(db, id)))).toEqual([
       1, 1, 1, 1, 1, 1, 3,
     ]);
 
@@ -581,7 +573,7 @@ describe('hijama answer, list --waiting and delete, no server running', () => {
     expect(deleted.stdout).toMatch(
       new RegExp(`^Deleted booking request ${shortReference(id)} from Erase Me, with its `),
     );
-    await inDataDir(dataDir, async (db) => {
+    await withServerDatabase(env, async (db) => {
       expect(Object.values(await rowsAbout(db, id))).toEqual([0, 0, 0, 0, 0, 0, 0]);
       // The neighbour keeps its request, its place in the digest and its alert.
       expect(await rowsAbout(db, neighbour)).toMatchObject({ bookings: 1, digests: 1, alerts: 1 });
@@ -592,11 +584,7 @@ describe('hijama answer, list --waiting and delete, no server running', () => {
 });
 
 describe('hijama when npm kept its flags for itself', () => {
-  let dataDir: string;
-
-  beforeAll(() => {
-    dataDir = copyOfTemplate();
-  });
+  const dataEnv = useCopyOfTemplate();
 
   // What npm sets, as seen from a script (npm 11): `npm run bookings …` and `npx hijama …`.
   const npmRun = (event = 'bookings') => ({
@@ -647,8 +635,8 @@ describe('hijama when npm kept its flags for itself', () => {
     async (typed, args, config, instead) => {
       const byNpm = typed.startsWith('npx ') ? npx : npmRun(typed.split(' ')[2]);
       const settings = Object.entries(config).map(([name, value]) => [`npm_config_${name}`, value]);
-      const env = { ...byNpm, ...Object.fromEntries(settings) };
-      const run = await runCli(args.split(' ').filter(Boolean), { DATA_DIR: dataDir, ...env });
+      const env = { ...dataEnv, ...byNpm, ...Object.fromEntries(settings) };
+      const run = await runCli(args.split(' ').filter(Boolean), env);
       const flags = Object.keys(config).map((name) => `--${name.replaceAll('_', '-')}`);
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
@@ -659,13 +647,13 @@ describe('hijama when npm kept its flags for itself', () => {
       );
       expect(run.stderr.endsWith(`:\n  ${instead}\n`)).toBe(true);
       // Not even a purge with --yes deleted anything.
-      expect(await inDataDir(dataDir, storedNames)).toHaveLength(6);
+      expect(await withServerDatabase(dataEnv, storedNames)).toHaveLength(6);
     },
   );
 
   it('runs when the flags came through, or when npm kept only its own', async () => {
     const through = await runCli(['--since', '7d', '--json'], {
-      DATA_DIR: dataDir,
+      ...dataEnv,
       ...npmRun(),
       // A flag set in npm's own settings and also typed after `--` was received.
       npm_config_json: 'true',
@@ -673,7 +661,7 @@ describe('hijama when npm kept its flags for itself', () => {
     expect(through.code).toBe(0);
     expect(JSON.parse(through.stdout)).toHaveLength(2);
     const npxYes = await runCli(['list', '--json'], {
-      DATA_DIR: dataDir,
+      ...dataEnv,
       ...npx,
       npm_config_yes: 'true',
     });
@@ -682,16 +670,13 @@ describe('hijama when npm kept its flags for itself', () => {
 });
 
 describe('hijama while a server holds the embedded database', () => {
-  let dataDir: string;
+  const env = useCopyOfTemplate();
   let opened: OpenedDatabase;
-  let env: Record<string, string>;
 
   beforeAll(async () => {
-    dataDir = copyOfTemplate();
     // This process takes the lock and shares the database on its socket, as `npm start` would.
-    opened = await openDatabase({ databaseUrl: undefined, dataDir });
+    opened = await openDatabase({ databaseUrl: undefined, dataDir: env.DATA_DIR });
     expect(await opened.shareWithCommands()).toBe(true);
-    env = { DATA_DIR: dataDir };
   });
 
   afterAll(async () => {
@@ -702,7 +687,7 @@ describe('hijama while a server holds the embedded database', () => {
     const table = await runCli([], env);
     expect(table.code).toBe(0);
     expect(table.stderr).toBe(
-      `6 requests, from the database of the server running on ${dataDir}.\n`,
+      `6 requests, from the database of the server running on ${env.DATA_DIR}.\n`,
     );
     expect(tableRows(table)).toHaveLength(6);
 
