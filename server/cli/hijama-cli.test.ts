@@ -236,10 +236,9 @@ describe('hijama on the embedded database, no server running', () => {
   });
 
   // Each command line, as words split at spaces, and what it is told.
-  const refusals: Record<string, string | RegExp> = {
+  const refusals: Record<string, string> = {
     '--since yesterday':
       '--since takes a number of minutes, hours, days, weeks, months or years (15min, 12h, 7d, 2w, 6mo, 1y) or a day (23/11/2026 or 2026-11-23), not "yesterday".',
-    '--since 11/23/2026': /^--since takes .* not "11\/23\/2026"\.$/,
     '--since 5m':
       '--since "5m" could mean minutes or months: write 5min for minutes or 5mo for months.',
     '--limit 0': '--limit takes a whole number above 0, or all, not "0".',
@@ -280,8 +279,7 @@ describe('hijama on the embedded database, no server running', () => {
       const run = await runCli(line.split(' '), env);
       expect(run.stdout).toBe('');
       expect(run.code).toBe(2);
-      if (typeof message === 'string') expect(run.stderr).toBe(`${message}\n`);
-      else expect(run.stderr.trimEnd()).toMatch(message);
+      expect(run.stderr).toBe(`${message}\n`);
     },
   );
 
