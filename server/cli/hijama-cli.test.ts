@@ -68,10 +68,6 @@ function listedNames(run: { stdout: string }): string[] {
   return ids.map((id) => seeded.find((record) => record.id === id)!.full_name);
 }
 
-/** The rows of a run's table, under its header and rule. */
-const tableRows = (run: { stdout: string }) =>
-  run.stdout.split('\n\n')[0]!.trimEnd().split('\n').slice(2);
-
 /** Rows with chosen ages, stored as they are listed (created_at cannot come through the API). */
 async function seed(db: Database): Promise<BookingRecord[]> {
   const now = Date.now();
@@ -225,7 +221,6 @@ describe('hijama on the embedded database, no server running', () => {
 
   it('says what the table shows: since when, and when the limit cut it short', async () => {
     const since = await runCli(['--since', '7d'], env);
-    expect(tableRows(since)).toHaveLength(2);
     expect(since.stderr).toMatch(
       /^2 requests since \w+ \d+ \w+ \d{4}, \d{2}:\d{2} (GMT|BST), from PGlite in /,
     );
@@ -463,7 +458,7 @@ describe('hijama answer, list --waiting and delete, no server running', () => {
     ]);
   });
 
-  it('lists the waiting requests oldest first with the time left or how late, and the answered one when', async () => {
+  it('lists the waiting requests oldest first, how many are late, and the answered one when', async () => {
     const run = await runCli(['list', '--waiting', '--limit', 'all'], env);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe(
@@ -481,9 +476,6 @@ describe('hijama answer, list --waiting and delete, no server running', () => {
       'Twin',
       'Amina Khan',
     ]);
-    const rows = tableRows(run);
-    expect(rows.slice(0, -1).every((row) => / LATE by \d+[dh] \d+(h|min) /.test(row))).toBe(true);
-    expect(rows.at(-1)).toMatch(/ 2[23]h \d+min left +Amina Khan /);
 
     const all = await runCli(['list', '--json'], env);
     const answered = (JSON.parse(all.stdout) as BookingRecord[]).find((r) => r.id === jo().id)!;
@@ -687,7 +679,6 @@ describe('hijama while a server holds the embedded database', () => {
     expect(table.stderr).toBe(
       `6 requests, from the database of the server running on ${env.DATA_DIR}.\n`,
     );
-    expect(tableRows(table)).toHaveLength(6);
 
     const json = await runCli(['--json', '--since', '30d'], env);
     expect(JSON.parse(json.stdout)).toEqual(
