@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBackup, type Backup } from '../db/backup.ts';
 import { everyLimitLifted } from '../limits/limits-config.ts';
@@ -11,7 +10,7 @@ import {
   testDatabaseUrl,
   type ScratchDatabase,
 } from '../testing/helpers.ts';
-import { spawnTypeScript } from '../testing/processes.ts';
+import { hijamaEntry, spawnTypeScript } from '../testing/processes.ts';
 import { useServerRuns } from '../testing/server-runs.ts';
 import { postBooking } from '../testing/booking-samples.ts';
 import type { BookingRecord } from './bookings-output.ts';
@@ -22,8 +21,6 @@ import type { BookingRecord } from './bookings-output.ts';
  * booking answered 201 before the backup began is in the backup and in both
  * restored databases.
  */
-
-const cli = fileURLToPath(new URL('./hijama.ts', import.meta.url));
 
 describe.each(serverEngines())('backup and restore of a server on $name', (engine) => {
   const servers = useServerRuns('backup-cli', engine);
@@ -38,7 +35,7 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
   afterAll(() => scratch?.drop());
 
   async function hijama(args: string[], env: Record<string, string>) {
-    const run = spawnTypeScript(cli, args, { cwd: servers.workDir, env });
+    const run = spawnTypeScript(hijamaEntry, args, { cwd: servers.workDir, env });
     const code = await run.exited;
     return { code, stdout: run.stdout(), stderr: run.stderr() };
   }

@@ -1,6 +1,5 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { lockDataDir, lockFileName } from '../db/data-dir-lock.ts';
@@ -13,7 +12,7 @@ import { useServerRuns } from '../testing/server-runs.ts';
 import { useTempDir } from '../testing/temp-dir.ts';
 import { postBooking } from '../testing/booking-samples.ts';
 import { freePort, startSmtpPeer } from '../testing/notification-peers.ts';
-import { spawnTypeScript } from '../testing/processes.ts';
+import { hijamaEntry, spawnTypeScript } from '../testing/processes.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../../supabase/functions/_shared/uk-time.ts';
 import { commandNames } from './commands.ts';
 import { runCommand } from '../testing/command-run.ts';
@@ -28,7 +27,6 @@ import type { BookingRecord, NotificationRecord } from './bookings-output.ts';
  * bookings-output.test.ts.
  */
 
-const cli = fileURLToPath(new URL('./hijama.ts', import.meta.url));
 const hourMs = 60 * 60 * 1000;
 const dayMs = 24 * hourMs;
 
@@ -173,7 +171,7 @@ describe('hijama on the embedded database, no server running', () => {
   });
 
   it('lists the requests newest first as a table, as its own process, and leaves the database unlocked', async () => {
-    const run = spawnTypeScript(cli, [], { cwd: workDir(), env });
+    const run = spawnTypeScript(hijamaEntry, [], { cwd: workDir(), env });
     expect(await run.exited).toBe(0);
     // The failing notification's warning follows, as the JSON test checks.
     expect(run.stderr().split('\n')[0]).toBe(

@@ -80,3 +80,6 @@ export async function listeningUrl(server: ChildRun, timeoutMs = 30_000): Promis
 
 /** The server's entry point, run from its TypeScript. */
 export const serverEntry = fileURLToPath(new URL('../index.ts', import.meta.url));
+
+/** The entry point of `npx hijama`, run from its TypeScript. */
+export const hijamaEntry = fileURLToPath(new URL('../cli/hijama.ts', import.meta.url));
