@@ -217,15 +217,11 @@ describe('hijama on the embedded database, no server running', () => {
     expect(listedNames(run)).toEqual(names);
   });
 
-  it('says what the table shows: since when, and when the limit cut it short', async () => {
-    const since = await runCli(['--since', '7d'], env);
-    expect(since.stderr).toMatch(
-      /^2 requests since \w+ \d+ \w+ \d{4}, \d{2}:\d{2} (GMT|BST), from PGlite in /,
-    );
-    const limited = await runCli(['--limit', '1'], env);
-    expect(limited.stderr).toMatch(
-      /^1 request \(the 1 most recent; --limit all shows every one\), from PGlite in /,
-    );
+  it.each([
+    ['--since 7d', /^2 requests since \w+ \d+ \w+ \d{4}, \d{2}:\d{2} (GMT|BST), from PGlite in /],
+    ['--limit 1', /^1 request \(the 1 most recent; --limit all shows every one\), from PGlite in /],
+  ])('says what the table of "%s" holds: since when, or cut short', async (line, header) => {
+    expect((await runCli(line.split(' '), env)).stderr).toMatch(header);
   });
 
   // Each command line, as words split at spaces, and what it is told.
