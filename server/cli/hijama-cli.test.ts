@@ -706,32 +706,28 @@ describe('hijama while a server holds the embedded database', () => {
     expect(run.stderr).toMatch(/A server is running on .*: it sends the notifications itself/);
   });
 
-  it('says why when the server holding the database does not share it, or cannot', async () => {
+  it.each([
     // A lock held with no socket beside it: a server of an earlier version.
-    const unshared = mkdtempSync(path.join(workDir(), 'unshared-'));
-    const deep = path.join(
-      workDir(),
+    [
+      'does not share it',
+      'unshared',
+      /^A server is running on .* and holds its database, but its socket .*\.s\.PGSQL\.5432 does not answer .*Restart the server with this version, or stop it/,
+    ],
+    [
+      'cannot share it',
       'a-folder-whose-path-is-too-long-for-a-unix-socket'.repeat(2),
-    );
-    for (const [dir, message] of [
-      [
-        unshared,
-        /^A server is running on .* and holds its database, but its socket .*\.s\.PGSQL\.5432 does not answer .*Restart the server with this version, or stop it/,
-      ],
-      [
-        deep,
-        /the folder's path is too long for a socket .*Stop the server to run this command, or move DATA_DIR to a shorter path\.\n$/,
-      ],
-    ] as const) {
-      mkdirSync(path.join(dir, 'pgdata'), { recursive: true });
-      const lock = lockDataDir(dir);
-      try {
-        const run = await runCli([], { DATA_DIR: dir });
-        expect(run.code).toBe(1);
-        expect(run.stderr).toMatch(message);
-      } finally {
-        lock.release();
-      }
+      /the folder's path is too long for a socket .*Stop the server to run this command, or move DATA_DIR to a shorter path\.\n$/,
+    ],
+  ])('says why when the server holding the database %s', async (_, folder, message) => {
+    const dir = path.join(workDir(), folder);
+    mkdirSync(path.join(dir, 'pgdata'), { recursive: true, mode: 0o700 });
+    const lock = lockDataDir(dir);
+    try {
+      const run = await runCli([], { DATA_DIR: dir });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(message);
+    } finally {
+      lock.release();
     }
   });
 });
