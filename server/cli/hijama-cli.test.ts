@@ -156,17 +156,10 @@ describe('hijama on the embedded database, no server running', () => {
     // Amina's notification fails, Jo's was sent, the others wait.
     await withServerDatabase(env, async (db) => {
       // As a notifier records them.
-      await db.query(
-        `update app_private.messages n
-            set attempts = case when b.full_name = 'Amina Khan' then 3 else 1 end,
-                last_error = case when b.full_name = 'Amina Khan' then $1 end,
-                done_at = case when b.full_name like 'Smith%' then now() end,
-                outcome = case when b.full_name like 'Smith%' then 'sent' end
-           from public.bookings b
-          where n.kind = 'notification' and b.id = n.booking_id
-            and (b.full_name = 'Amina Khan' or b.full_name like 'Smith%')`,
-        [smtpError],
-      );
+      const notification = `update app_private.messages set attempts = $2, last_error = $3,
+          done_at = $4, outcome = $5 where kind = 'notification' and booking_id = $1`;
+      await db.query(notification, [byName('Amina Khan').id, 3, smtpError, null, null]);
+      await db.query(notification, [byName('Smith, "Jo"').id, 1, null, new Date(), 'sent']);
     });
   });
 
