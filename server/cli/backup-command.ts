@@ -14,7 +14,7 @@ import { openDatabase } from '../db/open-database.ts';
 import type { Settings } from '../settings.ts';
 import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
 import { isAlertKind } from '../../supabase/functions/_shared/notifications/message-queue.ts';
-import { plural } from './bookings-output.ts';
+import { plural } from '../../supabase/functions/_shared/notifications/message-lists.ts';
 import { CliError, withDatabase } from './bookings-source.ts';
 import type { CliIo } from './cli-io.ts';
 

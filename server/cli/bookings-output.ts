@@ -6,6 +6,7 @@ import type {
   AnswerMarkedBy,
 } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import { plainText } from '../../supabase/functions/_shared/notifications/email-html.ts';
+import { plural } from '../../supabase/functions/_shared/notifications/message-lists.ts';
 import type {
   FailingNotification,
   NotificationState,
@@ -145,11 +146,6 @@ export function formatFailingWarning(failing: readonly FailingNotification[]): s
     `${count === 1 ? 'booking request' : 'booking requests'} ${refs}. Last error: ${plainText(latest.lastError)}. ` +
     'docs/notifications.md, \u201cWhen a notification fails\u201d, says what to check.'
   );
-}
-
-/** "1 request", "2 requests". */
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function width(text: string): number {

@@ -47,7 +47,6 @@ import {
   formatFailingWarning,
   formatJson,
   formatTable,
-  plural,
   type BookingRecord,
 } from './bookings-output.ts';
 import {
@@ -60,6 +59,7 @@ import {
   type ListQuery,
 } from './bookings-source.ts';
 import { isLate } from '../../supabase/functions/_shared/notifications/booking-notice.ts';
+import { plural } from '../../supabase/functions/_shared/notifications/message-lists.ts';
 import { parseRequestReference, type RequestReference } from './request-reference.ts';
 import { parseCommandLine, UsageError, type CommandLine, type Values } from './command-line.ts';
 import { helpText } from './help-text.ts';

@@ -10,9 +10,9 @@ import {
   replyBy,
   type BookingNotice,
 } from './booking-notice.ts';
-import { colours, emailDocument, escapeHtml, plainText, plural } from './email-html.ts';
+import { colours, emailDocument, escapeHtml, plainText } from './email-html.ts';
 import { formatClockTime } from './daily-schedule.ts';
-import { capList, formatCount } from './message-lists.ts';
+import { capList, formatCount, plural } from './message-lists.ts';
 import type { FailingNotification, NotifiedRequest, RequestReply } from './notification-states.ts';
 import { waitingListCommand, waitingRequestHtml } from './reminder-message.ts';
 
@@ -135,7 +135,7 @@ function notifiedLine({ notification }: NotifiedRequest): string {
     case 'pending':
       return 'Notified: not yet, being sent';
     case 'failing':
-      return `Notified: NO, failing after ${plural(notification.attempts, 'attempt', 'attempts')}: ${notification.lastError ?? ''}`;
+      return `Notified: NO, failing after ${plural(notification.attempts, 'attempt')}: ${notification.lastError ?? ''}`;
     case 'none':
       return 'Notified: no (stored before notifications were set up)';
   }
@@ -183,7 +183,7 @@ function retentionLine(report: RetentionReport): string {
     case 'purged':
       return report.deleted === 0
         ? `Retention: no request older than ${describePeriod(report.period)} to delete.`
-        : `Retention: ${plural(report.deleted, 'request', 'requests')} older than ${describePeriod(report.period)} ${report.deleted === 1 ? 'was' : 'were'} deleted, as the privacy notice promises.`;
+        : `Retention: ${plural(report.deleted, 'request')} older than ${describePeriod(report.period)} ${report.deleted === 1 ? 'was' : 'were'} deleted, as the privacy notice promises.`;
     case 'off':
       return `Retention: old requests are not deleted automatically (RETENTION=off), although the privacy notice promises it: delete them with \`npm run bookings -- purge --older-than ${practice.retentionMonths}mo\`.`;
     case 'failed':
@@ -203,13 +203,9 @@ export function composeDailySummary(input: DailySummaryInput) {
     waiting.length === 0 ? '' : `${formatCount(waiting.length)} waiting${late}, `;
   const replies = new Map(input.replies.map((reply) => [reply.bookingId, reply]));
   const newRequests =
-    requests.length === 0
-      ? 'no new requests'
-      : plural(requests.length, 'new booking request', 'new booking requests');
+    requests.length === 0 ? 'no new requests' : plural(requests.length, 'new booking request');
   const failingPart =
-    failing.length === 0
-      ? ''
-      : `, ${plural(failing.length, 'notification', 'notifications')} failing`;
+    failing.length === 0 ? '' : `, ${plural(failing.length, 'notification')} failing`;
   const waitingPart = waitingLines(waiting, now, late, input.siteUrl);
   const lines: string[] = [replyRecordLine(replyRecordOf(input.replies, now)), ''];
 
@@ -219,7 +215,7 @@ export function composeDailySummary(input: DailySummaryInput) {
     );
   } else {
     lines.push(
-      `${plural(requests.length, 'booking request', 'booking requests')} in the ${summaryWindowHours} hours since ${formatUkTimeLong(since)}, oldest first:`,
+      `${plural(requests.length, 'booking request')} in the ${summaryWindowHours} hours since ${formatUkTimeLong(since)}, oldest first:`,
     );
     const { listed, unlisted } = capList(requests);
     listed.forEach((request, index) => {
@@ -255,7 +251,7 @@ export function composeDailySummary(input: DailySummaryInput) {
       `${failing.length === 1 ? 'This notification is' : `These ${formatCount(failing.length)} notifications are`} failing (retried until ${failing.length === 1 ? 'it gets' : 'they get'} through):`,
       ...listed.map(
         (entry) =>
-          `  Ref ${shortReference(entry.bookingId)}, received ${formatUkTimeLong(entry.createdAt)}, ${plural(entry.attempts, 'attempt', 'attempts')}: ${entry.lastError}`,
+          `  Ref ${shortReference(entry.bookingId)}, received ${formatUkTimeLong(entry.createdAt)}, ${plural(entry.attempts, 'attempt')}: ${entry.lastError}`,
       ),
       ...(unlisted > 0 ? [`  \u2026 and ${formatCount(unlisted)} more: npx hijama list`] : []),
       'What to check: docs/notifications.md, \u201cWhen a notification fails\u201d.',

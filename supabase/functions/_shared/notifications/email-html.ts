@@ -1,6 +1,5 @@
 import { practice } from '../content/practice.ts';
 import { brandColours } from '../core/brand-colours.ts';
-import { formatCount } from './message-lists.ts';
 
 /**
  * What every e-mail to the practice or the visitor is made of: text made safe
@@ -15,11 +14,6 @@ const controlCharacters = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 /** One line of plain text: control characters become spaces. */
 export function plainText(value: string): string {
   return value.replace(controlCharacters, ' ');
-}
-
-/** "1 request", "3 requests", "30,000 requests". */
-export function plural(count: number, one: string, many: string): string {
-  return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 
 const htmlEntities: Record<string, string> = {

@@ -8,8 +8,8 @@ import {
   replyActions,
   type BookingNotice,
 } from './booking-notice.ts';
-import { colours, escapeHtml, fontStack, plainText, plural } from './email-html.ts';
-import { capList } from './message-lists.ts';
+import { colours, escapeHtml, fontStack, plainText } from './email-html.ts';
+import { capList, plural } from './message-lists.ts';
 import { telUrl } from './reply-links.ts';
 
 /**
@@ -64,7 +64,7 @@ export function composeFloodDigest(input: FloodDigestInput) {
   const { requests, createdAt } = input;
   const count = requests.length;
   const span = describeSpan(requests[0]?.createdAt ?? createdAt, createdAt);
-  const requestWords = plural(count, 'more booking request', 'more booking requests');
+  const requestWords = plural(count, 'more booking request');
   const subject = `${requestWords} in ${span}`;
   const { listed, unlisted } = capList(requests);
   const threshold =
@@ -77,7 +77,7 @@ export function composeFloodDigest(input: FloodDigestInput) {
     `So that your inbox is not flooded, these requests come together, at most one e-mail every ${intervalMinutes} minutes, instead of one e-mail each. Each is listed with its name and reference; any of them may be a real visitor, who was promised a reply within ${practice.replyWithinHours} hours.`,
   ];
   const review = `Review them, with everything each visitor typed: ${floodReviewCommand}`;
-  const more = `…and ${plural(unlisted, 'more request', 'more requests')}, not listed here: see them with the command above.`;
+  const more = `…and ${plural(unlisted, 'more request')}, not listed here: see them with the command above.`;
 
   const text = [
     ...intro.flatMap((paragraph) => [paragraph, '']),

@@ -19,3 +19,8 @@ export function capList<T>(items: readonly T[]): { listed: readonly T[]; unliste
 export function formatCount(count: number): string {
   return count.toLocaleString('en-GB');
 }
+
+/** "1 request", "3 requests", "30,000 requests"; `many` where it is not `one` and an s. */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
+}

@@ -3,7 +3,7 @@ import type { Database } from '../db/database.ts';
 import { noticeColumnsSql, noticeFromRow, type BookingNoticeRow } from './booking-notice.ts';
 import { sendOnceToPractice, type NotifierTask } from './notifier.ts';
 import { createMessageQueue } from './message-queue.ts';
-import { plural } from './email-html.ts';
+import { plural } from './message-lists.ts';
 import { composeReminder } from './reminder-message.ts';
 
 /**
@@ -69,7 +69,7 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
       const requests = await claimDue(claim, leaseMs, now);
       if (requests.length === 0) return;
       const reminder = composeReminder(requests, now, options.siteUrl);
-      const size = plural(requests.length, 'request', 'requests');
+      const size = plural(requests.length, 'request');
       const what = `reminder ${reminder.id} (${size})`;
       const outcome = await sendOnceToPractice({
         channels,
