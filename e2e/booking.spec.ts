@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { developmentAnonKey } from '../supabase/functions/_shared/core/api-defaults.ts';
 import { messageFor, storedValue } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { site } from '../src/content/site.ts';
 import { practice } from '../supabase/functions/_shared/content/practice.ts';
+import { anonJsonHeaders } from '../server/testing/helpers.ts';
 import {
   bookingPosts,
   expectFocusKept,
@@ -57,13 +57,9 @@ test('a visitor books a session: exactly the request hosted Supabase accepts, Su
   expect(posts).toHaveLength(1);
   const post = posts[0]!;
   expect(new URL(post.url()).search).toBe('');
-  const headers = await post.allHeaders();
-  expect(headers).toMatchObject({
-    apikey: developmentAnonKey,
-    authorization: `Bearer ${developmentAnonKey}`,
-    'content-type': 'application/json',
-  });
-  expect(headers['prefer'] ?? '').not.toContain('return=representation');
+  for (const [name, value] of Object.entries(anonJsonHeaders))
+    expect(await post.headerValue(name), name).toBe(value);
+  expect((await post.headerValue('prefer')) ?? '').not.toContain('return=representation');
   const typed = { full_name: 'Aisha Khan', phone: '+44 (0) 1634 123 456', email, instagram: null };
   expect(post.postDataJSON()).toEqual({
     ...typed,
