@@ -102,9 +102,6 @@ test.describe('the HTML before any script runs', () => {
       await expect(isViewPending(page), view).toHaveCount(0);
       await expect(isInteractive(page), view).toHaveCount(0);
     }
-    const form = page.locator('form.booking-form');
-    // A tool for assistants as it stays (they fill it in; the visitor sends it).
-    await expect(form).toHaveAttribute('toolname', site.bookingForm.agentTool.name);
     // What is typed stays in the page: a send waits for the script.
     await page.getByLabel(site.bookingForm.labels.fullName).fill('Kept Here');
     await page.getByLabel(site.bookingForm.labels.fullName).press('Enter');
