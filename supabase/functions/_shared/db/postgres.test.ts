@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createScratchDatabase,
   noBookingLimits,
   testDatabaseUrl,
   withClient,
-  type ScratchDatabase,
 } from '../../../../server/testing/helpers.ts';
-import { setBookingLimits } from '../../../../server/db/booking-limits.ts';
+import { useScratchPostgres } from '../../../../server/testing/test-database.ts';
 import { findMigrationsDir, migrate } from '../../../../server/db/migrate.ts';
 import { DatabaseRoleError, openDatabase } from '../../../../server/db/open-database.ts';
 import { openPostgres } from './postgres.ts';
@@ -19,23 +18,8 @@ import { DatabaseError, DatabaseUnavailableError } from './database.ts';
 /** Real PostgreSQL only: set TEST_DATABASE_URL (a user that may create databases and roles). */
 describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
   const adminUrl = testDatabaseUrl ?? '';
-  let scratch: ScratchDatabase;
-
-  beforeAll(async () => {
-    scratch = await createScratchDatabase(adminUrl);
-    const db = await openPostgres(scratch.url);
-    try {
-      await migrate(db);
-      // The schema's rules, not the limits on visitors (server/limits/abuse-limits.test.ts).
-      await setBookingLimits(db, noBookingLimits);
-    } finally {
-      await db.close();
-    }
-  });
-
-  afterAll(async () => {
-    await scratch?.drop();
-  });
+  // The schema's rules, not the limits on visitors (server/limits/abuse-limits.test.ts).
+  const scratch = useScratchPostgres(noBookingLimits);
 
   /** Runs `work` on a connection of its own inside a transaction that is always rolled back. */
   async function rolledBack<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
