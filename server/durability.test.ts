@@ -63,7 +63,5 @@ describe.each(serverEngines())('a server killed mid-stream, on $name', (engine) 
     expect(stored.size).toBeLessThanOrEqual(answered201.length + unanswered);
     // The restarted server takes new bookings too.
     expect(await send(second.url, randomUUID())).toBe(201);
-    second.run.child.kill('SIGTERM');
-    expect(await second.run.exited).toBe(0);
   }, 180_000);
 });
