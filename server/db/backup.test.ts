@@ -57,11 +57,10 @@ interface Engine {
   populated?: Promise<PopulatedBackup>;
 }
 
-// Before the afterAll below, whose closes then run before the engines remove their databases.
 const engines: Engine[] = bareEngines().map(({ name, open }) => ({
   name,
-  empty: async () => track((await open()).db),
-  fresh: async () => track((await open({ migrated: true })).db),
+  empty: async () => (await open()).db,
+  fresh: async () => (await open({ migrated: true })).db,
 }));
 
 const cleanUps: (() => Promise<void>)[] = [];

@@ -49,17 +49,14 @@ describe.each(engines)('migrate on $name', (engine) => {
     const { db, env } = await engine.open({ migrated: true });
     const id = await databaseBefore100(db);
     await db.query('drop table app_private.messages');
-    try {
-      const attempt = migrate(db);
-      await expect(attempt).rejects.toThrow(MigrationError);
-      await expect(migrate(db)).rejects.toThrow(
-        /was made by a build from before release 1\.0\.0: it records 2 migrations \(20261122000000_create_bookings\.sql to 20261128000000_reminders_and_acknowledgements\.sql\) that 1\.0\.0 replaced .* Nothing was changed\. Back it up with `npx hijama backup FILE`.*start from an empty database.*`npx hijama restore FILE`/,
-      );
-      expect(await appliedMigrations(db)).toEqual(before100);
-      expect(await hasTable(db, 'app_private.messages')).toBe(false);
-    } finally {
-      await db.close();
-    }
+    const attempt = migrate(db);
+    await expect(attempt).rejects.toThrow(MigrationError);
+    await expect(migrate(db)).rejects.toThrow(
+      /was made by a build from before release 1\.0\.0: it records 2 migrations \(20261122000000_create_bookings\.sql to 20261128000000_reminders_and_acknowledgements\.sql\) that 1\.0\.0 replaced .* Nothing was changed\. Back it up with `npx hijama backup FILE`.*start from an empty database.*`npx hijama restore FILE`/,
+    );
+    expect(await appliedMigrations(db)).toEqual(before100);
+    expect(await hasTable(db, 'app_private.messages')).toBe(false);
+    await db.close();
 
     // What the message says works: a backup of it, restored into an empty database.
     // The server's start refuses it too.
@@ -79,19 +76,15 @@ describe.each(engines)('migrate on $name', (engine) => {
 
   it('refuses a database made by a newer version, changing nothing', async () => {
     const { db } = await engine.open({ migrated: true });
-    try {
-      await db.query(
-        `insert into app_private.schema_migrations (name, checksum) values ('29991231000000_from_the_future.sql', 'x')`,
-      );
-      await expect(migrate(db)).rejects.toThrow(
-        /was made by a newer version of this project: its migration 29991231000000_from_the_future\.sql is not in .* Nothing was changed\. Update this copy/,
-      );
-      expect(await appliedMigrations(db)).toEqual([
-        ...(await listMigrations()),
-        '29991231000000_from_the_future.sql',
-      ]);
-    } finally {
-      await db.close();
-    }
+    await db.query(
+      `insert into app_private.schema_migrations (name, checksum) values ('29991231000000_from_the_future.sql', 'x')`,
+    );
+    await expect(migrate(db)).rejects.toThrow(
+      /was made by a newer version of this project: its migration 29991231000000_from_the_future\.sql is not in .* Nothing was changed\. Update this copy/,
+    );
+    expect(await appliedMigrations(db)).toEqual([
+      ...(await listMigrations()),
+      '29991231000000_from_the_future.sql',
+    ]);
   }, 120_000);
 });

@@ -77,80 +77,70 @@ describe('the migrations of release 1.0.0', () => {
 describe.each(engines)('an upgrade from release 1.0.0 on $name', (engine) => {
   it('keeps the rows, ends with the schema of a new database, and takes new rows under the rules', async () => {
     const { db, env, reopen } = await engine.open();
-    let upgraded: Database | undefined;
-    try {
-      // As a 1.0.0 server migrates: its files only.
-      const release = await migrate(db, findMigrationsDir(), { through: release100Last });
-      expect(release.applied).toEqual(await release100Files());
+    // As a 1.0.0 server migrates: its files only.
+    const release = await migrate(db, findMigrationsDir(), { through: release100Last });
+    expect(release.applied).toEqual(await release100Files());
 
-      // A database in use: requests from the form and from the service key, a
-      // notification sent, an answer, an alert, a limit changed by hand.
-      const repository = createBookingsRepository(db);
-      const fromForm = request('Amina Khan', 'amina@example.com', '@Amina.K');
-      await repository.insertAsAnon([fromForm], { clientAddress: '192.0.2.1' });
-      // An address 1.0.0 took and plain_email refuses: the row stays.
-      const fromService = request('Jo Smith', 'jo@example.com,');
-      await db.transaction(async (tx) => {
-        await tx.query('set local role service_role');
-        await tx.query(
-          'insert into public.bookings (id, full_name, phone, email) values ($1, $2, $3, $4)',
-          [fromService.id, fromService.full_name, fromService.phone, fromService.email],
-        );
-      });
-      await db.query('update app_private.booking_limits set per_email_per_hour = 7');
-      await addMessagesOfEveryKind(db, { answered: fromForm.id, waiting: fromService.id });
-      const rowsBefore = await readRows(db);
-      const messagesBefore = await readMessages(db, queuesBeforeOneQueue);
-      await db.close();
+    // A database in use: requests from the form and from the service key, a
+    // notification sent, an answer, an alert, a limit changed by hand.
+    const repository = createBookingsRepository(db);
+    const fromForm = request('Amina Khan', 'amina@example.com', '@Amina.K');
+    await repository.insertAsAnon([fromForm], { clientAddress: '192.0.2.1' });
+    // An address 1.0.0 took and plain_email refuses: the row stays.
+    const fromService = request('Jo Smith', 'jo@example.com,');
+    await db.transaction(async (tx) => {
+      await tx.query('set local role service_role');
+      await tx.query(
+        'insert into public.bookings (id, full_name, phone, email) values ($1, $2, $3, $4)',
+        [fromService.id, fromService.full_name, fromService.phone, fromService.email],
+      );
+    });
+    await db.query('update app_private.booking_limits set per_email_per_hour = 7');
+    await addMessagesOfEveryKind(db, { answered: fromForm.id, waiting: fromService.id });
+    const rowsBefore = await readRows(db);
+    const messagesBefore = await readMessages(db, queuesBeforeOneQueue);
+    await db.close();
 
-      // The next start applies what came after 1.0.0, once.
-      upgraded = await reopen();
-      const later = (await listMigrations()).filter((file) => file > release100Last);
-      expect(await migrate(upgraded)).toEqual({ applied: later, changed: [] });
-      expect(await migrate(upgraded)).toEqual({ applied: [], changed: [] });
+    // The next start applies what came after 1.0.0, once.
+    const upgraded = await reopen();
+    const later = (await listMigrations()).filter((file) => file > release100Last);
+    expect(await migrate(upgraded)).toEqual({ applied: later, changed: [] });
+    expect(await migrate(upgraded)).toEqual({ applied: [], changed: [] });
 
-      expect(await readRows(upgraded)).toEqual(rowsBefore);
-      expect(await readMessages(upgraded, oneQueue)).toEqual(messagesBefore);
-      // Nothing sent again: only what was waiting goes, once.
-      expect(await notifierPass(upgraded)).toEqual([
-        'Booking request from Jo Smith',
-        "More booking requests than the site's hourly threshold in an hour: the booking form is being flooded",
-      ]);
-      expect(await notifierPass(upgraded)).toEqual([]);
-      expect(await readBookingLimits(upgraded)).toMatchObject({ perEmailPerHour: 7 });
+    expect(await readRows(upgraded)).toEqual(rowsBefore);
+    expect(await readMessages(upgraded, oneQueue)).toEqual(messagesBefore);
+    // Nothing sent again: only what was waiting goes, once.
+    expect(await notifierPass(upgraded)).toEqual([
+      'Booking request from Jo Smith',
+      "More booking requests than the site's hourly threshold in an hour: the booking form is being flooded",
+    ]);
+    expect(await notifierPass(upgraded)).toEqual([]);
+    expect(await readBookingLimits(upgraded)).toMatchObject({ perEmailPerHour: 7 });
 
-      const fresh = await engine.open({ migrated: true });
-      try {
-        expect(await readSchemaCatalog(upgraded)).toEqual(await readSchemaCatalog(fresh.db));
-      } finally {
-        await fresh.db.close();
-      }
+    const fresh = await engine.open({ migrated: true });
+    expect(await readSchemaCatalog(upgraded)).toEqual(await readSchemaCatalog(fresh.db));
 
-      // New rows meet the rules.
-      const upgradedRepository = createBookingsRepository(upgraded);
-      await expect(
-        upgradedRepository.insertAsAnon([{ ...request('Bad', 'bad@example.com'), phone: 'x' }], {
-          clientAddress: '192.0.2.2',
-        }),
-      ).rejects.toMatchObject({ code: '23514' });
-      await expect(
-        upgradedRepository.insertAsAnon([request('Jo', fromService.email)], {
-          clientAddress: '192.0.2.2',
-        }),
-      ).rejects.toMatchObject({ code: '23514' });
-      const fromFormLater = request('Zoë', 'zoe@example.com');
-      await upgradedRepository.insertAsAnon([fromFormLater], { clientAddress: '192.0.2.3' });
-      await upgraded.close();
-      upgraded = undefined;
+    // New rows meet the rules.
+    const upgradedRepository = createBookingsRepository(upgraded);
+    await expect(
+      upgradedRepository.insertAsAnon([{ ...request('Bad', 'bad@example.com'), phone: 'x' }], {
+        clientAddress: '192.0.2.2',
+      }),
+    ).rejects.toMatchObject({ code: '23514' });
+    await expect(
+      upgradedRepository.insertAsAnon([request('Jo', fromService.email)], {
+        clientAddress: '192.0.2.2',
+      }),
+    ).rejects.toMatchObject({ code: '23514' });
+    const fromFormLater = request('Zoë', 'zoe@example.com');
+    await upgradedRepository.insertAsAnon([fromFormLater], { clientAddress: '192.0.2.3' });
+    await upgraded.close();
 
-      // The bookings command reads the old rows and the new.
-      for (const format of ['--csv', '--json']) {
-        const { code, stdout, stderr } = await runCommand([format], { env, cwd: tmpdir() });
-        expect({ code, failure: code === 0 ? '' : stderr }).toEqual({ code: 0, failure: '' });
-        for (const { id } of [fromForm, fromService, fromFormLater]) expect(stdout).toContain(id);
-      }
-    } finally {
-      await upgraded?.close();
+    // The bookings command reads the old rows and the new.
+    for (const format of ['--csv', '--json']) {
+      const { code, stdout, stderr } = await runCommand([format], { env, cwd: tmpdir() });
+      expect({ code, failure: code === 0 ? '' : stderr }).toEqual({ code: 0, failure: '' });
+      for (const { id } of [fromForm, fromService, fromFormLater]) expect(stdout).toContain(id);
     }
   }, 180_000);
 });

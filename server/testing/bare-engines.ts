@@ -15,8 +15,8 @@ export interface BareEngine {
   /**
    * A new empty database, open, or with `migrated` one as this deployment
    * makes it (the migrations applied, nothing stored); `env` names it as the
-   * server's settings do, `reopen` opens it again once closed. Removed after
-   * the file's tests.
+   * server's settings do, `reopen` opens it again once closed. Closed (those
+   * the test left open) and removed after the file's tests.
    */
   open(options?: {
     migrated?: boolean;
@@ -29,6 +29,15 @@ export function bareEngines(): BareEngine[] {
   afterAll(async () => {
     for (const cleanUp of cleanUps.reverse()) await cleanUp();
   });
+  /** `db`, closed after the file's tests unless the test has closed it. */
+  const tracked = async (opening: Promise<Database>): Promise<Database> => {
+    const db = await opening;
+    const close = db.close.bind(db);
+    let closed: Promise<void> | undefined;
+    db.close = () => (closed ??= close());
+    cleanUps.push(() => db.close());
+    return db;
+  };
   const engines: BareEngine[] = [
     {
       name: 'PGlite',
@@ -40,9 +49,9 @@ export function bareEngines(): BareEngine[] {
         // Where the server keeps it (open-database.ts).
         const pgdata = path.join(dataDir, 'pgdata');
         return {
-          db: await openPglite(pgdata),
+          db: await tracked(openPglite(pgdata)),
           env: { DATA_DIR: dataDir },
-          reopen: () => openPglite(pgdata),
+          reopen: () => tracked(openPglite(pgdata)),
         };
       },
     },
@@ -54,12 +63,12 @@ export function bareEngines(): BareEngine[] {
       open: async (options) => {
         const scratch = await createScratchDatabase(adminUrl);
         cleanUps.push(() => scratch.drop());
-        const db = await openPostgres(scratch.url);
+        const db = await tracked(openPostgres(scratch.url));
         if (options?.migrated) await migrate(db);
         return {
           db,
           env: { DATABASE_URL: scratch.url },
-          reopen: () => openPostgres(scratch.url),
+          reopen: () => tracked(openPostgres(scratch.url)),
         };
       },
     });
