@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { loadBookings, newBooking, peakMemoryMiB } from '../scripts/lib/booking-load.ts';
-import { anonJsonHeaders, queryRunningServer, serverEngines } from './testing/helpers.ts';
+import { loadBookings, peakMemoryMiB } from '../scripts/lib/booking-load.ts';
+import { queryRunningServer, serverEngines } from './testing/helpers.ts';
+import { postBooking } from './testing/booking-samples.ts';
 import { useServerRuns } from './testing/server-runs.ts';
 import { everyLimitLifted } from './limits/limits-config.ts';
 
@@ -40,11 +41,7 @@ describe.each(serverEngines())('a burst of bookings far above capacity, on $name
 
     // Right after the burst, a visitor's booking goes through at once.
     const started = Date.now();
-    const after = await fetch(`${url}/rest/v1/bookings`, {
-      method: 'POST',
-      headers: anonJsonHeaders,
-      body: newBooking(),
-    });
+    const after = await postBooking(url);
     expect(after.status).toBe(201);
     expect(Date.now() - started).toBeLessThan(2_000);
 
