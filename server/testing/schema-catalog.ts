@@ -6,7 +6,7 @@ import { migrate } from '../db/migrate.ts';
 import { openPglite } from '../db/pglite.ts';
 
 /**
- * What the migrations made in some schemas, read from the catalog as sorted
+ * What the migrations made in public and app_private, read from the catalog as sorted
  * lines of text, so that two databases compare with one `toEqual` and a
  * difference reads as a diff: schemas, tables and their row security, columns
  * (in order, with type, default, nullability, identity), constraints (not null ones
@@ -14,13 +14,10 @@ import { openPglite } from '../db/pglite.ts';
  * functions (their whole definition), triggers, policies, privileges and
  * comments. Owners are left out: they are whoever ran the migrations.
  */
-export async function readSchemaCatalog(
-  db: Queryable,
-  schemas: readonly string[] = ['public', 'app_private'],
-): Promise<string[]> {
+export async function readSchemaCatalog(db: Queryable): Promise<string[]> {
   const lines: string[] = [];
   for (const [kind, sql] of Object.entries(catalogQueries)) {
-    const { rows } = await db.query<{ line: string }>(sql, [schemas]);
+    const { rows } = await db.query<{ line: string }>(sql, [['public', 'app_private']]);
     for (const row of rows) lines.push(`${kind}: ${row.line}`);
   }
   return lines.sort();
