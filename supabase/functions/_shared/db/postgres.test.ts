@@ -58,7 +58,7 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
       }
     } finally {
       await pooler.close();
-      await withClient(scratch.url, (client) => client.query('delete from public.bookings'));
+      await scratch.db.query('delete from public.bookings');
     }
   });
 
@@ -79,19 +79,17 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
     } finally {
       await db.close();
       await relay.close();
-      await withClient(scratch.url, (client) => client.query('delete from public.bookings'));
+      await scratch.db.query('delete from public.bookings');
     }
   });
 
   const insert = `insert into public.bookings (id, full_name, phone, email, instagram) values ($1, 'Amina Khan', '01634 123456', 'amina@example.com', null)`;
 
   it("has Supabase's API roles", async () => {
-    const roles = await withClient(scratch.url, (client) =>
-      client.query<{ rolname: string; rolbypassrls: boolean }>(
-        `select rolname, rolbypassrls from pg_roles where rolname in ('anon', 'authenticated', 'service_role') order by rolname`,
-      ),
+    const { rows } = await scratch.db.query<{ rolname: string; rolbypassrls: boolean }>(
+      `select rolname, rolbypassrls from pg_roles where rolname in ('anon', 'authenticated', 'service_role') order by rolname`,
     );
-    expect(roles.rows).toEqual([
+    expect(rows).toEqual([
       { rolname: 'anon', rolbypassrls: false },
       { rolname: 'authenticated', rolbypassrls: false },
       { rolname: 'service_role', rolbypassrls: true },
