@@ -3,8 +3,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockFileName } from './db/data-dir-lock.ts';
-import { openPglite } from './db/pglite.ts';
-import { anonJsonHeaders } from './testing/helpers.ts';
+import { anonJsonHeaders, withServerDatabase } from './testing/helpers.ts';
 import { waitFor } from './testing/notification-peers.ts';
 import { listeningUrl, type ChildRun } from './testing/processes.ts';
 import { useServerRuns } from './testing/server-runs.ts';
@@ -102,15 +101,10 @@ describe('the server process', () => {
       expect(first.stdout().trim().split('\n')).toHaveLength(2);
       expect(existsSync(path.join(dataDir(), lockFileName))).toBe(false);
 
-      const db = await openPglite(path.join(dataDir(), 'pgdata'));
-      try {
-        const { rows } = await db.query<{ full_name: string }>(
-          'select full_name from public.bookings order by full_name',
-        );
-        expect(rows).toEqual([{ full_name: 'First Guest' }, { full_name: 'Second Guest' }]);
-      } finally {
-        await db.close();
-      }
+      const { rows } = await withServerDatabase({ DATA_DIR: dataDir() }, (db) =>
+        db.query<{ full_name: string }>('select full_name from public.bookings order by full_name'),
+      );
+      expect(rows).toEqual([{ full_name: 'First Guest' }, { full_name: 'Second Guest' }]);
     });
   });
 });
