@@ -1,10 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createScratchDatabase,
-  testDatabaseUrl,
-  withClient,
-  type ScratchDatabase,
-} from './testing/helpers.ts';
+import { queryRunningServer, serverEngines } from './testing/helpers.ts';
 import type { ChildRun } from './testing/processes.ts';
 import { useServerRuns } from './testing/server-runs.ts';
 import { postBooking } from './testing/booking-samples.ts';
@@ -21,10 +16,10 @@ import { startDatabaseRelay, type DatabaseRelay } from './testing/tcp-proxy.ts';
 /** Below the pool's 5 s connection timeout: a lost database must be noticed, not waited for. */
 const outageAnswerMs = 4_000;
 
-describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', () => {
-  const adminUrl = testDatabaseUrl ?? '';
-  const servers = useServerRuns('outage');
-  let scratch: ScratchDatabase;
+const postgres = serverEngines().find((engine) => engine.name === 'PostgreSQL');
+
+describe.runIf(postgres)('the server while PostgreSQL stops answering', () => {
+  const servers = useServerRuns('outage', postgres);
   let proxy: DatabaseRelay;
   let server: ChildRun;
   let baseUrl: string;
@@ -32,8 +27,7 @@ describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', (
   const answered = new Map<string, number>();
 
   beforeAll(async () => {
-    scratch = await createScratchDatabase(adminUrl);
-    proxy = await startDatabaseRelay(scratch.url);
+    proxy = await startDatabaseRelay(servers.databaseEnv.DATABASE_URL!);
     ({ run: server, url: baseUrl } = await servers.listen({
       HOST: '127.0.0.1',
       DATABASE_URL: proxy.url,
@@ -44,7 +38,6 @@ describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', (
 
   afterAll(async () => {
     await proxy?.close();
-    await scratch?.drop();
   });
 
   let requestCount = 0;
@@ -109,10 +102,11 @@ describe.runIf(testDatabaseUrl)('the server while PostgreSQL stops answering', (
 
   it('has stored exactly the bookings answered 201', async () => {
     // Straight to PostgreSQL, not through the proxy or the API.
-    const stored = await withClient(scratch.url, async (client) => {
-      const { rows } = await client.query<{ email: string }>('select email from public.bookings');
-      return rows.map((row) => row.email);
-    });
+    const rows = await queryRunningServer<{ email: string }>(
+      servers.databaseEnv,
+      'select email from public.bookings',
+    );
+    const stored = rows.map((row) => row.email);
     const withStatus = (status: number) =>
       [...answered].filter(([, answer]) => answer === status).map(([email]) => email);
     // Both sides sorted alike; the database's collation may order them otherwise.
