@@ -9,6 +9,7 @@ import {
   withClient,
 } from '../../../../server/testing/helpers.ts';
 import { useScratchPostgres } from '../../../../server/testing/test-database.ts';
+import { bareEngines } from '../../../../server/testing/bare-engines.ts';
 import { findMigrationsDir, migrate } from '../../../../server/db/migrate.ts';
 import { DatabaseRoleError, openDatabase } from '../../../../server/db/open-database.ts';
 import { openPostgres } from './postgres.ts';
@@ -20,6 +21,7 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
   const adminUrl = testDatabaseUrl ?? '';
   // The schema's rules, not the limits on visitors (server/limits/abuse-limits.test.ts).
   const scratch = useScratchPostgres(noBookingLimits);
+  const emptyDatabases = bareEngines().find((engine) => engine.name === 'PostgreSQL');
 
   /** Runs `work` on a connection of its own inside a transaction that is always rolled back. */
   async function rolledBack<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -129,18 +131,13 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
   });
 
   it('applies each migration once when two servers start together', async () => {
-    const fresh = await createScratchDatabase(adminUrl);
-    const [first, second] = await Promise.all([openPostgres(fresh.url), openPostgres(fresh.url)]);
-    try {
-      const reports = await Promise.all([migrate(first), migrate(second)]);
-      // Each file once, by either server: which one applies which depends on timing.
-      const files = readdirSync(findMigrationsDir()).filter((name) => name.endsWith('.sql'));
-      expect(files.length).toBeGreaterThan(3);
-      expect(reports.flatMap((report) => report.applied).sort()).toEqual(files.sort());
-    } finally {
-      await Promise.all([first.close(), second.close()]);
-      await fresh.drop();
-    }
+    const { db: first, reopen } = await emptyDatabases!.open();
+    const second = await reopen();
+    const reports = await Promise.all([migrate(first), migrate(second)]);
+    // Each file once, by either server: which one applies which depends on timing.
+    const files = readdirSync(findMigrationsDir()).filter((name) => name.endsWith('.sql'));
+    expect(files.length).toBeGreaterThan(3);
+    expect(reports.flatMap((report) => report.applied).sort()).toEqual(files.sort());
   });
 
   it('refuses to start as a user that cannot switch to anon, naming the grant to run', async () => {
