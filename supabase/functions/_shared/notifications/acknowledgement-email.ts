@@ -3,7 +3,7 @@ import { combiningMarkRanges, letterRanges, rangesClass } from '../core/letters-
 import { practice } from '../content/practice.ts';
 import * as visitorEmails from '../content/visitor-emails.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
-import { colours, emailClosing, emailOpening, escapeHtml } from './email-html.ts';
+import { colours, emailClosing, emailOpening, escapeHtml, headingFontStack } from './email-html.ts';
 import { telUrl } from './reply-links.ts';
 
 /**
@@ -85,7 +85,7 @@ export function composeAcknowledgement(request: AcknowledgementRequest) {
     ...emailOpening(copy.heading, copy.preview),
     `<tr><td bgcolor="${colours.heading}" style="padding:16px 20px;background-color:${colours.heading};border-radius:11px 11px 0 0;color:${colours.onHeading}">`,
     `<p style="margin:0;font-size:14px;line-height:20px;color:${colours.onHeading}">${escapeHtml(practice.name)}</p>`,
-    `<h1 style="margin:4px 0 0;font-family:Georgia,'Times New Roman',serif;font-size:26px;font-weight:normal;line-height:32px;color:#ffffff">${escapeHtml(copy.heading)}</h1>`,
+    `<h1 style="margin:4px 0 0;font-family:${headingFontStack};font-size:26px;font-weight:normal;line-height:32px;color:#ffffff">${escapeHtml(copy.heading)}</h1>`,
     '</td></tr>',
     // A long first name wraps rather than widening the e-mail past a phone's screen.
     `<tr><td style="padding:20px;text-align:left;overflow-wrap:anywhere;word-break:break-word">`,

@@ -11,6 +11,7 @@ import {
   emailClosing,
   emailOpening,
   escapeHtml,
+  headingFontStack,
   plainText,
 } from './email-html.ts';
 import { phoneKind, whatsAppChatUrl } from './phone-kind.ts';
@@ -214,7 +215,7 @@ export function composeBookingEmail(notice: BookingNotice, siteUrl: string) {
     ...emailOpening('New booking request', `Reply by ${deadline} · ref. ${reference}`),
     `<tr><td bgcolor="${colours.heading}" style="padding:16px 20px;background-color:${colours.heading};border-radius:11px 11px 0 0;color:${colours.onHeading};${breakAnywhere}">`,
     `<p style="margin:0;font-size:14px;line-height:20px;color:${colours.onHeading}">${escapeHtml(practice.name)} · New booking request</p>`,
-    `<h1 style="margin:4px 0 0;font-family:Georgia,'Times New Roman',serif;font-size:26px;font-weight:normal;line-height:32px;color:#ffffff">${escapeHtml(notice.fullName)}</h1>`,
+    `<h1 style="margin:4px 0 0;font-family:${headingFontStack};font-size:26px;font-weight:normal;line-height:32px;color:#ffffff">${escapeHtml(notice.fullName)}</h1>`,
     '</td></tr>',
     `<tr><td style="padding:20px;${breakAnywhere}">`,
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 16px"><tr><td bgcolor="${colours.accentTint}" style="padding:12px 16px;background-color:${colours.accentTint};border-left:4px solid ${colours.accent};border-radius:0 8px 8px 0">`,

@@ -50,6 +50,9 @@ export const breakAnywhere = 'overflow-wrap:anywhere;word-break:break-word';
 export const fontStack =
   "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 
+/** The headings' serif, standing in for the site's Fraunces, which e-mail clients lack. */
+export const headingFontStack = "Georgia,'Times New Roman',serif";
+
 /**
  * A button that holds in mail clients: a block link with padding and a line
  * height (12 + 24 + 12 px, plus the border: 52 px, above the 44 px a finger
@@ -118,7 +121,7 @@ export function emailDocument({ title, preheader, kind, content }: EmailFrame): 
     ...emailOpening(title, preheader),
     `<tr><td bgcolor="${colours.heading}" style="padding:16px 20px;background-color:${colours.heading};border-radius:11px 11px 0 0;color:${colours.onHeading};${breakAnywhere}">`,
     `<p style="margin:0;font-size:14px;line-height:20px;color:${colours.onHeading}">${escapeHtml(practice.name)} · ${escapeHtml(kind)}</p>`,
-    `<h1 style="margin:4px 0 0;font-family:Georgia,'Times New Roman',serif;font-size:24px;font-weight:normal;line-height:30px;color:#ffffff">${escapeHtml(title)}</h1>`,
+    `<h1 style="margin:4px 0 0;font-family:${headingFontStack};font-size:24px;font-weight:normal;line-height:30px;color:#ffffff">${escapeHtml(title)}</h1>`,
     '</td></tr>',
     `<tr><td style="padding:20px 20px 12px;${breakAnywhere}">`,
     ...content,

@@ -8,7 +8,7 @@ import {
   replyActions,
   type BookingNotice,
 } from './booking-notice.ts';
-import { colours, escapeHtml, fontStack, plainText } from './email-html.ts';
+import { colours, escapeHtml, fontStack, headingFontStack, plainText } from './email-html.ts';
 import { capList, plural } from './message-lists.ts';
 import { telUrl } from './reply-links.ts';
 
@@ -122,7 +122,7 @@ export function composeFloodDigest(input: FloodDigestInput) {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(subject)}</title></head>`,
     `<body style="margin:0;padding:16px;background-color:${colours.page};color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px;overflow-wrap:anywhere">`,
-    `<h1 style="margin:0 0 12px;font-family:Georgia,'Times New Roman',serif;font-size:24px;font-weight:normal;line-height:30px;color:${colours.heading}">${escapeHtml(subject)}</h1>`,
+    `<h1 style="margin:0 0 12px;font-family:${headingFontStack};font-size:24px;font-weight:normal;line-height:30px;color:${colours.heading}">${escapeHtml(subject)}</h1>`,
     ...intro.map((paragraph) => `<p style="margin:0 0 12px">${escapeHtml(paragraph)}</p>`),
     `<p style="margin:0 0 16px">Review them, with everything each visitor typed: <code style="background-color:${colours.quiet};padding:2px 4px">${escapeHtml(floodReviewCommand)}</code></p>`,
     '<ol style="margin:0 0 16px;padding-left:24px">',
