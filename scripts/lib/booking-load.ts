@@ -10,7 +10,7 @@ import { anonJsonHeaders } from '../../server/testing/helpers.ts';
  * address of its own (a repeated id would be a retry, answered 409).
  */
 
-export const newBooking = () =>
+const newBooking = () =>
   bookingBody({ id: randomUUID(), email: `load.${randomUUID()}@example.com` });
 
 /** Sends bookings for `duration` seconds or `amount` requests, over `connections` connections. */
