@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { retentionMonths, site, viewTitles } from '../src/content/site.ts';
+import { site, viewTitles } from '../src/content/site.ts';
 import { formatTime } from '../src/lib/opening-hours.ts';
 import { literally, openView, policyViolations, scrollToEnd, viewHeadings } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
@@ -178,7 +178,6 @@ test('location shows the address, the opening hours, how to get here and the foo
   await expect(
     page.getByRole('link', { name: literally(location.directionsLink) }),
   ).toHaveAttribute('href', address.directionsUrl);
-  expect(new URL(address.directionsUrl).searchParams.get('query')).toContain(address.postcode);
   await expectFooter(page);
 });
 
@@ -199,10 +198,7 @@ test('contact shows the heading, the sessions and prices, the form with its priv
     await expect(details.getByRole('link', { name })).toBeVisible();
 
   // Under the form: what is kept, why, for how long and how to have it deleted.
-  const notice = page.locator('form .form-privacy');
-  await expect(notice).toHaveText(site.bookingForm.privacy);
-  await expect(notice, 'retention period').toContainText(`${retentionMonths} months`);
-  await expect(notice, 'address to ask at').toContainText(site.contactDetails.email);
+  await expect(page.locator('form .form-privacy')).toHaveText(site.bookingForm.privacy);
 });
 
 /** The buttons, links and fields shown smaller than 44 × 44 px, named with their size. */
@@ -276,7 +272,6 @@ test('any other page name shows Coming Soon, with its title', async ({ page }) =
     specifiedWords.comingSoonHeading,
   );
   await expect(page).toHaveTitle(viewTitles['coming-soon']);
-  expect(viewTitles.benefits).toBe('Benefits of Hijama · Rochester Hijama');
   await page.getByRole('link', { name: site.comingSoon.homeLink }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(viewHeadings.home);
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { pageNames, site } from './site.ts';
+import { pageNames, retentionMonths, site, viewTitles } from './site.ts';
 import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 import * as visitorEmails from '../../supabase/functions/_shared/content/visitor-emails.ts';
 
@@ -50,6 +50,20 @@ describe('site content', () => {
 
   it('states the reply promise in the contact details', () => {
     expect(site.contactDetails.replyPromise).toContain(`${practice.replyWithinHours} hours`);
+  });
+
+  it('says under the form for how long requests are kept and where to ask for deletion', () => {
+    expect(site.bookingForm.privacy).toContain(`${retentionMonths} months`);
+    expect(site.bookingForm.privacy).toContain(site.contactDetails.email);
+  });
+
+  it("gives the directions link the clinic's postcode", () => {
+    const { directionsUrl, postcode } = site.address;
+    expect(new URL(directionsUrl).searchParams.get('query')).toContain(postcode);
+  });
+
+  it('names each view in its title, then the practice', () => {
+    expect(viewTitles.benefits).toBe('Benefits of Hijama · Rochester Hijama');
   });
 });
 
