@@ -55,14 +55,18 @@ export function describeDue(due: Date, now: Date): string {
   return `on ${formatUkTimeShort(due)}`;
 }
 
-/** Late by at least a minute: a reminder at the reply-by time itself is still "due", not "0 min late". */
-function isLate(due: Date, now: Date): boolean {
+/**
+ * Late by at least a minute: a reminder at the reply-by time itself is still
+ * "due", not "0 min late" (unlike booking-notice.ts's isLate, which counts
+ * a request late from that time on).
+ */
+function isLateByAMinute(due: Date, now: Date): boolean {
   return now.getTime() - due.getTime() >= minuteMs;
 }
 
 /** "3 h 20 min left", "1 h 20 min late", "due now". */
 export function describeTimeLeft(due: Date, now: Date): string {
-  if (isLate(due, now)) return `${formatDuration(due, now)} late`;
+  if (isLateByAMinute(due, now)) return `${formatDuration(due, now)} late`;
   if (due.getTime() - now.getTime() < minuteMs) return 'due now';
   return `${formatDuration(now, due)} left`;
 }
@@ -78,7 +82,7 @@ function stableId(ids: readonly string[]): string {
 /** The subject: how many wait, and when the first is due or how late it is. */
 function composeSubject(requests: readonly BookingNotice[], now: Date): string {
   const first = replyBy(requests[0]!.createdAt);
-  const when = isLate(first, now)
+  const when = isLateByAMinute(first, now)
     ? `${formatDuration(first, now)} late`
     : `due ${describeDue(first, now)}`;
   return requests.length === 1
@@ -191,7 +195,7 @@ export function waitingRequestHtml(
   siteUrl: string,
 ): string {
   const due = replyBy(notice.createdAt);
-  const late = isLate(due, now);
+  const late = isLateByAMinute(due, now);
   const tel = telUrl(notice.phone);
   const phoneHtml = tel
     ? `<a href="${escapeHtml(tel)}" style="color:${colours.heading}">${escapeHtml(notice.phone)}</a>`
