@@ -1,4 +1,4 @@
-import { forgedToken } from '../server/testing/answer-fixtures.ts';
+import { answerTokenFor, forgedToken } from '../server/testing/answer-fixtures.ts';
 import { everyLimitLifted } from '../server/limits/limits-config.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { answerLink } from '../supabase/functions/_shared/core/answer-link.ts';
@@ -62,13 +62,8 @@ async function storeBooking(): Promise<string> {
 }
 
 /** The token of the booking's answer link, as the notifier makes it. */
-async function answerToken(bookingId: string, validFor = '30 days'): Promise<string> {
-  const [row] = await sql<{ token: string }>(
-    'select app_private.answer_token($1::uuid, $2::interval) as token',
-    [bookingId, validFor],
-  );
-  return row!.token;
-}
+const answerToken = (bookingId: string, validFor?: string) =>
+  withClient(database.url, (client) => answerTokenFor(client, bookingId, validFor));
 
 /** When the request was marked answered, or undefined while it is waiting. */
 async function answeredAt(bookingId: string): Promise<Date | undefined> {

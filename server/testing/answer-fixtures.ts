@@ -23,7 +23,7 @@ export async function storeWaitingRequest(
 
 /** The token of a request's "Mark as answered" link, as the notifier has the database sign it. */
 export async function answerTokenFor(
-  db: Queryable,
+  db: Pick<Queryable, 'query'>,
   id: string,
   validFor = '30 days',
 ): Promise<string> {
