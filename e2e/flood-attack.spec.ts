@@ -24,6 +24,9 @@ let inbox: SmtpPeer;
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
 test.beforeAll(async () => {
+  // A hook has the test's 30 s; making a fresh embedded database may take
+  // startBuiltServer's whole minute on a busy machine.
+  test.setTimeout(90_000);
   inbox = await startSmtpPeer();
   server = await startBuiltServer({
     TRUST_PROXY: 'loopback',

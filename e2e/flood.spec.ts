@@ -29,6 +29,9 @@ let server: RunningServer;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
+  // A hook has the test's 30 s; making a fresh embedded database may take
+  // startBuiltServer's whole minute on a busy machine.
+  test.setTimeout(90_000);
   server = await startBuiltServer({ ...everyLimitLifted, BOOKING_LIMIT_SITE_PER_HOUR: '1' });
   // The first request of the hour is taken as always; the next one needs a proof.
   const post = (label: string) => postBooking(server.url, { email: uniqueEmail(`flood-${label}`) });
