@@ -106,13 +106,11 @@ it('leaves only the runtime dependencies', () => {
   }
 });
 
-it('runs npx hijama --help, and explains a typo', async () => {
+// What it prints for each command line is hijama-cli.test.ts's; here, that npx finds and runs it.
+it('runs npx hijama --help', async () => {
   const help = await run('npx', ['hijama', '--help']);
   expect(help.code).toBe(0);
   expect(help.stdout).toMatch(/^Usage: npx hijama <command> \[options\]/);
-  const typo = await run('npx', ['hijama', 'lsit']);
-  expect(typo.code).toBe(2);
-  expect(withoutNpmWarnings(typo.stderr)).toBe('There is no command lsit. Did you mean list?\n');
 });
 
 describe.each(serverEngines())('the installed server on $name', (engine) => {
