@@ -11,15 +11,16 @@ import {
   type ScratchDatabase,
 } from '../testing/helpers.ts';
 import { hijamaEntry, spawnTypeScript } from '../testing/processes.ts';
+import { runCommand } from '../testing/command-run.ts';
 import { useServerRuns } from '../testing/server-runs.ts';
 import { postBooking } from '../testing/booking-samples.ts';
 import type { BookingRecord } from './bookings-output.ts';
 
 /**
- * `hijama backup` while the server takes bookings, then `hijama restore` into a
- * new folder and into a new PostgreSQL database, all as processes: every
- * booking answered 201 before the backup began is in the backup and in both
- * restored databases.
+ * `hijama backup` as a process while the server takes bookings, then `hijama
+ * restore` into a new folder and into a new PostgreSQL database: every booking
+ * answered 201 before the backup began is in the backup and in both restored
+ * databases.
  */
 
 describe.each(serverEngines())('backup and restore of a server on $name', (engine) => {
@@ -34,11 +35,16 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
 
   afterAll(() => scratch?.drop());
 
-  async function hijama(args: string[], env: Record<string, string>) {
+  /** `hijama args` in a process of its own, as cron or a shell runs it: the backup. */
+  async function spawnHijama(args: string[], env: Record<string, string>) {
     const run = spawnTypeScript(hijamaEntry, args, { cwd: servers.workDir, env });
     const code = await run.exited;
     return { code, stdout: run.stdout(), stderr: run.stderr() };
   }
+
+  /** `hijama args` in this process (command-run.ts): the same command, without a second of start-up. */
+  const hijama = (args: string[], env: Record<string, string>) =>
+    runCommand(args, { env, cwd: servers.workDir });
 
   async function listIds(env: Record<string, string>): Promise<string[]> {
     const run = await hijama(['list', '--json', '--limit', 'all'], env);
@@ -70,7 +76,7 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
     const file = path.join(backupsDir, 'hijama.json');
     const backupStarted = Date.now();
     const beforeBackup = answered.filter((booking) => booking.at < backupStarted).map((b) => b.id);
-    const backup = await hijama(['backup', file], servers.databaseEnv);
+    const backup = await spawnHijama(['backup', file], servers.databaseEnv);
     const sentDuringBackup = answered.length - beforeBackup.length;
     sending = false;
     await Promise.all(senders);
@@ -114,14 +120,10 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
       ),
     );
     expect((await listIds({ DATA_DIR: restoredDir })).sort()).toEqual([...savedIds].sort());
-    // Only into an empty database.
+    // Only into an empty database (what it says is server/db/backup.test.ts's).
     const twice = await hijama(['restore', file], { DATA_DIR: restoredDir });
     expect(twice.code).toBe(1);
-    expect(twice.stderr).toMatch(
-      new RegExp(
-        `is not empty \\(${savedIds.length} rows in public\\.bookings, .*\\): a backup is restored only into an empty database`,
-      ),
-    );
+    expect(twice.stderr).toMatch(/a backup is restored only into an empty database/);
 
     if (engine.name === 'PGlite') {
       const onServer = await hijama(['restore', file], servers.databaseEnv);
