@@ -6,8 +6,8 @@ import { lockDataDir, lockFileName } from '../db/data-dir-lock.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
 import { periodBefore } from '../../supabase/functions/_shared/retention/period.ts';
-import { createScratchDatabase, testDatabaseUrl, withServerDatabase } from '../testing/helpers.ts';
-import { useScratchPostgres } from '../testing/test-database.ts';
+import { withServerDatabase } from '../testing/helpers.ts';
+import { bareEngines } from '../testing/bare-engines.ts';
 import { useTempDir } from '../testing/temp-dir.ts';
 import { startSmtpPeer } from '../testing/notification-peers.ts';
 import { hijamaEntry, spawnTypeScript } from '../testing/processes.ts';
@@ -723,28 +723,19 @@ describe('hijama while a server holds the embedded database', () => {
   });
 });
 
-describe.runIf(testDatabaseUrl)('hijama on PostgreSQL (DATABASE_URL)', () => {
-  const scratch = useScratchPostgres();
-  let pgSeeded: BookingRecord[];
+/** New PostgreSQL databases of TEST_DATABASE_URL, dropped after the file's tests. */
+const postgres = bareEngines().find((engine) => engine.name === 'PostgreSQL');
 
-  beforeAll(async () => {
-    pgSeeded = await seed(scratch.db);
-  });
-
+describe.runIf(postgres)('hijama on PostgreSQL (DATABASE_URL)', () => {
   it('lists the requests of DATABASE_URL, and explains a database without the migrations', async () => {
-    const json = await runCli(['--json', '--limit', 'all'], { DATABASE_URL: scratch.url });
+    const migrated = await postgres!.open({ migrated: true });
+    const pgSeeded = await seed(migrated.db);
+    const json = await runCli(['--json', '--limit', 'all'], migrated.env);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual(listed(pgSeeded));
 
-    const empty = await createScratchDatabase(testDatabaseUrl ?? '');
-    try {
-      const run = await runCli([], { DATABASE_URL: empty.url });
-      expect(run.code).toBe(1);
-      expect(run.stderr).toMatch(
-        /The database has no table public\.bookings: apply the migrations/,
-      );
-    } finally {
-      await empty.drop();
-    }
+    const run = await runCli([], (await postgres!.open()).env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/The database has no table public\.bookings: apply the migrations/);
   });
 });
