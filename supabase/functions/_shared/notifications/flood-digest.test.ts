@@ -2,11 +2,53 @@ import { describe, expect, it } from 'vitest';
 import type { BookingNotice } from './booking-notice.ts';
 import { composeFloodDigest } from './flood-digest.ts';
 import { messageListLimit } from './message-lists.ts';
-import { testSiteUrl } from '../../../../server/testing/notice-samples.ts';
+import {
+  sampleAnswerToken,
+  sampleNotice,
+  testSiteUrl,
+  withAnswerToken,
+} from '../../../../server/testing/notice-samples.ts';
 
 /** What a flood digest of many requests says, in the e-mail's two parts and the webhook. */
 
 describe('composeFloodDigest', () => {
+  it('numbers each request with its name, reference, time, phone, e-mail and Mark as answered link', () => {
+    const amina = withAnswerToken(sampleNotice());
+    const yusuf = withAnswerToken(
+      sampleNotice({
+        id: '9a1b2c3d-0000-4000-8000-000000000002',
+        createdAt: new Date('2026-07-01T13:07:00Z'),
+        fullName: 'Yusuf Ali',
+        phone: '01634 123456',
+        email: 'yusuf@example.com',
+      }),
+    );
+    const digest = composeFloodDigest({
+      siteUrl: testSiteUrl,
+      id: '7',
+      createdAt: new Date('2026-07-01T13:20:00Z'),
+      requests: [amina, yusuf],
+      threshold: 3,
+    });
+
+    expect(digest.subject).toBe('2 more booking requests in the last 15 minutes');
+    expect(digest.text).toContain('above the 3 an hour that are e-mailed one by one');
+    expect(digest.text).toContain('It looks like a flood');
+    expect(digest.text).toContain('npx hijama list --since 1h');
+    expect(digest.text).toContain(
+      [
+        '1. Amina Khan, ref 5F0C2A8E, received Wed 01 Jul 2026 14:05',
+        '   Phone 07700 900123 (tel:07700900123), e-mail amina@example.com',
+        `   Mark as answered: ${testSiteUrl}#answer=${sampleAnswerToken(amina.id)}`,
+        '2. Yusuf Ali, ref 9A1B2C3D, received Wed 01 Jul 2026 14:07',
+        '   Phone 01634 123456 (tel:01634123456), e-mail yusuf@example.com',
+        `   Mark as answered: ${testSiteUrl}#answer=${sampleAnswerToken(yusuf.id)}`,
+      ].join('\n'),
+    );
+    expect(digest.html).toContain('<strong>Yusuf Ali</strong>');
+    expect(digest.html).toContain('<a href="tel:01634123456"');
+  });
+
   it('lists the first of 30,000 requests and counts the rest, in parts under 100 KB', () => {
     const createdAt = new Date('2026-11-25T14:20:00Z');
     const requests: BookingNotice[] = Array.from({ length: 30_000 }, (_, index) => ({

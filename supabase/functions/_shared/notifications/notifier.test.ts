@@ -261,7 +261,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
 
     beforeEach(async () => {
       await setBookingLimits(harness.db, { sitePerHour: threshold });
-      // The easiest proof of work the database allows, so that the test solves forty quickly.
+      // The easiest proof of work the database allows, so that the tests solve theirs quickly.
       await harness.db.query('update app_private.booking_limits set proof_max_number = 1000');
     });
 
@@ -307,9 +307,10 @@ describe.each(engines)('the notifier on $name', (engine) => {
       expect((await post(usualRequests())).status).toBe(201);
       // Above the threshold a request without a proof of work is refused.
       expect((await post(booking({ email: 'noproof@example.com' }))).status).toBe(428);
-      const flooded = await flood(40);
+      // A few above the threshold make a flood as well as forty would.
+      const flooded = await flood(4);
 
-      expect(await notifier.runOnce()).toEqual({ sent: 43, failed: 0 });
+      expect(await notifier.runOnce()).toEqual({ sent: 7, failed: 0 });
       const all = subjects(peer);
       expect(all.filter((subject) => subject.startsWith('Booking request from')).sort()).toEqual([
         'Booking request from Usual Guest 1',
@@ -321,26 +322,16 @@ describe.each(engines)('the notifier on $name', (engine) => {
       ]);
       const digests = peer.mails.filter((mail) => mail.parsed.subject?.includes('more booking'));
       expect(digests.map((mail) => mail.parsed.subject)).toEqual([
-        expect.stringMatching(/^40 more booking requests in the last (minute|\d+ minutes)$/),
+        expect.stringMatching(/^4 more booking requests in the last (minute|\d+ minutes)$/),
       ]);
       expect(peer.mails).toHaveLength(5);
 
+      // How the digest lists its requests is flood-digest.test.ts's; here, that it
+      // carries the flood's requests and no other, each with its own answer token.
       const digest = digests[0]!;
       const text = digest.parsed.text ?? '';
-      expect(text).toContain('It looks like a flood');
-      expect(text).toContain('npx hijama list --since 1h');
-      for (const [index, guest] of flooded.entries()) {
-        expect(text).toContain(
-          `${index + 1}. ${guest.full_name}, ref ${shortReference(guest.id)}, received `,
-        );
-      }
-      expect(text).toContain('Phone 01634 123456 (tel:01634123456), e-mail guest1@example.com');
       expect(text).not.toContain('Usual Guest');
       expect(digest.parsed.messageId).toMatch(/^<flood-digest-\d+@rochester-hijama\.example>$/);
-      const html = digest.parsed.html ?? '';
-      expect(html).toContain('<a href="tel:01634123456"');
-      expect(html).toContain('<strong>Flood Guest 40</strong>');
-      // Each request in the digest can be marked answered, with its own token.
       const marked = [...text.matchAll(/Mark as answered: \S+#(answer=\S+)/g)].map(
         (match) => parseAnswerFragment(match[1]!)?.bookingId,
       );
@@ -357,15 +348,14 @@ describe.each(engines)('the notifier on $name', (engine) => {
         'practice.flood_digest',
       ]);
       const webhookDigest = hooked.find((body) => body.type === 'practice.flood_digest')!;
-      expect(webhookDigest.digest!.bookings).toHaveLength(40);
+      expect(webhookDigest.digest!.bookings).toHaveLength(4);
       expect(hook.requests.at(-1)!.headers['idempotency-key']).toMatch(/^flood-digest-\d+$/);
 
       // Every request's notification is complete, the flood's by the digest.
       expect((await outboxRows()).filter((row) => !row.completed)).toEqual([]);
       expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 0 });
       expect(peer.mails).toHaveLength(5);
-      // Forty-odd requests stored and sent: the slowest test of the file on a busy machine.
-    }, 90_000);
+    });
 
     it('sends the next digest no sooner than 15 minutes after the last', async () => {
       const peer = await smtpPeer();
