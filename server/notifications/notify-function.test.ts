@@ -201,20 +201,20 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       const smtp = { SMTP_URL: `smtp://127.0.0.1:${peer.port}` };
       const [first, second] = await Promise.all([startFunction(smtp), startFunction(smtp)]);
       const usual = Array.from({ length: 3 }, (_, i) => bookingWithId({ full_name: `Guest ${i}` }));
-      const flooded = Array.from({ length: 40 }, (_, i) =>
-        bookingWithId({ full_name: `Flood Guest ${String(i + 1).padStart(2, '0')}` }),
+      const flooded = Array.from({ length: 4 }, (_, i) =>
+        bookingWithId({ full_name: `Flood Guest ${i + 1}` }),
       );
       await insertAsVisitor(usual);
       await insertFlood(flooded);
 
       const answers = await Promise.all([call(first), call(second)]);
       expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-      expect(answers.reduce((sum, answer) => sum + (answer.body.sent as number), 0)).toBe(43);
-      // Three notifications, the flood alert and one digest of the forty (what they
-      // say is notifier.test.ts's).
+      expect(answers.reduce((sum, answer) => sum + (answer.body.sent as number), 0)).toBe(7);
+      // Three notifications, the flood alert and one digest of the four (what they
+      // say is their composers' tests').
       const digests = peer.mails.filter((mail) => mail.parsed.subject?.includes('more booking'));
       expect(digests.map((mail) => mail.parsed.subject)).toEqual([
-        expect.stringMatching(/^40 more booking requests in the last /),
+        expect.stringMatching(/^4 more booking requests in the last /),
       ]);
       expect(peer.mails).toHaveLength(5);
       expect((await outboxRows()).every((row) => row.completed)).toBe(true);
@@ -307,10 +307,11 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       expect(mail.mails[0]!.to).toEqual([practice]);
       expect(push.messages).toHaveLength(1);
       const [reminder, reminderPush] = [mail.mails[0]!.parsed, push.messages[0]!];
+      // What a reminder says is reminder-message.test.ts's; here, that both are of this request.
       expect(reminder.subject).toMatch(/^A request waits for a reply; it is due /);
-      expect(reminder.text).toContain(`Amina Khan, ref ${shortReference(id)}\n`);
+      expect(reminder.text).toContain(`ref ${shortReference(id)}`);
       expect(reminderPush.title).toBe(reminder.subject);
-      expect(reminderPush.message).toContain(`Amina Khan, ref ${shortReference(id)}: reply by `);
+      expect(reminderPush.message).toContain(`ref ${shortReference(id)}`);
 
       expect((await call(url)).body).toEqual({ sent: 0, failed: 0, pending: 0 });
       expect(mail.mails).toHaveLength(1);

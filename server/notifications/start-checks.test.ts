@@ -52,12 +52,14 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
 
   it('says in plain words that the SMTP server refused the login, and what to check', async () => {
     const server = await start(email('wrong'));
+    // What it says of the refused login, between the two, is smtp-check.test.ts's.
     await says(
       server.stderr,
-      `Warning: booking requests cannot be e-mailed: the SMTP server 127.0.0.1:${peer.port} refused the login of clinic (535 Invalid username or password). ` +
-        'Check the user name and password in SMTP_URL, with special characters written as %XX (@ is %40). ' +
-        'Gmail, Google Workspace and Microsoft 365 need an app password, not the account\u2019s own. ' +
-        'Requests are still stored, and their e-mails are retried until they get through: fix SMTP_URL in .env and restart the server.\n',
+      `Warning: booking requests cannot be e-mailed: the SMTP server 127.0.0.1:${peer.port} refused the login of clinic`,
+    );
+    await says(
+      server.stderr,
+      'Requests are still stored, and their e-mails are retried until they get through: fix SMTP_URL in .env and restart the server.\n',
     );
     expect(server.stdout()).toContain(
       'Booking requests are notified by e-mail to practice@example.com.\n',
