@@ -170,7 +170,6 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
       actions: [],
     });
     expect(alerts[0]!.message).toContain(`Ref ${shortReference(sent.id)}, received `);
-    expect(alerts[0]!.message).toContain('E-mail: check SMTP_URL');
     expect(alerts[0]!.message).not.toContain('Amina');
     expect(infos).toContainEqual(
       expect.stringMatching(/^Told the practice \(notification failing\) by ntfy push to /),
@@ -180,9 +179,7 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
   it('pushes the flood alert and one short push for the digest of a flood', async () => {
     const peer = await ntfyPeer();
     const notifier = startNotifier([pushTo(peer)], { start: false });
-    const flooded = Array.from({ length: 37 }, (_, i) =>
-      booking({ full_name: `Flood Guest ${i}` }),
-    );
+    const flooded = Array.from({ length: 3 }, (_, i) => booking({ full_name: `Flood Guest ${i}` }));
     for (const row of flooded) expect((await post(row)).status).toBe(201);
     // As the database marks the requests above the site's hourly threshold, with its alert.
     await harness.db.query(
@@ -192,10 +189,10 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
       `insert into app_private.messages (kind, details) values ('flood', '{"threshold": 20}')`,
     );
 
-    expect(await notifier.runOnce()).toEqual({ sent: 37, failed: 0 });
+    expect(await notifier.runOnce()).toEqual({ sent: 3, failed: 0 });
     expect(peer.messages.map((push) => push.title)).toEqual([
       'More than 20 booking requests in an hour: the booking form is being flooded',
-      expect.stringMatching(/^37 more booking requests in the last (minute|\d+ minutes)$/),
+      expect.stringMatching(/^3 more booking requests in the last (minute|\d+ minutes)$/),
     ]);
     const digest = peer.messages[1]!;
     expect(digest.message).toContain('npx hijama list --since 1h');
