@@ -2,9 +2,11 @@ import { afterEach, beforeEach } from 'vitest';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { NotificationChannel } from '../../supabase/functions/_shared/notifications/channels.ts';
 import { createFloodDigests } from '../../supabase/functions/_shared/notifications/flood-digests.ts';
+import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import {
   createNotifier,
   type Notifier,
+  type NotifierTask,
 } from '../../supabase/functions/_shared/notifications/notifier.ts';
 import { createOutbox } from '../../supabase/functions/_shared/notifications/outbox.ts';
 import { createAlertStore } from '../../supabase/functions/_shared/notifications/practice-alerts.ts';
@@ -72,22 +74,36 @@ export function useNotifierHarness(engine: TestEngine, tablesToEmpty: readonly s
     },
     errors,
     infos,
+    /**
+     * A notifier through `channels`, started unless `start` is false; with
+     * `tasks` run at the clock `now`, on `db` (another connection) when given.
+     */
     startNotifier(
       channels: NotificationChannel[],
-      options: { start?: boolean; retryMs?: number; alertAfterMs?: number } = {},
+      options: {
+        start?: boolean;
+        retryMs?: number;
+        alertAfterMs?: number;
+        tasks?: NotifierTask[];
+        now?: () => Date;
+        db?: Database;
+      } = {},
     ) {
       let ran = () => {};
+      const database = options.db ?? db();
       const notifier = createNotifier({
         siteUrl: testSiteUrl,
-        outbox: createOutbox(db()),
+        outbox: createOutbox(database),
         channels,
         pollIntervalMs: 100,
         retryBaseMs: options.retryMs ?? 200,
         retryMaxMs: options.retryMs ?? 400,
         exclusive: false,
-        alerts: createAlertStore(db()),
+        alerts: createAlertStore(database),
         alertAfterMs: options.alertAfterMs,
-        digests: createFloodDigests(db()),
+        digests: createFloodDigests(database),
+        tasks: options.tasks,
+        now: options.now,
         log: { info: (message) => infos.push(message), error: (message) => errors.push(message) },
         afterRun: () => ran(),
       });
@@ -155,3 +171,5 @@ export function useNotifierHarness(engine: TestEngine, tablesToEmpty: readonly s
   };
   return harness;
 }
+
+export type NotifierHarness = ReturnType<typeof useNotifierHarness>;

@@ -1,28 +1,26 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { shortReference } from '../core/booking-reference.ts';
 import { practice } from '../content/practice.ts';
 import type { Database } from '../db/database.ts';
 import { openPostgres } from '../db/postgres.ts';
 import {
   noBookingLimits,
+  openScratchPostgres,
   testDatabaseUrl,
   testEngines,
+  type TestEngine,
 } from '../../../../server/testing/helpers.ts';
 import { storeWaitingRequest } from '../../../../server/testing/answer-fixtures.ts';
-import { useScratchPostgres, useTestDatabase } from '../../../../server/testing/test-database.ts';
 import {
   emailChannelTo,
   freePort,
-  startNtfyPeer,
-  startSmtpPeer,
   testSiteUrl,
   type NtfyPeer,
   type SmtpPeer,
 } from '../../../../server/testing/notification-peers.ts';
+import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
 import type { NotificationChannel } from './channels.ts';
-import { createNotifier, type Notifier } from './notifier.ts';
 import { createNtfyChannel } from './ntfy.ts';
-import { createOutbox } from './outbox.ts';
 import { createReminderTask } from './reminders.ts';
 
 /**
@@ -74,40 +72,48 @@ function remindedCounts(peer: SmtpPeer, ids: readonly string[]): number[] {
 const pushTo = (peer: NtfyPeer) =>
   createNtfyChannel({ topicUrl: peer.topicUrl(topic), token: undefined }, testSiteUrl);
 
-/** Peers and notifiers for one test, closed after it. */
-function useHarness(getDb: () => Database) {
-  const notifiers: Notifier[] = [];
-  const closers: (() => Promise<void>)[] = [];
-  const harness = {
-    smtp: undefined as unknown as SmtpPeer,
-    ntfy: undefined as unknown as NtfyPeer,
-    errors: [] as string[],
-    /** A notifier on `db` whose clock is `clock.now`, with a reminder task. */
+/**
+ * The notifier harness of a describe block on `engine`, with an SMTP server
+ * and an ntfy peer for each test, and notifiers with a reminder task at a
+ * clock of the test's, run by hand.
+ */
+function useReminders(engine: TestEngine) {
+  const harness = useNotifierHarness(engine, ['messages']);
+  const peers = { smtp: undefined as unknown as SmtpPeer, ntfy: undefined as unknown as NtfyPeer };
+
+  beforeEach(async () => {
+    peers.smtp = await harness.smtpPeer();
+    peers.ntfy = await harness.ntfyPeer();
+  });
+
+  return {
+    get db() {
+      return harness.db;
+    },
+    get smtp() {
+      return peers.smtp;
+    },
+    get ntfy() {
+      return peers.ntfy;
+    },
+    errors: harness.errors,
+    ntfyPeer: harness.ntfyPeer,
+    /** A notifier on `db` (the block's unless given) whose clock is `clock.now`. */
     notifier(
       clock: { now: Date },
       options: { remindHours?: number; channels?: NotificationChannel[]; db?: Database } = {},
     ) {
-      const db = options.db ?? getDb();
-      const notifier = createNotifier({
+      const db = options.db ?? harness.db;
+      const reminders = createReminderTask({
         siteUrl: testSiteUrl,
-        outbox: createOutbox(db),
-        channels: options.channels ?? [emailChannelTo(harness.smtp.port), pushTo(harness.ntfy)],
-        pollIntervalMs: 100,
-        retryBaseMs: 200,
-        retryMaxMs: 400,
-        exclusive: false,
-        tasks: [
-          createReminderTask({
-            siteUrl: testSiteUrl,
-            db,
-            remindBeforeReplyByMs: (options.remindHours ?? 4) * hour,
-            retryMs: 10 * minute,
-          }),
-        ],
-        now: () => clock.now,
-        log: { info: () => {}, error: (message) => harness.errors.push(message) },
+        db,
+        remindBeforeReplyByMs: (options.remindHours ?? 4) * hour,
+        retryMs: 10 * minute,
       });
-      notifiers.push(notifier);
+      const notifier = harness.startNotifier(
+        options.channels ?? [emailChannelTo(peers.smtp.port), pushTo(peers.ntfy)],
+        { start: false, db, tasks: [reminders], now: () => clock.now },
+      );
       return {
         ...notifier,
         /** Sets the clock to `when`, then runs once. */
@@ -118,34 +124,15 @@ function useHarness(getDb: () => Database) {
       };
     },
   };
-
-  beforeEach(async () => {
-    harness.smtp = await startSmtpPeer();
-    harness.ntfy = await startNtfyPeer();
-    closers.push(harness.smtp.close, harness.ntfy.close);
-    harness.errors.length = 0;
-  });
-
-  afterEach(async () => {
-    for (const notifier of notifiers.splice(0)) await notifier.stop();
-    for (const close of closers.splice(0)) await close();
-  });
-  return harness;
 }
 
 describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
-  const database = useTestDatabase(engine);
-
-  beforeEach(async () => {
-    await database.db.query('delete from public.bookings');
-  });
-
-  const harness = useHarness(() => database.db);
+  const harness = useReminders(engine);
 
   it('reminds once, four hours before the reply-by time, across the spring clock change', async () => {
     // The clocks go forward on 29 March 2026 at 01:00 UTC (01:00 GMT becomes 02:00 BST).
-    const beforeChange = await storeRequest(database.db, at('2026-03-28T00:30:00Z'), 'Amina Khan');
-    const afterChange = await storeRequest(database.db, at('2026-03-28T01:30:00Z'), 'Yusuf Ali');
+    const beforeChange = await storeRequest(harness.db, at('2026-03-28T00:30:00Z'), 'Amina Khan');
+    const afterChange = await storeRequest(harness.db, at('2026-03-28T01:30:00Z'), 'Yusuf Ali');
     const notifier = harness.notifier({ now: at('2026-03-28T20:29:00Z') });
 
     await notifier.runOnce();
@@ -186,8 +173,8 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
 
   it('reminds at NOTIFY_REMINDER_HOURS=0.5 across the autumn clock change, grouped when due together', async () => {
     // The clocks go back on 25 October 2026 at 01:00 UTC (02:00 BST becomes 01:00 GMT).
-    const beforeChange = await storeRequest(database.db, at('2026-10-24T00:50:00Z'), 'Amina Khan');
-    const afterChange = await storeRequest(database.db, at('2026-10-24T01:10:00Z'), 'Yusuf Ali');
+    const beforeChange = await storeRequest(harness.db, at('2026-10-24T00:50:00Z'), 'Amina Khan');
+    const afterChange = await storeRequest(harness.db, at('2026-10-24T01:10:00Z'), 'Yusuf Ali');
     const notifier = harness.notifier({ now: at('2026-10-25T00:19:00Z') }, { remindHours: 0.5 });
 
     await notifier.runOnce();
@@ -208,8 +195,8 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
     );
 
     // Two due at the same run come in one reminder.
-    const first = await storeRequest(database.db, at('2026-10-24T10:00:00Z'), 'Zoë First');
-    const second = await storeRequest(database.db, at('2026-10-24T10:05:00Z'), 'Łucja Second');
+    const first = await storeRequest(harness.db, at('2026-10-24T10:00:00Z'), 'Zoë First');
+    const second = await storeRequest(harness.db, at('2026-10-24T10:05:00Z'), 'Łucja Second');
     await notifier.runAt('2026-10-25T10:20:00Z');
     expect(reminderMails(harness.smtp).at(-1)!.parsed.subject).toBe(
       '2 requests wait for a reply; the first is 20 min late',
@@ -231,7 +218,7 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
     'reminds with NOTIFY_REMINDER_HOURS=%i once the request is that old',
     async (hours, dueMs, subject, says) => {
       const arrived = at('2026-07-01T13:05:00Z');
-      const id = await storeRequest(database.db, arrived);
+      const id = await storeRequest(harness.db, arrived);
       const clock = { now: plus(arrived, dueMs - minute) };
       const notifier = harness.notifier(clock, { remindHours: hours });
       if (dueMs > 0) {
@@ -248,34 +235,26 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
   // What is done with a reminder no channel took, or one took, is the step's
   // (message-queue.test.ts); here, that it waits at the notifier's clock.
   it("gives a reminder that no channel took back, and sends it after the retry delay at the notifier's clock", async () => {
-    await storeRequest(database.db, at('2026-07-01T09:00:00Z'));
-    const failingPush = await startNtfyPeer({ statuses: [503] });
+    await storeRequest(harness.db, at('2026-07-01T09:00:00Z'));
+    const failingPush = await harness.ntfyPeer({ statuses: [503] });
     const notifier = harness.notifier(
       { now: at('2026-07-02T05:00:00Z') },
-      {
-        channels: [emailChannelTo(await freePort()), pushTo(failingPush)],
-      },
+      { channels: [emailChannelTo(await freePort()), pushTo(failingPush)] },
     );
-    try {
-      for (const [elapsed, pushed] of [
-        [0, 0],
-        [10 * minute - 1000, 0],
-        [10 * minute, 1],
-        [hour, 1],
-      ] as const) {
-        await notifier.runAt(plus(at('2026-07-02T05:00:00Z'), elapsed));
-        expect(failingPush.messages).toHaveLength(pushed);
-      }
-      expect(harness.errors).toEqual([
-        expect.stringMatching(
-          /^The reminder .* could not be sent: .*503.*Next attempt in 600 s\.$/,
-        ),
-        // Taken by the push: done, the e-mail's failure only logged.
-        expect.stringMatching(/^The reminder .* did not go through every channel: e-mail/),
-      ]);
-    } finally {
-      await failingPush.close();
+    for (const [elapsed, pushed] of [
+      [0, 0],
+      [10 * minute - 1000, 0],
+      [10 * minute, 1],
+      [hour, 1],
+    ] as const) {
+      await notifier.runAt(plus(at('2026-07-02T05:00:00Z'), elapsed));
+      expect(failingPush.messages).toHaveLength(pushed);
     }
+    expect(harness.errors).toEqual([
+      expect.stringMatching(/^The reminder .* could not be sent: .*503.*Next attempt in 600 s\.$/),
+      // Taken by the push: done, the e-mail's failure only logged.
+      expect.stringMatching(/^The reminder .* did not go through every channel: e-mail/),
+    ]);
   });
 
   it("never reminds of a flood's requests, and sends at most one reminder every 15 minutes", async () => {
@@ -286,13 +265,13 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
     const others: string[] = [];
     for (let index = 0; index < 24; index += 1) {
       flooded.push(
-        await storeRequest(database.db, plus(firstDue, index * minute - remindAfterMs), 'Robot'),
+        await storeRequest(harness.db, plus(firstDue, index * minute - remindAfterMs), 'Robot'),
       );
       others.push(
-        await storeRequest(database.db, plus(firstDue, index * 3 * minute - remindAfterMs)),
+        await storeRequest(harness.db, plus(firstDue, index * 3 * minute - remindAfterMs)),
       );
     }
-    await database.db.query(
+    await harness.db.query(
       `update app_private.messages set in_digest = true
         where kind = 'notification' and booking_id = any($1::uuid[])`,
       [flooded],
@@ -314,19 +293,25 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
 });
 
 describe.runIf(testDatabaseUrl)('reminders from two notifiers at once on PostgreSQL', () => {
-  const scratch = useScratchPostgres(noBookingLimits);
+  let url = '';
+  const harness = useReminders({
+    name: 'PostgreSQL',
+    open: async () => {
+      const scratch = await openScratchPostgres(noBookingLimits);
+      url = scratch.url;
+      return scratch;
+    },
+  });
   let second: Database;
 
   beforeAll(async () => {
     // The other notifier's own connections, as another server's would be.
-    second = await openPostgres(scratch.url);
+    second = await openPostgres(url);
   });
 
   afterAll(async () => {
     await second?.close();
   });
-
-  const harness = useHarness(() => scratch.db);
 
   it('reminds of each request exactly once', async () => {
     const clock = { now: at('2026-10-25T00:00:00Z') };
@@ -338,7 +323,7 @@ describe.runIf(testDatabaseUrl)('reminders from two notifiers at once on Postgre
       const arrived = plus(at('2026-10-23T22:00:00Z'), round * 30 * minute);
       for (let index = 0; index < 5; index += 1) {
         ids.push(
-          await storeRequest(scratch.db, plus(arrived, index * 1000), `Visitor ${round}.${index}`),
+          await storeRequest(harness.db, plus(arrived, index * 1000), `Visitor ${round}.${index}`),
         );
       }
       clock.now = plus(arrived, replyWithinMs - 4 * hour + 5000);
@@ -351,7 +336,7 @@ describe.runIf(testDatabaseUrl)('reminders from two notifiers at once on Postgre
     // One reminder a round: each round's five requests, together.
     expect(reminderMails(harness.smtp)).toHaveLength(6);
     expect(harness.ntfy.messages).toHaveLength(6);
-    const { rows } = await scratch.db.query<{ reminded: number }>(
+    const { rows } = await harness.db.query<{ reminded: number }>(
       `select count(*)::integer as reminded from app_private.messages
         where kind = 'reminder' and outcome = 'sent' and claimed_by is null`,
     );
