@@ -171,5 +171,3 @@ export function useNotifierHarness(engine: TestEngine, tablesToEmpty: readonly s
   };
   return harness;
 }
-
-export type NotifierHarness = ReturnType<typeof useNotifierHarness>;
