@@ -81,14 +81,10 @@ describe.each(testEngines('mark-answered'))('rpc/mark_booking_answered on $name'
     }
   });
 
-  it("refuses one request's signature with another request's id, and tokens of any JSON type", async () => {
-    const signed = await storedRequest();
-    const other = await storedRequest();
-    const [, expiry, signature] = (await tokenFor(signed)).split('.');
-    for (const token of [`${other}.${expiry}.${signature}`, 'garbled', '', null, 42, 'a.b.c']) {
-      await expectApiError(await mark(token), 403, 'PT403');
-    }
-    expect(await answerRows(other)).toEqual([]);
+  // Which strings are genuine is the database's to say (booking-answers.test.ts); here,
+  // that a token of another JSON type reaches it as text, and is refused.
+  it.each([null, 42])('refuses the token %j as the database does', async (token) => {
+    await expectApiError(await mark(token), 403, 'PT403');
   });
 
   it('changes nothing when called with GET, refused by the database as PostgREST would be', async () => {

@@ -60,13 +60,18 @@ describe.each(testEngines('answers'))('booking answers on $name', (engine) => {
   });
 
   it.each(['mark', 'unmark'])(
-    'refuses to %s with forged, expired and orphaned tokens, with their codes',
+    'refuses to %s with forged, swapped, malformed, expired and orphaned tokens, with their codes',
     async (kind) => {
       const id = await storedRequest();
       const token = await tokenFor(id);
       await answers.markByToken(token);
       const call = (t: string) => asAnon(`select public.${kind}_booking_answered($1)`, [t]);
-      expect(await codeOf(call(forgedToken(token)))).toBe('PT403');
+      // This request's signature with another request's id.
+      const [, expiry, signature] = token.split('.');
+      const swapped = `${await storedRequest()}.${expiry}.${signature}`;
+      for (const refused of [forgedToken(token), swapped, 'garbled', '', 'a.b.c']) {
+        expect(await codeOf(call(refused))).toBe('PT403');
+      }
       expect(await codeOf(call(await tokenFor(id, '-1 second')))).toBe('PT410');
       await database.db.query('delete from public.bookings where id = $1', [id]);
       expect(await codeOf(call(token))).toBe('PT404');
