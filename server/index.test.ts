@@ -3,17 +3,23 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockFileName } from './db/data-dir-lock.ts';
-import { anonJsonHeaders, withServerDatabase } from './testing/helpers.ts';
+import { anonJsonHeaders, serverEngines, withServerDatabase } from './testing/helpers.ts';
 import { waitFor } from './testing/notification-peers.ts';
+import { seedPglite } from './testing/pglite-template.ts';
 import { listeningUrl, type ChildRun } from './testing/processes.ts';
 import { useServerRuns } from './testing/server-runs.ts';
 import { bookingBody, postBooking } from './testing/booking-samples.ts';
 
-/** The real entry point in child processes: start line, lock, signals, exit codes. */
+/**
+ * The real entry point in child processes: start line, lock, signals, exit
+ * codes. The data folders hold a copy of the migrated template: making a new
+ * database on first start is data-dir-permissions.test.ts's.
+ */
 
-const servers = useServerRuns('index');
-const dataDir = () => path.join(servers.workDir, 'data');
-const start = (env: Record<string, string> = {}) => servers.start({ DATA_DIR: dataDir(), ...env });
+const [pglite] = serverEngines();
+const servers = useServerRuns('index', pglite);
+const dataDir = () => servers.databaseEnv.DATA_DIR!;
+const { start } = servers;
 
 describe('the server process', () => {
   it('refuses a bad configuration with a clear message', async () => {
@@ -28,6 +34,7 @@ describe('the server process', () => {
       servers.workDir,
       'a-folder-whose-path-is-too-long-for-a-unix-socket'.repeat(2),
     );
+    await seedPglite(deepDir);
     const server = start({ DATA_DIR: deepDir, SERVICE_ROLE_KEY: 'a key 1.0 read' });
     const url = await listeningUrl(server);
     expect(server.stderr()).toContain('Warning: SERVICE_ROLE_KEY is no longer used;');
@@ -46,8 +53,7 @@ describe('the server process', () => {
 
     it('logs its URL and what it deletes when, then serves the site and the API', async () => {
       first = start();
-      // A new database: a busy machine may take a while to make and migrate it.
-      firstUrl = await listeningUrl(first, 60_000);
+      firstUrl = await listeningUrl(first);
       await waitFor(() => first.stdout().includes('daily'), 'the start lines');
       expect(first.stdout()).toBe(
         `Listening on ${firstUrl} (PGlite in ${path.join(dataDir(), 'pgdata')})\n` +
@@ -57,7 +63,7 @@ describe('the server process', () => {
       expect((await fetch(firstUrl)).status).toBe(200);
       const posted = await postBooking(firstUrl, { full_name: 'First Guest' });
       expect(posted.status).toBe(201);
-    }, 90_000);
+    });
 
     it('refuses a second server on the same data directory with a clear message', async () => {
       const second = start();
