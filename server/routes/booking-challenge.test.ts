@@ -70,16 +70,6 @@ describe.each(engines)('rpc/booking_challenge on $name', (engine) => {
     expect(second.salt).not.toBe(first.salt);
   });
 
-  it('finds no function for arguments it does not take, in the body or the query', async () => {
-    for (const response of [
-      await post('{"difficulty": 1}'),
-      await fetch(`${challengeUrl()}?difficulty=1`, { headers: anonJsonHeaders }),
-    ]) {
-      const error = await expectApiError(response, 404, 'PGRST202');
-      expect(error.message).toContain('public.booking_challenge(difficulty)');
-    }
-  });
-
   it('over the threshold, takes a booking with a solved challenge, once', async () => {
     expect((await postWithProof(booking('first@example.com'))).status).toBe(201);
     await expectApiError(await postWithProof(booking()), 428, 'PT428');

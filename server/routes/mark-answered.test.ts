@@ -33,21 +33,16 @@ describe.each(testEngines('mark-answered'))('rpc/mark_booking_answered on $name'
   const mark = (token: unknown) =>
     fetch(url(), { method: 'POST', headers: anonJsonHeaders, body: JSON.stringify({ token }) });
 
-  it('marks the request of a genuine token answered, with CORS, and a second call changes nothing', async () => {
+  // That a second call changes nothing is the database's (booking-answers.test.ts).
+  it('marks the request of a genuine token answered, with CORS', async () => {
     const id = await storedRequest();
-    const token = await tokenFor(id);
-    const first = await mark(token);
-    expect(first.status).toBe(200);
-    expect(first.headers.get('access-control-allow-origin')).toBe('*');
-    const body = (await first.json()) as { reference: string; answered_at: string };
+    const response = await mark(await tokenFor(id));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const body = (await response.json()) as { reference: string; answered_at: string };
     expect(body.reference).toBe(shortReference(id));
     expect(Number.isNaN(Date.parse(body.answered_at))).toBe(false);
     expect(await answerRows(id)).toEqual([{ marked_by: 'link', channel: null }]);
-
-    const second = await mark(token);
-    expect(second.status).toBe(200);
-    expect(await second.json()).toEqual(body);
-    expect(await answerRows(id)).toHaveLength(1);
   });
 
   it('answers postgrest-js as the page calls it, and a refusal as its error', async () => {
