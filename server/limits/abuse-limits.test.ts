@@ -104,6 +104,12 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     );
   };
 
+  /** Past the site's hourly threshold of one request: from here on, every request needs a proof. */
+  const flood = async () => {
+    await setBookingLimits(app.db, { sitePerHour: 1 });
+    expect(await insertAsAnonFrom('192.0.2.1', [booking('first@example.com')])).toBe('stored');
+  };
+
   beforeAll(async () => {
     defaults = await readBookingLimits(app.db);
   });
@@ -188,7 +194,6 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     const refused = await from('127.0.0.2', booking('amina@Example.com'));
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBe('60');
-    expect(refused.body).toEqual({ ...tooManyRequestsAnswer, details: null });
     expect(await storedCount()).toBe(3);
     // Requests in her name from elsewhere do not lock her out.
     expect((await from('127.0.0.3', booking('amina@example.com'))).status).toBe(201);
@@ -223,26 +228,20 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     }
   });
 
-  it("answers every limit, the server's own included, with one code, message and hint", async () => {
+  it("answers every limit with the server's own code, message and hint", async () => {
     await setBookingLimits(app.db, { perClientPerHour: 2, perEmailPerHour: 1 });
     expect((await from('127.0.0.2', booking('one@example.com'))).status).toBe(201);
     const perEmail = await from('127.0.0.2', booking('one@example.com'));
     expect((await from('127.0.0.2', booking('two@example.com'))).status).toBe(201);
     const perClient = await from('127.0.0.2', booking('three@example.com'));
-    // The server's own per-address bucket answers the same.
-    let bucket: Awaited<ReturnType<typeof from>> | undefined;
-    for (let i = 0; i < defaultLimits.rateLimitPerMinute + 1; i += 1) {
-      bucket = await from('127.0.0.9', { not: 'a booking' });
-    }
     const limited = { status: 429, body: { ...tooManyRequestsAnswer, details: null } };
-    for (const { status, body } of [perClient, perEmail, bucket!]) {
+    for (const { status, body } of [perClient, perEmail]) {
       expect({ status, body }).toEqual(limited);
     }
   });
 
   it('accepts as anon in SQL only a proof this database signed for the same network, unexpired and unused', async () => {
-    await setBookingLimits(app.db, { sitePerHour: 1 });
-    expect(await insertAsAnonFrom('192.0.2.1', [booking('first@example.com')])).toBe('stored');
+    await flood();
     const { rows } = await app.db.query<{ key: Buffer }>(
       'select hmac_key as key from app_private.booking_proof_key',
     );
@@ -276,8 +275,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
   });
 
   it('refuses a proof solved for another network, and issues challenges that live 2 minutes', async () => {
-    await setBookingLimits(app.db, { sitePerHour: 1 });
-    expect(await insertAsAnonFrom('192.0.2.1', [booking('first@example.com')])).toBe('stored');
+    await flood();
     expect(await insertWithProof('192.0.2.7', 'elsewhere@example.com', '192.0.2.8')).toBe('PT428');
     const v6 = '2001:db8:1:300::1';
     expect(await insertWithProof(v6, 'v6@example.com', '2001:db8:2::1')).toBe('PT428');
@@ -318,8 +316,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
   });
 
   it('while flooded, counts an IPv6 client per /48 as well as per /56', async () => {
-    await setBookingLimits(app.db, { sitePerHour: 1 });
-    expect(await insertAsAnonFrom('192.0.2.1', [booking('first@example.com')])).toBe('stored');
+    await flood();
     const answers = [];
     // Twelve /56s of one /48.
     for (let n = 0; n < 12; n += 1) {
@@ -334,8 +331,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
   });
 
   it('sends requests above the threshold to the digest, and tells the practice once an hour', async () => {
-    await setBookingLimits(app.db, { sitePerHour: 1 });
-    expect(await insertAsAnonFrom('192.0.2.1', [booking('first@example.com')])).toBe('stored');
+    await flood();
     for (let i = 2; i <= 4; i += 1) {
       expect(await insertWithProof(`192.0.2.${i}`, `flood${i}@example.com`)).toBe('stored');
     }
@@ -450,7 +446,11 @@ describe("the server's own limits", () => {
       for (let i = 0; i < 3; i += 1) expect((await send()).status).toBe(201);
       const refused = await send();
       expect(refused.headers.get('retry-after')).toBe('20');
-      await expectApiError(refused, 429, 'PT429');
+      // The same answer as the database's limits give (see above).
+      expect(await expectApiError(refused, 429, 'PT429')).toEqual({
+        ...tooManyRequestsAnswer,
+        details: null,
+      });
       // One more request is allowed once its token is back.
       clock = 20_000;
       expect((await send()).status).toBe(201);
