@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messageFor } from '../../supabase/functions/_shared/core/booking-rules.ts';
 import { oneInbox, oneInboxSpellings } from '../testing/email-examples.ts';
 import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 import { loadNotifyConfig } from '../../supabase/functions/_shared/notifications/notify-config.ts';
@@ -29,20 +28,16 @@ describe.each(testEngines('plain-email'))('the booking API on $name', (engine) =
     await peer?.close();
   });
 
-  it("refuses every spelling but the bare address with 400 and the field's message, and acknowledges that inbox once", async () => {
-    const taken: string[] = [];
+  // Which spellings the rule refuses, and with what message, is core's and the
+  // database's (booking-rules.test.ts, field-rules-sql.test.ts, app.test.ts).
+  it('refuses every spelling but the bare address with 400, and acknowledges that inbox once', async () => {
+    const statuses = new Map<string, number>();
     for (const email of oneInboxSpellings) {
-      const response = await postBooking(opened.baseUrl, { email });
-      if (response.status === 201) {
-        taken.push(email);
-        continue;
-      }
-      expect({ email, status: response.status, body: await response.json() }).toMatchObject({
-        status: 400,
-        body: { code: '23514', details: `email: ${messageFor('email', 'invalid')}` },
-      });
+      statuses.set(email, (await postBooking(opened.baseUrl, { email })).status);
     }
+    const taken = oneInboxSpellings.filter((email) => statuses.get(email) === 201);
     expect(taken).toEqual(['V@T.TEST', 'v@t.test ', 'v@t.test']);
+    expect(new Set(statuses.values())).toEqual(new Set([201, 400]));
 
     const config = loadNotifyConfig({
       SMTP_URL: `smtp://127.0.0.1:${peer.port}`,
