@@ -8,6 +8,8 @@ import {
   type BookingRecord,
 } from './bookings-output.ts';
 import type { FailingNotification } from '../../supabase/functions/_shared/notifications/notification-states.ts';
+import { practice } from '../../supabase/functions/_shared/content/practice.ts';
+import { describeReplyTime } from './reply-deadline.ts';
 
 const records: BookingRecord[] = [
   {
@@ -126,6 +128,24 @@ describe('formatTable', () => {
       { ...records[0]!, notification: { state, attempts: 0, last_error: null } },
     ]);
     expect(table.split('\n')[2]).toContain(`  ${word}  `);
+  });
+});
+
+describe('describeReplyTime, the column of the time left to reply', () => {
+  const receivedAt = new Date('2026-11-20T09:00:00Z');
+  const afterPromise = (minutes: number) =>
+    new Date(receivedAt.getTime() + (practice.replyWithinHours * 60 + minutes) * 60_000);
+
+  it.each([
+    [-(practice.replyWithinHours * 60 - 1), `${practice.replyWithinHours - 1}h 59min left`],
+    [-42, '42min left'],
+    [-0.5, '0min left'],
+    [0, 'LATE by 0min'],
+    [62, 'LATE by 1h 2min'],
+    [47 * 60 + 59, 'LATE by 47h 59min'],
+    [50 * 60, 'LATE by 2d 2h'],
+  ])('%d minutes after the promised reply: "%s"', (minutes, shown) => {
+    expect(describeReplyTime(receivedAt, afterPromise(minutes))).toBe(shown);
   });
 });
 
