@@ -31,25 +31,40 @@ export function useTestDatabase(engine: TestEngine): { readonly db: Database } {
 }
 
 /**
- * A fresh, migrated database of TEST_DATABASE_URL for one describe block, as
- * useTestDatabase, with its URL for what runs in another process.
+ * An engine of fresh, migrated databases of TEST_DATABASE_URL, with the URL of
+ * the one it opened last, for another connection or another process.
  */
-export function useScratchPostgres(bookingLimits?: BookingLimits) {
+export function scratchPostgresEngine(bookingLimits?: BookingLimits) {
   let url = '';
-  const database = useTestDatabase({
+  const engine: TestEngine = {
     name: 'PostgreSQL',
     open: async () => {
       const scratch = await openScratchPostgres(bookingLimits);
       url = scratch.url;
       return scratch;
     },
-  });
+  };
+  return {
+    engine,
+    get url() {
+      return url;
+    },
+  };
+}
+
+/**
+ * A fresh, migrated database of TEST_DATABASE_URL for one describe block, as
+ * useTestDatabase, with its URL for what runs in another process.
+ */
+export function useScratchPostgres(bookingLimits?: BookingLimits) {
+  const scratch = scratchPostgresEngine(bookingLimits);
+  const database = useTestDatabase(scratch.engine);
   return {
     get db() {
       return database.db;
     },
     get url() {
-      return url;
+      return scratch.url;
     },
   };
 }

@@ -5,7 +5,6 @@ import type { Database } from '../db/database.ts';
 import { openPostgres } from '../db/postgres.ts';
 import {
   noBookingLimits,
-  openScratchPostgres,
   testDatabaseUrl,
   testEngines,
   type TestEngine,
@@ -19,6 +18,7 @@ import {
   type SmtpPeer,
 } from '../../../../server/testing/notification-peers.ts';
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
+import { scratchPostgresEngine } from '../../../../server/testing/test-database.ts';
 import type { NotificationChannel } from './channels.ts';
 import { createNtfyChannel } from './ntfy.ts';
 import { createReminderTask } from './reminders.ts';
@@ -293,20 +293,13 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
 });
 
 describe.runIf(testDatabaseUrl)('reminders from two notifiers at once on PostgreSQL', () => {
-  let url = '';
-  const harness = useReminders({
-    name: 'PostgreSQL',
-    open: async () => {
-      const scratch = await openScratchPostgres(noBookingLimits);
-      url = scratch.url;
-      return scratch;
-    },
-  });
+  const scratch = scratchPostgresEngine(noBookingLimits);
+  const harness = useReminders(scratch.engine);
   let second: Database;
 
   beforeAll(async () => {
     // The other notifier's own connections, as another server's would be.
-    second = await openPostgres(url);
+    second = await openPostgres(scratch.url);
   });
 
   afterAll(async () => {
