@@ -16,7 +16,9 @@ export default defineConfig({
     // timer, so on a 2-core machine a single worker left a core idle (the unit
     // suite took about 11 minutes alone, file after file).
     maxWorkers: availableParallelism(),
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A test or hook that starts a server process gives it a minute to start on
+    // a busy machine (server-runs.ts), and then has its own work to do.
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
   },
 });

@@ -21,8 +21,7 @@ async function says(output: () => string, text: string): Promise<void> {
  * privacy notice promises, on by default.
  */
 
-// Each test starts a server, which servers.listen allows a minute on a busy machine.
-describe.each(serverEngines())('the server at start, on $name', { timeout: 90_000 }, (engine) => {
+describe.each(serverEngines())('the server at start, on $name', (engine) => {
   const servers = useServerRuns('start-checks', engine);
   let peer: SmtpPeer;
   const started: ChildRun[] = [];
