@@ -17,7 +17,7 @@ import { everyLimitLifted } from './limits/limits-config.ts';
  */
 const maxPendingRequests = 16;
 const connections = maxPendingRequests * 16;
-const burst = 4_000;
+const burst = 1_000;
 /** Generous: PGlite's WebAssembly heap alone grows to several hundred MiB under load. */
 const memoryBudgetMiB = 1_536;
 
