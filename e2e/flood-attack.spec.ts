@@ -9,8 +9,8 @@ import { fillBookingForm, openView, thankYou } from './fixtures.ts';
 /**
  * A flood as an attacker would send it, with the project's default limits,
  * through a trusted proxy on loopback that writes X-Forwarded-For: twelve /64s
- * of one home's /56, twelve IPv4 addresses up to their limit and a hundred more
- * at three each, the flooder solving every proof of work it is asked for.
+ * of one home's /56, twelve IPv4 addresses up to their limit and twenty-five
+ * more at three each, the flooder solving every proof of work it is asked for.
  * Afterwards a real visitor still books in Chromium, and the practice's inbox
  * holds the requests up to the threshold, one by one, and the rest in digests.
  */
@@ -61,11 +61,11 @@ test('a flood from many networks cannot turn a real visitor away, nor flood the 
   for (let n = 0; n < 12; n += 1) {
     await floodRequest(`2001:db8:77:${(0x100 + n).toString(16)}::1`, `home${n}@flood.example`);
   }
-  // Twelve IPv4 addresses up to their limit, and a hundred more at three each,
+  // Twelve IPv4 addresses up to their limit, and twenty-five more at three each,
   // four networks at a time.
   const senders = [
     ...Array.from({ length: 12 }, (_, i) => ({ client: `198.51.100.${i + 1}`, count: 5 })),
-    ...Array.from({ length: 100 }, (_, i) => ({ client: `203.0.113.${i + 1}`, count: 3 })),
+    ...Array.from({ length: 25 }, (_, i) => ({ client: `203.0.113.${i + 1}`, count: 3 })),
   ];
   for (let start = 0; start < senders.length; start += 4) {
     await Promise.all(
@@ -78,7 +78,7 @@ test('a flood from many networks cannot turn a real visitor away, nor flood the 
   }
   const flood = await storedEmails();
   expect(flood.filter((email) => email.startsWith('home')).length).toBeLessThanOrEqual(5);
-  expect(flood.length).toBeGreaterThan(threshold * 10);
+  expect(flood.length).toBeGreaterThan(threshold * 5);
 
   // A real visitor, straight from the browser (no proxy in between: 127.0.0.1).
   await openView(page, 'contact', server.url);
@@ -102,7 +102,7 @@ test('a flood from many networks cannot turn a real visitor away, nor flood the 
   const kinds = inbox.mails.filter((mail) => mail.to.includes(practice)).map(kindOf);
   expect(kinds.filter((kind) => kind === 'booking')).toHaveLength(threshold);
   expect(kinds.filter((kind) => kind === 'alert')).toHaveLength(1);
-  // Nothing else: the flood of about 350 requests cost the practice a few e-mails.
+  // Nothing else: the flood of about 150 requests cost the practice a few e-mails.
   expect(kinds.length).toBeLessThanOrEqual(threshold + 3);
   // Nor does it mail the addresses it typed: only the requests below the
   // threshold are acknowledged, each to its own address.
