@@ -19,7 +19,6 @@ import { bookingWithId } from '../../../../server/testing/booking-samples.ts';
 import { createWebhookChannel } from './channels.ts';
 import { createOutbox } from './outbox.ts';
 import { describeError, retryDelayMs } from './notifier.ts';
-import { practice } from '../content/practice.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
 
 /** The notifier against a real SMTP server and a real webhook receiver, in this process. */
@@ -484,12 +483,12 @@ describe.each(engines)('the notifier on $name', (engine) => {
     const alert = alerts[0]!.alert!;
     expect(alert.kind).toBe('notification_failing');
     expect(alert.subject).toBe('A booking request has not reached you by e-mail');
+    // Its wording is composeAlert's (practice-alerts.test.ts); here, the request and the server's refusal.
     expect(alert.text).toMatch(
       new RegExp(
-        `^This booking request has not reached you by e-mail for more than an hour\\. It is retried until it gets through, but a reply was promised within ${practice.replyWithinHours} hours:\n\n  Ref ${shortReference(sent.id)}, received \\w+ \\d+ \\w+ \\d{4}, \\d{2}:\\d{2} (GMT|BST), 2 attempts\n    e-mail to practice@example\\.com: Invalid login: 535 Invalid username or password`,
+        `Ref ${shortReference(sent.id)}, received .*, 2 attempts\n    e-mail to practice@example\\.com: Invalid login: 535 Invalid username or password`,
       ),
     );
-    expect(alert.text).toContain('E-mail: check SMTP_URL');
     expect(alert.text).not.toContain('Amina');
     expect(hook.requests.at(-1)!.headers['idempotency-key']).toMatch(/^alert-\d+$/);
     expect(infos).toContainEqual(

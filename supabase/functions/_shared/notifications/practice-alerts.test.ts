@@ -4,6 +4,7 @@ import { storeWaitingRequest } from '../../../../server/testing/answer-fixtures.
 import { testEngines } from '../../../../server/testing/helpers.ts';
 import { emailChannelTo, type SmtpPeer } from '../../../../server/testing/notification-peers.ts';
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
+import { practice } from '../content/practice.ts';
 import type { ChannelName } from './channel-names.ts';
 import { createWebhookChannel, type NotificationChannel } from './channels.ts';
 import {
@@ -163,6 +164,20 @@ describe('composeAlert', () => {
       }),
       'A booking request has not reached you by e-mail',
       ['- The mail server refused the address the requests are sent to: check NOTIFY_TO,'],
+    ],
+    [
+      'says how long one request has failed, with its attempts and error, and what to check for e-mail',
+      alert('notification_failing', {
+        after_minutes: 60,
+        notifications: [
+          failing('e-mail to practice@example.com: Invalid login: 535 Invalid username', ['email']),
+        ],
+      }),
+      'A booking request has not reached you by e-mail',
+      [
+        `This booking request has not reached you by e-mail for more than an hour. It is retried until it gets through, but a reply was promised within ${practice.replyWithinHours} hours:\n\n  Ref 5F0C2A8E, received Tuesday 24 November 2026, 14:02 GMT, 3 attempts\n    e-mail to practice@example.com: Invalid login: 535 Invalid username`,
+        'E-mail: check SMTP_URL',
+      ],
     ],
     [
       'names the channel that fails and the setting to check, for several requests',
