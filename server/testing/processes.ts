@@ -1,8 +1,10 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { staleBuilds } from '../../scripts/lib/build-freshness.mjs';
 
 /** Shared by the tests that run the server or the bookings command in a process of its own. */
 
@@ -34,8 +36,27 @@ export function spawnTypeScript(
   return spawnChild(command!, line, options);
 }
 
-/** The command line that runs a TypeScript entry point with Node and tsx. */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let serverBuildFresh: boolean | undefined;
+
+/** Whether dist-server/ was built from the sources present: `npm test` builds before the unit tests. */
+function isServerBuildFresh(): boolean {
+  serverBuildFresh ??= !staleBuilds(root).some(({ name }) => name === 'server');
+  return serverBuildFresh;
+}
+
+/**
+ * The command line that runs a TypeScript entry point of the server with
+ * Node: its build when that is fresh, which starts with a third of the CPU
+ * time that tsx takes to compile the sources, or else the sources through tsx.
+ */
 export function typeScriptCommand(entry: string, args: string[] = []): string[] {
+  if (isServerBuildFresh()) {
+    const built = path
+      .join(root, 'dist-server', path.relative(root, entry))
+      .replace(/\.ts$/, '.js');
+    return [process.execPath, built, ...args];
+  }
   return [process.execPath, '--import', tsxLoader, entry, ...args];
 }
 
@@ -78,8 +99,8 @@ export async function listeningUrl(server: ChildRun, timeoutMs = 30_000): Promis
   throw new Error(`The server did not start.\n${server.stdout()}\n${server.stderr()}`);
 }
 
-/** The server's entry point, run from its TypeScript. */
+/** The server's entry point (its build is run instead when fresh: typeScriptCommand). */
 export const serverEntry = fileURLToPath(new URL('../index.ts', import.meta.url));
 
-/** The entry point of `npx hijama`, run from its TypeScript. */
+/** The entry point of `npx hijama` (likewise). */
 export const hijamaEntry = fileURLToPath(new URL('../cli/hijama.ts', import.meta.url));
