@@ -18,7 +18,7 @@ export interface StaleBuild extends Build {
 
 export const builds: readonly Build[];
 
-export function staleBuilds(root: string): StaleBuild[];
+export function staleBuilds(root: string, names?: readonly Build['name'][]): StaleBuild[];
 
 export function sourcesHash(root: string, build: Build): string;
 

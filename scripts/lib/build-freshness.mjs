@@ -94,10 +94,11 @@ export function recordBuild(root, name) {
 /**
  * The builds to make before serving: each whose stamp is missing, or that was
  * made from other sources. `exists` says whether there is a build to fall back on.
+ * `names` limits the check, and the hashing of sources, to those builds.
  */
-export function staleBuilds(root) {
+export function staleBuilds(root, names = builds.map(({ name }) => name)) {
   const stale = [];
-  for (const build of builds) {
+  for (const build of builds.filter(({ name }) => names.includes(name))) {
     if (!existsSync(path.join(root, build.stamp))) {
       stale.push({ ...build, exists: false, reason: 'not built yet' });
       continue;

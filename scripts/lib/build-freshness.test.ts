@@ -52,6 +52,7 @@ describe('the builds npm start makes before serving', () => {
     buildBoth();
     write('src/app/nav-bar.tsx');
     expect(staleNames()).toEqual(['site']);
+    expect(staleBuilds(root, ['server'])).toEqual([]);
     write('server/app.ts');
     expect(staleNames()).toEqual(['site', 'server']);
     buildBoth();

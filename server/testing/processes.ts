@@ -41,7 +41,7 @@ let serverBuildFresh: boolean | undefined;
 
 /** Whether dist-server/ was built from the sources present: `npm test` builds before the unit tests. */
 function isServerBuildFresh(): boolean {
-  serverBuildFresh ??= !staleBuilds(root).some(({ name }) => name === 'server');
+  serverBuildFresh ??= staleBuilds(root, ['server']).length === 0;
   return serverBuildFresh;
 }
 
