@@ -10,7 +10,7 @@ import {
   testDatabaseUrl,
   type ScratchDatabase,
 } from '../testing/helpers.ts';
-import { hijamaEntry, spawnTypeScript } from '../testing/processes.ts';
+import { hijamaEntry, spawnEntryPoint } from '../testing/processes.ts';
 import { runCommand } from '../testing/command-run.ts';
 import { useServerRuns } from '../testing/server-runs.ts';
 import { postBooking } from '../testing/booking-samples.ts';
@@ -37,7 +37,7 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
 
   /** `hijama args` in a process of its own, as cron or a shell runs it: the backup. */
   async function spawnHijama(args: string[], env: Record<string, string>) {
-    const run = spawnTypeScript(hijamaEntry, args, { cwd: servers.workDir, env });
+    const run = spawnEntryPoint(hijamaEntry, args, { cwd: servers.workDir, env });
     const code = await run.exited;
     return { code, stdout: run.stdout(), stderr: run.stderr() };
   }

@@ -10,7 +10,7 @@ import { withServerDatabase } from '../testing/helpers.ts';
 import { bareEngines } from '../testing/bare-engines.ts';
 import { useTempDir } from '../testing/temp-dir.ts';
 import { startSmtpPeer } from '../testing/notification-peers.ts';
-import { hijamaEntry, spawnTypeScript } from '../testing/processes.ts';
+import { hijamaEntry, spawnEntryPoint } from '../testing/processes.ts';
 import { formatUkTimeLong, formatUkTimeShort } from '../../supabase/functions/_shared/uk-time.ts';
 import { commandNames } from './commands.ts';
 import { runCommand } from '../testing/command-run.ts';
@@ -162,7 +162,7 @@ describe('hijama on the embedded database, no server running', () => {
   });
 
   it('lists the requests newest first as a table, as its own process, and leaves the database unlocked', async () => {
-    const run = spawnTypeScript(hijamaEntry, [], { cwd: workDir(), env });
+    const run = spawnEntryPoint(hijamaEntry, [], { cwd: workDir(), env });
     expect(await run.exited).toBe(0);
     // The failing notification's warning follows, as the JSON test checks.
     expect(run.stderr().split('\n')[0]).toBe(

@@ -23,16 +23,16 @@ export interface ChildRun {
 }
 
 /**
- * Runs a TypeScript entry point in a child process, from `cwd` (a directory
+ * Runs an entry point of the server in a child process, from `cwd` (a directory
  * without .env) and with none of the settings of the test's own environment,
  * so that only `env` counts.
  */
-export function spawnTypeScript(
+export function spawnEntryPoint(
   entry: string,
   args: string[],
   options: { cwd: string; env: Record<string, string> },
 ): ChildRun {
-  const [command, ...line] = typeScriptCommand(entry, args);
+  const [command, ...line] = entryPointCommand(entry, args);
   return spawnChild(command!, line, options);
 }
 
@@ -46,11 +46,11 @@ function isServerBuildFresh(): boolean {
 }
 
 /**
- * The command line that runs a TypeScript entry point of the server with
+ * The command line that runs an entry point of the server (its TypeScript) with
  * Node: its build when that is fresh, which starts with a third of the CPU
  * time that tsx takes to compile the sources, or else the sources through tsx.
  */
-export function typeScriptCommand(entry: string, args: string[] = []): string[] {
+export function entryPointCommand(entry: string, args: string[] = []): string[] {
   if (isServerBuildFresh()) {
     const built = path
       .join(root, 'dist-server', path.relative(root, entry))
@@ -62,7 +62,7 @@ export function typeScriptCommand(entry: string, args: string[] = []): string[] 
 
 /**
  * Runs `command` in a child process, from `cwd` and with only `env` of the
- * settings (nor any variable `without` names); see spawnTypeScript.
+ * settings (nor any variable `without` names); see spawnEntryPoint.
  * `detached` starts it in a process group of its own.
  */
 export function spawnChild(
@@ -99,7 +99,7 @@ export async function listeningUrl(server: ChildRun, timeoutMs = 30_000): Promis
   throw new Error(`The server did not start.\n${server.stdout()}\n${server.stderr()}`);
 }
 
-/** The server's entry point (its build is run instead when fresh: typeScriptCommand). */
+/** The server's entry point (its build is run instead when fresh: entryPointCommand). */
 export const serverEntry = fileURLToPath(new URL('../index.ts', import.meta.url));
 
 /** The entry point of `npx hijama` (likewise). */

@@ -6,7 +6,7 @@ import {
   listeningUrl,
   serverEntry,
   spawnChild,
-  typeScriptCommand,
+  entryPointCommand,
   type ChildRun,
 } from './processes.ts';
 import { useTempDir } from './temp-dir.ts';
@@ -50,7 +50,7 @@ export function useServerRuns(label: string, engine?: ServerEngine) {
       cwd: workDir(),
       env: { ...databaseEnv, PORT: '0', DIST_DIR: distDir, ...env },
     };
-    const server = typeScriptCommand(serverEntry);
+    const server = entryPointCommand(serverEntry);
     const [command, ...args] = options.umask
       ? ['sh', ...underUmask(options.umask), ...server]
       : server;
