@@ -13,6 +13,11 @@ import { bookingWithId } from '../testing/booking-samples.ts';
  * goes through at once. A request counts among those the server handles only
  * once its body is complete, and each client network has a few places of its
  * own for requests still arriving.
+ *
+ * On the embedded database alone: what is judged happens in the HTTP layer
+ * before any query, and the visitor's booking stored at the end is the one
+ * every engine's booking tests store. The 408s arrive only when the body
+ * timeout has run out, so a second engine would double a wait, not a check.
  */
 
 /** A booking whose headers promise 400 bytes of which only the first few are ever sent. */
@@ -32,9 +37,9 @@ const flooderAddresses = Array.from({ length: 20 }, (_, index) => `127.0.0.${ind
 const unfinishedRequests = 300;
 const visitorAddress = '127.0.0.50';
 
-describe.each(testEngines('slow-bodies'))('bodies that never finish, on $name', (engine) => {
+describe('bodies that never finish', () => {
   // Two requests handled at once: if those still arriving counted, the visitor would get 503.
-  const app = useTestApp(engine, () => ({
+  const app = useTestApp(testEngines('slow-bodies')[0]!, () => ({
     limits: { ...defaultLimits, trustProxy: [], maxPendingRequests: 2 },
   }));
 
