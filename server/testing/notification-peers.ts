@@ -165,11 +165,16 @@ export async function startSilentServer(): Promise<{
   port: number;
   /** How many connections it holds open now. */
   connections(): number;
+  /** Settles once the first connection is open. */
+  connected: Promise<void>;
   close(): Promise<void>;
 }> {
   const sockets = new Set<Socket>();
+  let firstConnection!: () => void;
+  const connected = new Promise<void>((resolve) => (firstConnection = resolve));
   const server = createTcpServer((socket) => {
     sockets.add(socket);
+    firstConnection();
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -177,6 +182,7 @@ export async function startSilentServer(): Promise<{
   return {
     port,
     connections: () => sockets.size,
+    connected,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
