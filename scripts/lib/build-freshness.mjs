@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 /**
  * The two builds, each with the sources it is made from and the file it writes
  * last (its stamp). A source is a file or a folder (every file inside, tests
- * excepted: they are not built).
+ * and the tests' helpers excepted: they are not built).
  */
 export const builds = [
   {
@@ -54,6 +54,8 @@ export const builds = [
 
 const ignoredFolders = new Set(['node_modules', '.git']);
 const isTest = (name) => /\.(test|spec)\.[cm]?[jt]sx?$/.test(name);
+/** Left out of the server's build as tests are (tsconfig.server.json's exclude). */
+const testHelpers = path.join('server', 'testing');
 
 /** Every file under `target` (a file or a folder), tests excepted, relative to `root`. */
 function filesUnder(root, target) {
@@ -62,7 +64,9 @@ function filesUnder(root, target) {
   if (!statSync(full).isDirectory()) return [target];
   return readdirSync(full, { withFileTypes: true })
     .filter((entry) => !ignoredFolders.has(entry.name) && !isTest(entry.name))
-    .flatMap((entry) => filesUnder(root, path.join(target, entry.name)));
+    .map((entry) => path.join(target, entry.name))
+    .filter((file) => file !== testHelpers)
+    .flatMap((file) => filesUnder(root, file));
 }
 
 /**

@@ -68,10 +68,11 @@ describe('the builds npm start makes before serving', () => {
     expect(staleNames()).toEqual([]);
   });
 
-  it('ignores tests, which are not built', () => {
+  it('ignores tests and their helpers, which are not built', () => {
     buildBoth();
     write('server/app.test.ts');
     write('src/app/page-name.test.ts');
+    write('server/testing/helpers.ts');
     expect(staleNames()).toEqual([]);
   });
 });
