@@ -8,7 +8,10 @@ import {
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
 import { useTempDir } from '../testing/temp-dir.ts';
-import { createEmailChannel } from '../../supabase/functions/_shared/notifications/channels.ts';
+import {
+  createEmailChannel,
+  smtpTimeouts,
+} from '../../supabase/functions/_shared/notifications/channels.ts';
 import { describeSmtpFailure, describeSmtpSuccess } from './smtp-check.ts';
 
 /** The start-up check of the e-mail account against real SMTP servers, and what it says. */
@@ -69,13 +72,13 @@ describe('the SMTP check', () => {
   it('says that a server did not answer in time, and that ports may be blocked', async () => {
     const silent = await startSilentServer();
     onTestFinished(silent.close);
-    // The transport's own 10 s greeting timeout, run on a fake clock once the
+    // The transport's own greeting timeout, run on a fake clock once the
     // connection is open: the real socket, nodemailer's real timer, no wait.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     onTestFinished(() => void vi.useRealTimers());
     const said = check(`smtp://u:p@127.0.0.1:${silent.port}`);
     await silent.connected;
-    await vi.advanceTimersByTimeAsync(10_000);
+    await vi.advanceTimersByTimeAsync(smtpTimeouts.greetingTimeout);
     expect(await said).toMatch(
       new RegExp(
         `^127\\.0\\.0\\.1:${silent.port} did not answer in time\\. Check the host and the port .*block port 25`,

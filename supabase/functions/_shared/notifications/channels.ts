@@ -41,14 +41,16 @@ export interface EmailSettings {
   from: string;
 }
 
+/** Nodemailer's timeouts, in ms: a dead server holds a send no longer than these. */
+export const smtpTimeouts = {
+  connectionTimeout: 10_000,
+  greetingTimeout: 10_000,
+  socketTimeout: 20_000,
+};
+
 /** The SMTP connection of SMTP_URL, with timeouts that keep a dead server from holding a send. */
 export function createMailTransport(smtpUrl: string) {
-  return nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 20_000,
-  });
+  return nodemailer.createTransport({ url: smtpUrl, ...smtpTimeouts });
 }
 
 /** A mailbox as nodemailer takes it whole, never parsing it for names, comments or lists. */
