@@ -163,8 +163,6 @@ export { freePort } from '../../scripts/lib/built-server.ts';
 /** A TCP server that accepts connections and never says anything: a hung SMTP server. */
 export async function startSilentServer(): Promise<{
   port: number;
-  /** How many connections it holds open now. */
-  connections(): number;
   /** Settles once the first connection is open. */
   connected: Promise<void>;
   close(): Promise<void>;
@@ -181,7 +179,6 @@ export async function startSilentServer(): Promise<{
   const { port } = server.address() as AddressInfo;
   return {
     port,
-    connections: () => sockets.size,
     connected,
     close: () =>
       new Promise<void>((resolve) => {
