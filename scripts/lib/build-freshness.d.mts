@@ -8,6 +8,8 @@ export interface Build {
   stamp: string;
   /** The files and folders it is made from, relative to the project's root. */
   sources: string[];
+  /** Folders inside the sources that the build leaves out. */
+  excluded?: string[];
 }
 
 export interface StaleBuild extends Build {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 /**
  * The two builds, each with the sources it is made from and the file it writes
  * last (its stamp). A source is a file or a folder (every file inside, tests
- * and the tests' helpers excepted: they are not built).
+ * excepted: they are not built), less the folders a build leaves out.
  */
 export const builds = [
   {
@@ -49,13 +49,13 @@ export const builds = [
       'tsconfig.server.json',
       'package-lock.json',
     ],
+    // The tests' helpers, left out as tsconfig.server.json's exclude leaves them.
+    excluded: ['server/testing'],
   },
 ];
 
 const ignoredFolders = new Set(['node_modules', '.git']);
 const isTest = (name) => /\.(test|spec)\.[cm]?[jt]sx?$/.test(name);
-/** Left out of the server's build as tests are (tsconfig.server.json's exclude). */
-const testHelpers = path.join('server', 'testing');
 
 /** Every file under `target` (a file or a folder), tests excepted, relative to `root`. */
 function filesUnder(root, target) {
@@ -64,9 +64,7 @@ function filesUnder(root, target) {
   if (!statSync(full).isDirectory()) return [target];
   return readdirSync(full, { withFileTypes: true })
     .filter((entry) => !ignoredFolders.has(entry.name) && !isTest(entry.name))
-    .map((entry) => path.join(target, entry.name))
-    .filter((file) => file !== testHelpers)
-    .flatMap((file) => filesUnder(root, file));
+    .flatMap((entry) => filesUnder(root, path.join(target, entry.name)));
 }
 
 /**
@@ -76,7 +74,11 @@ function filesUnder(root, target) {
  */
 export function sourcesHash(root, build) {
   const hash = createHash('sha256');
-  const files = build.sources.flatMap((source) => filesUnder(root, source)).sort();
+  const leftOut = (build.excluded ?? []).map((folder) => path.join(folder, path.sep));
+  const files = build.sources
+    .flatMap((source) => filesUnder(root, source))
+    .filter((file) => !leftOut.some((folder) => file.startsWith(folder)))
+    .sort();
   for (const file of files) {
     hash.update(`${file}\0`);
     hash.update(readFileSync(path.join(root, file)));
