@@ -24,8 +24,8 @@ let inbox: SmtpPeer;
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
 test.beforeAll(async () => {
-  // A hook has the test's 30 s; making a fresh embedded database may take
-  // startBuiltServer's whole minute on a busy machine.
+  // A hook has the test's 30 s; startBuiltServer gives a server a minute to
+  // answer, which a busy machine may take.
   test.setTimeout(90_000);
   inbox = await startSmtpPeer();
   server = await startBuiltServer({

@@ -29,8 +29,8 @@ let server: RunningServer;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  // A hook has the test's 30 s; making a fresh embedded database may take
-  // startBuiltServer's whole minute on a busy machine.
+  // A hook has the test's 30 s; startBuiltServer gives a server a minute to
+  // answer, which a busy machine may take.
   test.setTimeout(90_000);
   server = await startBuiltServer({ ...everyLimitLifted, BOOKING_LIMIT_SITE_PER_HOUR: '1' });
   // The first request of the hour is taken as always; the next one needs a proof.

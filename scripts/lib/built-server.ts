@@ -44,9 +44,10 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
 
-  // A fresh embedded database is made and migrated first: seconds on a quiet
-  // machine, more than 30 s beside two browsers on a slow one. The same
-  // minute as the browser tests' own server (playwright.config.ts).
+  // The server opens its database, and migrates it first when it is new (a
+  // PostgreSQL one, or a DATA_DIR given empty): seconds on a quiet machine,
+  // more than 30 s beside two browsers on a slow one. The same minute as the
+  // browser tests' own server (playwright.config.ts).
   const startMs = 60_000;
   const deadline = Date.now() + startMs;
   for (;;) {

@@ -39,7 +39,8 @@ const visitorAddress = '127.0.0.50';
 
 describe('bodies that never finish', () => {
   // Two requests handled at once: if those still arriving counted, the visitor would get 503.
-  const app = useTestApp(testEngines('slow-bodies')[0]!, () => ({
+  const embedded = testEngines('slow-bodies').find(({ name }) => name === 'PGlite')!;
+  const app = useTestApp(embedded, () => ({
     limits: { ...defaultLimits, trustProxy: [], maxPendingRequests: 2 },
   }));
 
