@@ -106,16 +106,26 @@ interface PageOptions {
   hash?: string;
   withManifest?: boolean;
   paintTiming?: boolean;
+  /** The main script fails to load, as when the connection drops. */
+  mainScriptFails?: boolean;
 }
 
 /**
  * The built page's shape: the manifest, pre-rendered home in #root, the
  * booking page's template; its boot scripts run.
  */
-function openPage({ hash = '', withManifest = true, paintTiming = false }: PageOptions = {}) {
+function openPage({
+  hash = '',
+  withManifest = true,
+  paintTiming = false,
+  mainScriptFails = false,
+}: PageOptions = {}) {
   const window = new Window({
     url: `${origin}/${hash}`,
-    settings: { disableJavaScriptFileLoading: true, handleDisabledFileLoadingAsSuccess: true },
+    settings: {
+      disableJavaScriptFileLoading: true,
+      handleDisabledFileLoadingAsSuccess: !mainScriptFails,
+    },
   });
   windows.push(window);
   const manifestScript = withManifest
@@ -138,6 +148,15 @@ function openPage({ hash = '', withManifest = true, paintTiming = false }: PageO
     scrollTo: () => {},
   } as unknown as BootWindow;
   const html = document.documentElement;
+  let mainScriptFailures = 0;
+  document.addEventListener(
+    'error',
+    (event) => {
+      const failed = event.target as Element;
+      if (failed.getAttribute?.('src') === manifest.mainScript) mainScriptFailures += 1;
+    },
+    true,
+  );
   showInPageView(bootWindow);
   startPage(bootWindow);
   return {
@@ -146,6 +165,8 @@ function openPage({ hash = '', withManifest = true, paintTiming = false }: PageO
     settled: () => window.happyDOM.waitUntilComplete(),
     mainHeading: () => document.querySelector('main h1')?.textContent,
     isPending: () => html.hasAttribute(viewPendingAttribute),
+    /** How many times the main script was asked for and did not come. */
+    mainScriptFailures: () => mainScriptFailures,
     mainScriptStarted: () =>
       [...document.querySelectorAll('script[type="module"]')].some(
         (script) => script.getAttribute('src') === manifest.mainScript,
@@ -174,6 +195,20 @@ describe('the view already in the page', () => {
     expect(page.links('manifest')).toEqual([]);
     // Home's code is the main script's own.
     expect(page.links('modulepreload')).toEqual([]);
+  });
+
+  it('asks for a main script that did not come again at the next touch, not when the later timer runs out', async () => {
+    const page = openPage({ paintTiming: true, mainScriptFails: true });
+    PaintObserver.report('first-contentful-paint', 12);
+    await vi.waitFor(() => expect(page.mainScriptFailures()).toBe(1));
+    // The page's load, then the timer that starts it in a browser reporting no paints.
+    const { Event: EventOfPage } = page.document.defaultView as unknown as typeof globalThis;
+    page.document.defaultView!.dispatchEvent(new EventOfPage('load'));
+    await vi.runAllTimersAsync();
+    await page.settled();
+    expect(page.mainScriptFailures()).toBe(1);
+    page.document.dispatchEvent(new EventOfPage('pointerdown'));
+    await vi.waitFor(() => expect(page.mainScriptFailures()).toBe(2));
   });
 
   it('starts it after a while in a browser that reports no paints', async () => {

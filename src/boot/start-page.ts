@@ -73,9 +73,16 @@ export function startPage(window: BootWindow): void {
 
   // Starts once the browser reports a paint at or after `since` (the first
   // contentful paint, or the largest one of a page put in place), or after a
-  // while where it reports none.
+  // while where it reports none: whichever comes first, once. A script that
+  // then did not come is asked for again at the visitor's next act, not when
+  // the later of the two comes.
   function afterPaint(since: number): void {
-    const go = () => window.setTimeout(start, 0);
+    let gone = false;
+    const go = () => {
+      if (gone) return;
+      gone = true;
+      window.setTimeout(start, 0);
+    };
     try {
       new window.PerformanceObserver!((list, observer) => {
         const painted = list
