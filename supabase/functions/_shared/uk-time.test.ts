@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, nextUkDay, ukClockInstant, ukDayOf } from './uk-time.ts';
+import {
+  formatDuration,
+  formatUkTimeLong,
+  formatUkTimeShort,
+  nextUkDay,
+  ukClockInstant,
+  ukDayOf,
+} from './uk-time.ts';
 
 // The clocks change at 01:00 UTC: forward on 29 March 2026, back on 25 October 2026.
 
@@ -54,5 +61,16 @@ describe('formatDuration', () => {
     [50 * 60, '2 days 2 h'],
   ])('%i minutes read "%s"', (minutes, text) => {
     expect(formatDuration(from, new Date(from.getTime() + minutes * 60_000))).toBe(text);
+  });
+});
+
+describe('formatUkTimeLong and formatUkTimeShort', () => {
+  it.each([
+    ['2026-01-15T09:05:00Z', 'Thursday 15 January 2026, 09:05 GMT', 'Thu 15 Jan 2026 09:05'],
+    ['2026-07-01T13:05:00Z', 'Wednesday 1 July 2026, 14:05 BST', 'Wed 01 Jul 2026 14:05'],
+    ['2026-10-24T23:30:00Z', 'Sunday 25 October 2026, 00:30 BST', 'Sun 25 Oct 2026 00:30'],
+  ])('show %s as %s', (instant, long, short) => {
+    expect(formatUkTimeLong(new Date(instant))).toBe(long);
+    expect(formatUkTimeShort(new Date(instant))).toBe(short);
   });
 });

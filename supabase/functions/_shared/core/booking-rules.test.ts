@@ -69,14 +69,12 @@ describe('validateBooking', () => {
     ['email', 'foo@bar', 'invalid'],
     ['email', 'foo.bar.com', 'invalid'],
     ['email', 'a@b@c.com', 'invalid'],
+    ['email', 'aisha\u00a0k@example.co.uk', 'invalid'], // a no-break space
+    // A hidden character in any field; which characters are hidden is the next describe's.
     ['fullName', 'Aisha\u0007 Khan', 'invalid'], // a bell
-    ['fullName', '\u001b[31mAisha', 'invalid'], // an escape
     ['fullName', 'Aisha \u202eKhan', 'invalid'], // a right-to-left override
     ['email', 'aisha\u200b@example.co.uk', 'invalid'], // a zero-width space
     ['instagram', '@ai\u0085sha', 'invalid'], // a C1 control
-    ['fullName', 'Aisha\u2028Khan', 'invalid'], // a line separator
-    ['fullName', 'Aisha\u2029Khan', 'invalid'], // a paragraph separator
-    ['email', 'aisha\u00a0k@example.co.uk', 'invalid'], // a no-break space
     ['fullName', 'a'.repeat(maxLengths.fullName + 1), 'tooLong'],
     ['fullName', '𝒜'.repeat(101), 'tooLong'],
     ['phone', '1'.repeat(maxLengths.phone + 1), 'tooLong'],

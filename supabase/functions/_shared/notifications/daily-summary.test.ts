@@ -202,13 +202,15 @@ describe('composeDailySummary', () => {
 });
 
 describe('a day of 30,000 requests', () => {
-  it('lists the first of each list and counts the rest, in a summary under 100 KB', () => {
+  it('lists the first of each list, with their buttons, and counts the rest, in a summary under 100 KB', () => {
     const now = new Date('2026-11-25T07:00:00Z');
     const flood = Array.from({ length: 30_000 }, (_, index) =>
-      notice(
-        index,
-        new Date(now.getTime() - 23 * hour + index * 2000).toISOString(),
-        `Flood Robot ${index}`,
+      withAnswerToken(
+        notice(
+          index,
+          new Date(now.getTime() - 23 * hour + index * 2000).toISOString(),
+          `Flood Robot ${index}`,
+        ),
       ),
     );
     const lastError = 'e-mail to practice@example.com: Invalid login: 535 Authentication failed';
@@ -226,6 +228,7 @@ describe('a day of 30,000 requests', () => {
       })),
     });
     expect(new TextEncoder().encode(summary.text).length).toBeLessThan(100_000);
+    expect(new TextEncoder().encode(summary.html).length).toBeLessThan(400_000);
     expect(summary.subject).toBe(
       'Daily summary: 30,000 waiting, 30,000 new booking requests, 30,000 notifications failing',
     );
@@ -238,21 +241,19 @@ describe('a day of 30,000 requests', () => {
     ]) {
       expect(summary.text).toContain(more);
     }
+    expect(summary.html.match(/>Mark as answered</g)).toHaveLength(messageListLimit);
+    expect(summary.html).toContain('\u2026 and 29,950 more: npx hijama list --waiting');
   });
 });
 
 describe("the daily summary's HTML", () => {
-  const now = new Date('2026-11-02T07:00:00Z');
-  const waitingWithTokens = (count: number) =>
-    Array.from({ length: count }, (_, index) =>
-      withAnswerToken(
-        notice(index, new Date(now.getTime() - hour + index).toISOString(), `Guest ${index}`),
-      ),
-    );
-
   it('gives each waiting request its ways to answer and its own Mark as answered link, with no command to type', () => {
-    const waiting = waitingWithTokens(2);
-    waiting[0]!.fullName = 'Old <Friend>';
+    const now = new Date('2026-11-02T07:00:00Z');
+    const received = new Date(now.getTime() - hour).toISOString();
+    const waiting = [
+      withAnswerToken(notice(0, received, 'Old <Friend>')),
+      withAnswerToken(notice(1, received, 'Guest 1')),
+    ];
     const { html, text } = summaryAt(now.toISOString(), { waiting });
     for (const request of waiting) {
       expect(html).toContain(`href="${answerLink(practice.url, request.answerToken)}"`);
@@ -265,13 +266,6 @@ describe("the daily summary's HTML", () => {
     expect(html).toContain('Old &lt;Friend&gt;');
     expect(html).not.toContain('<Friend>');
   });
-
-  it('lists the first 50 waiting requests with their buttons, and counts the rest', () => {
-    const { html } = summaryAt(now.toISOString(), { waiting: waitingWithTokens(30_000) });
-    expect(html.match(/>Mark as answered</g)).toHaveLength(messageListLimit);
-    expect(html).toContain('\u2026 and 29,950 more: npx hijama list --waiting');
-    expect(new TextEncoder().encode(html).length).toBeLessThan(400_000);
-  });
 });
 
 describe("the week's record of replies", () => {
@@ -282,7 +276,8 @@ describe("the week's record of replies", () => {
     [[5], 5],
     [[3, 1, 2], 2],
     [[4, 1, 3, 2], 2.5],
-    [[10, 10, 1, 1], 5.5],
+    // Numbers, not text: 10 sorts before 9 as text.
+    [[10, 9, 1], 9],
   ])('the median of %j is %s', (values, median) => {
     expect(medianOf(values)).toBe(median);
   });
@@ -304,12 +299,7 @@ describe("the week's record of replies", () => {
       `This week: answered 2 of 4 within ${replyWithinHours} hours, median 3 h 10 min.`,
     ],
     [
-      'the mean of the two middle answers for an even number',
-      () => [1, 2, 4, 5].map((hours) => replyOf(now, 2 * 24 * hour, hours * hour)),
-      { decided: 4, answeredInTime: 4, medianMs: 3 * hour },
-      `This week: answered 4 of 4 within ${replyWithinHours} hours, median 3 h 00 min.`,
-    ],
-    [
+      // Two answers: the median is their mean.
       'an answer at exactly 24 hours as within, a minute later as not',
       () => [
         replyOf(now, 3 * 24 * hour, 24 * hour),

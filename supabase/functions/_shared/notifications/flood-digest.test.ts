@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { BookingNotice } from './booking-notice.ts';
 import { composeFloodDigest } from './flood-digest.ts';
 import { messageListLimit } from './message-lists.ts';
 import {
@@ -47,15 +46,15 @@ describe('composeFloodDigest', () => {
 
   it('lists the first of 30,000 requests and counts the rest, in parts under 100 KB', () => {
     const createdAt = new Date('2026-11-25T14:20:00Z');
-    const requests: BookingNotice[] = Array.from({ length: 30_000 }, (_, index) => ({
-      id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-      createdAt: new Date(createdAt.getTime() - 15 * 60_000 + index * 30),
-      fullName: `Flood Robot ${index}`,
-      phone: '07700 900123',
-      email: `robot.${index}@example.com`,
-      instagram: null,
-      answerToken: 'token',
-    }));
+    const requests = Array.from({ length: 30_000 }, (_, index) =>
+      sampleNotice({
+        id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+        createdAt: new Date(createdAt.getTime() - 15 * 60_000 + index * 30),
+        fullName: `Flood Robot ${index}`,
+        email: `robot.${index}@example.com`,
+        answerToken: 'token',
+      }),
+    );
     const digest = composeFloodDigest({
       siteUrl: testSiteUrl,
       id: '7',

@@ -95,17 +95,12 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
       },
     ]);
     await waitFor(async () => (await outboxRows())[0]?.completed === true, 'completion');
-    expect(await outboxRows()).toEqual([
-      {
-        booking_id: sent.id,
-        attempts: 1,
-        email_sent: false,
-        webhook_sent: false,
-        ntfy_sent: true,
-        completed: true,
-        last_error: null,
-      },
-    ]);
+    // The row's other columns are the notifier's, whatever the channel (notifier.test.ts).
+    expect((await outboxRows())[0]).toMatchObject({
+      attempts: 1,
+      ntfy_sent: true,
+      last_error: null,
+    });
     expect(infos).toContainEqual(
       expect.stringMatching(
         /^Notified the practice of booking .* \(ntfy push to http:\/\/127\.0\.0\.1:\d+\)\.$/,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mailtoUrl, smsUrl, telUrl, whatsAppUrl } from './reply-links.ts';
+import { instagramUrl, mailtoUrl, smsUrl, telUrl, whatsAppUrl } from './reply-links.ts';
 
 describe('whatsAppUrl', () => {
   it.each([
@@ -62,5 +62,20 @@ describe('mailtoUrl', () => {
     ).toBe(
       'mailto:amina@example.com?subject=Your%20request%20%28ref.%201%29&body=Hi%20%26%20%27bye%27%21%0D%0AX%2A',
     );
+  });
+});
+
+describe('instagramUrl', () => {
+  // What a stored value reduces to is normaliseInstagram's (booking-rules.test.ts).
+  it.each([
+    ['@amina.k', 'https://instagram.com/amina.k'],
+    ['https://www.instagram.com/amina.k/', 'https://instagram.com/amina.k'],
+    [null, undefined],
+    ['amina k', undefined],
+    ['javascript:alert(1)', undefined],
+    ['@"><script>', undefined],
+    ['https://evil.example/amina', undefined],
+  ])('links %j to %j', (typed, url) => {
+    expect(instagramUrl(typed)).toBe(url);
   });
 });
