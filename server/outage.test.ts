@@ -54,8 +54,6 @@ describe.runIf(postgres)('the server while PostgreSQL stops answering', () => {
     answered.set(email, response.status);
     return {
       status: response.status,
-      contentType: response.headers.get('content-type'),
-      retryAfter: response.headers.get('retry-after'),
       body: text === '' ? undefined : (JSON.parse(text) as unknown),
       elapsedMs,
     };
@@ -75,18 +73,13 @@ describe.runIf(postgres)('the server while PostgreSQL stops answering', () => {
     for (let attempt = 1; attempt <= 2; attempt += 1) {
       const answer = await book();
       const context = `attempt ${attempt}: ${JSON.stringify(answer)}\n${server.stderr()}`;
-      expect(answer.status, context).toBe(503);
+      // PostgREST's code for a database it cannot reach; the rest of that
+      // answer (its headers and body) is app.test.ts's.
+      expect([answer.status, answer.body], context).toEqual([
+        503,
+        expect.objectContaining({ code: 'PGRST000' }),
+      ]);
       expect(answer.elapsedMs, context).toBeLessThan(outageAnswerMs);
-      expect(answer.contentType, context).toMatch(/^application\/json\b/);
-      expect(answer.retryAfter, context).toMatch(/^\d+$/);
-      const body = answer.body as Record<string, unknown>;
-      expect(Object.keys(body).sort(), context).toEqual(['code', 'details', 'hint', 'message']);
-      // PostgREST's group 0 of codes: the database cannot be reached.
-      expect(body.code, context).toMatch(/^PGRST00\d$/);
-      expect(body.message, context).toEqual(expect.any(String));
-      for (const field of [body.details, body.hint]) {
-        expect(field === null || typeof field === 'string', context).toBe(true);
-      }
     }
     expect(serverIsRunning(), server.stderr()).toBe(true);
   }, 25_000);

@@ -35,6 +35,9 @@ const booking = (email: string, extra: Record<string, unknown> = {}) =>
 // The limits as a new database has them.
 const engines = testEngines('limits', {});
 
+/** The body of every limit's 429: the database's and the server's own say the same. */
+const limited = { ...tooManyRequestsAnswer, details: null };
+
 describe.each(engines)("the database's limits on $name", (engine) => {
   let clock = 0;
   const app = useTestApp(engine, () => ({
@@ -152,24 +155,13 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     expect((await from('127.0.0.3', booking('someone.else@example.com'))).status).toBe(201);
   });
 
-  it('reads the address from cf-connecting-ip alone: anything else, or nothing, is one shared bucket', async () => {
-    const spoofed = (n: number) => ({
-      'x-forwarded-for': `198.51.100.${n}`,
-      'x-real-ip': `198.51.100.${n}`,
-    });
+  // What an address that is not one counts as (unknown, as with none) is
+  // client-network-sql.test.ts's; what an unknown client meets, the next test's.
+  it('reads the address from cf-connecting-ip alone: X-Forwarded-For or X-Real-IP leave a client unknown', async () => {
     for (let n = 1; n <= 3; n += 1) {
-      expect(await insertAsAnonWith(spoofed(n), [booking(`shared${n}@example.com`)])).toBe('PT428');
+      const spoofed = { 'x-forwarded-for': `198.51.100.${n}`, 'x-real-ip': `198.51.100.${n}` };
+      expect(await insertAsAnonWith(spoofed, [booking(`shared${n}@example.com`)])).toBe('PT428');
     }
-    for (const [index, address] of [
-      '',
-      'not-an-ip',
-      '192.0.2.0/24',
-      '198.51.100.7:https',
-    ].entries()) {
-      expect(await insertAsAnonFrom(address, [booking('more@example.com')])).toBe('PT428');
-      expect(await insertWithProof(address, `proved${index}@example.com`)).toBe('stored');
-    }
-    expect(new Set(await countedNetworks(app.db))).toEqual(new Set(['unknown']));
   });
 
   it('asks every request without a client address for a proof, never closes the form to them, and tells the practice once', async () => {
@@ -192,7 +184,7 @@ describe.each(engines)("the database's limits on $name", (engine) => {
       expect((await from('127.0.0.2', booking(email))).status).toBe(201);
     }
     const refused = await from('127.0.0.2', booking('amina@Example.com'));
-    expect(refused.status).toBe(429);
+    expect([refused.status, refused.body]).toEqual([429, limited]);
     expect(refused.headers['retry-after']).toBe('60');
     expect(await storedCount()).toBe(3);
     // Requests in her name from elsewhere do not lock her out.
@@ -205,7 +197,10 @@ describe.each(engines)("the database's limits on $name", (engine) => {
       stored.push(booking(`full${i}@example.com`));
       expect((await from('127.0.0.2', stored[i])).status).toBe(201);
     }
-    expect((await from('127.0.0.2', booking('next@example.com'))).status).toBe(429);
+    expect(await from('127.0.0.2', booking('next@example.com'))).toMatchObject({
+      status: 429,
+      body: limited,
+    });
     // An e-mail address at its limit, from another network.
     for (let i = 0; i <= defaults.perEmailPerHour; i += 1) {
       const status = (await from('127.0.0.3', booking('victim@example.com'))).status;
@@ -214,29 +209,15 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     const cases: [string, ReturnType<typeof booking>[], string][] = [
       ['127.0.0.2', [booking('x@example.com', { phone: null })], '23502'],
       ['127.0.0.2', [booking('x@example.com', { phone: '----------' })], '23514'],
-      ['127.0.0.2', [booking('x@example.com', { full_name: 'A\u202eB' })], '23514'],
       ['127.0.0.2', [booking('y@example.com'), booking('z@example.com')], 'PT400'],
       ['127.0.0.2', [stored[0]!], '23505'],
       ['127.0.0.3', [booking('victim@example.com', { phone: '12' })], '23514'],
-      ['127.0.0.3', [booking('victim@example.com', { phone: null })], '23502'],
     ];
     for (const [address, rows, code] of cases) {
       // Through the server, and straight into the table as hosted Supabase would insert them.
       const answer = await from(address, rows.length === 1 ? rows[0] : rows);
       expect([answer.status, answer.body?.code]).toEqual([code === '23505' ? 409 : 400, code]);
       expect(await insertAsAnonFrom(address, rows)).toBe(code);
-    }
-  });
-
-  it("answers every limit with the server's own code, message and hint", async () => {
-    await setBookingLimits(app.db, { perClientPerHour: 2, perEmailPerHour: 1 });
-    expect((await from('127.0.0.2', booking('one@example.com'))).status).toBe(201);
-    const perEmail = await from('127.0.0.2', booking('one@example.com'));
-    expect((await from('127.0.0.2', booking('two@example.com'))).status).toBe(201);
-    const perClient = await from('127.0.0.2', booking('three@example.com'));
-    const limited = { status: 429, body: { ...tooManyRequestsAnswer, details: null } };
-    for (const { status, body } of [perClient, perEmail]) {
-      expect({ status, body }).toEqual(limited);
     }
   });
 
@@ -271,12 +252,11 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     expect(await withProof('192.0.2.3', solved, 'good@example.com')).toBe('stored');
     expect(await withProof('192.0.2.3', solved, 'replay@example.com')).toBe('PT428');
     expect(await insertWithProof('192.0.2.6', 'solved@example.com')).toBe('stored');
-    expect(await storedCount()).toBe(3);
   });
 
-  it('refuses a proof solved for another network, and issues challenges that live 2 minutes', async () => {
+  // A proof for another IPv4 address is refused in the test above.
+  it('refuses a proof solved for another /56 or for no address, and issues challenges that live 2 minutes', async () => {
     await flood();
-    expect(await insertWithProof('192.0.2.7', 'elsewhere@example.com', '192.0.2.8')).toBe('PT428');
     const v6 = '2001:db8:1:300::1';
     expect(await insertWithProof(v6, 'v6@example.com', '2001:db8:2::1')).toBe('PT428');
     expect(await insertWithProof('192.0.2.7', 'nowhere@example.com', null)).toBe('PT428');
@@ -394,7 +374,6 @@ describe.each(engines)("the database's limits on $name", (engine) => {
 
 describe("the server's own limits", () => {
   const limits: ApiLimits = { rateLimitPerMinute: 3, trustProxy: [], maxPendingRequests: 100 };
-  let clock = 0;
   let release: () => void = () => {};
   let blocked: Promise<void> | undefined;
   /** Inserts waiting for `blocked`, i.e. requests the server is handling. */
@@ -420,7 +399,8 @@ describe("the server's own limits", () => {
     const server = await serveApp({} as Database, {
       bookings,
       limits: { ...limits, ...overrides },
-      now: () => clock,
+      // A clock that stands still: no token comes back during a test.
+      now: () => 0,
     });
     const send = (extra: Record<string, string> = {}, method = 'POST') =>
       fetch(`${server.baseUrl}/rest/v1/bookings`, {
@@ -429,7 +409,6 @@ describe("the server's own limits", () => {
         body: method === 'POST' ? JSON.stringify(booking(`r${Math.random()}@example.com`)) : null,
       });
     try {
-      clock = 0;
       await test(send);
       // The site is still served.
       expect((await fetch(server.baseUrl)).status).toBe(404);
@@ -446,14 +425,9 @@ describe("the server's own limits", () => {
       for (let i = 0; i < 3; i += 1) expect((await send()).status).toBe(201);
       const refused = await send();
       expect(refused.headers.get('retry-after')).toBe('20');
-      // The same answer as the database's limits give (see above).
-      expect(await expectApiError(refused, 429, 'PT429')).toEqual({
-        ...tooManyRequestsAnswer,
-        details: null,
-      });
-      // One more request is allowed once its token is back.
-      clock = 20_000;
-      expect((await send()).status).toBe(201);
+      // The same answer as the database's limits give (see above). When the
+      // token comes back is the rate limiter's (rate-limiter.test.ts).
+      expect(await expectApiError(refused, 429, 'PT429')).toEqual(limited);
     });
   });
 

@@ -66,7 +66,8 @@ describe.each(engines)('rpc/booking_challenge on $name', (engine) => {
     expect(second.salt).not.toBe(first.salt);
   });
 
-  it('over the threshold, takes a booking with a solved challenge, once', async () => {
+  // That a proof is taken once, and only for its network, is the database's (abuse-limits.test.ts).
+  it('over the threshold, takes a booking with a solved challenge', async () => {
     expect((await postWithProof(booking('first@example.com'))).status).toBe(201);
     await expectApiError(await postWithProof(booking()), 428, 'PT428');
 
@@ -74,7 +75,6 @@ describe.each(engines)('rpc/booking_challenge on $name', (engine) => {
     const proof = encodeBookingProof(challenge, solveBookingChallenge(challenge));
     const row = booking();
     expect((await postWithProof(row, proof)).status).toBe(201);
-    await expectApiError(await postWithProof(booking('other@example.com'), proof), 428, 'PT428');
 
     const { rows } = await app.db.query<{ id: string }>(
       'select id::text from public.bookings order by created_at',

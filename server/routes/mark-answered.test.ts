@@ -45,14 +45,13 @@ describe.each(testEngines('mark-answered'))('rpc/mark_booking_answered on $name'
     expect(await answerRows(id)).toEqual([{ marked_by: 'link', channel: null }]);
   });
 
-  it('answers postgrest-js as the page calls it, and a refusal as its error', async () => {
+  // A refusal's shape is checked below with expectApiError; how the page shows it, in e2e/answer-link.spec.ts.
+  it('answers postgrest-js as the page calls it', async () => {
     const client = new PostgrestClient(`${app.baseUrl}/rest/v1`, { headers: anonHeaders });
     const id = await storedRequest();
     const marked = await client.rpc('mark_booking_answered', { token: await tokenFor(id) });
     expect([marked.error, marked.status]).toEqual([null, 200]);
     expect(marked.data).toMatchObject({ reference: shortReference(id) });
-    const refused = await client.rpc('mark_booking_answered', { token: 'garbled' });
-    expect([refused.status, refused.error?.code]).toEqual([403, 'PT403']);
   });
 
   it("passes on the database's refusals with their status, message and hint", async () => {
