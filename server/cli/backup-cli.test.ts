@@ -35,14 +35,7 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
 
   afterAll(() => scratch?.drop());
 
-  /** `hijama args` in a process of its own, as cron or a shell runs it: the backup. */
-  async function spawnHijama(args: string[], env: Record<string, string>) {
-    const run = spawnEntryPoint(hijamaEntry, args, { cwd: servers.workDir, env });
-    const code = await run.exited;
-    return { code, stdout: run.stdout(), stderr: run.stderr() };
-  }
-
-  /** `hijama args` in this process (command-run.ts): the same command, without a second of start-up. */
+  /** `hijama args` in this process (command-run.ts): the command, without a second of start-up. */
   const hijama = (args: string[], env: Record<string, string>) =>
     runCommand(args, { env, cwd: servers.workDir });
 
@@ -76,14 +69,19 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
     const file = path.join(backupsDir, 'hijama.json');
     const backupStarted = Date.now();
     const beforeBackup = answered.filter((booking) => booking.at < backupStarted).map((b) => b.id);
-    const backup = await spawnHijama(['backup', file], servers.databaseEnv);
+    // In a process of its own, as cron or a shell runs it.
+    const backup = spawnEntryPoint(hijamaEntry, ['backup', file], {
+      cwd: servers.workDir,
+      env: servers.databaseEnv,
+    });
+    const backupCode = await backup.exited;
     const sentDuringBackup = answered.length - beforeBackup.length;
     sending = false;
     await Promise.all(senders);
 
-    expect(backup.stderr).toBe('');
-    expect(backup.code).toBe(0);
-    expect(backup.stdout).toMatch(
+    expect(backup.stderr()).toBe('');
+    expect(backupCode).toBe(0);
+    expect(backup.stdout()).toMatch(
       new RegExp(
         `^Backed up \\d+ booking requests \\(0 answered\\), \\d+ notifications \\(\\d+ not yet sent\\), 0 alerts and \\d+ other tables from ${engine.name === 'PGlite' ? 'the database of the server running on .*' : 'PostgreSQL at .*'} to .*hijama\\.json \\(.* KB\\)\\.\\n$`,
       ),

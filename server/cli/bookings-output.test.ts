@@ -67,6 +67,7 @@ describe('formatCsv', () => {
 describe('formatTable', () => {
   it('aligns the columns, with the short reference and the time in UK time', () => {
     const second = { ...records[1]!, id: 'c0ffee01-0000-4000-8000-000000000001' };
+    // Neither Notified nor Answered: records from a source too old to read them.
     expect(formatTable([records[0]!, second])).toBe(
       [
         'Ref       Received (UK time)     Name                          Phone            E-mail          Instagram',
@@ -88,7 +89,7 @@ describe('formatTable', () => {
     expect(formatTable([])).toBe('No booking requests.\n');
   });
 
-  it('shows whether each request was notified, and the failing ones with their last error', () => {
+  it('shows whether each request was notified and when answered (or the time left to reply), and the failing ones with their last error', () => {
     const failing: FailingNotification = {
       bookingId: records[1]!.id,
       createdAt: new Date(records[1]!.created_at),
@@ -97,20 +98,26 @@ describe('formatTable', () => {
     };
     const table = formatTable(
       [
-        { ...records[0]!, notification: { state: 'sent', attempts: 1, last_error: null } },
+        {
+          ...records[0]!,
+          notification: { state: 'sent', attempts: 1, last_error: null },
+          answer: { answered_at: '2026-07-01T14:00:00.000Z', channel: 'email', marked_by: 'link' },
+        },
         {
           ...records[1]!,
           notification: { state: 'failing', attempts: 4, last_error: failing.lastError },
+          answer: null,
         },
       ],
       [failing],
+      new Date('2026-07-01T15:05:00.000Z'),
     );
     expect(table).toBe(
       [
-        'Ref       Received (UK time)     Notified  Name                          Phone            E-mail          Instagram',
-        '--------  ---------------------  --------  ----------------------------  ---------------  --------------  ---------',
-        '00000000  Wed 01 Jul 2026 14:05  sent      Smith, "Jo"                   +44 1634 123456  jo@example.com  @jo',
-        '00000000  Thu 15 Jan 2026 09:05  FAILING   =HYPERLINK("http://evil.exa…  01634 123456     a@b.co',
+        'Ref       Received (UK time)     Notified  Answered               Name                          Phone            E-mail          Instagram',
+        '--------  ---------------------  --------  ---------------------  ----------------------------  ---------------  --------------  ---------',
+        '00000000  Wed 01 Jul 2026 14:05  sent      Wed 01 Jul 2026 15:00  Smith, "Jo"                   +44 1634 123456  jo@example.com  @jo',
+        '00000000  Thu 15 Jan 2026 09:05  FAILING   LATE by 166d 6h        =HYPERLINK("http://evil.exa…  01634 123456     a@b.co',
         '',
         'Failing notifications (retried until they get through):',
         // Line breaks of the error become spaces: one line each.

@@ -11,7 +11,7 @@ import { bareEngines } from '../testing/bare-engines.ts';
 import { useTempDir } from '../testing/temp-dir.ts';
 import { startSmtpPeer } from '../testing/notification-peers.ts';
 import { hijamaEntry, spawnEntryPoint } from '../testing/processes.ts';
-import { formatUkTimeLong, formatUkTimeShort } from '../../supabase/functions/_shared/uk-time.ts';
+import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
 import { commandNames } from './commands.ts';
 import { runCommand } from '../testing/command-run.ts';
 import { storeWaitingRequest } from '../testing/answer-fixtures.ts';
@@ -168,15 +168,11 @@ describe('hijama on the embedded database, no server running', () => {
     expect(run.stderr().split('\n')[0]).toBe(
       `6 requests, from PGlite in ${path.join(env.DATA_DIR, 'pgdata')}.`,
     );
-    // Newest first (the order is the JSON test's), each with its notification and the time left to reply.
-    const rows = run.stdout().split('\n').slice(2, 8);
-    // None answered yet: the newest has most of a day left, the others are late.
-    expect(rows[0]).toMatch(
+    // The newest first (the order is the JSON test's), with its notification and, not answered
+    // yet, most of a day left to reply: the states and times read reach the table, whose
+    // columns are bookings-output.test.ts's.
+    expect(run.stdout().split('\n')[2]).toMatch(
       / FAILING +2[23]h \d+min left +Amina Khan +\+44 1634 123456 +amina@example\.com +amina\.k$/,
-    );
-    expect(rows[1]).toMatch(/ sent +LATE by \S+ \S+ +Smith, "Jo" /);
-    expect(rows.slice(2).every((row) => / pending +LATE by \d+[dh] \d+(h|min) /.test(row))).toBe(
-      true,
     );
     expect(run.stdout()).toContain(`, 3 attempts: ${smtpError}\n`);
     expect(existsSync(path.join(env.DATA_DIR, lockFileName))).toBe(false);
@@ -438,12 +434,9 @@ describe('hijama answer, list --waiting and delete, no server running', () => {
       `Booking request ${reference} from Smith, "Jo" was already answered on ${answeredOn} ` +
         '(by Instagram message, marked with npx hijama answer): nothing changed.\n',
     );
-    expect(await withServerDatabase(env, storedAnswers)).toEqual([
-      { booking_id: jo().id, channel: 'instagram', marked_by: 'command' },
-    ]);
   });
 
-  it('lists the waiting requests oldest first, how many are late, and the answered one when', async () => {
+  it('lists the waiting requests oldest first and how many are late, and the answered one with its mark', async () => {
     const run = await runCli(['list', '--waiting', '--limit', 'all'], env);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe(
@@ -462,6 +455,7 @@ describe('hijama answer, list --waiting and delete, no server running', () => {
       'Amina Khan',
     ]);
 
+    // The mark of the previous test, as stored: how the table shows it is bookings-output.test.ts's.
     const all = await runCli(['list', '--json'], env);
     const answered = (JSON.parse(all.stdout) as BookingRecord[]).find((r) => r.id === jo().id)!;
     expect(answered.answer).toEqual({
@@ -469,10 +463,6 @@ describe('hijama answer, list --waiting and delete, no server running', () => {
       channel: 'instagram',
       marked_by: 'command',
     });
-    const line = (await runCli(['list'], env)).stdout
-      .split('\n')
-      .find((row) => row.includes('Jo'))!;
-    expect(line).toContain(`  ${formatUkTimeShort(new Date(answered.answer!.answered_at))}  Smith`);
   });
 
   it('refuses a reference two requests share, listing them, takes the full id, and says when none has it', async () => {
@@ -520,12 +510,11 @@ describe('hijama answer, list --waiting and delete, no server running', () => {
         `^Booking request ${reference} from Smith, "Jo" is waiting for a reply again: its mark of .* \\(by Instagram message, marked with npx hijama answer\\) is taken back\\.\\n$`,
       ),
     );
+    // Read from the database: the mark is gone.
     const again = await runCli(['answer', reference, '--undo'], env);
     expect(again.stdout).toBe(
       `Booking request ${reference} from Smith, "Jo" was not marked answered: nothing changed.\n`,
     );
-    const marked = (await withServerDatabase(env, storedAnswers)).map((row) => row.booking_id);
-    expect(marked).not.toContain(jo().id);
   });
 
   it('delete shows what would go and deletes nothing; with --yes every row about the request is gone', async () => {

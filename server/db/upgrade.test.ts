@@ -136,12 +136,10 @@ describe.each(engines)('an upgrade from release 1.0.0 on $name', (engine) => {
     await upgradedRepository.insertAsAnon([fromFormLater], { clientAddress: '192.0.2.3' });
     await upgraded.close();
 
-    // The bookings command reads the old rows and the new.
-    for (const format of ['--csv', '--json']) {
-      const { code, stdout, stderr } = await runCommand([format], { env, cwd: tmpdir() });
-      expect({ code, failure: code === 0 ? '' : stderr }).toEqual({ code: 0, failure: '' });
-      for (const { id } of [fromForm, fromService, fromFormLater]) expect(stdout).toContain(id);
-    }
+    // The bookings command reads the old rows and the new (each format's own is bookings-output.test.ts's).
+    const { code, stdout, stderr } = await runCommand(['--json'], { env, cwd: tmpdir() });
+    expect({ code, failure: code === 0 ? '' : stderr }).toEqual({ code: 0, failure: '' });
+    for (const { id } of [fromForm, fromService, fromFormLater]) expect(stdout).toContain(id);
   }, 180_000);
 });
 
