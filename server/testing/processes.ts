@@ -90,12 +90,24 @@ export function spawnChild(
 
 /** The URL of the server's start line, once it is printed. */
 export async function listeningUrl(server: ChildRun, timeoutMs = 30_000): Promise<string> {
-  for (let waited = 0; waited < timeoutMs; waited += 50) {
-    const match = /Listening on (http:\/\/\S+)/.exec(server.stdout());
-    if (match) return match[1]!;
-    if (server.child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const printed = () => /Listening on (http:\/\/\S+)/.exec(server.stdout())?.[1];
+  // Each chunk of output is read as it comes (spawnChild's listener runs first),
+  // until the line is there, the process ends or the time is up.
+  const url = await new Promise<string | undefined>((resolve) => {
+    const settle = () => {
+      clearTimeout(timer);
+      server.child.stdout.off('data', onOutput);
+      resolve(printed());
+    };
+    const onOutput = () => {
+      if (printed()) settle();
+    };
+    const timer = setTimeout(settle, timeoutMs);
+    server.child.stdout.on('data', onOutput);
+    void server.exited.then(settle);
+    onOutput();
+  });
+  if (url) return url;
   throw new Error(`The server did not start.\n${server.stdout()}\n${server.stderr()}`);
 }
 
