@@ -1,10 +1,12 @@
 import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { seedPglite } from '../../server/testing/pglite-template.ts';
+import { listeningUrl } from '../../server/testing/processes.ts';
 
 export interface RunningServer {
   url: string;
@@ -26,10 +28,10 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts the built server (`npm run build` first) on a free port with a fresh
- * embedded database, and resolves once it answers. Unless DATA_DIR or
- * DATABASE_URL is given, the database is a copy of a migrated one, as the
- * server's first start leaves it (pglite-template.ts): seconds of CPU less
- * for each server.
+ * embedded database, and resolves once it says it listens (it answers from
+ * then on). Unless DATA_DIR or DATABASE_URL is given, the database is a copy
+ * of a migrated one, as the server's first start leaves it
+ * (pglite-template.ts): seconds of CPU less for each server.
  */
 export async function startBuiltServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
@@ -42,27 +44,19 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
+  const exited = once(child, 'close').then(([code]) => code as number | null);
 
   // The server opens its database, and migrates it first when it is new (a
-  // PostgreSQL one, or a DATA_DIR given empty): seconds on a quiet machine,
-  // more than 30 s beside two browsers on a slow one. The same minute as the
-  // browser tests' own server (playwright.config.ts).
+  // PostgreSQL one, or a DATA_DIR given empty), then prints its start line:
+  // seconds on a quiet machine, more than 30 s beside two browsers on a slow
+  // one. The same minute as the browser tests' own server (playwright.config.ts).
   const startMs = 60_000;
-  const deadline = Date.now() + startMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The server exited early:\n${output}`);
-    try {
-      const response = await fetch(`${url}/`);
-      if (response.ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`The server did not answer within ${startMs / 1000} s:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  let url: string;
+  try {
+    url = await listeningUrl({ child, stdout: () => output, stderr: () => '', exited }, startMs);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
   }
 
   return {
@@ -71,7 +65,6 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
     dataDir,
     stop: async () => {
       if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
       }
