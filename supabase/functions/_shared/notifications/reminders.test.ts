@@ -26,11 +26,13 @@ import { createReminderTask } from './reminders.ts';
 /**
  * The reminders of waiting requests, sent by the notifier at a faked clock to
  * a real SMTP server and a real ntfy peer, on each database engine: once each,
- * NOTIFY_REMINDER_HOURS before the reply-by time, across both UK clock
- * changes, never for a flood's requests, at most one reminder every 15
- * minutes, retried when no channel took it, and once however many notifiers
- * run at the same time. That an answered request is never reminded is the
- * database's rule (server/db/reminder-and-acknowledgement-claims.test.ts).
+ * NOTIFY_REMINDER_HOURS before the reply-by time, grouped when due together,
+ * never for a flood's requests, at most one reminder every 15 minutes,
+ * retried when no channel took it, and once however many notifiers run at the
+ * same time. What a reminder says, in UK time on either side of the clock
+ * changes, is reminder-message.test.ts's; that an answered request is never
+ * reminded is the database's rule
+ * (server/db/reminder-and-acknowledgement-claims.test.ts).
  */
 
 const hour = 3_600_000;
@@ -129,106 +131,38 @@ function useReminders(engine: TestEngine) {
 describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
   const harness = useReminders(engine);
 
-  it('reminds once, four hours before the reply-by time, across the spring clock change', async () => {
-    // The clocks go forward on 29 March 2026 at 01:00 UTC (01:00 GMT becomes 02:00 BST).
-    const beforeChange = await storeRequest(harness.db, at('2026-03-28T00:30:00Z'), 'Amina Khan');
-    const afterChange = await storeRequest(harness.db, at('2026-03-28T01:30:00Z'), 'Yusuf Ali');
-    const notifier = harness.notifier({ now: at('2026-03-28T20:29:00Z') });
-
-    await notifier.runOnce();
-    expect(reminderMails(harness.smtp)).toHaveLength(0);
-
-    await notifier.runAt('2026-03-28T20:30:00Z');
-    expect(reminderMails(harness.smtp).map((mail) => mail.parsed.subject)).toEqual([
-      // Due at 00:30 UTC, still GMT.
-      'A request waits for a reply; it is due tomorrow at 00:30',
-    ]);
-
-    await notifier.runAt('2026-03-28T21:29:00Z');
-    expect(reminderMails(harness.smtp)).toHaveLength(1);
-
-    await notifier.runAt('2026-03-28T21:30:00Z');
-    expect(reminderMails(harness.smtp).map((mail) => mail.parsed.subject)).toEqual([
-      'A request waits for a reply; it is due tomorrow at 00:30',
-      // Due at 01:30 UTC, just after the change: 02:30 BST.
-      'A request waits for a reply; it is due tomorrow at 02:30',
-    ]);
-
-    // Long after, and late: never again.
-    for (const later of ['2026-03-29T01:30:00Z', '2026-03-29T09:00:00Z', '2026-04-02T09:00:00Z']) {
-      await notifier.runAt(later);
-    }
-    expect(remindedCounts(harness.smtp, [beforeChange, afterChange])).toEqual([1, 1]);
-    // The same reminders pushed, once each.
-    expect(harness.ntfy.messages.map((message) => message.title)).toEqual(
-      reminderMails(harness.smtp).map((mail) => mail.parsed.subject),
-    );
-    expect(harness.ntfy.messages[1]!.actions.at(-1)).toMatchObject({
-      action: 'view',
-      label: 'Mark as answered',
-      url: expect.stringMatching(/#answer=/),
-    });
-    expect(harness.errors).toEqual([]);
-  });
-
-  it('reminds at NOTIFY_REMINDER_HOURS=0.5 across the autumn clock change, grouped when due together', async () => {
-    // The clocks go back on 25 October 2026 at 01:00 UTC (02:00 BST becomes 01:00 GMT).
-    const beforeChange = await storeRequest(harness.db, at('2026-10-24T00:50:00Z'), 'Amina Khan');
-    const afterChange = await storeRequest(harness.db, at('2026-10-24T01:10:00Z'), 'Yusuf Ali');
-    const notifier = harness.notifier({ now: at('2026-10-25T00:19:00Z') }, { remindHours: 0.5 });
-
-    await notifier.runOnce();
-    expect(reminderMails(harness.smtp)).toHaveLength(0);
-
-    await notifier.runAt('2026-10-25T00:20:00Z');
-    expect(reminderMails(harness.smtp).map((mail) => mail.parsed.subject)).toEqual([
-      // Due at 00:50 UTC: 01:50 BST, before the change.
-      'A request waits for a reply; it is due at 01:50',
-    ]);
-
-    // Due at 01:10 UTC: 01:10 GMT, after the change (01:50 BST came first).
-    await notifier.runAt('2026-10-25T00:39:59Z');
-    expect(reminderMails(harness.smtp)).toHaveLength(1);
-    await notifier.runAt('2026-10-25T00:40:00Z');
-    expect(reminderMails(harness.smtp).at(-1)?.parsed.subject).toBe(
-      'A request waits for a reply; it is due at 01:10',
-    );
-
-    // Two due at the same run come in one reminder.
-    const first = await storeRequest(harness.db, at('2026-10-24T10:00:00Z'), 'Zoë First');
-    const second = await storeRequest(harness.db, at('2026-10-24T10:05:00Z'), 'Łucja Second');
-    await notifier.runAt('2026-10-25T10:20:00Z');
-    expect(reminderMails(harness.smtp).at(-1)!.parsed.subject).toBe(
-      '2 requests wait for a reply; the first is 20 min late',
-    );
-
-    await notifier.runAt('2026-10-26T10:00:00Z');
-    expect(remindedCounts(harness.smtp, [beforeChange, afterChange, first, second])).toEqual([
-      1, 1, 1, 1,
-    ]);
-    expect(harness.ntfy.messages).toHaveLength(3);
-  });
-
   it.each([
-    // 24: due at once, the whole promise ahead.
-    [24, 0, 'A request waits for a reply; it is due tomorrow at 14:05', 'left)'],
-    // 0: due at the reply-by time itself, not a minute before.
-    [0, replyWithinMs, 'A request waits for a reply; it is due at 14:05', '(due now)'],
+    // The default, due just after the clocks go forward: 02:30 BST.
+    [4, '2026-03-28T01:30:00Z', 'due tomorrow at 02:30'],
+    // Due just before the clocks go back: 01:50 BST.
+    [0.5, '2026-10-24T00:50:00Z', 'due at 01:50'],
+    // At once, the whole promise ahead.
+    [24, '2026-07-01T13:05:00Z', 'due tomorrow at 14:05'],
+    // At the reply-by time itself.
+    [0, '2026-07-01T13:05:00Z', 'due at 14:05'],
   ])(
-    'reminds with NOTIFY_REMINDER_HOURS=%i once the request is that old',
-    async (hours, dueMs, subject, says) => {
-      const arrived = at('2026-07-01T13:05:00Z');
-      const id = await storeRequest(harness.db, arrived);
-      const clock = { now: plus(arrived, dueMs - minute) };
-      const notifier = harness.notifier(clock, { remindHours: hours });
-      if (dueMs > 0) {
-        await notifier.runOnce();
-        expect(reminderMails(harness.smtp)).toHaveLength(0);
-      }
-      await notifier.runAt(plus(arrived, dueMs));
+    'reminds once, by e-mail and push, NOTIFY_REMINDER_HOURS=%s before the reply-by time and not a minute sooner',
+    async (hours, arrivedAt, due) => {
+      const id = await storeRequest(harness.db, at(arrivedAt));
+      const dueAt = plus(at(arrivedAt), replyWithinMs - hours * hour);
+      const notifier = harness.notifier({ now: plus(dueAt, -minute) }, { remindHours: hours });
+      await notifier.runOnce();
+      expect(reminderMails(harness.smtp)).toHaveLength(0);
+
+      await notifier.runAt(dueAt);
+      const subject = `A request waits for a reply; it is ${due}`;
       expect(reminderMails(harness.smtp).map((mail) => mail.parsed.subject)).toEqual([subject]);
-      expect(reminderMails(harness.smtp)[0]!.parsed.text).toContain(says);
+      // Long after, and late: never again.
+      for (const later of [hour, 3 * 24 * hour]) await notifier.runAt(plus(dueAt, later));
       expect(remindedCounts(harness.smtp, [id])).toEqual([1]);
+      // The same reminder pushed, once.
+      expect(harness.ntfy.messages.map((message) => message.title)).toEqual([subject]);
+      expect(harness.ntfy.messages[0]!.actions.at(-1)).toMatchObject({
+        action: 'view',
+        label: 'Mark as answered',
+        url: expect.stringMatching(/#answer=/),
+      });
+      expect(harness.errors).toEqual([]);
     },
   );
 
@@ -284,6 +218,7 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
       await notifier.runAt(plus(firstDue, elapsed));
       if (reminderMails(harness.smtp).length > before) sentAtMinutes.push(elapsed / minute);
     }
+    // Six reminders for the 24 others: those due together are grouped in one.
     expect(sentAtMinutes).toEqual([0, 15, 30, 45, 60, 75]);
     expect(harness.ntfy.messages).toHaveLength(sentAtMinutes.length);
     expect(remindedCounts(harness.smtp, others)).toEqual(others.map(() => 1));
