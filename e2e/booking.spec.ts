@@ -15,6 +15,7 @@ import {
   storedBookings,
   thankYou,
   uniqueEmail,
+  viewHeadings,
 } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
 
@@ -232,6 +233,53 @@ test('a retry after a lost answer stores one row', async ({ page }) => {
   await submitButton(page).click();
   await expect(thankYou(page)).toBeVisible();
   expect(posts).toHaveLength(2);
+  expect(posts[0]!.postDataJSON().id).toBe(posts[1]!.postDataJSON().id);
+  expect(await storedBookings(email)).toHaveLength(1);
+});
+
+test('a visitor who leaves the booking page while it sends finds the outcome on coming back: the failure with what was typed, then the thanks, one row stored', async ({
+  page,
+}) => {
+  const posts = bookingPosts(page);
+  const errors = pageErrors(page);
+  // Each send held until the test answers it, once the visitor has left.
+  const answers: Array<(how: 'lost' | 'through') => Promise<void>> = [];
+  await page.route('**/rest/v1/bookings', (route) => {
+    answers.push((how) =>
+      how === 'lost' ? route.abort('internetdisconnected') : route.continue(),
+    );
+  });
+  const heading = page.getByRole('heading', { level: 1 });
+  await openView(page, 'home');
+  await page.locator('.hero').getByRole('link', { name: specifiedWords.bookButton }).click();
+  const email = uniqueEmail('left');
+  const typed = { fullName: 'Away Awhile', phone: '07700 900123', email, instagram: '' };
+  await fillForm(page, typed);
+
+  /** Sends, leaves with Back while it says Submitting..., has the send end so, comes back. */
+  async function sendAndLeave(how: 'lost' | 'through') {
+    const sends = answers.length + 1;
+    await submitButton(page).click();
+    await expect(page.getByRole('button', { name: specifiedWords.submittingButton })).toBeVisible();
+    await expect.poll(() => answers.length).toBe(sends);
+    await page.goBack();
+    await expect(heading).toHaveText(viewHeadings.home);
+    const answered =
+      how === 'lost' ? page.waitForEvent('requestfailed') : page.waitForEvent('requestfinished');
+    await answers.at(-1)!(how);
+    await answered;
+    await page.goForward();
+    await expect(heading).toHaveText(viewHeadings.contact);
+  }
+
+  await sendAndLeave('lost');
+  await expect(page.getByRole('alert')).toHaveText(submitFailure);
+  for (const [label, value] of Object.entries(typed))
+    await expect(page.getByLabel(labels[label as keyof typeof typed])).toHaveValue(value);
+  expect(errors.some((text) => text.includes('could not be sent'))).toBe(true);
+
+  await sendAndLeave('through');
+  await expect(thankYou(page)).toBeVisible();
   expect(posts[0]!.postDataJSON().id).toBe(posts[1]!.postDataJSON().id);
   expect(await storedBookings(email)).toHaveLength(1);
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, type FormEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, type FormEvent } from 'react';
 import { CircleAlert } from '../components/icons/circle-alert.ts';
 import { CircleCheck } from '../components/icons/circle-check.ts';
 import {
@@ -8,19 +8,24 @@ import {
   messageFor,
   type BookingField,
 } from '../../supabase/functions/_shared/core/booking-rules.ts';
-import { toBookingRow } from '../../supabase/functions/_shared/core/booking-row.ts';
 import { site } from '../content/site.ts';
 import { Modal } from '../components/modal.tsx';
-import { isThrottled, sendBookingRequest } from './booking-api.ts';
-import { bookingFormReducer, initialBookingFormState } from './submission.ts';
+import {
+  dispatchBookingForm as dispatch,
+  submitBookingForm,
+  useBookingFormState,
+} from './booking-form-store.ts';
 import { bookingFormClass } from '../boot/protocol.ts';
 import { takeHeldSend, type AgentSubmitEvent } from './form-before-app.ts';
 
 const copy = site.bookingForm;
 
-/** The booking request form: the component renders and dispatches; submission.ts decides. */
+/**
+ * The booking request form: the component renders and dispatches; submission.ts
+ * decides, and its state outlives the view (booking-form-store.ts).
+ */
 export function BookingForm() {
-  const [state, dispatch] = useReducer(bookingFormReducer, initialBookingFormState);
+  const state = useBookingFormState();
   const formRef = useRef<HTMLFormElement>(null);
   const inputs = useRef<Partial<Record<BookingField, HTMLInputElement | null>>>({});
   const failureRef = useRef<HTMLParagraphElement>(null);
@@ -51,28 +56,15 @@ export function BookingForm() {
     formRef.current?.requestSubmit();
   }, []);
 
-  // Sending starts when the reducer says so; the id makes a retry of the same content safe.
-  useEffect(() => {
-    if (state.status !== 'submitting' || state.requestId === null) return;
-    let current = true;
-    const trap = trapRef.current?.value.trim();
-    const row = toBookingRow(state.values, state.requestId);
-    sendBookingRequest(trap ? { ...row, website: trap } : row).then(
-      () => current && dispatch({ type: 'succeeded' }),
-      (error: unknown) => {
-        console.error('The booking request could not be sent:', error);
-        if (current)
-          dispatch({ type: 'failed', reason: isThrottled(error) ? 'throttled' : 'error' });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [state.status, state.requestId, state.values]);
+  // Thanks seen, then the view left: they do not come back with the view.
+  useEffect(() => () => dispatch({ type: 'dismissed' }), []);
 
-  // After a refused submit, take the visitor to the first field to correct.
+  // After a refused submit, take the visitor to the first field to correct
+  // (not one made before the view was left and shown again).
+  const seenRefusals = useRef(state.refusedSubmits);
   useEffect(() => {
-    if (state.refusedSubmits === 0) return;
+    if (state.refusedSubmits === seenRefusals.current) return;
+    seenRefusals.current = state.refusedSubmits;
     const first = bookingFields.find((field) => state.failures[field]);
     if (first) inputs.current[first]?.focus();
     replyToAgent(
@@ -90,8 +82,10 @@ export function BookingForm() {
 
   // The disabled button lost focus while sending: put it on the message instead;
   // and once the thank-you modal is closed (and has restored focus), on the empty form.
+  // An outcome that came while the view was away is shown, without taking focus.
   const previousStatus = useRef(state.status);
   useEffect(() => {
+    if (state.status === previousStatus.current) return;
     if (state.status === 'error') {
       failureRef.current?.focus();
       replyToAgent(copy.agentTool.replies.failed);
@@ -117,7 +111,7 @@ export function BookingForm() {
     if (submit.agentInvoked && typeof submit.respondWith === 'function') {
       submit.respondWith(new Promise<string>((resolve) => (agentReply.current = resolve)));
     }
-    dispatch({ type: 'submitted', newRequestId: crypto.randomUUID() });
+    submitBookingForm(crypto.randomUUID(), trapRef.current?.value.trim() ?? '');
   };
 
   const failureCount = Object.keys(state.failures).length;

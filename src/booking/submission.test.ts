@@ -59,12 +59,7 @@ describe('bookingFormReducer', () => {
       edit('phone', '07700 900124'),
       { ...idle, requestId: null },
     ],
-    [
-      'editing to the same value keeps the id',
-      failed,
-      edit('phone', '07700 900123'),
-      { ...idle, requestId: 'id-1' },
-    ],
+    ['an edit to the same value changes nothing', failed, edit('phone', '07700 900123'), failed],
     ['editing while sending is ignored', submitting, edit('fullName', 'X'), submitting],
     ['closing the thank-you modal returns to idle', succeeded, dismiss, idle],
     ['editing after success returns to idle', succeeded, edit('fullName', 'A'), idle],

@@ -53,15 +53,15 @@ export function bookingFormReducer(
 ): BookingFormState {
   switch (event.type) {
     case 'edited': {
-      if (state.status === 'submitting') return state;
+      // An edit that changes nothing (the form adopting the values it shows) keeps the failures and the id.
+      if (state.status === 'submitting' || state.values[event.field] === event.value) return state;
       const { [event.field]: _cleared, ...failures } = state.failures;
-      const changed = state.values[event.field] !== event.value;
       return {
         ...state,
         values: { ...state.values, [event.field]: event.value },
         failures,
         status: 'idle',
-        requestId: changed ? null : state.requestId,
+        requestId: null,
       };
     }
     case 'submitted': {

@@ -1,0 +1,62 @@
+import { useSyncExternalStore } from 'react';
+import { toBookingRow } from '../../supabase/functions/_shared/core/booking-row.ts';
+import { isThrottled, sendBookingRequest } from './booking-api.ts';
+import {
+  bookingFormReducer,
+  initialBookingFormState,
+  type BookingFormEvent,
+  type BookingFormState,
+} from './submission.ts';
+
+/**
+ * The booking form's state, kept beside the form rather than in it: the view
+ * that shows the form is taken off the page when the visitor moves to another,
+ * and a request sent before that must still end in the thanks or the failure
+ * message (with what was typed) when they come back, never silently.
+ */
+
+let state = initialBookingFormState;
+const listeners = new Set<() => void>();
+
+/** Applies an event as submission.ts decides; events that make no sense change nothing. */
+export function dispatchBookingForm(event: BookingFormEvent): void {
+  const next = bookingFormReducer(state, event);
+  if (next === state) return;
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+/**
+ * Submits what the form holds: sends it when it is valid (with `trap`, the
+ * field only robots fill, when filled), whether or not the form is still on
+ * the page when the answer comes. `newRequestId` is used only if the form has
+ * no id yet: a retry of the same content carries the same id, so it cannot be
+ * stored twice.
+ */
+export function submitBookingForm(newRequestId: string, trap: string): void {
+  const before = state;
+  dispatchBookingForm({ type: 'submitted', newRequestId });
+  if (state.status !== 'submitting' || before.status === 'submitting') return;
+  const row = toBookingRow(state.values, state.requestId!);
+  sendBookingRequest(trap ? { ...row, website: trap } : row).then(
+    () => dispatchBookingForm({ type: 'succeeded' }),
+    (error: unknown) => {
+      console.error('The booking request could not be sent:', error);
+      dispatchBookingForm({ type: 'failed', reason: isThrottled(error) ? 'throttled' : 'error' });
+    },
+  );
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The form's state, re-rendering on each change; as new while the page is pre-rendered. */
+export function useBookingFormState(): BookingFormState {
+  return useSyncExternalStore(
+    subscribe,
+    () => state,
+    () => initialBookingFormState,
+  );
+}
