@@ -6,6 +6,7 @@ import { emailChannelTo, type SmtpPeer } from '../../../../server/testing/notifi
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
 import { practice } from '../content/practice.ts';
 import type { ChannelName } from './channel-names.ts';
+import { messageListLimit } from './message-lists.ts';
 import { createWebhookChannel, type NotificationChannel } from './channels.ts';
 import {
   allDeliveredNote,
@@ -218,5 +219,17 @@ describe('composeAlert', () => {
     const message = composeAlert(practiceAlert);
     expect(message.subject).toBe(subject);
     for (const fragment of fragments) expect(message.text).toContain(fragment);
+  });
+
+  it('lists the first of a flood of failing requests and counts the rest', () => {
+    const notifications = Array.from({ length: 30_000 }, (_, index) =>
+      failing('webhook to https://hooks.test: the webhook answered 500', ['webhook'], index),
+    );
+    const { subject, text } = composeAlert(
+      alert('notification_failing', { after_minutes: 60, notifications }),
+    );
+    expect(subject).toBe('30,000 booking requests have not reached you through the webhook');
+    expect(text.match(/^ {2}Ref /gm)).toHaveLength(messageListLimit);
+    expect(text).toContain('\n  \u2026 and 29,950 more: npx hijama list\n');
   });
 });

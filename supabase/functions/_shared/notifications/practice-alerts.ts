@@ -5,6 +5,7 @@ import { formatUkTimeLong } from '../uk-time.ts';
 import { floodDigestIntervalMs, floodReviewCommand } from './flood-digest.ts';
 import { sentChannels, sentFlagsSql, type ChannelName } from './channel-names.ts';
 import { alertKinds, createMessageQueue, type ClaimedMessage } from './message-queue.ts';
+import { capList, formatCount } from './message-lists.ts';
 
 /**
  * Messages to the practice about the booking form and its notifications, kept
@@ -158,16 +159,20 @@ export function composeAlert(alert: PracticeAlert): { subject: string; text: str
       const failed = [...new Set(notifications.flatMap((entry) => entry.unsent))].sort();
       const how = failed.map((name) => channelWords[name]).join(' or ') || 'by any channel';
       const count = notifications.length;
-      const requests = count === 1 ? 'A booking request has' : `${count} booking requests have`;
+      const requests =
+        count === 1 ? 'A booking request has' : `${formatCount(count)} booking requests have`;
+      // A flood's requests, failing with their digest, would make an alert of megabytes.
+      const { listed, unlisted } = capList(notifications);
       return {
         subject: `${requests} not reached you ${how}`,
         text: [
-          `${count === 1 ? 'This booking request has' : `These ${count} booking requests have`} not reached you ${how} for more than ${describeMinutes(alert.details.after_minutes)}. ${count === 1 ? 'It is' : 'They are'} retried until ${count === 1 ? 'it gets' : 'they get'} through, but a reply was promised within ${practice.replyWithinHours} hours:`,
+          `${count === 1 ? 'This booking request has' : `These ${formatCount(count)} booking requests have`} not reached you ${how} for more than ${describeMinutes(alert.details.after_minutes)}. ${count === 1 ? 'It is' : 'They are'} retried until ${count === 1 ? 'it gets' : 'they get'} through, but a reply was promised within ${practice.replyWithinHours} hours:`,
           '',
-          ...notifications.flatMap((entry) => [
+          ...listed.flatMap((entry) => [
             `  Ref ${shortReference(entry.booking_id)}, received ${formatUkTimeLong(new Date(entry.received_at))}, ${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}`,
             `    ${entry.last_error ?? 'no reason recorded'}`,
           ]),
+          ...(unlisted > 0 ? [`  \u2026 and ${formatCount(unlisted)} more: npx hijama list`] : []),
           '',
           'What to check:',
           ...(failed.includes('email') && notifications.some(refusedRecipient)
