@@ -42,9 +42,9 @@ import { sameSecret } from '../_shared/same-secret.ts';
  */
 
 /**
- * No notification is claimed after this long in one request: with sends of at
- * most 30 s per channel, the answer comes well before Supabase's limit of
- * 150 s, and whatever is left waits for the next call.
+ * No message of any kind is claimed after this long in one request: with sends
+ * of at most 30 s per channel (90 s through all three), the answer comes before
+ * Supabase's limit of 150 s, and whatever is left waits for the next call.
  */
 const claimForMs = 60_000;
 

@@ -413,17 +413,22 @@ describe.each(engines)('the notifier on $name', (engine) => {
     });
   });
 
-  it('sends what is due when run once, for a scheduler, claiming nothing more once the time given to it is over', async () => {
+  it('sends what is due when run once, for a scheduler, claiming no message of any kind once the time given to it is over', async () => {
     const peer = await smtpPeer();
     const notifier = startNotifier([emailTo(peer.port)], { start: false });
     const outbox = createOutbox(harness.db);
     expect((await post([booking(), booking({ full_name: 'Other Guest' })])).status).toBe(201);
+    // An alert waits too: no kind of message is claimed once the time is over.
+    await harness.db.query(
+      `insert into app_private.messages (kind, details) values ('flood', '{"threshold": 60}')`,
+    );
     expect(await outbox.countPending()).toBe(2);
     expect(await notifier.runOnce({ claimForMs: 0 })).toEqual({ sent: 0, failed: 0 });
     expect(await outbox.countPending()).toBe(2);
+    expect(peer.mails).toHaveLength(0);
     expect(await notifier.runOnce({ claimForMs: 60_000 })).toEqual({ sent: 2, failed: 0 });
     expect(await outbox.countPending()).toBe(0);
-    expect(peer.mails).toHaveLength(2);
+    expect(peer.mails).toHaveLength(3);
     expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 0 });
   });
 

@@ -43,7 +43,10 @@ export interface NotifierTaskContext {
   now: Date;
   /** How long a claim of this run holds: longer than a send through every channel. */
   leaseMs: number;
-  /** True once stop() was called: finish the send in progress, start no other. */
+  /**
+   * True once stop() was called or the run's time to claim is over: finish the
+   * send in progress, start no other.
+   */
   isStopping(): boolean;
   log: NotifierLog;
 }
@@ -200,7 +203,7 @@ export function createNotifier(options: NotifierOptions) {
    * The waiting alerts, oldest first: each is sent when any channel takes it;
    * the first that none takes is given back and tried again at the next run.
    */
-  async function sendAlerts() {
+  async function sendAlerts(claiming: () => boolean) {
     if (options.alerts && options.alertAfterMs !== undefined && channels.length > 0) {
       const reported = await options.alerts.reportFailing(
         options.alertAfterMs,
@@ -212,7 +215,7 @@ export function createNotifier(options: NotifierOptions) {
         );
       }
     }
-    while (options.alerts && !stopping && channels.length > 0) {
+    while (options.alerts && claiming() && channels.length > 0) {
       const claimed = await options.alerts.claimNext(leaseMs);
       if (!claimed) return;
       // Checked at every attempt: a notification may get through while its alert waits.
@@ -240,15 +243,15 @@ export function createNotifier(options: NotifierOptions) {
     }
   }
 
-  async function runTasks() {
+  async function runTasks(claiming: () => boolean) {
     for (const task of options.tasks ?? []) {
-      if (stopping) return;
+      if (!claiming()) return;
       try {
         await task.run({
           channels,
           now: options.now?.() ?? new Date(),
           leaseMs,
-          isStopping: () => stopping,
+          isStopping: () => !claiming(),
           log,
         });
       } catch (error) {
@@ -263,7 +266,9 @@ export function createNotifier(options: NotifierOptions) {
       await releaseStaleClaims();
       // Each notification is tried at most once per run, however short the retry delay.
       const tried = new Set<string>();
-      while (!stopping && Date.now() < claimUntil) {
+      // Every kind of message alike: nothing claimed after claimUntil.
+      const claiming = () => !stopping && Date.now() < claimUntil;
+      while (claiming()) {
         const notification = await outbox.claimNotification(leaseMs);
         if (!notification) break;
         const { booking } = notification;
@@ -284,9 +289,9 @@ export function createNotifier(options: NotifierOptions) {
         );
         report[outcome === 'sent' ? 'sent' : 'failed'] += 1;
       }
-      await sendAlerts();
-      if (Date.now() < claimUntil) await sendDigest(report);
-      await runTasks();
+      await sendAlerts(claiming);
+      if (claiming()) await sendDigest(report);
+      await runTasks(claiming);
       lastOutboxError = undefined;
     } catch (error) {
       const message = describeError(error);
@@ -338,8 +343,9 @@ export function createNotifier(options: NotifierOptions) {
     },
     /**
      * Sends everything due now, once; for the command line, a scheduler and the
-     * Edge Function. With `claimForMs`, no notification is claimed after that
-     * long, so that a run over a large backlog ends within a time limit.
+     * Edge Function. With `claimForMs`, no message of any kind is claimed after
+     * that long, so that a run over a large backlog ends within a time limit;
+     * what is left waits for the next run.
      */
     async runOnce(options: { claimForMs?: number } = {}) {
       while (running) await running;
