@@ -159,6 +159,12 @@ describe('trimField', () => {
     }
     expect(differences).toEqual([]);
   });
+
+  // With a pattern anchored at the end, this took seconds: each space of the run began a new try.
+  it('trims a value with a long run of spaces inside at once', { timeout: 1_000 }, () => {
+    const inside = ' '.repeat(200_000);
+    expect(trimField(`\t a${inside}b \u3000`)).toBe(`a${inside}b`);
+  });
 });
 
 describe('the Instagram field', () => {

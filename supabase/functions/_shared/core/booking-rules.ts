@@ -87,11 +87,20 @@ export const hiddenCharacterRanges: readonly CodePointRange[] = parseRanges(`
 `);
 
 const hiddenCharacter = new RegExp(`[${rangesClass(hiddenCharacterRanges)}]`, 'u');
-const edgeSpace = new RegExp(`^[${trimmedSpace}]+|[${trimmedSpace}]+$`, 'g');
+const spaceCharacter = new RegExp(`[${trimmedSpace}]`);
 
-/** The value as every side stores it: trimmed of `trimmedSpace`. */
+/**
+ * The value as every side stores it: trimmed of `trimmedSpace`, each end read
+ * once. (A pattern for the trailing run, `[…]+$`, is tried again from every
+ * space of a run inside the value: a 16 KB field took a fifth of a second,
+ * during which the server answered nobody.) Every such space is one UTF-16 unit.
+ */
 export function trimField(value: string): string {
-  return value.replace(edgeSpace, '');
+  let start = 0;
+  let end = value.length;
+  while (start < end && spaceCharacter.test(value[start]!)) start += 1;
+  while (end > start && spaceCharacter.test(value[end - 1]!)) end -= 1;
+  return value.slice(start, end);
 }
 
 /**
