@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBackup, type Backup } from '../db/backup.ts';
@@ -13,7 +13,8 @@ import {
 import { hijamaEntry, spawnEntryPoint } from '../testing/processes.ts';
 import { runCommand } from '../testing/command-run.ts';
 import { useServerRuns } from '../testing/server-runs.ts';
-import { postBooking } from '../testing/booking-samples.ts';
+import { bookingWithId, postBooking } from '../testing/booking-samples.ts';
+import { useTempDir } from '../testing/temp-dir.ts';
 import type { BookingRecord } from './bookings-output.ts';
 
 /**
@@ -140,4 +141,46 @@ describe.each(serverEngines())('backup and restore of a server on $name', (engin
       expect((await listIds({ DATABASE_URL: scratch.url })).sort()).toEqual([...savedIds].sort());
     }
   }, 240_000);
+});
+
+describe('backup and restore, refusing with a plain message', () => {
+  const workDir = useTempDir('backup-refusals');
+  const hijama = (args: string[]) =>
+    runCommand(args, { env: { DATA_DIR: path.join(workDir(), 'data') }, cwd: workDir() });
+
+  it('says so when a file stands where the folder of the backup would be', async () => {
+    writeFileSync(path.join(workDir(), 'notes'), '');
+    for (const file of ['notes/hijama.json', 'notes/old/hijama.json']) {
+      const run = await hijama(['backup', file]);
+      expect(run.stderr).toBe(
+        `${file} cannot be written: ${path.dirname(file)} is not a folder (it, or a folder above it, is a file). Give a path in a folder, e.g. backups/hijama-$(date +%F).json.\n`,
+      );
+      expect(run.code).toBe(1);
+    }
+  });
+
+  it('refuses a backup holding a value the database refuses, naming the file and the table but printing no row, and loads nothing', async () => {
+    const request = bookingWithId({ full_name: 'Amina Khan', email: 'amina@example.com' });
+    const backupOf = (row: Record<string, unknown>) =>
+      JSON.stringify({
+        format: 'hijama-backup',
+        version: 2,
+        createdAt: new Date().toISOString(),
+        migrations: null,
+        tables: { 'public.bookings': [row] },
+      });
+    writeFileSync(path.join(workDir(), 'damaged.json'), backupOf({ ...request, id: 'not-a-uuid' }));
+    writeFileSync(path.join(workDir(), 'good.json'), backupOf(request));
+
+    const refused = await hijama(['restore', 'damaged.json']);
+    expect(refused.stderr).toBe(
+      'damaged.json is damaged: the database refused its rows of public.bookings (invalid input syntax for type uuid: "not-a-uuid"), so nothing was restored; restore an earlier backup.\n',
+    );
+    expect(refused.code).toBe(1);
+    // Nothing was loaded: the database is restored into as if the first had not been tried.
+    const restored = await hijama(['restore', 'good.json']);
+    expect(restored.stderr).toBe('');
+    expect(restored.code).toBe(0);
+    expect(restored.stdout).toMatch(/^Restored 1 booking request \(0 answered\)/);
+  }, 60_000);
 });

@@ -31,7 +31,16 @@ export async function backup(io: CliIo, settings: Settings, file: string): Promi
     );
   }
   // Made readable by its owner alone, as the files it will hold.
-  mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new CliError(
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? `${file} cannot be written: ${path.dirname(file)} is not a folder (it, or a folder above it, is a file). Give a path in a folder, e.g. backups/hijama-$(date +%F).json.`
+        : `Could not make the folder ${path.dirname(file)}: ${message}`,
+    );
+  }
   // As it is: a backup is how a database this version refuses to migrate moves on.
   const { snapshot, description } = await withDatabase(
     settings.server,
@@ -57,8 +66,7 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
   try {
     snapshot = parseBackup(text);
   } catch (error) {
-    if (error instanceof BackupFileError) throw new BackupFileError(`${file} ${error.message}`);
-    throw error;
+    throw namingFile(file, error);
   }
 
   const { databaseUrl, dataDir } = settings.server;
@@ -77,6 +85,8 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
         dailyAt: settings.daily.at,
       },
     });
+  } catch (error) {
+    throw namingFile(file, error);
   } finally {
     await opened.close();
   }
@@ -87,6 +97,11 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
     `Restored ${describeContent(snapshot)} from ${file} (taken ${formatUkTimeLong(new Date(snapshot.createdAt))}) into ${opened.db.description}. ${next}\n`,
   );
   return 0;
+}
+
+/** A BackupFileError's message goes on from the name of the file, which only this side knows. */
+function namingFile(file: string, error: unknown): unknown {
+  return error instanceof BackupFileError ? new BackupFileError(`${file} ${error.message}`) : error;
 }
 
 /** "12 booking requests (9 answered), 12 notifications (1 not yet sent), 0 alerts and 6 other tables" */

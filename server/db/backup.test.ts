@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { createScratchDatabase } from '../testing/helpers.ts';
 import { notifierPass, passSchedule } from '../testing/notifier-pass.ts';
 import { bookingWithId } from '../testing/booking-samples.ts';
 import { bareEngines } from '../testing/bare-engines.ts';
+import { useTempDir } from '../testing/temp-dir.ts';
 import {
   addMessagesOfEveryKind,
   lastBeforeOneQueue,
@@ -133,6 +134,11 @@ async function populate(db: Database): Promise<RequestIds> {
   );
   const sent = await notifierPass(db);
   expect(sent.length).toBeGreaterThanOrEqual(6);
+  // A request erased (`npx hijama delete`) with its notification, the last message:
+  // its id is spent, and must not be handed out again after a restore.
+  const erased = booking('Spam Bot', 'spam@example.com');
+  await repository.insertAsAnon([erased], { clientAddress: '192.0.2.9' });
+  await db.query('delete from public.bookings where id = $1', [erased.id]);
   return ids;
 }
 
@@ -147,7 +153,7 @@ const waitingIds = async (db: Database) =>
 
 /** What a backup holds, without the moment it was taken. */
 function content(backup: Backup) {
-  return { migrations: backup.migrations, tables: backup.tables };
+  return { migrations: backup.migrations, sequences: backup.sequences, tables: backup.tables };
 }
 
 interface PopulatedBackup {
@@ -181,6 +187,7 @@ describe.each(pairs)('a backup of $from.name restored into $to.name', ({ from, t
     expect(report['app_private.booking_answers']).toBe(1);
     // The same rows, the answer links' key included: nothing trimmed, changed or added.
     expect((await readBackup(target)).tables).toEqual(backup.tables);
+    expect((await readBackup(target)).sequences).toEqual(backup.sequences);
     expect(await waitingIds(target)).toEqual(waiting);
     if (to.empty) expect(await appliedMigrations(target)).toEqual(await listMigrations());
 
@@ -194,12 +201,15 @@ describe.each(pairs)('a backup of $from.name restored into $to.name', ({ from, t
     await repository.insertAsAnon([booking('New Client', 'new@example.com')], {
       clientAddress: '192.0.2.90',
     });
-    // Its notification is the one pending, and the messages' identity continues after the restored ids.
+    // Its notification is the one pending, and the messages' identity continues where
+    // the source's stood: after the erased request's notification too, not at max + 1.
     const { rows } = await target.query<{ id: string }>(
       `select id::text from app_private.messages where kind = 'notification' and done_at is null`,
     );
     const restoredIds = backup.tables['app_private.messages']!.map((row) => Number(row.id));
-    expect(rows.map((row) => Number(row.id))).toEqual([Math.max(...restoredIds) + 1]);
+    const sourceNext = backup.sequences!['app_private.messages.id']!;
+    expect(sourceNext).toBeGreaterThan(Math.max(...restoredIds) + 1);
+    expect(rows.map((row) => Number(row.id))).toEqual([sourceNext]);
     await expect(
       repository.insertAsAnon([{ ...booking('Bad', 'bad@example.com'), phone: 'x' }], {
         clientAddress: '192.0.2.90',
@@ -222,6 +232,7 @@ function asRelease100(backup: Backup): Backup {
   return {
     ...backup,
     version: 1,
+    sequences: undefined,
     migrations:
       backup.migrations?.filter((name) => name <= '20261201000300_hosted_wake.sql') ?? null,
     tables: {
@@ -275,6 +286,20 @@ describe.each(engines)('restore on $name', (engine) => {
     expect(new Date(rows[0]!.answered_at).toISOString()).toBe(backup.createdAt);
   }, 120_000);
 
+  it('continues the ids after the largest restored one for a backup that does not record its sequences (written before they were)', async () => {
+    const { backup } = await populatedBackup(engine);
+    const target = await (engine.empty ?? engine.fresh)();
+    await restoreBackup(target, { ...backup, sequences: undefined });
+    await createBookingsRepository(target).insertAsAnon([booking('New', 'new@example.com')], {
+      clientAddress: '192.0.2.90',
+    });
+    const { rows } = await target.query<{ id: string }>(
+      `select id::text from app_private.messages where kind = 'notification' and done_at is null`,
+    );
+    const restoredIds = backup.tables['app_private.messages']!.map((row) => Number(row.id));
+    expect(rows.map((row) => Number(row.id))).toEqual([Math.max(...restoredIds) + 1]);
+  }, 120_000);
+
   it('refuses a database that already holds bookings, changing nothing', async () => {
     const { backup } = await populatedBackup(engine);
     const target = await (engine.empty ?? engine.fresh)();
@@ -300,6 +325,72 @@ describe.each(engines)('restore on $name', (engine) => {
 });
 
 describe.each(engines.filter((engine) => engine.empty))('restore into an empty $name', (engine) => {
+  const tempDir = useTempDir('backup');
+
+  it.each([
+    [
+      'a malformed uuid',
+      (tables: Backup['tables']) => ({
+        'public.bookings': [{ ...tables['public.bookings']![0], id: 'not-a-uuid' }],
+      }),
+      /^is damaged: the database refused its rows of public\.bookings \(invalid input syntax for type uuid: "not-a-uuid"\), so nothing was restored; restore an earlier backup\.$/,
+    ],
+    [
+      'rows of requests it lacks',
+      () => ({ 'public.bookings': [] }),
+      /^is damaged: the database refused its rows of app_private\.\w+ \(insert or update on table "\w+" violates foreign key constraint "\w+"\), so/,
+    ],
+    [
+      'a request without its name',
+      (tables: Backup['tables']) => ({
+        'public.bookings': tables['public.bookings']!.map(({ full_name: _, ...row }) => row),
+      }),
+      /^is damaged: the database refused its rows of public\.bookings \(null value in column "full_name" of relation "bookings" violates not-null constraint\), so/,
+    ],
+    [
+      'a request twice',
+      (tables: Backup['tables']) => ({
+        'public.bookings': [...tables['public.bookings']!, tables['public.bookings']![0]!],
+      }),
+      /^is damaged: the database refused its rows of public\.bookings \(duplicate key value violates unique constraint "bookings_pkey"\), so/,
+    ],
+  ])(
+    'refuses a backup holding %s, without printing a row, and leaves the database as it was',
+    async (_what, damage, message) => {
+      const { backup } = await populatedBackup(engine);
+      const damaged = { ...backup, tables: { ...backup.tables, ...damage(backup.tables) } };
+      const target = await engine.empty!();
+      const error = await restoreBackup(target, damaged).catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(BackupFileError);
+      // The database's detail ("Failing row contains (…)") would print a client's data.
+      expect((error as Error).message).toMatch(message);
+      expect((error as Error).message).not.toMatch(/Client|@example\.com/);
+      expect(await appliedMigrations(target)).toBeUndefined();
+      await restoreBackup(target, backup);
+      expect(content(await readBackup(target))).toEqual(content(backup));
+    },
+    120_000,
+  );
+
+  it('is all or nothing: stopped after the load, a restore of release 1.0.0 leaves the database as it was, to be restored again', async () => {
+    // The load is followed by the migrations after 1.0.0 and the settling of
+    // what 1.0.0 did not record; a migration failing last stops the restore there.
+    const migrationsDir = tempDir();
+    cpSync(findMigrationsDir(), migrationsDir, { recursive: true });
+    writeFileSync(path.join(migrationsDir, '29991231000000_stops_here.sql'), 'select 1 / 0;');
+    const { backup: whole } = await populatedBackup(engine);
+    const backup = parseBackup(formatBackup(asRelease100(whole)));
+    const target = await engine.empty!();
+    const release100 = { remindBeforeReplyByMs: 4 * hourMs, dailyAt: passSchedule.at };
+
+    await expect(restoreBackup(target, backup, { migrationsDir, release100 })).rejects.toThrow(
+      /^Migration 29991231000000_stops_here\.sql failed: division by zero$/,
+    );
+    expect(await appliedMigrations(target)).toBeUndefined();
+    await restoreBackup(target, backup, { release100 });
+    expect(await notifierPass(target)).toEqual([]);
+  }, 120_000);
+
   it('restores into a database migrated but never used', async () => {
     const { backup } = await populatedBackup(engine);
     const target = await engine.fresh();
@@ -389,12 +480,19 @@ describe('parseBackup', () => {
     tables: { 'public.bookings': [] },
   };
 
-  it('reads what formatBackup writes', () => {
+  const notJson =
+    /^is not JSON: it was cut short or damaged \(or is not a backup at all\)\. Restore an earlier backup, or copy this one again from where it is kept\.$/;
+
+  it('reads what formatBackup writes, with the next ids or without (a file written before they were)', () => {
     expect(parseBackup(formatBackup(valid))).toEqual(valid);
+    const withNextIds = { ...valid, sequences: { 'app_private.messages.id': 8 } };
+    expect(parseBackup(formatBackup(withNextIds))).toEqual(withNextIds);
   });
 
   it.each([
-    ['not JSON', 'hello', /is not a backup of this project \(it is not JSON\)/],
+    ['not JSON', 'hello', notJson],
+    ['a file cut short', formatBackup(valid).slice(0, 60), notJson],
+    ['an empty file', '', notJson],
     ['another JSON file', '{"name": "x"}', /is not a backup made by `hijama backup`/],
     [
       'a later format',
@@ -420,6 +518,11 @@ describe('parseBackup', () => {
       'a strange migration name',
       JSON.stringify({ ...valid, migrations: ['../../etc/passwd'] }),
       /its list of migrations is not readable/,
+    ],
+    [
+      'next ids that are not numbers',
+      JSON.stringify({ ...valid, sequences: { 'app_private.messages.id': '8' } }),
+      /the next ids of its tables are not readable/,
     ],
     ['no bookings', JSON.stringify({ ...valid, tables: {} }), /holds no bookings table/],
   ])('refuses %s', (_what, text, message) => {

@@ -1,4 +1,8 @@
-import type { Database, Queryable } from '../../supabase/functions/_shared/db/database.ts';
+import {
+  DatabaseError,
+  type Database,
+  type Queryable,
+} from '../../supabase/functions/_shared/db/database.ts';
 import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 import {
   dailyRunDue,
@@ -84,6 +88,15 @@ export interface Backup {
    * recorded (a Supabase project migrated with `supabase db push` only).
    */
   migrations: string[] | null;
+  /**
+   * The value each sequence of the tables (an identity column's) hands out
+   * next, by the `schema.table.column` it numbers: a restore continues there,
+   * so that an id of a row deleted before the backup is not handed out again
+   * (an alert's id is its e-mail's Message-ID and its webhook's
+   * Idempotency-Key, which receivers drop as repeats). Absent from files
+   * written before it was recorded: their restore continues after the largest id.
+   */
+  sequences?: Record<string, number>;
   /** Each table's rows as PostgreSQL writes them in JSON, by `schema.table`. */
   tables: Record<string, BackupRow[]>;
 }
@@ -160,12 +173,23 @@ export async function readBackup(db: Database): Promise<Backup> {
       `select to_json(now()) #>> '{}' as now`,
     );
     const content: Backup['tables'] = {};
+    const sequences: Record<string, number> = {};
     for (const table of await backedUpTables(tx)) {
       const order = table.key.length > 0 ? table.key.map(quoteIdentifier).join(', ') : 't::text';
       const { rows } = await tx.query<{ rows: string }>(
         `select coalesce(json_agg(t order by ${order}), '[]')::text as rows from ${table.name} t`,
       );
       content[table.name] = JSON.parse(rows[0]?.rows ?? '[]') as BackupRow[];
+      // Read outside the snapshot (sequences are not transactional), so never
+      // behind an id in it; an id handed out meanwhile is only skipped.
+      for (const { column, sequence } of await tableSequences(tx, table.name)) {
+        const { rows: next } = await tx.query<{ next: string }>(
+          `select (case when is_called then last_value + seqincrement else last_value end)::text as next
+             from ${sequence}, pg_sequence where seqrelid = $1::regclass`,
+          [sequence],
+        );
+        sequences[`${table.name}.${column}`] = Number(next[0]?.next);
+      }
     }
     // The key the answer links in sent e-mails were signed with: on hosted
     // Supabase it is Vault's (20261201000200_notifications.sql), not the table's.
@@ -181,6 +205,7 @@ export async function readBackup(db: Database): Promise<Backup> {
       version: backupVersion,
       createdAt: new Date(clock[0]?.now ?? Date.now()).toISOString(),
       migrations: (await appliedMigrations(tx)) ?? null,
+      sequences,
       tables: content,
     };
   });
@@ -201,6 +226,7 @@ export function formatBackup(backup: Backup): string {
     `  "version": ${JSON.stringify(backup.version)},`,
     `  "createdAt": ${JSON.stringify(backup.createdAt)},`,
     `  "migrations": ${JSON.stringify(backup.migrations)},`,
+    ...(backup.sequences ? [`  "sequences": ${JSON.stringify(backup.sequences)},`] : []),
     `  "tables": {${tableLines.length === 0 ? '' : `\n${tableLines.join(',\n')}\n  `}}`,
     '}',
     '',
@@ -209,6 +235,7 @@ export function formatBackup(backup: Backup): string {
 
 const migrationName = /^\d{14}_[A-Za-z0-9_-]+\.sql$/;
 const tableName = /^(public|app_private)\.[a-z_][a-z0-9_]*$/;
+const columnName = /^(public|app_private)\.[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/;
 
 /** Reads a backup file's text, checking its shape. */
 export function parseBackup(text: string): Backup {
@@ -216,7 +243,9 @@ export function parseBackup(text: string): Backup {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new BackupFileError('is not a backup of this project (it is not JSON).');
+    throw new BackupFileError(
+      'is not JSON: it was cut short or damaged (or is not a backup at all). Restore an earlier backup, or copy this one again from where it is kept.',
+    );
   }
   const backup = value as Partial<Backup> | null;
   if (typeof backup !== 'object' || backup === null || backup.format !== backupFormat) {
@@ -239,6 +268,20 @@ export function parseBackup(text: string): Backup {
   }
   if (typeof backup.createdAt !== 'string' || Number.isNaN(Date.parse(backup.createdAt))) {
     throw new BackupFileError('is damaged: it does not say when it was made.');
+  }
+  const sequences: unknown = backup.sequences;
+  if (
+    sequences !== undefined &&
+    !(
+      typeof sequences === 'object' &&
+      sequences !== null &&
+      !Array.isArray(sequences) &&
+      Object.entries(sequences).every(
+        ([name, next]) => columnName.test(name) && Number.isSafeInteger(next),
+      )
+    )
+  ) {
+    throw new BackupFileError('is damaged: the next ids of its tables are not readable.');
   }
   const content = backup.tables;
   if (typeof content !== 'object' || content === null || Array.isArray(content)) {
@@ -307,8 +350,12 @@ export async function restoreBackup(
   const pushed =
     (await appliedMigrations(db)) === undefined && (await hasTable(db, 'public.bookings'));
   const last = older.length > 0 ? undefined : backup.migrations?.at(-1);
-  if (!pushed) await migrate(db, migrationsDir, last ? { through: last } : {});
-  const report = await db.transaction(async (tx) => {
+  // One transaction, the migrations' included: a restore stopped or refused
+  // half-way leaves the database as it was, to be restored again, rather than
+  // holding rows that the later migrations or the settling of a 1.0.0 backup
+  // have not yet brought up to date (a server started on it would send again).
+  return db.transaction(async (tx) => {
+    if (!pushed) await migrate(db, migrationsDir, { through: last, within: tx });
     const tables = await backedUpTables(tx);
     const inSchema = (name: string) => tables.some((table) => table.name === name);
     const unknownTable = Object.keys(backup.tables).find(
@@ -322,11 +369,17 @@ export async function restoreBackup(
     const loaded: RestoreReport = {};
     for (const table of tables) {
       const rows = backup.tables[table.name];
-      if (rows) loaded[table.name] = await loadTable(tx, table, rows);
+      if (rows) {
+        loaded[table.name] = await loadTable(tx, table, rows, backup.sequences).catch(
+          refusedRows(table.name),
+        );
+      }
     }
     for (const { name, move } of legacyQueueTables) {
       const rows = backup.tables[name];
-      if (rows && !inSchema(name)) loaded[name] = await loadIntoQueue(tx, move, rows);
+      if (rows && !inSchema(name)) {
+        loaded[name] = await loadIntoQueue(tx, move, rows).catch(refusedRows(name));
+      }
     }
     if (backup.tables['app_private.answer_link_key'] && (await hasTable(tx, 'vault.secrets'))) {
       // Where Vault holds the key (hosted Supabase), it takes the restored one.
@@ -336,14 +389,27 @@ export async function restoreBackup(
           where s.name = 'hijama_answer_link_key'`,
       );
     }
+    if (!pushed) await migrate(db, migrationsDir, { within: tx });
+    if (backup.version === release100Version) {
+      await settleRelease100Backup(tx, new Date(backup.createdAt), options.release100);
+    }
     return loaded;
   });
-  if (!pushed) await migrate(db, migrationsDir);
-  if (backup.version === release100Version) {
-    await settleRelease100Backup(db, new Date(backup.createdAt), options.release100);
-  }
-  return report;
 }
+
+/**
+ * A value of the file the database refuses (SQLSTATE classes 22, data, and 23,
+ * integrity: a malformed uuid, a missing field, a row twice, a row of a
+ * request the file lacks): the file is damaged. Said with the database's short
+ * message only, as its detail ("Failing row contains …") prints the row's
+ * personal data. The transaction is rolled back: nothing is loaded.
+ */
+const refusedRows = (table: string) => (error: unknown) => {
+  if (!(error instanceof DatabaseError && /^2[23]/.test(error.code))) throw error;
+  throw new BackupFileError(
+    `is damaged: the database refused its rows of ${table} (${error.message}), so nothing was restored; restore an earlier backup.`,
+  );
+};
 
 async function refuseUnlessEmpty(db: Database) {
   const held: string[] = [];
@@ -375,7 +441,7 @@ async function refuseUnlessEmpty(db: Database) {
  * messages of the queue, 20261203000000_one_message_queue.sql.)
  */
 async function settleRelease100Backup(
-  db: Database,
+  tx: Queryable,
   takenAt: Date,
   {
     remindBeforeReplyByMs = defaultRemindBeforeReplyByMs,
@@ -386,40 +452,43 @@ async function settleRelease100Backup(
   const remindAfterMs = Math.max(0, replyWithinMs - remindBeforeReplyByMs);
   const at = takenAt.toISOString();
   const olderThan = (ms: number) => new Date(takenAt.getTime() - ms).toISOString();
-  await db.transaction(async (tx) => {
+  await tx.query(
+    `insert into app_private.booking_answers (booking_id, answered_at, marked_by)
+       select id, $1, 'restore' from public.bookings where created_at <= $2
+     on conflict (booking_id) do nothing`,
+    [at, olderThan(replyWithinMs)],
+  );
+  await tx.query(
+    `insert into app_private.messages (kind, booking_id, done_at, outcome)
+       select 'reminder', id, $1, 'restored' from public.bookings where created_at <= $2
+     on conflict (kind, booking_id) where booking_id is not null do nothing`,
+    [at, olderThan(remindAfterMs)],
+  );
+  await tx.query(
+    `insert into app_private.messages (kind, booking_id, address_key, done_at, outcome)
+       select 'acknowledgement', id,
+              extensions.hmac(convert_to(lower(email), 'UTF8'), app_private.answer_link_key(), 'sha256'),
+              $1, 'restored'
+         from public.bookings where email is not null and created_at <= $1
+     on conflict (kind, booking_id) where booking_id is not null do nothing`,
+    [at],
+  );
+  const day = dailyRunDue(takenAt, dailyAt);
+  if (day) {
     await tx.query(
-      `insert into app_private.booking_answers (booking_id, answered_at, marked_by)
-         select id, $1, 'restore' from public.bookings where created_at <= $2
-       on conflict (booking_id) do nothing`,
-      [at, olderThan(replyWithinMs)],
+      `insert into app_private.messages (kind, day, done_at, outcome) values ('daily_run', $1, $2, 'done')
+       on conflict (day) where kind = 'daily_run' do nothing`,
+      [day, at],
     );
-    await tx.query(
-      `insert into app_private.messages (kind, booking_id, done_at, outcome)
-         select 'reminder', id, $1, 'restored' from public.bookings where created_at <= $2
-       on conflict (kind, booking_id) where booking_id is not null do nothing`,
-      [at, olderThan(remindAfterMs)],
-    );
-    await tx.query(
-      `insert into app_private.messages (kind, booking_id, address_key, done_at, outcome)
-         select 'acknowledgement', id,
-                extensions.hmac(convert_to(lower(email), 'UTF8'), app_private.answer_link_key(), 'sha256'),
-                $1, 'restored'
-           from public.bookings where email is not null and created_at <= $1
-       on conflict (kind, booking_id) where booking_id is not null do nothing`,
-      [at],
-    );
-    const day = dailyRunDue(takenAt, dailyAt);
-    if (day) {
-      await tx.query(
-        `insert into app_private.messages (kind, day, done_at, outcome) values ('daily_run', $1, $2, 'done')
-         on conflict (day) where kind = 'daily_run' do nothing`,
-        [day, at],
-      );
-    }
-  });
+  }
 }
 
-async function loadTable(tx: Queryable, table: TableSpec, rows: BackupRow[]): Promise<number> {
+async function loadTable(
+  tx: Queryable,
+  table: TableSpec,
+  rows: BackupRow[],
+  sequences: Backup['sequences'] = {},
+): Promise<number> {
   // identity: `a`, generated always as identity; `d`, by default; empty, not an identity.
   const { rows: columns } = await tx.query<{ name: string; identity: string }>(
     `select attname as name, attidentity as identity from pg_attribute
@@ -458,14 +527,28 @@ async function loadTable(tx: Queryable, table: TableSpec, rows: BackupRow[]): Pr
     );
   }
   await tx.query(`alter table ${table.name} enable trigger user`);
-  for (const column of columns.filter((candidate) => candidate.identity !== '')) {
-    const name = quoteIdentifier(column.name);
+  // Where the source's sequence stood, never below an id loaded (greatest ignores a null).
+  for (const { column, sequence } of await tableSequences(tx, table.name)) {
     await tx.query(
-      `select setval(pg_get_serial_sequence($1, $2), coalesce(max(${name}), 0) + 1, false) from ${table.name}`,
-      [table.name, column.name],
+      `select setval($1, greatest(coalesce(max(${quoteIdentifier(column)}), 0) + 1, $2::bigint), false)
+         from ${table.name}`,
+      [sequence, sequences[`${table.name}.${column}`] ?? null],
     );
   }
   return rows.length;
+}
+
+/** The sequences numbering a table's columns (its identity columns'), from the catalog. */
+async function tableSequences(
+  db: Queryable,
+  table: string,
+): Promise<{ column: string; sequence: string }[]> {
+  const { rows } = await db.query<{ column: string; sequence: string | null }>(
+    `select attname as column, pg_get_serial_sequence($1, attname) as sequence from pg_attribute
+     where attrelid = $1::regclass and attnum > 0 and not attisdropped order by attnum`,
+    [table],
+  );
+  return rows.flatMap(({ column, sequence }) => (sequence ? [{ column, sequence }] : []));
 }
 
 /** Moves the rows of a table of an earlier release into the queue, as its migration did. */

@@ -7,7 +7,8 @@ import type { Database, Queryable } from '../../supabase/functions/_shared/db/da
 
 /**
  * Applies supabase/migrations/*.sql in name order, each once, each in its own
- * transaction, and records them in a schema that the REST API never exposes.
+ * transaction (or all in the caller's: `within`), and records them in a schema
+ * that the REST API never exposes.
  * An advisory lock makes two servers starting at once on one PostgreSQL
  * database take turns instead of racing.
  *
@@ -39,12 +40,19 @@ export async function migrate(
   options: {
     /** Applies the files up to this one only (a restore loads a backup's rows there). */
     through?: string;
+    /**
+     * A transaction of `db` to apply them all in, rather than each in its own:
+     * a restore's, so that it is all done or not at all.
+     */
+    within?: Queryable;
   } = {},
 ): Promise<MigrationReport> {
-  const { through } = options;
+  const { through, within } = options;
+  const step = <T>(work: (tx: Queryable) => Promise<T>) =>
+    within ? work(within) : db.transaction(work);
   const known = await listMigrations(migrationsDir);
   const files = known.filter((name) => through === undefined || name <= through);
-  await db.transaction(async (tx) => {
+  await step(async (tx) => {
     await takeMigrationLock(tx);
     await tx.exec(`
       create schema if not exists app_private;
@@ -63,7 +71,7 @@ export async function migrate(
     const sql = await readFile(path.join(migrationsDir, file), 'utf8');
     const checksum = createHash('sha256').update(sql).digest('hex');
     try {
-      await db.transaction(async (tx) => {
+      await step(async (tx) => {
         await takeMigrationLock(tx);
         const { rows } = await tx.query<{ checksum: string }>(
           'select checksum from app_private.schema_migrations where name = $1',
