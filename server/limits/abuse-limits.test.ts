@@ -39,10 +39,10 @@ const engines = testEngines('limits', {});
 const limited = { ...tooManyRequestsAnswer, details: null };
 
 describe.each(engines)("the database's limits on $name", (engine) => {
-  let clock = 0;
+  // The server's own limits (per address a minute, and at once) are off: they are
+  // the describe below's, and would refuse some of a burst before the database saw it.
   const app = useTestApp(engine, () => ({
-    limits: { ...defaultLimits, trustProxy: [] },
-    now: () => clock,
+    limits: { ...defaultLimits, rateLimitPerMinute: 0, trustProxy: [] },
   }));
   let defaults: BookingLimits;
   const from = (address: string, body: unknown) => postBookingFrom(app.baseUrl, address, body);
@@ -122,8 +122,6 @@ describe.each(engines)("the database's limits on $name", (engine) => {
        delete from app_private.messages; delete from app_private.booking_proofs_used;`,
     );
     await setBookingLimits(app.db, defaults);
-    // A fresh minute for the server's own per-address bucket.
-    clock += 10 * 60_000;
   });
 
   it('answers a filled honeypot as if stored, storing nothing, not even a notification, and stores a request whose honeypot is empty without the field', async () => {
