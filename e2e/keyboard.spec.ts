@@ -80,6 +80,46 @@ test('focus is always visible on the controls a keyboard reaches', async ({ page
   }
 });
 
+test('on a phone, what the keyboard focuses is never hidden under the top bar or the fixed Book button, forwards or back', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  // Scrolled at once, so that each position is final when it is read.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  /**
+   * The focused element's part under a fixed bar, in px; 0 for the bars' own
+   * controls, the skip link (fixed, above them) and none (past the last stop).
+   */
+  const hidden = () =>
+    page.evaluate(() => {
+      const focused = document.activeElement as HTMLElement;
+      const bars = [...document.querySelectorAll<HTMLElement>('.nav-bar, .fixed-book-button')];
+      if (
+        focused === document.body ||
+        bars.some((bar) => bar.contains(focused)) ||
+        getComputedStyle(focused).position === 'fixed'
+      )
+        return 0;
+      const box = focused.getBoundingClientRect();
+      return Math.max(
+        0,
+        ...bars
+          .filter((bar) => getComputedStyle(bar).visibility === 'visible')
+          .map((bar) => bar.getBoundingClientRect())
+          .map((bar) => Math.min(box.bottom, bar.bottom) - Math.max(box.top, bar.top)),
+      );
+    });
+  for (const view of ['home', 'benefits']) {
+    await openView(page, view);
+    for (const key of [...Array(40).fill('Tab'), ...Array(40).fill('Shift+Tab')]) {
+      await page.keyboard.press(key);
+      const under = await hidden();
+      const focused = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80));
+      expect(under, `${view}, ${key} to "${focused}"`).toBe(0);
+    }
+  }
+});
+
 test('before the app has come, the booking form takes the keyboard, says when a send waits too long, and the app sends what was typed', async ({
   page,
 }) => {
