@@ -63,6 +63,8 @@ test('home shows the hero, what Hijama is, who can benefit, the practitioner, th
       sessions.terms(session.minutes, session.fromPounds),
     );
   }
+  // Until the practice confirms them, the prices say they are examples.
+  await expect(prices.getByText(sessions.placeholderNote)).toHaveCount(sessions.confirmed ? 0 : 1);
 
   const { phone, email, location } = site.contactDetails;
   const section = page.getByRole('region', { name: site.home.getInTouch.heading });

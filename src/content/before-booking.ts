@@ -86,6 +86,8 @@ export const sessionPrices = {
   terms: (minutes: number, pounds: number): string => `About ${minutes} minutes · from £${pounds}`,
   /** PLACEHOLDER: set to true once every length and price below is the practice's own. */
   confirmed: false,
+  /** Shown under the list until then, so that no visitor takes an example for a price. */
+  placeholderNote: 'PLACEHOLDER: example lengths and prices, not yet the practice\u2019s own.',
   sessions: [
     {
       name: 'Wet cupping (Hijama)',
