@@ -32,7 +32,15 @@ const filledFacts = {
   ...practice,
   phone: { display: '01634 000 111', international: '+441634000111' },
   email: 'hello@clinic.test',
-  address: { ...practice.address, venue: 'Room 2', road: '3 High Street', postcode: 'ME1 1AA' },
+  instagram: 'clinic.test',
+  skinPiercingRegistration: null,
+  address: {
+    ...practice.address,
+    venue: 'Room 2',
+    building: 'Upstairs',
+    road: '3 High Street',
+    postcode: 'ME1 1AA',
+  },
 };
 
 /** The whole launch content once the practice has filled it in: facts, practitioner, prices and real reviews. */

@@ -19,6 +19,31 @@ describe('the launch list', () => {
     ]);
   });
 
+  it("lists each of the practice's facts still its example, or still saying PLACEHOLDER", () => {
+    const facts = [
+      'phone number',
+      'e-mail address',
+      'Instagram username',
+      'council registration',
+      'venue',
+      'building',
+      'street address',
+      'postcode',
+    ];
+    expect(placeholdersLeft(practice, 'https://clinic.test/')).toEqual(
+      facts.map((name) => expect.stringMatching(`^The practice's ${name} is still the example "`)),
+    );
+    const council = 'Registered with Kent County Council (registration number PLACEHOLDER)';
+    expect(
+      placeholdersLeft({ ...practice, skinPiercingRegistration: council }, 'https://clinic.test/'),
+    ).toContainEqual(
+      expect.stringContaining(`council registration is still the example "${council}"`),
+    );
+    expect(
+      placeholdersLeft({ ...practice, skinPiercingRegistration: null }, 'https://clinic.test/'),
+    ).not.toContainEqual(expect.stringContaining('council registration'));
+  });
+
   it("lists each of the practitioner's texts still marked PLACEHOLDER, and the prices until confirmed", () => {
     const left = beforeBookingPlaceholdersLeft({
       practitioner: {

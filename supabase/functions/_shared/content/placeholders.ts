@@ -3,14 +3,17 @@ import { siteUrlFrom, siteUrlProblem } from './site-url.ts';
 /**
  * The example facts practice.ts ships with (marked PLACEHOLDER there), kept as
  * data so that `npx hijama check` and the server's start can say which of them
- * are still in the content: a fact equal to its example has not been replaced.
+ * are still in the content: a fact equal to its example, or still saying
+ * PLACEHOLDER, has not been replaced.
  */
 
 /** The facts of practice.ts that ship as examples. */
 export interface PracticeFacts {
   phone: { international: string };
   email: string;
-  address: { venue: string; road: string; postcode: string };
+  instagram: string;
+  skinPiercingRegistration: string | null;
+  address: { venue: string; building: string; road: string; postcode: string };
 }
 
 interface PlaceholderFact {
@@ -18,7 +21,8 @@ interface PlaceholderFact {
   name: string;
   /** Where the deployer replaces it. */
   where: string;
-  current(facts: PracticeFacts): string;
+  /** The fact as the content has it; null for one the practice has taken out. */
+  current(facts: PracticeFacts): string | null;
   /** The example value shipped in practice.ts. */
   example: string;
 }
@@ -39,10 +43,28 @@ const placeholderFacts: readonly PlaceholderFact[] = [
     example: 'bookings@rochester-hijama.example',
   },
   {
+    name: 'Instagram username',
+    where: `instagram in ${practiceFile}`,
+    current: (facts) => facts.instagram,
+    example: 'rochesterhijama.example',
+  },
+  {
+    name: 'council registration',
+    where: `skinPiercingRegistration in ${practiceFile} (or null where the practice holds none)`,
+    current: (facts) => facts.skinPiercingRegistration,
+    example: 'Registered with Medway Council for skin piercing (registration number PLACEHOLDER)',
+  },
+  {
     name: 'venue',
     where: `address.venue in ${practiceFile}`,
     current: (facts) => facts.address.venue,
     example: 'The Treatment Rooms, Health & Beauty Suite',
+  },
+  {
+    name: 'building',
+    where: `address.building in ${practiceFile}`,
+    current: (facts) => facts.address.building,
+    example: 'Inside Medway Health Club',
   },
   {
     name: 'street address',
@@ -73,7 +95,10 @@ export function placeholdersLeft(
   siteUrlSetting: string | undefined,
 ): string[] {
   const lines = placeholderFacts
-    .filter((fact) => fact.current(facts) === fact.example)
+    .filter((fact) => {
+      const current = fact.current(facts);
+      return current === fact.example || Boolean(current?.includes('PLACEHOLDER'));
+    })
     .map(
       (fact) =>
         `The practice's ${fact.name} is still the example "${fact.current(facts)}": replace ${fact.where}, then rebuild (npm run build).`,
