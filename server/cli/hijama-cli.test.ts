@@ -585,12 +585,6 @@ describe('hijama when npm kept its flags for itself', () => {
       'npm run bookings -- purge --yes --older-than 12mo',
     ],
     ['npm run notify --once', 'notify', { once: 'true' }, 'npm run notify -- --once'],
-    [
-      'npx --yes hijama purge --older-than 12mo',
-      'purge --older-than 12mo',
-      { yes: 'true' },
-      'npx hijama purge --older-than 12mo --yes',
-    ],
     ['npx --json hijama list', 'list', { json: 'true' }, 'npx hijama list --json'],
   ];
 
@@ -622,14 +616,20 @@ describe('hijama when npm kept its flags for itself', () => {
     });
     expect(through.code).toBe(0);
     expect(JSON.parse(through.stdout)).toHaveLength(2);
-    const npxYes = await runCli(['list', '--json'], {
-      ...dataEnv,
-      ...npx,
-      npm_config_yes: 'true',
-    });
-    expect(npxYes.code).toBe(0);
+    // npm's own --yes (npx --yes, or yes=true in .npmrc) is never this command's:
+    // delete shows the request and deletes nothing, as without it.
+    const npxYes = { ...dataEnv, ...npx, npm_config_yes: 'true' };
+    const listed = await runCli(['list', '--json'], npxYes);
+    expect(listed.code).toBe(0);
+    const [first] = JSON.parse(listed.stdout) as BookingRecord[];
+    const shown = await runCli(['delete', shortReference(first!.id)], npxYes);
+    expect([shown.code, shown.stderr]).toEqual([0, '']);
+    expect(shown.stdout).toContain(
+      `Nothing deleted. To delete it: npx hijama delete ${first!.id} --yes`,
+    );
     // Every request is still there: not even the refused purges with --yes above deleted one.
-    expect(JSON.parse(npxYes.stdout)).toHaveLength(6);
+    const after = await runCli(['list', '--json'], npxYes);
+    expect(JSON.parse(after.stdout)).toHaveLength(6);
   });
 });
 

@@ -35,7 +35,13 @@ export function flagsKeptByNpm(
       option,
       value: env[`npm_config_${name.replaceAll('-', '_')}`],
     }))
-    .filter(({ name, value }) => value !== undefined && value !== '' && !given.has(name));
+    // npm's own `yes` (npx --yes: install without asking, or yes=true in .npmrc) is
+    // never taken for this command's --yes: a flag that deletes is acted on only
+    // where the command reads it, and never suggested.
+    .filter(
+      ({ name, value }) =>
+        name !== 'yes' && value !== undefined && value !== '' && !given.has(name),
+    );
   if (kept.length === 0) return undefined;
 
   // A flag that takes a value, taken by npm as `true`, left its value behind as a stray word.
