@@ -175,6 +175,7 @@ describe('the data directory, as the command finds it', () => {
     const result = await run(['list']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`belongs to another user (uid ${nobody})`);
+    expect(result.stderr).toContain("Run this as the folder's owner");
     expect(result.stderr).toContain(`chown -R ${userInfo().username} ${dataDir}`);
     expect(result.stderr).not.toContain('never run');
   });

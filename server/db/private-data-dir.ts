@@ -55,7 +55,10 @@ export class DataDirOwnerError extends Error {
     super(
       `The data directory ${dataDir} belongs to another user (uid ${ownerUid}), not to ${user}, who runs this: ` +
         'its database could not be written, or would be left unreadable to its owner. ' +
-        `Give it to ${user}, then start again:\n` +
+        // Most often the folder is the service's, and this was run as root by mistake:
+        // handing it to root would stop the service at its next start.
+        `Run this as the folder's owner (on a server set up as docs/deploy.md says, with its hijama command, which runs as the service's user). ` +
+        `Only if the folder is meant to be ${user}'s, give it to ${user}, then start again:\n` +
         `  chown -R ${shellQuote(user)} ${shellQuote(dataDir)}`,
     );
     this.name = 'DataDirOwnerError';
