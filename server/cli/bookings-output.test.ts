@@ -4,6 +4,7 @@ import {
   formatCsv,
   formatFailingWarning,
   formatJson,
+  formatUnsentWarning,
   formatTable,
   type BookingRecord,
 } from './bookings-output.ts';
@@ -182,6 +183,33 @@ describe('formatFailingWarning', () => {
         'Last error: connect ECONNREFUSED 127.0.0.1:587. ' +
         'docs/notifications.md, \u201cWhen a notification fails\u201d, says what to check.',
     );
+  });
+});
+
+describe('formatUnsentWarning', () => {
+  const now = new Date('2026-07-01T14:00:00.000Z');
+  const pending = (minutesAgo: number, attempts = 0): BookingRecord => ({
+    ...records[0]!,
+    created_at: new Date(now.getTime() - minutesAgo * 60_000).toISOString(),
+    notification: { state: 'pending', attempts, last_error: null },
+  });
+
+  it('warns of requests that waited more than 30 minutes with no attempt to tell the practice', () => {
+    expect(formatUnsentWarning([pending(31), pending(45)], now)).toMatch(
+      /^Warning: 2 booking requests have waited more than 30 minutes with no attempt to tell the practice: no notification channel is set \(SMTP_URL .*\), or nothing that sends is running/,
+    );
+  });
+
+  it.each([
+    ['one just arrived (or waiting for its flood digest)', pending(29)],
+    ['one being tried', pending(31, 1)],
+    [
+      'one sent',
+      { ...pending(31), notification: { state: 'sent', attempts: 1, last_error: null } },
+    ],
+    ['one from before notifications', { ...pending(31), notification: undefined }],
+  ] as [string, BookingRecord][])('says nothing of %s', (_, record) => {
+    expect(formatUnsentWarning([record], now)).toBeUndefined();
   });
 });
 

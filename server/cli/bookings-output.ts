@@ -7,6 +7,7 @@ import type {
 } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import { plainText } from '../../supabase/functions/_shared/notifications/email-html.ts';
 import { plural } from '../../supabase/functions/_shared/notifications/message-lists.ts';
+import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import type {
   FailingNotification,
   NotificationState,
@@ -145,6 +146,33 @@ export function formatFailingWarning(failing: readonly FailingNotification[]): s
     `Warning: ${count === 1 ? '1 notification is' : `${count} notifications are`} failing: the practice has not been told of ` +
     `${count === 1 ? 'booking request' : 'booking requests'} ${refs}. Last error: ${plainText(latest.lastError)}. ` +
     'docs/notifications.md, \u201cWhen a notification fails\u201d, says what to check.'
+  );
+}
+
+/** Longer than the 15 minutes a flood's requests wait for their digest. */
+const unsentWarningAfterMinutes = 30;
+
+/**
+ * Requests that have waited long without a single attempt to tell the
+ * practice: no channel is set, or nothing that sends is running. Read from the
+ * queue, so it is true wherever the command runs (a laptop reading hosted
+ * Supabase has none of the function's settings). Undefined when there are none.
+ */
+export function formatUnsentWarning(
+  records: readonly BookingRecord[],
+  now: Date,
+): string | undefined {
+  const unsent = records.filter(
+    ({ notification, created_at }) =>
+      notification?.state === 'pending' &&
+      notification.attempts === 0 &&
+      now.getTime() - new Date(created_at).getTime() > unsentWarningAfterMinutes * 60_000,
+  );
+  if (unsent.length === 0) return undefined;
+  return (
+    `Warning: ${plural(unsent.length, 'booking request')} ${unsent.length === 1 ? 'has' : 'have'} waited more than ${unsentWarningAfterMinutes} minutes ` +
+    `with no attempt to tell the practice: no notification channel is set (${channelSettingsHint}), or nothing that sends is running ` +
+    '(the server; on hosted Supabase, the notify-bookings function and its pg_cron job). docs/notifications.md says what to check.'
   );
 }
 

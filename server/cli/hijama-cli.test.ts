@@ -15,7 +15,11 @@ import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
 import { commandNames } from './commands.ts';
 import { runCommand } from '../testing/command-run.ts';
 import { storeWaitingRequest } from '../testing/answer-fixtures.ts';
-import type { BookingRecord, NotificationRecord } from './bookings-output.ts';
+import {
+  formatUnsentWarning,
+  type BookingRecord,
+  type NotificationRecord,
+} from './bookings-output.ts';
 
 /**
  * `hijama` on the embedded database, beside a running server, on PostgreSQL:
@@ -31,6 +35,20 @@ const dayMs = 24 * hourMs;
 const workDir = useTempDir('cli', { once: true });
 let template: string;
 let seeded: BookingRecord[];
+
+/** The warning of `count` requests that no notifier has tried, as formatUnsentWarning words it. */
+const unsentWarning = (count: number) =>
+  formatUnsentWarning(
+    Array.from(
+      { length: count },
+      () =>
+        ({
+          created_at: '2026-01-01T00:00:00.000Z',
+          notification: { state: 'pending', attempts: 0, last_error: null },
+        }) as BookingRecord,
+    ),
+    new Date(),
+  );
 /** The names of the seeded requests, newest first, as the command lists them. */
 const expectedOrder = [
   'Amina Khan',
@@ -178,12 +196,18 @@ describe('hijama on the embedded database, no server running', () => {
     expect(existsSync(path.join(env.DATA_DIR, lockFileName))).toBe(false);
   });
 
-  it('writes JSON with every column, each request with its notification, the warning on standard error', async () => {
+  it('writes JSON with every column, each request with its notification, the warnings on standard error', async () => {
     const run = await runCli(['--json'], env);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual(listed(seeded, states));
-    expect(run.stderr).toMatch(warning);
-    expect(run.stderr.split('\n')).toHaveLength(2);
+    // The failing notification's, and (no notifier has run on this data) the untried requests'.
+    expect(run.stderr.split('\n')).toEqual([
+      expect.stringMatching(warning),
+      expect.stringMatching(
+        /^Warning: \d+ booking requests have waited more than 30 minutes with no attempt/,
+      ),
+      '',
+    ]);
   });
 
   it.each([
@@ -440,7 +464,8 @@ describe('hijama answer, list --waiting and delete, no server running', () => {
     const run = await runCli(['list', '--waiting', '--limit', 'all'], env);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe(
-      `7 requests waiting for a reply (6 late), from PGlite in ${path.join(env.DATA_DIR, 'pgdata')}.\n`,
+      `7 requests waiting for a reply (6 late), from PGlite in ${path.join(env.DATA_DIR, 'pgdata')}.\n` +
+        `${unsentWarning(7)}\n`,
     );
     // Jo, answered, is not among them.
     expect(
@@ -651,7 +676,7 @@ describe('hijama while a server holds the embedded database', () => {
     const table = await runCli([], { ...env, PORT: '1' });
     expect(table.code).toBe(0);
     expect(table.stderr).toBe(
-      `6 requests, from the database of the server running on ${env.DATA_DIR}.\n`,
+      `6 requests, from the database of the server running on ${env.DATA_DIR}.\n${unsentWarning(6)}\n`,
     );
 
     const json = await runCli(['--json', '--since', '30d'], env);

@@ -45,6 +45,7 @@ import { withDotEnv, type CliIo } from './cli-io.ts';
 import {
   formatCsv,
   formatFailingWarning,
+  formatUnsentWarning,
   formatJson,
   formatTable,
   type BookingRecord,
@@ -244,8 +245,9 @@ async function list(
       : plural(records.length, 'request');
     io.err(`${what}${scope}${more}, from ${description}.\n`);
   }
-  const warning = formatFailingWarning(failing);
-  if (warning) io.err(`${warning}\n`);
+  for (const warning of [formatFailingWarning(failing), formatUnsentWarning(records, now)]) {
+    if (warning) io.err(`${warning}\n`);
+  }
   return 0;
 }
 
