@@ -253,6 +253,7 @@ describe('hijama on the embedded database, no server running', () => {
     '--sinse 7d': 'list has no option --sinse. Did you mean --since?',
     'purge --older-then 12mo': 'purge has no option --older-then. Did you mean --older-than?',
     'purge --dryrun': 'purge has no option --dryrun. Did you mean --dry-run?',
+    'delete 1A2B3C4D -y': 'delete has no option -y. Did you mean --yes?',
     'list --older-then 3d': 'list has no option --older-then. --older-than is an option of purge.',
     'backup x.json --jsno': 'backup has no option --jsno. --json is an option of list and export.',
     lsit: 'There is no command lsit. Did you mean list?',
@@ -502,9 +503,9 @@ describe('hijama answer, list --waiting and delete, no server running', () => {
     expect(ambiguous.stderr).toMatch(
       new RegExp(
         '^2 booking requests have the reference 1A2B3C4D:\\n' +
-          `  ${twins[1]}  received ${received(1)}\\n` +
-          `  ${twins[0]}  received ${received(0)}\\n` +
-          `Give the full id of the one you answered: npx hijama answer ${twins[1]}\\n$`,
+          `  ${twins[1]}  received ${received(1)}, from Twin\\n` +
+          `  ${twins[0]}  received ${received(0)}, from Twin\\n` +
+          'Give the full id of the one you answered: npx hijama answer <full id>\\n$',
       ),
     );
 

@@ -313,9 +313,11 @@ async function findOneRequest(
       [
         `${found.length} booking requests have the reference ${reference.shown}:`,
         ...found.map(
-          (record) => `  ${record.id}  received ${formatUkTimeLong(new Date(record.created_at))}`,
+          (record) =>
+            `  ${record.id}  received ${formatUkTimeLong(new Date(record.created_at))}, from ${plainText(record.full_name)}`,
         ),
-        `Give the full id of the one ${command === 'answer' ? 'you answered' : 'to delete'}: npx hijama ${command} ${found[0]!.id}`,
+        // No id filled in: the one to act on is the practitioner's to choose, by name and time.
+        `Give the full id of the one ${command === 'answer' ? 'you answered' : 'to delete'}: npx hijama ${command} <full id>`,
       ].join('\n'),
     );
   }
@@ -446,7 +448,8 @@ async function purge(
       );
       return 1;
     }
-    const answer = await io.ask(`\nType "delete" to delete these ${requests}: `);
+    const these = count === 1 ? 'it' : `these ${requests}`;
+    const answer = await io.ask(`\nType "delete" to delete ${these}: `);
     if (answer.trim().toLowerCase() !== 'delete') {
       io.err('Nothing deleted.\n');
       return 1;

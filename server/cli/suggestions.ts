@@ -8,12 +8,13 @@ export function suggestion(typed: string, candidates: readonly string[], prefix:
   return name === undefined ? '' : ` Did you mean ${prefix}${name}?`;
 }
 
-/** The candidate a couple of typing slips away (or that the word begins), if any. */
+/** The candidate a couple of typing slips away (or that the word, or its one letter as in `-y`, begins), if any. */
 export function nearest(typed: string, candidates: readonly string[]): string | undefined {
   const word = typed.replace(/^-+/, '').toLowerCase();
   let best: { name: string; distance: number } | undefined;
   for (const name of candidates) {
-    const distance = name.startsWith(word) && word.length >= 3 ? 1 : editDistance(word, name);
+    const begins = name.startsWith(word) && (word.length >= 3 || word.length === 1);
+    const distance = begins ? 1 : editDistance(word, name);
     if (!best || distance < best.distance) best = { name, distance };
   }
   const allowed = Math.max(1, Math.min(3, Math.floor(word.length / 3)));
