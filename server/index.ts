@@ -39,7 +39,7 @@ import {
   purgeOldRequests,
   retentionWarning,
 } from '../supabase/functions/_shared/retention/retention.ts';
-import { ignoredSettings, loadSettings } from './settings.ts';
+import { ignoredSettings, loadSettings, readDotEnv } from './settings.ts';
 import { launchPlaceholders } from '../src/content/launch-list.ts';
 import { siteUrlFrom } from '../supabase/functions/_shared/content/site-url.ts';
 
@@ -51,7 +51,7 @@ async function main() {
   // user's alone, whatever umask it was started with: they hold personal data.
   process.umask(0o077);
   // Variables already set in the environment win over the file.
-  if (existsSync('.env')) process.loadEnvFile('.env');
+  for (const [name, value] of Object.entries(readDotEnv('.'))) process.env[name] ??= value;
   const { server: config, notify: notifyConfig, retention, daily, limits } = loadSettings();
   for (const warning of ignoredSettings(process.env)) console.warn(warning);
   // A data directory open to other users is refused before anything is written in it.

@@ -1,3 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import path from 'node:path';
+import { parseEnv } from 'node:util';
 import {
   collectConfigProblems,
   ConfigError,
@@ -9,6 +13,28 @@ import { loadDailySchedule } from '../supabase/functions/_shared/notifications/d
 import { loadNotifyConfig } from '../supabase/functions/_shared/notifications/notify-config.ts';
 import { editDistance } from './cli/suggestions.ts';
 import { loadRetention } from '../supabase/functions/_shared/retention/retention.ts';
+
+/**
+ * The settings of the `.env` file in `dir`, if there is one (the server and
+ * the command let variables already set win over them). One that exists but
+ * cannot be read is refused plainly: a root-owned 0600 .env beside a service
+ * that runs as another user gave "no such file" at each start.
+ */
+export function readDotEnv(dir: string): Record<string, string> {
+  const file = path.join(dir, '.env');
+  if (!existsSync(file)) return {};
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
+    throw new ConfigError([
+      `${path.resolve(file)} exists, but ${userInfo().username}, who runs this, cannot read it: give it to that user (chmod 600 keeps it theirs alone), ` +
+        'or remove it and set the settings in the environment (on a server set up as docs/deploy.md says, in /etc/hijama/hijama.env).',
+    ]);
+  }
+  return parseEnv(text) as Record<string, string>;
+}
 
 /** Everything read from the environment, by the server and by `npm run bookings`. */
 export type Settings = ReturnType<typeof loadSettings>;

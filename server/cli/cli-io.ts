@@ -1,6 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { parseEnv } from 'node:util';
+import { readDotEnv } from '../settings.ts';
 
 /** What a command sees of its process, so that tests can run it in theirs. */
 export interface CliIo {
@@ -19,7 +17,5 @@ export interface CliIo {
 
 /** Variables already set in the environment win over the file, as for the server. */
 export function withDotEnv(io: Pick<CliIo, 'cwd' | 'env'>): Record<string, string | undefined> {
-  const file = path.join(io.cwd, '.env');
-  if (!existsSync(file)) return io.env;
-  return { ...parseEnv(readFileSync(file, 'utf8')), ...io.env };
+  return { ...readDotEnv(io.cwd), ...io.env };
 }

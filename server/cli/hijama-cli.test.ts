@@ -1,4 +1,14 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
@@ -10,7 +20,7 @@ import { withServerDatabase } from '../testing/helpers.ts';
 import { bareEngines } from '../testing/bare-engines.ts';
 import { useTempDir } from '../testing/temp-dir.ts';
 import { startSmtpPeer } from '../testing/notification-peers.ts';
-import { hijamaEntry, spawnEntryPoint } from '../testing/processes.ts';
+import { entryPointCommand, hijamaEntry, spawnEntryPoint } from '../testing/processes.ts';
 import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
 import { commandNames } from './commands.ts';
 import { runCommand } from '../testing/command-run.ts';
@@ -156,6 +166,31 @@ function listed(
       answer: null,
     }));
 }
+
+// Root reads any file: the unreadable .env is another user's to meet.
+it.runIf(process.getuid?.() === 0)(
+  'refuses a .env that its user cannot read, in a plain sentence',
+  () => {
+    const nobody = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim());
+    const dir = mkdtempSync(path.join(tmpdir(), 'hijama-env-'));
+    chmodSync(dir, 0o755);
+    writeFileSync(path.join(dir, '.env'), 'SMTP_URL=smtp://127.0.0.1:2525\n', { mode: 0o600 });
+    const [command, ...args] = entryPointCommand(hijamaEntry, ['list']);
+    const run = spawnSync(command!, args, {
+      cwd: dir,
+      uid: nobody,
+      gid: nobody,
+      env: { PATH: process.env.PATH, DATA_DIR: path.join(dir, 'data') },
+      encoding: 'utf8',
+    });
+    rmSync(dir, { recursive: true, force: true });
+    expect([run.status, run.stderr]).toEqual([
+      1,
+      `Invalid configuration:\n  ${dir}/.env exists, but nobody, who runs this, cannot read it: give it to that user (chmod 600 keeps it theirs alone), or remove it and set the settings in the environment (on a server set up as docs/deploy.md says, in /etc/hijama/hijama.env).\n`,
+    ]);
+  },
+  30_000,
+);
 
 describe('hijama on the embedded database, no server running', () => {
   const env = useCopyOfTemplate();
