@@ -100,12 +100,16 @@ const settingNames = [
   'VITE_SUPABASE_URL',
 ] as const;
 
+/** Beginnings only this project's settings have: a name with one that is not a setting is a wrong one. */
+const ownPrefixes = /^(NOTIFY_|SMTP_|BOOKING_LIMIT_|RETENTION)/;
+
 /**
  * One warning for each variable that is set but ignored: one that is not a
- * setting but is spelt close to one (`SMTP_ULR`, `RETENTON`), so the setting
- * meant keeps its default, and a setting an earlier release read. Only slips
- * count, not shared beginnings: the environment holds other programs'
- * variables (`TEST`, `HOME`), which must not be mistaken for ours.
+ * setting but is spelt close to one (`SMTP_ULR`, `RETENTON`), or begins as
+ * only ours do (`NOTIFY_ACKNOWLEDGEMENT`, `SMTP_HOST`), so the setting meant
+ * keeps its default; and a setting an earlier release read. Other beginnings
+ * do not count: the environment holds other programs' variables (`TEST`,
+ * `HOME`), which must not be mistaken for ours.
  */
 export function ignoredSettings(env: Env): string[] {
   const known = new Set<string>([...settingNames, ...Object.keys(retiredSettings)]);
@@ -114,9 +118,13 @@ export function ignoredSettings(env: Env): string[] {
     .flatMap((name) => {
       const allowed = Math.min(2, Math.max(1, Math.floor(name.length / 4)));
       const meant = settingNames.find((setting) => editDistance(name, setting) <= allowed);
-      return meant === undefined
-        ? []
-        : [`Warning: ${name} is not a setting, so it is ignored. Did you mean ${meant}?`];
+      if (meant !== undefined)
+        return [`Warning: ${name} is not a setting, so it is ignored. Did you mean ${meant}?`];
+      return ownPrefixes.test(name)
+        ? [
+            `Warning: ${name} is not a setting, so it is ignored: docs/configuration.md lists every one.`,
+          ]
+        : [];
     });
   const retired = Object.entries(retiredSettings)
     .filter(([name]) => (env[name]?.trim() ?? '') !== '')

@@ -152,8 +152,12 @@ describe('npx hijama check', () => {
     );
   });
 
-  it('names a setting spelt close to one of ours', async () => {
-    writeDotEnv({ SMTP_ULR: 'smtp://127.0.0.1:1', RETENTON: '6mo' });
+  it('names a setting spelt close to one of ours, or beginning as only ours do', async () => {
+    writeDotEnv({
+      SMTP_ULR: 'smtp://127.0.0.1:1',
+      RETENTON: '6mo',
+      NOTIFY_ACKNOWLEDGEMENT: 'off',
+    });
     const result = await run([], (io) => check(io, filledIn));
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
@@ -161,6 +165,9 @@ describe('npx hijama check', () => {
     );
     expect(result.stdout).toContain(
       'FIX  RETENTON is not a setting, so it is ignored. Did you mean RETENTION?',
+    );
+    expect(result.stdout).toContain(
+      'FIX  NOTIFY_ACKNOWLEDGEMENT is not a setting, so it is ignored: docs/configuration.md lists every one.',
     );
   });
 });

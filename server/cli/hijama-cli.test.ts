@@ -232,11 +232,13 @@ describe('hijama on the embedded database, no server running', () => {
   });
 
   it('writes JSON with every column, each request with its notification, the warnings on standard error', async () => {
-    const run = await runCli(['--json'], env);
+    // A misspelt setting, said as the server says it at its start.
+    const run = await runCli(['--json'], { ...env, DATABSE_URL: 'postgres://127.0.0.1/x' });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual(listed(seeded, states));
     // The failing notification's, and (no notifier has run on this data) the untried requests'.
     expect(run.stderr.split('\n')).toEqual([
+      'Warning: DATABSE_URL is not a setting, so it is ignored. Did you mean DATABASE_URL?',
       expect.stringMatching(warning),
       expect.stringMatching(
         /^Warning: \d+ booking requests have waited more than 30 minutes with no attempt/,

@@ -31,7 +31,7 @@ import {
   periodBefore,
   periodUnitsHint,
 } from '../../supabase/functions/_shared/retention/period.ts';
-import { loadSettings } from '../settings.ts';
+import { ignoredSettings, loadSettings } from '../settings.ts';
 import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
 import { backup, restore } from './backup-command.ts';
 import { check } from './check-command.ts';
@@ -127,7 +127,10 @@ async function run(
   const deleteReference = command === 'delete' ? readReference(command, argument!) : undefined;
   if (values.csv && values.json) throw new UsageError('Choose one of --csv and --json.');
   if (command === 'check') return check(io);
-  const settings = loadSettings(withDotEnv(io), io.cwd);
+  const env = withDotEnv(io);
+  const settings = loadSettings(env, io.cwd);
+  // As the server says them at its start: a restore into ./data because DATABSE_URL was misspelt is no slip to keep quiet.
+  for (const warning of ignoredSettings(env)) io.err(`${warning}\n`);
   if (!settings.server.databaseUrl) warnOfDataDir(io, settings.server.dataDir);
   const using = (use: (opened: CommandDatabase) => Promise<number>) =>
     withDatabase(settings.server, use);
