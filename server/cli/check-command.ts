@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../../supabase/functions/_shared/config.ts';
 import { describeError } from '../../supabase/functions/_shared/notifications/notifier.ts';
@@ -51,9 +52,15 @@ export async function check(io: CliIo, content: LaunchContent = shippedContent):
   if (envFileProblem) fail(envFileProblem);
 
   if (settings && !settings.server.databaseUrl) {
+    const { dataDir } = settings.server;
     try {
-      checkDataDirIsPrivate(settings.server.dataDir);
-      pass(`The data directory ${settings.server.dataDir} is private to this user.`);
+      checkDataDirIsPrivate(dataDir);
+      // Said as it is, so that a mistyped DATA_DIR shows here rather than as an empty database.
+      pass(
+        existsSync(dataDir)
+          ? `The data directory ${dataDir} is private to this user.`
+          : `The data directory ${dataDir} does not exist yet: the server makes it, private to its user, at its first start.`,
+      );
     } catch (error) {
       fail(describeError(error));
     }
