@@ -118,6 +118,8 @@ interface TableSpec {
   key: string[];
   /** The tables its foreign keys reference, restored before it. */
   references: string[];
+  /** Its identity columns, each with the sequence that numbers it. */
+  identities: { column: string; sequence: string }[];
 }
 
 /**
@@ -139,7 +141,11 @@ export async function backedUpTables(db: Queryable): Promise<TableSpec[]> {
          from pg_constraint f
          join pg_class rc on rc.oid = f.confrelid
          join pg_namespace rn on rn.oid = rc.relnamespace
-         where f.conrelid = c.oid and f.contype = 'f' and f.confrelid <> c.oid), '{}') as references
+         where f.conrelid = c.oid and f.contype = 'f' and f.confrelid <> c.oid), '{}') as references,
+       coalesce((select json_agg(json_build_object('column', a.attname,
+           'sequence', pg_get_serial_sequence(c.oid::regclass::text, a.attname)) order by a.attnum)
+         from pg_attribute a
+         where a.attrelid = c.oid and a.attidentity <> '' and not a.attisdropped), '[]') as identities
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = any($1) and c.relkind in ('r', 'p') and not c.relispartition
      order by 1`,
@@ -182,7 +188,7 @@ export async function readBackup(db: Database): Promise<Backup> {
       content[table.name] = JSON.parse(rows[0]?.rows ?? '[]') as BackupRow[];
       // Read outside the snapshot (sequences are not transactional), so never
       // behind an id in it; an id handed out meanwhile is only skipped.
-      for (const { column, sequence } of await tableSequences(tx, table.name)) {
+      for (const { column, sequence } of table.identities) {
         const { rows: next } = await tx.query<{ next: string }>(
           `select (case when is_called then last_value + seqincrement else last_value end)::text as next
              from ${sequence}, pg_sequence where seqrelid = $1::regclass`,
@@ -528,7 +534,7 @@ async function loadTable(
   }
   await tx.query(`alter table ${table.name} enable trigger user`);
   // Where the source's sequence stood, never below an id loaded (greatest ignores a null).
-  for (const { column, sequence } of await tableSequences(tx, table.name)) {
+  for (const { column, sequence } of table.identities) {
     await tx.query(
       `select setval($1, greatest(coalesce(max(${quoteIdentifier(column)}), 0) + 1, $2::bigint), false)
          from ${table.name}`,
@@ -536,19 +542,6 @@ async function loadTable(
     );
   }
   return rows.length;
-}
-
-/** The sequences numbering a table's columns (its identity columns'), from the catalog. */
-async function tableSequences(
-  db: Queryable,
-  table: string,
-): Promise<{ column: string; sequence: string }[]> {
-  const { rows } = await db.query<{ column: string; sequence: string | null }>(
-    `select attname as column, pg_get_serial_sequence($1, attname) as sequence from pg_attribute
-     where attrelid = $1::regclass and attnum > 0 and not attisdropped order by attnum`,
-    [table],
-  );
-  return rows.flatMap(({ column, sequence }) => (sequence ? [{ column, sequence }] : []));
 }
 
 /** Moves the rows of a table of an earlier release into the queue, as its migration did. */
