@@ -1,12 +1,11 @@
-import { execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { seedPglite } from '../../server/testing/pglite-template.ts';
-import { listeningUrl } from '../../server/testing/processes.ts';
+import { listeningUrl, spawnChild } from '../../server/testing/processes.ts';
 
 export interface RunningServer {
   url: string;
@@ -37,14 +36,11 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'hijama-data-')));
   if (!env.DATA_DIR && !env.DATABASE_URL) await seedPglite(dataDir);
-  const child = spawn(process.execPath, ['dist-server/server/index.js'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  // The settings of this process's environment are left out (spawnChild): only these count.
+  const server = spawnChild(process.execPath, ['dist-server/server/index.js'], {
+    cwd: process.cwd(),
+    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = once(child, 'close').then(([code]) => code as number | null);
 
   // The server opens its database, and migrates it first when it is new (a
   // PostgreSQL one, or a DATA_DIR given empty), then prints its start line:
@@ -53,20 +49,20 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
   const startMs = 60_000;
   let url: string;
   try {
-    url = await listeningUrl({ child, stdout: () => output, stderr: () => '', exited }, startMs);
+    url = await listeningUrl(server, startMs);
   } catch (error) {
-    child.kill('SIGKILL');
+    server.child.kill('SIGKILL');
     throw error;
   }
 
   return {
     url,
-    pid: child.pid ?? 0,
+    pid: server.child.pid ?? 0,
     dataDir,
     stop: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await exited;
+      if (server.child.exitCode === null) {
+        server.child.kill('SIGTERM');
+        await server.exited;
       }
       if (!env.DATA_DIR) await rm(dataDir, { recursive: true, force: true });
     },
