@@ -100,12 +100,12 @@ export function BookingForm() {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    // An assistant may have filled the fields without typing into them: take what the form holds.
+    // An assistant may have filled the fields without typing into them: take what the form
+    // holds (an edit that changes nothing changes nothing in the reducer).
     const data = new FormData(event.currentTarget);
     for (const field of bookingFields) {
       const value = data.get(field);
-      if (typeof value === 'string' && value !== state.values[field])
-        dispatch({ type: 'edited', field, value });
+      if (typeof value === 'string') dispatch({ type: 'edited', field, value });
     }
     const submit = event.nativeEvent as AgentSubmitEvent;
     if (submit.agentInvoked && typeof submit.respondWith === 'function') {
