@@ -6,6 +6,7 @@ import type {
   AnswerMarkedBy,
 } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import { plainText } from '../../supabase/functions/_shared/notifications/email-html.ts';
+import { floodDigestIntervalMs } from '../../supabase/functions/_shared/notifications/flood-digest.ts';
 import { plural } from '../../supabase/functions/_shared/notifications/message-lists.ts';
 import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import type {
@@ -149,8 +150,8 @@ export function formatFailingWarning(failing: readonly FailingNotification[]): s
   );
 }
 
-/** Longer than the 15 minutes a flood's requests wait for their digest. */
-const unsentWarningAfterMinutes = 30;
+/** Twice as long as a flood's requests wait for their digest. */
+const unsentWarningAfterMinutes = (2 * floodDigestIntervalMs) / 60_000;
 
 /**
  * Requests that have waited long without a single attempt to tell the
