@@ -87,35 +87,37 @@ test('on a phone, what the keyboard focuses is never hidden under the top bar or
   // Scrolled at once, so that each position is final when it is read.
   await page.emulateMedia({ reducedMotion: 'reduce' });
   /**
-   * The focused element's part under a fixed bar, in px; 0 for the bars' own
-   * controls, the skip link (fixed, above them) and none (past the last stop).
+   * The focused element (its start, to name it) and its part under a fixed
+   * bar, in px; 0 for the bars' own controls, the skip link (fixed, above
+   * them) and none (past the last stop).
    */
-  const hidden = () =>
+  const focusedUnderBars = () =>
     page.evaluate(() => {
       const focused = document.activeElement as HTMLElement;
       const bars = [...document.querySelectorAll<HTMLElement>('.nav-bar, .fixed-book-button')];
+      const name = focused.outerHTML.slice(0, 80);
       if (
         focused === document.body ||
         bars.some((bar) => bar.contains(focused)) ||
         getComputedStyle(focused).position === 'fixed'
       )
-        return 0;
+        return { name, under: 0 };
       const box = focused.getBoundingClientRect();
-      return Math.max(
+      const under = Math.max(
         0,
         ...bars
           .filter((bar) => getComputedStyle(bar).visibility === 'visible')
           .map((bar) => bar.getBoundingClientRect())
           .map((bar) => Math.min(box.bottom, bar.bottom) - Math.max(box.top, bar.top)),
       );
+      return { name, under };
     });
   for (const view of ['home', 'benefits']) {
     await openView(page, view);
     for (const key of [...Array(40).fill('Tab'), ...Array(40).fill('Shift+Tab')]) {
       await page.keyboard.press(key);
-      const under = await hidden();
-      const focused = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80));
-      expect(under, `${view}, ${key} to "${focused}"`).toBe(0);
+      const { name, under } = await focusedUnderBars();
+      expect(under, `${view}, ${key} to "${name}"`).toBe(0);
     }
   }
 });
