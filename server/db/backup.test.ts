@@ -255,7 +255,8 @@ function asRelease100(backup: Backup): Backup {
       'app_private.booking_alerts': messages
         .filter((row) => isAlertKind(row.kind))
         .map((row, index) => ({
-          ...settled(row),
+          next_attempt_at: row.next_attempt_at,
+          last_error: row.last_error,
           id: index + 1,
           kind: row.kind,
           created_at: row.created_at,
@@ -322,6 +323,22 @@ describe.each(engines)('restore on $name', (engine) => {
       /holds a table that this version's schema does not have \(app_private\.later_table\)/,
     );
   }, 120_000);
+
+  it('refuses a backup holding a column that the schema does not have, rather than leave its values out', async () => {
+    const { backup } = await populatedBackup(engine);
+    const bookings = backup.tables['public.bookings']!.map((row) => ({ ...row, later_column: 1 }));
+    const target = await (engine.empty ?? engine.fresh)();
+    await expect(
+      restoreBackup(target, {
+        ...backup,
+        tables: { ...backup.tables, 'public.bookings': bookings },
+      }),
+    ).rejects.toThrow(
+      /holds a column that this database's schema does not have \(public\.bookings\.later_column\), so nothing was restored/,
+    );
+    // Nothing was loaded: the database takes the backup as it is.
+    await restoreBackup(target, backup);
+  }, 120_000);
 });
 
 describe.each(engines.filter((engine) => engine.empty))('restore into an empty $name', (engine) => {
@@ -371,6 +388,16 @@ describe.each(engines.filter((engine) => engine.empty))('restore into an empty $
     },
     120_000,
   );
+
+  it('refuses a backup lacking a table that the schema it was read from had', async () => {
+    const { backup } = await populatedBackup(engine);
+    const { 'app_private.messages': _, ...tables } = backup.tables;
+    const target = await engine.empty!();
+    await expect(restoreBackup(target, { ...backup, tables })).rejects.toThrow(
+      /^is damaged: it lacks the table app_private\.messages that its schema had, so nothing was restored/,
+    );
+    expect(await appliedMigrations(target)).toBeUndefined();
+  }, 120_000);
 
   it('is all or nothing: stopped after the load, a restore of release 1.0.0 leaves the database as it was, to be restored again', async () => {
     // The load is followed by the migrations after 1.0.0 and the settling of

@@ -372,6 +372,16 @@ export async function restoreBackup(
         `The backup holds a table that this version's schema does not have (${unknownTable}): restore it with the version that made it.`,
       );
     }
+    // The schema is the one the backup was read from, which wrote every table, empty or not.
+    const missingTable =
+      backup.version === backupVersion && last && !pushed
+        ? tables.find((table) => !(table.name in backup.tables))
+        : undefined;
+    if (missingTable) {
+      throw new BackupFileError(
+        `is damaged: it lacks the table ${missingTable.name} that its schema had, so nothing was restored; restore an earlier backup.`,
+      );
+    }
     const loaded: RestoreReport = {};
     for (const table of tables) {
       const rows = backup.tables[table.name];
@@ -496,14 +506,22 @@ async function loadTable(
   sequences: Backup['sequences'] = {},
 ): Promise<number> {
   // identity: `a`, generated always as identity; `d`, by default; empty, not an identity.
-  const { rows: columns } = await tx.query<{ name: string; identity: string }>(
-    `select attname as name, attidentity as identity from pg_attribute
-     where attrelid = $1::regclass and attnum > 0 and not attisdropped and attgenerated = ''
-     order by attnum`,
+  // generated: `s`, computed from the others, so written in a backup but never loaded.
+  const { rows: columns } = await tx.query<{ name: string; identity: string; generated: string }>(
+    `select attname as name, attidentity as identity, attgenerated as generated from pg_attribute
+     where attrelid = $1::regclass and attnum > 0 and not attisdropped order by attnum`,
     [table.name],
   );
   const inBackup = new Set(rows.flatMap((row) => Object.keys(row)));
-  const loaded = columns.filter((column) => inBackup.has(column.name));
+  // A value with no column to hold it would be lost without a word.
+  const unknownColumn = [...inBackup].find((name) => !columns.some((c) => c.name === name));
+  if (unknownColumn) {
+    throw new RestoreRefusedError(
+      `The backup holds a column that this database's schema does not have (${table.name}.${unknownColumn}), so nothing was restored: ` +
+        'restore it with the version that made it, into a database whose schema is up to date (on Supabase, `supabase db push` first).',
+    );
+  }
+  const loaded = columns.filter((column) => column.generated === '' && inBackup.has(column.name));
   const { rows: checks } = await tx.query<{ name: string; definition: string }>(
     `select conname as name, pg_get_constraintdef(oid) as definition from pg_constraint
      where conrelid = $1::regclass and contype = 'c' order by conname`,
