@@ -31,6 +31,11 @@ describe('loadRetention', () => {
     expect(() => loadRetention({ RETENTION: '6m' })).toThrow(
       'RETENTION: "6m" could mean minutes or months: write 6mo for months',
     );
+    // A slip for 12mo that would delete yesterday's requests each day.
+    expect(() => loadRetention({ RETENTION: '12d' })).toThrow(
+      /RETENTION must be at least a month \(28d, 4w or 1mo\): .* \(got "12d"\)\. To delete requests sooner, run `npx hijama purge` by hand\.$/,
+    );
+    expect(loadRetention({ RETENTION: '4w' })).toEqual({ count: 4, unit: 'w' });
   });
 });
 

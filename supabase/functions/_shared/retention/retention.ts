@@ -35,8 +35,19 @@ export function loadRetention(env: Env = process.env): Period | undefined {
       `RETENTION must be a number followed by ${periodUnitsHint}, or off (got "${text}").`,
     ]);
   }
+  if (period.count * shortestDaysIn[period.unit] < 28) {
+    throw new ConfigError([
+      `RETENTION must be at least a month (28d, 4w or 1mo): a shorter one would delete, every day and without asking, requests the practice may not have answered yet (got "${text}"). To delete requests sooner, run \`npx hijama purge\` by hand.`,
+    ]);
+  }
   return period;
 }
+
+/**
+ * The fewest days in each unit, for RETENTION's lower bound: a month. Shorter is
+ * more likely a slip (`12d` for `12mo`) than a wish, and a slip here deletes.
+ */
+const shortestDaysIn: Record<Period['unit'], number> = { d: 1, w: 7, mo: 28, y: 365 };
 
 /** The warning to print at start when the period breaks the privacy notice's promise; undefined when it keeps it. */
 export function retentionWarning(
