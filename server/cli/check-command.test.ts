@@ -18,6 +18,7 @@ import { check } from './check-command.ts';
 import type { CliIo } from './cli-io.ts';
 import { runCommand } from '../testing/command-run.ts';
 import { useTempDir } from '../testing/temp-dir.ts';
+import { testDatabaseUrl } from '../testing/helpers.ts';
 
 /**
  * `npx hijama check` and the command's guard of the data directory, with a
@@ -151,6 +152,19 @@ describe('npx hijama check', () => {
     expect(ntfy.messages.find((message) => message.topic === topic)?.title).toBe(
       `Test from ${practice.name}'s booking site`,
     );
+  });
+
+  it('tries DATABASE_URL, saying plainly when it does not answer', async () => {
+    writeDotEnv({ DATABASE_URL: 'postgresql://hijama:secret@127.0.0.1:1/hijama' });
+    const refused = await run([], (io) => check(io, filledIn));
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/^FIX  Could not connect to .*127\.0\.0\.1:1\b.*$/m);
+    expect(refused.stdout).not.toContain('secret');
+    if (!testDatabaseUrl) return;
+    writeDotEnv({ DATABASE_URL: testDatabaseUrl });
+    const answered = await run([], (io) => check(io, filledIn));
+    expect(answered.stdout).toMatch(/^ok   The database .* answers[.:]/m);
+    expect(answered.code).toBe(0);
   });
 
   it('names a setting spelt close to one of ours, or beginning as only ours do', async () => {

@@ -5,6 +5,13 @@ import { describeError } from '../../supabase/functions/_shared/notifications/no
 import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { createChannels } from '../../supabase/functions/_shared/notifications/setup.ts';
 import { composeTestMessage } from '../../supabase/functions/_shared/notifications/test-message.ts';
+import {
+  DatabaseUnavailableError,
+  type Database,
+} from '../../supabase/functions/_shared/db/database.ts';
+import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
+import { appliedMigrations } from '../db/migrate.ts';
+import { checkApiRoles, DatabaseRoleError } from '../db/open-database.ts';
 import { checkDataDirIsPrivate, formatMode, openMode } from '../db/private-data-dir.ts';
 import { describeSmtpFailure } from '../notifications/smtp-check.ts';
 import { ignoredSettings, loadSettings, type Settings } from '../settings.ts';
@@ -18,7 +25,7 @@ import { withDotEnv, type CliIo } from './cli-io.ts';
 /**
  * `npx hijama check`: what would hurt a launch, each with what to do. It
  * reads the settings as the server does, sends one test message through each
- * channel (no booking is made), and lists the placeholders and SAMPLE
+ * channel (no booking is made), tries DATABASE_URL, and lists the placeholders and SAMPLE
  * reviews still in the content, the settings file open to others and a data folder the server
  * could not use. Exits 1 while any of them is left.
  */
@@ -51,6 +58,7 @@ export async function check(io: CliIo, content: LaunchContent = shippedContent):
   const envFileProblem = envFileOpenness(path.join(io.cwd, '.env'));
   if (envFileProblem) fail(envFileProblem);
 
+  if (settings?.server.databaseUrl) findings.push(await checkDatabase(settings.server.databaseUrl));
   if (settings && !settings.server.databaseUrl) {
     const { dataDir } = settings.server;
     try {
@@ -81,6 +89,35 @@ export async function check(io: CliIo, content: LaunchContent = shippedContent):
       : `${failed} thing${failed === 1 ? '' : 's'} to fix before going live (FIX above).\n`,
   );
   return failed === 0 ? 0 : 1;
+}
+
+/**
+ * DATABASE_URL is tried, so that a mistyped one shows here rather than at the
+ * server's start; and, once the server has made the tables, whether its user
+ * may act as the visitors' role, which the server checks at start too.
+ */
+async function checkDatabase(url: string): Promise<Finding> {
+  let db: Database | undefined;
+  try {
+    db = await openPostgres(url);
+    const made = (await appliedMigrations(db)) !== undefined;
+    if (made) await checkApiRoles(db);
+    return {
+      ok: true,
+      line: `The database ${db.description} answers${made ? '' : ': the server makes its tables at its first start'}.`,
+    };
+  } catch (error) {
+    if (!(error instanceof DatabaseUnavailableError || error instanceof DatabaseRoleError)) {
+      throw error;
+    }
+    const what =
+      error instanceof DatabaseRoleError
+        ? ''
+        : ': check DATABASE_URL, and that the database is running';
+    return { ok: false, line: `${error.message}${what}` };
+  } finally {
+    await db?.close();
+  }
 }
 
 /** The settings file holds the SMTP password and the keys: its user's alone. */

@@ -106,7 +106,7 @@ async function prepare(
 }
 
 /** A server user that is neither superuser nor member of anon would fail every visitor's request. */
-async function checkApiRoles(db: Database) {
+export async function checkApiRoles(db: Database) {
   try {
     await db.transaction(async (tx) => {
       await tx.query('set local role anon');
