@@ -29,6 +29,15 @@ describe('the server process', () => {
     expect(server.stdout()).toBe('');
   });
 
+  it('refuses a HOST it cannot listen on, saying what to set instead of a stack', async () => {
+    const server = start({ HOST: '192.0.2.1' });
+    expect(await server.exited).toBe(1);
+    expect(server.stderr()).toContain(
+      'HOST=192.0.2.1 is not an address of this machine: set HOST to one of its addresses, 127.0.0.1 behind a proxy or 0.0.0.0 for every one.\n',
+    );
+    expect(server.stderr()).not.toMatch(/^\s+at /m);
+  });
+
   it("serves from a data folder too deep for the command's socket, and warns of it and of a retired setting at start", async () => {
     const deepDir = path.join(
       servers.workDir,

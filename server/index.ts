@@ -223,20 +223,29 @@ function listen(server: Server, port: number, host: string, database: OpenedData
   return new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       void database.close().finally(() => {
-        reject(error.code === 'EADDRINUSE' ? new PortInUseError(port, host) : error);
+        const why = error.code && cannotListenBecause[error.code]?.(port, host);
+        reject(why ? new CannotListenError(why) : error);
       });
     });
     server.listen(port, host, () => resolve());
   });
 }
 
-class PortInUseError extends Error {
-  constructor(port: number, host: string) {
-    super(
-      `Port ${port} on ${host} is already in use; stop the program using it or set PORT to another port.`,
-    );
-    this.name = 'PortInUseError';
-  }
+/** What each refusal to listen means, and what to do. */
+const cannotListenBecause: Record<string, (port: number, host: string) => string> = {
+  EADDRINUSE: (port, host) =>
+    `Port ${port} on ${host} is already in use; stop the program using it or set PORT to another port.`,
+  EACCES: (port) =>
+    `Port ${port} is reserved to root (below 1024): set PORT to 1024 or above (the default is 3000) and let Caddy or nginx serve 80 and 443 (docs/deploy.md).`,
+  EADDRNOTAVAIL: (_port, host) => `HOST=${host} is not an address of this machine: ${setHost}`,
+  ENOTFOUND: (_port, host) => `HOST=${host} is not a name this machine can look up: ${setHost}`,
+  EAI_AGAIN: (_port, host) => `HOST=${host} is not a name this machine can look up: ${setHost}`,
+};
+const setHost =
+  'set HOST to one of its addresses, 127.0.0.1 behind a proxy or 0.0.0.0 for every one.';
+
+class CannotListenError extends Error {
+  name = 'CannotListenError';
 }
 
 main().catch((error: unknown) => {
@@ -250,7 +259,7 @@ main().catch((error: unknown) => {
     DatabaseRoleError,
     DatabaseUnavailableError,
     MigrationError,
-    PortInUseError,
+    CannotListenError,
   ];
   console.error(expected.some((type) => error instanceof type) ? (error as Error).message : error);
   const unusableDataDir =

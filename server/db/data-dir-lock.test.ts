@@ -65,6 +65,14 @@ describe('lockDataDir', () => {
     expect(existsSync(lockPath)).toBe(false);
   });
 
+  it('says what to do with a folder it cannot make, where a file stands in its path', () => {
+    writeFileSync(path.join(dataDir, 'a-file'), '');
+    const under = path.join(dataDir, 'a-file', 'data');
+    expect(() => lockDataDir(under)).toThrow(
+      `DATA_DIR: ${under} cannot be made: a file stands in its path. Set DATA_DIR to a folder, or move the file away.`,
+    );
+  });
+
   it('refuses a second lock on the same directory with a clear message', () => {
     const lock = lockDataDir(dataDir);
     try {

@@ -8,9 +8,10 @@ import {
   statSync,
   unlinkSync,
 } from 'node:fs';
-import { hostname } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import path from 'node:path';
-import { createPrivateFile, privateDirMode } from './private-data-dir.ts';
+import { ConfigError } from '../../supabase/functions/_shared/config.ts';
+import { createPrivateFile, privateDirMode, shellQuote } from './private-data-dir.ts';
 
 /**
  * One server per data directory. PGlite itself lets a second process open the
@@ -63,7 +64,11 @@ const heldByThisProcess = new Set<string>();
 
 export function lockDataDir(dataDir: string) {
   // Private from the start (private-data-dir.ts): the database's files are created in it next.
-  mkdirSync(dataDir, { recursive: true, mode: privateDirMode });
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: privateDirMode });
+  } catch (error) {
+    throw cannotMake(dataDir, error);
+  }
   const lockPath = path.join(realpathSync(dataDir), lockFileName);
   const me = { ...describeThisProcess(), directory: identifyDirectory(dataDir) };
   if (heldByThisProcess.has(lockPath)) throw new DataDirLockedError(dataDir, lockPath, me);
@@ -82,6 +87,22 @@ export function lockDataDir(dataDir: string) {
     setStaleLockAside(lockPath, found);
   }
   throw new Error(`Could not take the lock ${lockPath}: other servers keep starting; try again.`);
+}
+
+/** A data folder this user may not make (or where a file stands), said with what to do. */
+function cannotMake(dataDir: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  const user = userInfo().username;
+  const why: Record<string, string> = {
+    ENOTDIR: 'a file stands in its path. Set DATA_DIR to a folder, or move the file away.',
+    EEXIST: 'a file stands in its path. Set DATA_DIR to a folder, or move the file away.',
+    EROFS: 'its file system is read-only. Set DATA_DIR to a folder on a writable disk.',
+    EACCES:
+      `${user}, who runs this, may not write where it goes. Set DATA_DIR to a folder ${user} may write, or make this one for ${user} (as root):\n` +
+      `    install -d -m 700 -o ${shellQuote(user)} ${shellQuote(dataDir)}`,
+  };
+  const reason = why[code === 'EPERM' ? 'EACCES' : code];
+  return reason ? new ConfigError([`DATA_DIR: ${dataDir} cannot be made: ${reason}`]) : error;
 }
 
 /**

@@ -71,7 +71,9 @@ function statIfPresent(target: string): Stats | undefined {
   try {
     return statSync(target);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // Not there, under a file, or out of sight: making it then says why it cannot be.
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (['ENOENT', 'ENOTDIR', 'EACCES'].includes(code)) return undefined;
     throw error;
   }
 }
