@@ -81,6 +81,20 @@ test.describe('on a phone', () => {
   });
 });
 
+test.describe('at 400 % zoom', () => {
+  test.use({ reducedMotion: 'reduce', viewport: { width: 320, height: 256 } });
+
+  test('the top bar scrolls away with the page and no Book button is fixed over it', async ({
+    page,
+  }) => {
+    await openView(page, 'benefits');
+    await page.mouse.wheel(0, 1500);
+    await expect(page.locator('html')).toHaveAttribute(bookingHeroAwayAttribute, '');
+    await expect(fixedBookButton(page)).toBeHidden();
+    await expect(page.locator('header.nav-bar')).not.toBeInViewport();
+  });
+});
+
 test.describe('on a wide screen', () => {
   const topBarLink = (page: Page) =>
     page.locator('header.nav-bar').getByRole('link', { name: site.chrome.quickBook });
