@@ -74,6 +74,13 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
           (elsewhere ? ` --${elsewhere} is an option of ${ownersOf(elsewhere)}.` : ''),
       );
     }
+    // `purge --older-than 12mo --older-than 1d` must not quietly take either one.
+    const given = values[token.name];
+    if (option.value && given !== undefined && given !== token.value) {
+      throw new UsageError(
+        `--${token.name} is given twice (${String(given)} and ${token.value ?? 'no value'}): give it once.`,
+      );
+    }
     if (option.value) {
       if (token.value === undefined || token.value === '') {
         throw new UsageError(`--${token.name} needs a value: --${token.name} ${option.value}.`);

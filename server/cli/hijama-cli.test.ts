@@ -300,6 +300,8 @@ describe('hijama on the embedded database, no server running', () => {
     'list purge': 'list takes no argument purge. Run one command at a time.',
     '--since': '--since needs a value: --since <when>.',
     '--json=yes': '--json takes no value (got --json=yes).',
+    'purge --older-than 12mo --older-than 1d':
+      '--older-than is given twice (12mo and 1d): give it once.',
     answer: "answer needs a request's reference: npx hijama answer REF [--by <channel> | --undo].",
     delete: "delete needs a request's reference: npx hijama delete REF [--yes].",
     'answer 1A2B3C4D --undo --by email': 'Choose one of --by and --undo.',
