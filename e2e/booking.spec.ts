@@ -202,6 +202,12 @@ for (const [situation, answer] of failedAnswers) {
     const alert = page.getByRole('alert');
     await expect(alert).toHaveText(submitFailure);
     await expect(alert.locator('svg')).toHaveCount(1);
+    // And another way to reach the practice, should it keep failing.
+    await expect(
+      page
+        .locator('.form-failure-fallback')
+        .getByRole('link', { name: site.contactDetails.phone.display }),
+    ).toHaveAttribute('href', `tel:${site.contactDetails.phone.international}`);
     for (const [label, value] of Object.entries(typed))
       await expect(page.getByLabel(labels[label as keyof typeof typed])).toHaveValue(value);
     expect(errors.some((text) => text.includes('could not be sent'))).toBe(true);

@@ -19,6 +19,7 @@ import { bookingFormClass } from '../boot/protocol.ts';
 import { takeHeldSend, type AgentSubmitEvent } from './form-before-app.ts';
 
 const copy = site.bookingForm;
+const { phone } = site.contactDetails;
 
 /**
  * The booking request form: the component renders and dispatches; submission.ts
@@ -212,6 +213,15 @@ export function BookingForm() {
           <p className="form-failure" role="alert" tabIndex={-1} ref={failureRef}>
             <CircleAlert aria-hidden="true" className="form-failure-icon" />
             {state.failureReason === 'throttled' ? copy.throttled : copy.failure}
+          </p>
+        ) : null}
+        {state.status === 'error' && state.failureReason !== 'throttled' ? (
+          <p className="form-failure-fallback">
+            {copy.failureFallback}{' '}
+            <a className="inline-link" href={`tel:${phone.international}`}>
+              {phone.display}
+            </a>
+            .
           </p>
         ) : null}
 

@@ -354,6 +354,8 @@ export const site = {
         ? 'Please correct the highlighted field.'
         : `Please correct the ${count} highlighted fields.`,
     failure: 'There was an error submitting your request. Please try again.',
+    /** Under the failure, so that a request that cannot be sent still reaches the practice; the phone number follows. */
+    failureFallback: 'If it keeps failing, call or text us on',
     /** When a send has waited too long for the page's code (src/boot/send-stalled.ts). */
     sendStalled: `This page has not finished loading, so your request has not been sent yet. If this lasts, check your connection and reload the page, or call us on ${phone.display}.`,
     /** When too many requests came in a short time (from this visitor, or from robots). */
