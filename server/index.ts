@@ -37,6 +37,7 @@ import { describeSmtpFailure, describeSmtpSuccess } from './notifications/smtp-c
 import { describePeriod } from '../supabase/functions/_shared/retention/period.ts';
 import {
   purgeOldRequests,
+  retentionTooShort,
   retentionWarning,
 } from '../supabase/functions/_shared/retention/retention.ts';
 import { ignoredSettings, loadSettings, readDotEnv } from './settings.ts';
@@ -151,7 +152,7 @@ async function main() {
         `Set ${channelSettingsHint} in .env and restart the server (docs/notifications.md).`,
     );
   }
-  if (retention) {
+  if (retention && !retentionTooShort(retention)) {
     console.log(
       `Booking requests older than ${describePeriod(retention)} are deleted at start and daily.`,
     );
@@ -187,7 +188,7 @@ async function main() {
           siteUrl: notifyConfig?.siteUrl ?? siteUrlFrom(undefined),
           log: consoleLog,
         });
-        if (atStart && retention && report.purged === undefined) {
+        if (atStart && retention && !retentionTooShort(retention) && report.purged === undefined) {
           await purgeOldRequests({
             db: database.db,
             period: retention,

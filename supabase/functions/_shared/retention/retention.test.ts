@@ -31,11 +31,6 @@ describe('loadRetention', () => {
     expect(() => loadRetention({ RETENTION: '6m' })).toThrow(
       'RETENTION: "6m" could mean minutes or months: write 6mo for months',
     );
-    // A slip for 12mo that would delete yesterday's requests each day.
-    expect(() => loadRetention({ RETENTION: '12d' })).toThrow(
-      /RETENTION must be at least a month \(28d, 4w or 1mo\): .* \(got "12d"\)\. To delete requests sooner, run `npx hijama purge` by hand\.$/,
-    );
-    expect(loadRetention({ RETENTION: '4w' })).toEqual({ count: 4, unit: 'w' });
   });
 });
 
@@ -44,6 +39,13 @@ describe('retentionWarning', () => {
     expect(retentionWarning(promisedRetention)).toBeUndefined();
     expect(retentionWarning({ count: 30, unit: 'd' })).toBeUndefined();
     expect(retentionWarning({ count: 1, unit: 'y' })).toBeUndefined();
+  });
+
+  it('warns that nothing is deleted by a period shorter than a month, likely a slip (12d for 12mo)', () => {
+    expect(retentionWarning({ count: 12, unit: 'd' })).toBe(
+      `Warning: RETENTION=12d is shorter than a month, so nothing is deleted: set it to 28d, 4w, 1mo or longer (${practice.retentionMonths}mo, as the privacy notice says), or delete sooner by hand with \`npx hijama purge\`.`,
+    );
+    expect(retentionWarning({ count: 4, unit: 'w' })).toBeUndefined();
   });
 
   it('warns, saying what to do, when retention is off or longer than promised', () => {
@@ -92,5 +94,11 @@ describe.each(testEngines('retention'))('purgeOldRequests on $name', (engine) =>
       `select 1 from app_private.messages where kind = 'notification'`,
     );
     expect(outbox).toHaveLength(1);
+
+    // A period shorter than a month deletes nothing, and says why.
+    await expect(
+      purgeOldRequests({ db: opened.db, period: { count: 1, unit: 'd' }, now, log: console }),
+    ).rejects.toThrow(/^RETENTION=1d is shorter than a month, so nothing is deleted/);
+    expect((await opened.db.query('select 1 from public.bookings')).rows).toHaveLength(1);
   });
 });

@@ -35,26 +35,32 @@ export function loadRetention(env: Env = process.env): Period | undefined {
       `RETENTION must be a number followed by ${periodUnitsHint}, or off (got "${text}").`,
     ]);
   }
-  if (period.count * shortestDaysIn[period.unit] < 28) {
-    throw new ConfigError([
-      `RETENTION must be at least a month (28d, 4w or 1mo): a shorter one would delete, every day and without asking, requests the practice may not have answered yet (got "${text}"). To delete requests sooner, run \`npx hijama purge\` by hand.`,
-    ]);
-  }
   return period;
 }
 
 /**
- * The fewest days in each unit, for RETENTION's lower bound: a month. Shorter is
- * more likely a slip (`12d` for `12mo`) than a wish, and a slip here deletes.
+ * Why `period` is too short to purge by, or undefined. Under a month is more
+ * likely a slip (`12d` for `12mo`) than a wish, and a slip here deletes, every
+ * day and without asking, requests the practice may not have answered yet; so
+ * nothing is deleted, and the server's start and the daily summary say so,
+ * while notifications go on (a refused setting would stop the Edge Function's).
  */
+export function retentionTooShort({ count, unit }: Period): string | undefined {
+  if (count * shortestDaysIn[unit] >= 28) return undefined;
+  return `RETENTION=${count}${unit} is shorter than a month, so nothing is deleted: set it to 28d, 4w, 1mo or longer (${practice.retentionMonths}mo, as the privacy notice says), or delete sooner by hand with \`npx hijama purge\`.`;
+}
+
+/** The fewest days in each unit. */
 const shortestDaysIn: Record<Period['unit'], number> = { d: 1, w: 7, mo: 28, y: 365 };
 
-/** The warning to print at start when the period breaks the privacy notice's promise; undefined when it keeps it. */
+/** The warning to print at start when the period breaks the privacy notice's promise or is too short to purge by; undefined when it keeps it. */
 export function retentionWarning(
   period: Period | undefined,
   now: Date = new Date(),
 ): string | undefined {
   const promised = describePeriod(promisedRetention);
+  const tooShort = period && retentionTooShort(period);
+  if (tooShort) return `Warning: ${tooShort}`;
   if (period === undefined) {
     return `Warning: RETENTION is off, so booking requests are kept until deleted by hand, but the privacy notice under the form says they are deleted after ${promised}. Remove RETENTION=off (the server then deletes them daily), or delete them yourself regularly with \`npm run bookings -- purge --older-than ${practice.retentionMonths}mo\`.`;
   }
@@ -72,6 +78,8 @@ export async function purgeOldRequests(options: {
   now: Date;
   log: { info(message: string): void };
 }): Promise<number> {
+  const tooShort = retentionTooShort(options.period);
+  if (tooShort) throw new Error(tooShort);
   const cutoff = periodBefore(options.now, options.period);
   // As `hijama purge` deletes: as the connection's user, which owns the tables.
   const deleted = await createOwnerBookingsRepository(options.db).delete({ before: cutoff });
