@@ -328,11 +328,12 @@ export interface Release100Settings {
  * links already sent still work. A backup that names no migrations (a Supabase
  * project migrated with `supabase db push` only), or those of a build before
  * release 1.0.0 (replaced by the 1.0.0 baseline), is loaded into the whole
- * schema, into the columns it has; so is any backup restored into a Supabase
- * project where `supabase db push` has made the schema.
+ * schema, into the columns it has (the others take their defaults); so is any
+ * backup restored into a Supabase project where `supabase db push` has made the schema.
  *
  * Refuses, changing nothing, a database that already holds rows other than the
- * settings its migrations made, and a backup made with migrations of a newer version.
+ * settings its migrations made, a backup made with migrations of a newer version,
+ * one holding a table or column the schema lacks, and one lacking a table of its own schema.
  */
 export async function restoreBackup(
   db: Database,
@@ -352,9 +353,9 @@ export async function restoreBackup(
     );
   }
   await refuseUnlessEmpty(db);
+  const applied = await appliedMigrations(db);
   // The schema made by `supabase db push`, which records its migrations elsewhere.
-  const pushed =
-    (await appliedMigrations(db)) === undefined && (await hasTable(db, 'public.bookings'));
+  const pushed = applied === undefined && (await hasTable(db, 'public.bookings'));
   const last = older.length > 0 ? undefined : backup.migrations?.at(-1);
   // One transaction, the migrations' included: a restore stopped or refused
   // half-way leaves the database as it was, to be restored again, rather than
@@ -372,9 +373,11 @@ export async function restoreBackup(
         `The backup holds a table that this version's schema does not have (${unknownTable}): restore it with the version that made it.`,
       );
     }
-    // The schema is the one the backup was read from, which wrote every table, empty or not.
+    // Made here up to the backup's migrations, the schema is the one the backup was
+    // read from, which wrote every table, empty or not (a database already migrated
+    // further has tables a backup of an earlier release never had).
     const missingTable =
-      backup.version === backupVersion && last && !pushed
+      backup.version === backupVersion && last && applied === undefined && !pushed
         ? tables.find((table) => !(table.name in backup.tables))
         : undefined;
     if (missingTable) {
@@ -513,7 +516,8 @@ async function loadTable(
     [table.name],
   );
   const inBackup = new Set(rows.flatMap((row) => Object.keys(row)));
-  // A value with no column to hold it would be lost without a word.
+  // A value with no column to hold it would be lost without a word. (No migration
+  // has dropped a column: one that does must let older backups' values of it go here.)
   const unknownColumn = [...inBackup].find((name) => !columns.some((c) => c.name === name));
   if (unknownColumn) {
     throw new RestoreRefusedError(
