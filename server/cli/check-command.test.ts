@@ -155,12 +155,24 @@ describe('npx hijama check', () => {
   });
 
   it('tries DATABASE_URL, saying plainly when it does not answer', async () => {
-    writeDotEnv({ DATABASE_URL: 'postgresql://hijama:secret@127.0.0.1:1/hijama' });
+    // A password with a / not %-encoded, which a URL reads as the end of the host.
+    writeDotEnv({ DATABASE_URL: 'postgresql://localhost:1/secret@127.0.0.1:1/hijama' });
     const refused = await run([], (io) => check(io, filledIn));
     expect(refused.code).toBe(1);
-    expect(refused.stdout).toMatch(/^FIX  Could not connect to .*127\.0\.0\.1:1\b.*$/m);
+    expect(refused.stdout).toMatch(
+      /^FIX  Could not connect to PostgreSQL at 127\.0\.0\.1:1\/hijama: .*: check DATABASE_URL, and that the database is running\.$/m,
+    );
     expect(refused.stdout).not.toContain('secret');
     if (!testDatabaseUrl) return;
+    // Reached, but refused: a database that does not exist (or a wrong password or user).
+    const wrongName = new URL(testDatabaseUrl);
+    wrongName.pathname = '/no_such_database';
+    writeDotEnv({ DATABASE_URL: wrongName.href });
+    const wrong = await run([], (io) => check(io, filledIn));
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toMatch(
+      /^FIX  DATABASE_URL: database "no_such_database" does not exist \(3D000\): check DATABASE_URL/m,
+    );
     writeDotEnv({ DATABASE_URL: testDatabaseUrl });
     const answered = await run([], (io) => check(io, filledIn));
     expect(answered.stdout).toMatch(/^ok   The database .* answers[.:]/m);

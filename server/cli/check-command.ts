@@ -6,11 +6,12 @@ import { channelSettingsHint } from '../../supabase/functions/_shared/notificati
 import { createChannels } from '../../supabase/functions/_shared/notifications/setup.ts';
 import { composeTestMessage } from '../../supabase/functions/_shared/notifications/test-message.ts';
 import {
+  DatabaseError,
   DatabaseUnavailableError,
   type Database,
 } from '../../supabase/functions/_shared/db/database.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
-import { appliedMigrations } from '../db/migrate.ts';
+import { appliedMigrations, hasTable } from '../db/migrate.ts';
 import { checkApiRoles, DatabaseRoleError } from '../db/open-database.ts';
 import { checkDataDirIsPrivate, formatMode, openMode } from '../db/private-data-dir.ts';
 import { describeSmtpFailure } from '../notifications/smtp-check.ts';
@@ -100,21 +101,23 @@ async function checkDatabase(url: string): Promise<Finding> {
   let db: Database | undefined;
   try {
     db = await openPostgres(url);
-    const made = (await appliedMigrations(db)) !== undefined;
+    // Made by the server's migrations, or by `supabase db push` (hosted Supabase).
+    const made = (await hasTable(db, 'public.bookings')) || (await appliedMigrations(db));
     if (made) await checkApiRoles(db);
     return {
       ok: true,
       line: `The database ${db.description} answers${made ? '' : ': the server makes its tables at its first start'}.`,
     };
   } catch (error) {
-    if (!(error instanceof DatabaseUnavailableError || error instanceof DatabaseRoleError)) {
+    if (error instanceof DatabaseRoleError) return { ok: false, line: error.message };
+    // Out of reach, or refused: a wrong password, user or database name.
+    if (!(error instanceof DatabaseUnavailableError || error instanceof DatabaseError)) {
       throw error;
     }
-    const what =
-      error instanceof DatabaseRoleError
-        ? ''
-        : ': check DATABASE_URL, and that the database is running';
-    return { ok: false, line: `${error.message}${what}` };
+    return {
+      ok: false,
+      line: `${error instanceof DatabaseError ? 'DATABASE_URL: ' : ''}${describeError(error)}: check DATABASE_URL, and that the database is running.`,
+    };
   } finally {
     await db?.close();
   }

@@ -169,7 +169,9 @@ function queryable(runner: pg.Pool | pg.PoolClient): Queryable {
 /** The server and database names of a connection string, without credentials. */
 function describe(connectionString: string): string {
   try {
-    const url = new URL(connectionString);
+    // Up to the last @ is credentials, even where a password's own / or @ was
+    // not written %-encoded and would be read as the host's or the path's.
+    const url = new URL(connectionString.replace(/^([a-z]+:\/\/)[^]*@/i, '$1'));
     return `PostgreSQL at ${url.host}${url.pathname}`;
   } catch {
     return 'PostgreSQL';
