@@ -237,10 +237,13 @@ const cannotListenBecause: Record<string, (port: number, host: string) => string
   EADDRINUSE: (port, host) =>
     `Port ${port} on ${host} is already in use; stop the program using it or set PORT to another port.`,
   EACCES: (port) =>
-    `Port ${port} is reserved to root (below 1024): set PORT to 1024 or above (the default is 3000) and let Caddy or nginx serve 80 and 443 (docs/deploy.md).`,
+    port < 1024
+      ? `Port ${port} is reserved to root (below 1024): set PORT to 1024 or above (the default is 3000) and let Caddy or nginx serve 80 and 443 (docs/deploy.md).`
+      : `This user may not listen on port ${port} (the system reserves it): set PORT to another port.`,
   EADDRNOTAVAIL: (_port, host) => `HOST=${host} is not an address of this machine: ${setHost}`,
   ENOTFOUND: (_port, host) => `HOST=${host} is not a name this machine can look up: ${setHost}`,
-  EAI_AGAIN: (_port, host) => `HOST=${host} is not a name this machine can look up: ${setHost}`,
+  EAI_AGAIN: (_port, host) =>
+    `HOST=${host} could not be looked up (no name server answered): ${setHost}`,
 };
 const setHost =
   'set HOST to one of its addresses, 127.0.0.1 behind a proxy or 0.0.0.0 for every one.';

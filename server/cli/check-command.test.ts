@@ -214,6 +214,17 @@ describe('the data directory, as the command finds it', () => {
     expect(result.stderr).not.toContain('never run');
   });
 
+  it("says what to do where a file stands in the folder's path, in check as in every command", async () => {
+    writeFileSync(path.join(workDir(), 'a-file'), '');
+    const dataDir = path.join(workDir(), 'a-file', 'data');
+    writeDotEnv({ DATA_DIR: dataDir });
+    const line = `DATA_DIR: ${dataDir} cannot be used: a file stands in its path. Set DATA_DIR to a folder, or move the file away.`;
+    expect((await run([], (io) => check(io, filledIn))).stdout).toContain(`FIX  ${line}\n`);
+    const listed = await run(['list']);
+    expect(listed.code).toBe(1);
+    expect(listed.stderr).toContain(`  ${line}\n`);
+  });
+
   it('warns of a folder open to its group or to others', async () => {
     const dataDir = path.join(workDir(), 'data');
     mkdirSync(dataDir);

@@ -71,7 +71,8 @@ export async function check(io: CliIo, content: LaunchContent = shippedContent):
           : `The data directory ${dataDir} does not exist yet: the server makes it, private to its user, at its first start.`,
       );
     } catch (error) {
-      fail(describeError(error));
+      if (error instanceof ConfigError) error.problems.forEach(fail);
+      else fail(describeError(error));
     }
   }
 

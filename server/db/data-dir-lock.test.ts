@@ -69,7 +69,7 @@ describe('lockDataDir', () => {
     writeFileSync(path.join(dataDir, 'a-file'), '');
     const under = path.join(dataDir, 'a-file', 'data');
     expect(() => lockDataDir(under)).toThrow(
-      `DATA_DIR: ${under} cannot be made: a file stands in its path. Set DATA_DIR to a folder, or move the file away.`,
+      `DATA_DIR: ${under} cannot be used: a file stands in its path. Set DATA_DIR to a folder, or move the file away.`,
     );
   });
 

@@ -8,10 +8,9 @@ import {
   statSync,
   unlinkSync,
 } from 'node:fs';
-import { hostname, userInfo } from 'node:os';
+import { hostname } from 'node:os';
 import path from 'node:path';
-import { ConfigError } from '../../supabase/functions/_shared/config.ts';
-import { createPrivateFile, privateDirMode, shellQuote } from './private-data-dir.ts';
+import { createPrivateFile, privateDirMode, unusableDataDir } from './private-data-dir.ts';
 
 /**
  * One server per data directory. PGlite itself lets a second process open the
@@ -67,7 +66,7 @@ export function lockDataDir(dataDir: string) {
   try {
     mkdirSync(dataDir, { recursive: true, mode: privateDirMode });
   } catch (error) {
-    throw cannotMake(dataDir, error);
+    throw unusableDataDir(dataDir, error);
   }
   const lockPath = path.join(realpathSync(dataDir), lockFileName);
   const me = { ...describeThisProcess(), directory: identifyDirectory(dataDir) };
@@ -87,22 +86,6 @@ export function lockDataDir(dataDir: string) {
     setStaleLockAside(lockPath, found);
   }
   throw new Error(`Could not take the lock ${lockPath}: other servers keep starting; try again.`);
-}
-
-/** A data folder this user may not make (or where a file stands), said with what to do. */
-function cannotMake(dataDir: string, error: unknown): unknown {
-  const code = (error as NodeJS.ErrnoException).code ?? '';
-  const user = userInfo().username;
-  const why: Record<string, string> = {
-    ENOTDIR: 'a file stands in its path. Set DATA_DIR to a folder, or move the file away.',
-    EEXIST: 'a file stands in its path. Set DATA_DIR to a folder, or move the file away.',
-    EROFS: 'its file system is read-only. Set DATA_DIR to a folder on a writable disk.',
-    EACCES:
-      `${user}, who runs this, may not write where it goes. Set DATA_DIR to a folder ${user} may write, or make this one for ${user} (as root):\n` +
-      `    install -d -m 700 -o ${shellQuote(user)} ${shellQuote(dataDir)}`,
-  };
-  const reason = why[code === 'EPERM' ? 'EACCES' : code];
-  return reason ? new ConfigError([`DATA_DIR: ${dataDir} cannot be made: ${reason}`]) : error;
 }
 
 /**

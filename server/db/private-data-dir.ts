@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
+import { ConfigError } from '../../supabase/functions/_shared/config.ts';
 
 /**
  * The embedded database's folder holds every booking request (names, phone
@@ -65,15 +66,31 @@ export class DataDirOwnerError extends Error {
   }
 }
 
+/**
+ * A data folder this user cannot reach or make (or where a file stands), said
+ * with what to do; any other error as it is.
+ */
+export function unusableDataDir(dataDir: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  const user = userInfo().username;
+  const inTheWay = 'a file stands in its path. Set DATA_DIR to a folder, or move the file away.';
+  const why: Record<string, string> = {
+    ENOTDIR: inTheWay,
+    EEXIST: inTheWay,
+    EROFS: 'its file system is read-only. Set DATA_DIR to a folder on a writable disk.',
+    EACCES: `${user}, who runs this, may not reach or make it. Run this as the user the folder is for, or set DATA_DIR to a folder ${user} may write.`,
+  };
+  const reason = why[code === 'EPERM' ? 'EACCES' : code];
+  return reason ? new ConfigError([`DATA_DIR: ${dataDir} cannot be used: ${reason}`]) : error;
+}
+
 /** A folder's or file's status, or undefined when it is not made yet (a data folder is then created private) or on Windows. */
 function statIfPresent(target: string): Stats | undefined {
   if (process.platform === 'win32') return undefined;
   try {
     return statSync(target);
   } catch (error) {
-    // Not there, under a file, or out of sight: making it then says why it cannot be.
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    if (['ENOENT', 'ENOTDIR', 'EACCES'].includes(code)) return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
 }
@@ -84,7 +101,12 @@ function statIfPresent(target: string): Stats | undefined {
  * run later as the folder's owner, cannot read.
  */
 export function checkDataDirOwner(dataDir: string): void {
-  const stat = statIfPresent(dataDir);
+  let stat: Stats | undefined;
+  try {
+    stat = statIfPresent(dataDir);
+  } catch (error) {
+    throw unusableDataDir(dataDir, error);
+  }
   const uid = process.getuid?.();
   if (stat && uid !== undefined && stat.uid !== uid) throw new DataDirOwnerError(dataDir, stat.uid);
 }
