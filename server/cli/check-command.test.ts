@@ -160,7 +160,7 @@ describe('npx hijama check', () => {
     const refused = await run([], (io) => check(io, filledIn));
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(
-      /^FIX  Could not connect to PostgreSQL at 127\.0\.0\.1:1\/hijama: .*: check DATABASE_URL, and that the database is running\.$/m,
+      /^FIX {2}Could not connect to PostgreSQL at 127\.0\.0\.1:1\/hijama: .*: check DATABASE_URL, and that the database is running\.$/m,
     );
     expect(refused.stdout).not.toContain('secret');
     if (!testDatabaseUrl) return;
@@ -171,11 +171,11 @@ describe('npx hijama check', () => {
     const wrong = await run([], (io) => check(io, filledIn));
     expect(wrong.code).toBe(1);
     expect(wrong.stdout).toMatch(
-      /^FIX  DATABASE_URL: database "no_such_database" does not exist \(3D000\): check DATABASE_URL/m,
+      /^FIX {2}DATABASE_URL: database "no_such_database" does not exist \(3D000\): check DATABASE_URL/m,
     );
     writeDotEnv({ DATABASE_URL: testDatabaseUrl });
     const answered = await run([], (io) => check(io, filledIn));
-    expect(answered.stdout).toMatch(/^ok   The database .* answers[.:]/m);
+    expect(answered.stdout).toMatch(/^ok {3}The database .* answers[.:]/m);
     expect(answered.code).toBe(0);
   });
 
