@@ -243,7 +243,7 @@ test('a retry after a lost answer stores one row', async ({ page }) => {
   expect(await storedBookings(email)).toHaveLength(1);
 });
 
-test('a visitor who leaves the booking page while it sends finds the outcome on coming back: the failure with what was typed, then the thanks, one row stored', async ({
+test('a visitor who leaves the booking page while it sends finds the outcome on coming back: the failure with what was typed, then the thanks (and the assistant that sent it its answer), one row stored', async ({
   page,
 }) => {
   const posts = bookingPosts(page);
@@ -262,10 +262,24 @@ test('a visitor who leaves the booking page while it sends finds the outcome on 
   const typed = { fullName: 'Away Awhile', phone: '07700 900123', email, instagram: '' };
   await fillForm(page, typed);
 
-  /** Sends, leaves with Back while it says Submitting..., has the send end so, comes back. */
+  /**
+   * Sends, leaves with Back while it says Submitting..., has the send end so, comes back.
+   * The second send is a browser assistant's (WebMCP): its answer must come too.
+   */
   async function sendAndLeave(how: 'lost' | 'through') {
     const sends = answers.length + 1;
-    await submitButton(page).click();
+    if (how === 'lost') await submitButton(page).click();
+    else {
+      await page.locator('form').evaluate((form) => {
+        const submit = new SubmitEvent('submit', { bubbles: true, cancelable: true });
+        const asked = window as { agentReply?: Promise<string> };
+        Object.assign(submit, {
+          agentInvoked: true,
+          respondWith: (reply: Promise<string>) => (asked.agentReply = reply),
+        });
+        form.dispatchEvent(submit);
+      });
+    }
     await expect(page.getByRole('button', { name: specifiedWords.submittingButton })).toBeVisible();
     await expect.poll(() => answers.length).toBe(sends);
     await page.goBack();
@@ -286,6 +300,9 @@ test('a visitor who leaves the booking page while it sends finds the outcome on 
 
   await sendAndLeave('through');
   await expect(thankYou(page)).toBeVisible();
+  expect(await page.evaluate(() => (window as { agentReply?: Promise<string> }).agentReply)).toBe(
+    site.bookingForm.agentTool.replies.sent,
+  );
   expect(posts[0]!.postDataJSON().id).toBe(posts[1]!.postDataJSON().id);
   expect(await storedBookings(email)).toHaveLength(1);
 });

@@ -33,18 +33,26 @@ export function dispatchBookingForm(event: BookingFormEvent): void {
  * no id yet: a retry of the same content carries the same id, so it cannot be
  * stored twice.
  */
-export function submitBookingForm(newRequestId: string, trap: string): void {
+export function submitBookingForm(
+  newRequestId: string,
+  trap: string,
+  /** Told the state the submit ends in: refused, sent or failed (an assistant's answer). */
+  onSettled?: (settled: BookingFormState) => void,
+): void {
   const before = state;
   dispatchBookingForm({ type: 'submitted', newRequestId });
-  if (state.status !== 'submitting' || before.status === 'submitting') return;
+  if (before.status === 'submitting') return;
+  if (state.status !== 'submitting') return onSettled?.(state);
   const row = toBookingRow(state.values, state.requestId!);
-  sendBookingRequest(trap ? { ...row, website: trap } : row).then(
-    () => dispatchBookingForm({ type: 'succeeded' }),
-    (error: unknown) => {
-      console.error('The booking request could not be sent:', error);
-      dispatchBookingForm({ type: 'failed', reason: isThrottled(error) ? 'throttled' : 'error' });
-    },
-  );
+  sendBookingRequest(trap ? { ...row, website: trap } : row)
+    .then(
+      () => dispatchBookingForm({ type: 'succeeded' }),
+      (error: unknown) => {
+        console.error('The booking request could not be sent:', error);
+        dispatchBookingForm({ type: 'failed', reason: isThrottled(error) ? 'throttled' : 'error' });
+      },
+    )
+    .finally(() => onSettled?.(state));
 }
 
 function subscribe(listener: () => void): () => void {

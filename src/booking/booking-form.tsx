@@ -15,10 +15,25 @@ import {
   submitBookingForm,
   useBookingFormState,
 } from './booking-form-store.ts';
+import type { BookingFormState } from './submission.ts';
 import { bookingFormClass } from '../boot/protocol.ts';
 import { takeHeldSend, type AgentSubmitEvent } from './form-before-app.ts';
 
 const copy = site.bookingForm;
+
+/** What an assistant that submitted the form is told of the state it ended in. */
+function agentReplyFor(settled: BookingFormState): string {
+  const { replies } = copy.agentTool;
+  if (settled.status === 'success') return replies.sent;
+  if (settled.status === 'error') return replies.failed;
+  return replies.refused(
+    bookingFields
+      .flatMap((field) =>
+        settled.failures[field] ? [messageFor(field, settled.failures[field])] : [],
+      )
+      .join('; '),
+  );
+}
 const { phone } = site.contactDetails;
 
 /**
@@ -31,12 +46,8 @@ export function BookingForm() {
   const inputs = useRef<Partial<Record<BookingField, HTMLInputElement | null>>>({});
   const failureRef = useRef<HTMLParagraphElement>(null);
   const trapRef = useRef<HTMLInputElement>(null);
-  /** Answers an assistant that submitted the form, once the outcome is known. */
-  const agentReply = useRef<((reply: string) => void) | null>(null);
-  const replyToAgent = (reply: string) => {
-    agentReply.current?.(reply);
-    agentReply.current = null;
-  };
+  /** The assistant that asked for a send before the app had adopted the form, to be answered. */
+  const heldReply = useRef<((reply: string) => void) | null>(null);
   const submitting = state.status === 'submitting';
   // Pre-rendered, the form works as plain HTML before the app adopts it
   // (form-before-app.ts): a visitor types into it, and a browser assistant
@@ -53,7 +64,7 @@ export function BookingForm() {
   useEffect(() => {
     const held = takeHeldSend();
     if (!held) return;
-    agentReply.current = held.reply;
+    heldReply.current = held.reply;
     formRef.current?.requestSubmit();
   }, []);
 
@@ -68,15 +79,6 @@ export function BookingForm() {
     seenRefusals.current = state.refusedSubmits;
     const first = bookingFields.find((field) => state.failures[field]);
     if (first) inputs.current[first]?.focus();
-    replyToAgent(
-      copy.agentTool.replies.refused(
-        bookingFields
-          .flatMap((field) =>
-            state.failures[field] ? [messageFor(field, state.failures[field])] : [],
-          )
-          .join('; '),
-      ),
-    );
     // Only a new refused submit moves focus, not every change of the failures.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state.refusedSubmits]);
@@ -87,11 +89,7 @@ export function BookingForm() {
   const previousStatus = useRef(state.status);
   useEffect(() => {
     if (state.status === previousStatus.current) return;
-    if (state.status === 'error') {
-      failureRef.current?.focus();
-      replyToAgent(copy.agentTool.replies.failed);
-    }
-    if (state.status === 'success') replyToAgent(copy.agentTool.replies.sent);
+    if (state.status === 'error') failureRef.current?.focus();
     if (previousStatus.current === 'success' && state.status === 'idle')
       inputs.current.fullName?.focus();
     previousStatus.current = state.status;
@@ -109,10 +107,17 @@ export function BookingForm() {
       if (typeof value === 'string') dispatch({ type: 'edited', field, value });
     }
     const submit = event.nativeEvent as AgentSubmitEvent;
+    let reply = heldReply.current;
+    heldReply.current = null;
     if (submit.agentInvoked && typeof submit.respondWith === 'function') {
-      submit.respondWith(new Promise<string>((resolve) => (agentReply.current = resolve)));
+      submit.respondWith(new Promise<string>((resolve) => (reply = resolve)));
     }
-    submitBookingForm(crypto.randomUUID(), trapRef.current?.value.trim() ?? '');
+    // Answered from the store, so that the answer comes though the view is left meanwhile.
+    submitBookingForm(
+      crypto.randomUUID(),
+      trapRef.current?.value.trim() ?? '',
+      reply ? (settled) => reply?.(agentReplyFor(settled)) : undefined,
+    );
   };
 
   const failureCount = Object.keys(state.failures).length;
