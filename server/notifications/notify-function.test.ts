@@ -377,6 +377,16 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       expect(peer.mails).toHaveLength(2);
     });
 
+    it('goes on sending notifications when a setting of the daily run is wrong, which stops that run alone', async () => {
+      const { peer, url } = await functionWithSmtp({ NOTIFY_DAILY_SUMMARY_AT: '25:00' });
+      await insertAsVisitor([bookingWithId()]);
+      expect((await call(url)).body).toEqual({ sent: 1, failed: 0, pending: 0 });
+      expect(peer.mails).toHaveLength(1);
+      const heartbeat = await call(url, { body: JSON.stringify({ task: 'heartbeat' }) });
+      expect(heartbeat.status).toBe(500);
+      expect(heartbeat.body.error).toMatch(/NOTIFY_DAILY_SUMMARY_AT/);
+    });
+
     it('is called by the database after a booking, with the address and secret from Vault', async () => {
       const { peer, url } = await functionWithSmtp();
       // Stand-ins for Supabase's pg_net and Vault, with their real names and

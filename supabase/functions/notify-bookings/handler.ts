@@ -56,12 +56,16 @@ export function createNotifyHandler(
   const databaseUrl = env.SUPABASE_DB_URL?.trim() || undefined;
   const { problems, attempt } = collectConfigProblems();
   const config: NotifyConfig | undefined = attempt(() => loadNotifyConfig(env));
-  const retention: Period | undefined = attempt(() => loadRetention(env));
-  const schedule: DailySchedule | undefined = attempt(() => loadDailySchedule(env));
   if (!databaseUrl) problems.push('SUPABASE_DB_URL is not set.');
   if (!problems.length && !config) {
     problems.push(`No notification channel is configured: set ${channelSettingsHint}.`);
   }
+  // A mistake in a setting of the daily run stops that run alone: the
+  // notifications of requests go on.
+  const daily = collectConfigProblems();
+  const retention: Period | undefined = daily.attempt(() => loadRetention(env));
+  const schedule: DailySchedule | undefined = daily.attempt(() => loadDailySchedule(env));
+  if (daily.problems.length > 0) log.error(`The daily run cannot run: ${daily.problems.join(' ')}`);
 
   return async (request) => {
     if (request.method !== 'POST') {
@@ -74,7 +78,7 @@ export function createNotifyHandler(
     if (!sameSecret(request.headers.get('Authorization') ?? '', `Bearer ${secret}`)) {
       return unauthorized();
     }
-    if (problems.length > 0 || !config || !databaseUrl || !schedule) {
+    if (problems.length > 0 || !config || !databaseUrl) {
       return misconfigured(problems.join(' '));
     }
     let task: unknown;
@@ -89,6 +93,7 @@ export function createNotifyHandler(
     }
     try {
       if (task === 'heartbeat') {
+        if (!schedule || daily.problems.length > 0) return misconfigured(daily.problems.join(' '));
         return done(await heartbeat(databaseUrl, config, schedule, retention, log));
       }
       return done(await sendDue(databaseUrl, config, log));
