@@ -206,6 +206,12 @@ describe('composeBookingEmail', () => {
     const email = composeBookingEmail({ ...notice, fullName: 'A'.repeat(100) }, testSiteUrl);
     expect(email.subject).toBe(`Booking request from ${'A'.repeat(59)}…`);
     expect(email.text).toContain(`Name:       ${'A'.repeat(100)}\n`);
+    // Between characters, never inside an emoji.
+    const emoji = composeBookingEmail(
+      { ...notice, fullName: `${'A'.repeat(58)}😀 Z` },
+      testSiteUrl,
+    );
+    expect(emoji.subject).toBe(`Booking request from ${'A'.repeat(58)}😀…`);
   });
 });
 

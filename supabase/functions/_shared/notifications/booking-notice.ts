@@ -155,9 +155,22 @@ export function actionLine({ label, href }: ReplyAction): string {
 
 /** The e-mail's subject, which is also the push's title. */
 export function bookingSubject(notice: BookingNotice): string {
-  const name = plainText(notice.fullName);
-  const shortName = name.length > maxSubjectName ? `${name.slice(0, maxSubjectName - 1)}…` : name;
+  // Cut between characters, never inside one (an emoji is two UTF-16 units).
+  const name = [...headerText(notice.fullName)];
+  const shortName =
+    name.length > maxSubjectName ? `${name.slice(0, maxSubjectName - 1).join('')}…` : name.join('');
   return `Booking request from ${shortName}`;
+}
+
+/**
+ * A visitor's text in a header (the subject, the reply-to name): plain, and
+ * never taken for an encoded word (`=?utf-8?B?…?=`), which mail clients decode
+ * into text of the visitor's choosing (characters the name rules refuse
+ * included). The invisible word joiner makes the mailer encode the header, so
+ * that it reads as typed.
+ */
+function headerText(value: string): string {
+  return plainText(value).replaceAll('=?', '=\u2060?');
 }
 
 export function composeBookingEmail(notice: BookingNotice, siteUrl: string) {
@@ -255,7 +268,9 @@ export function composeBookingEmail(notice: BookingNotice, siteUrl: string) {
     // The visitor, so that replying to the e-mail answers them; none when the
     // address is unusual: a request stored before the field took plain
     // addresses only may hold a name or a list.
-    ...(plainEmailAddress.test(notice.email) ? { replyTo: { name, address: notice.email } } : {}),
+    ...(plainEmailAddress.test(notice.email)
+      ? { replyTo: { name: headerText(notice.fullName), address: notice.email } }
+      : {}),
   };
 }
 

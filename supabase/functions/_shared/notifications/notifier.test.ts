@@ -99,6 +99,18 @@ describe.each(engines)('the notifier on $name', (engine) => {
   }
   const booking = bookingWithId;
 
+  it('e-mails a name written as an encoded word as typed, not decoded into other words', async () => {
+    const peer = await smtpPeer();
+    startNotifier([emailTo(peer.port)]);
+    const encodedWord = '=?utf-8?B?VVJHRU5UOiBjYWxsIDA5MDk4Nzk4Nzk4?=';
+    expect((await post(booking({ full_name: encodedWord }))).status).toBe(201);
+    await waitFor(() => peer.mails.length === 1, 'the e-mail');
+    // The invisible word joiner that keeps the subject from being read as an encoded word.
+    const shown = (text = '') => text.replaceAll('\u2060', '');
+    expect(shown(peer.mails[0]!.parsed.subject)).toBe(`Booking request from ${encodedWord}`);
+    expect(shown(peer.mails[0]!.parsed.replyTo?.[0]?.name)).toBe(encodedWord);
+  });
+
   it('e-mails the practice every field of a booking, the name as text, the time in UK time', async () => {
     const peer = await smtpPeer({ auth: { user: 'clinic', pass: 's3cret' } });
     startNotifier([emailTo(peer.port, 'clinic:s3cret@')]);
