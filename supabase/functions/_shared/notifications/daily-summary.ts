@@ -275,6 +275,8 @@ export function composeDailySummary(input: DailySummaryInput) {
     html: composeHtml(subject, waitingPart, waiting, lines, now, input.siteUrl),
     /** The requests it lists, for a channel that says less than the text (a push). */
     requests,
+    /** Every request waiting for a reply, of every day: the others it lists are answered. */
+    waiting,
     failingCount: failing.length,
     /** How many requests wait for a reply, of every day. */
     waitingCount: waiting.length,

@@ -67,7 +67,7 @@ const pushedReplies = ['https://ig.me/', 'tel:', 'mailto:'] as const;
  */
 function requestActions(notice: BookingNotice, siteUrl: string): NtfyViewAction[] {
   const mark = markAnsweredActions(notice, siteUrl).map(({ label, href }) =>
-    viewAction(label, href),
+    viewAction(label, href, { clear: true }),
   );
   const answers = replyActions(notice);
   const replies = pushedReplies
@@ -131,7 +131,7 @@ export function composeReminderPush(reminder: ReminderMessage): NtfyMessage {
     actions: alone
       ? requestActions(first, reminder.siteUrl)
       : markAnsweredActions(first, reminder.siteUrl).map(({ href }) =>
-          viewAction(`Mark ${shortReference(first.id)} as answered`, href),
+          viewAction(`Mark ${shortReference(first.id)} as answered`, href, { clear: true }),
         ),
   };
 }
@@ -150,13 +150,17 @@ export function composeAlertPush(alert: PracticeAlert): NtfyMessage {
 
 /**
  * The daily summary in a few lines: each request by name and reference with
- * its reply-by time, and what is failing. Quiet when all is well, insistent
+ * its reply-by time (or answered), and what is failing. Quiet when all is well, insistent
  * when a notification is failing.
  */
 export function composeDailySummaryPush(summary: DailySummaryMessage): NtfyMessage {
+  const stillWaiting = new Set(summary.waiting.map((booking) => booking.id));
   const lines = summary.requests.map(({ booking, notification }) => {
     const state = notification.state === 'failing' ? ' (NOT notified: failing)' : '';
-    return `${plainText(booking.fullName)}, ref ${shortReference(booking.id)}: reply by ${formatUkTimeShort(replyBy(booking.createdAt))}${state}`;
+    const reply = stillWaiting.has(booking.id)
+      ? `reply by ${formatUkTimeShort(replyBy(booking.createdAt))}`
+      : 'answered';
+    return `${plainText(booking.fullName)}, ref ${shortReference(booking.id)}: ${reply}${state}`;
   });
   const failing =
     summary.failingCount === 0
@@ -187,8 +191,13 @@ export function composeDailySummaryPush(summary: DailySummaryMessage): NtfyMessa
   };
 }
 
-function viewAction(label: string, url: string): NtfyViewAction {
-  return { action: 'view', label, url, clear: true };
+/**
+ * A button that opens `url`. Only marking the request answered clears the push:
+ * a call not picked up, or a message not yet sent, leaves it there, with its
+ * "Mark as answered", for later.
+ */
+function viewAction(label: string, url: string, { clear = false } = {}): NtfyViewAction {
+  return { action: 'view', label, url, clear };
 }
 
 /** The lines that fit in a push, and `…` for the rest. */

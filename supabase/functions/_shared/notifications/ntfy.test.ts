@@ -10,6 +10,7 @@ import {
 } from '../../../../server/testing/notification-peers.ts';
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
 import { bookingWithId } from '../../../../server/testing/booking-samples.ts';
+import { createBookingAnswers } from '../db/booking-answers.ts';
 import { runDaily } from './daily-run.ts';
 import { createNtfyChannel, parseTopicUrl } from './ntfy.ts';
 
@@ -83,8 +84,8 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
     expect(push.message).not.toContain('amina@example.com');
     expect(push.message).not.toContain('zoe.l');
     expect(push.actions).toEqual([
-      { action: 'view', label: 'Message on Instagram', url: 'https://ig.me/m/zoe.l', clear: true },
-      { action: 'view', label: 'Call', url: 'tel:07700900123', clear: true },
+      { action: 'view', label: 'Message on Instagram', url: 'https://ig.me/m/zoe.l', clear: false },
+      { action: 'view', label: 'Call', url: 'tel:07700900123', clear: false },
       {
         action: 'view',
         label: 'Mark as answered',
@@ -196,10 +197,13 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
     expect((await outboxRows()).every((row) => row.completed && row.ntfy_sent)).toBe(true);
   });
 
-  it('pushes the daily summary: each request by name and reference, nothing else the visitor typed', async () => {
+  it('pushes the daily summary: each request by name and reference, answered or to reply to by when, nothing else the visitor typed', async () => {
     const peer = await ntfyPeer();
     const sent = booking();
     expect((await post(sent)).status).toBe(201);
+    const answered = booking({ full_name: 'Answered Guest', email: 'answered@example.com' });
+    expect((await post(answered)).status).toBe(201);
+    await createBookingAnswers(harness.db).markById(answered.id, 'email');
     const report = await runDaily({
       db: harness.db,
       channels: [pushTo(peer)],
@@ -213,13 +217,13 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
     expect(peer.messages).toHaveLength(1);
     const push = peer.messages[0]!;
     expect(push).toMatchObject({
-      title: 'Daily summary: 1 waiting, 1 new booking request',
+      title: 'Daily summary: 1 waiting, 2 new booking requests',
       priority: 3,
       tags: ['sunrise'],
     });
     expect(push.message).toMatch(
       new RegExp(
-        `^1 waiting for a reply: the e-mail lists them, or npx hijama list --waiting\\.\nAmina Khan, ref ${shortReference(sent.id)}: reply by ${ukShort}\n`,
+        `^1 waiting for a reply: the e-mail lists them, or npx hijama list --waiting\\.\nAmina Khan, ref ${shortReference(sent.id)}: reply by ${ukShort}\nAnswered Guest, ref ${shortReference(answered.id)}: answered\n`,
       ),
     );
     expect(push.message).toContain('a day without it is the alarm');
