@@ -55,6 +55,8 @@ export function practiceMailKind(mail: ReceivedMail, threshold: number): Practic
     details: { threshold },
   });
   if (mail.parsed.subject === alert.subject) return 'alert';
-  if (mail.parsed.text?.includes(floodReviewCommand)) return 'digest';
+  // The digest quotes the command that lists its requests, whatever their day.
+  const command = floodReviewCommand(new Date()).replace(/--since \S+/, '--since \\S+');
+  if (new RegExp(command).test(mail.parsed.text ?? '')) return 'digest';
   return 'booking';
 }

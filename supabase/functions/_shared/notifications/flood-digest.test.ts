@@ -30,7 +30,8 @@ describe('composeFloodDigest', () => {
       'above the 3 an hour that are e-mailed one by one. It looks like a flood',
     );
     expect(digest.text).toContain(
-      'Review them, with everything each visitor typed: npx hijama list --since 1h',
+      // From the day they came, and all of them: still true when read hours later.
+      'Review them, with everything each visitor typed: npx hijama list --since 2026-07-01 --limit all',
     );
     expect(digest.text).toContain(
       [

@@ -1,6 +1,6 @@
 import { shortReference } from '../core/booking-reference.ts';
 import { practice } from '../content/practice.ts';
-import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
+import { formatUkTimeLong, formatUkTimeShort, ukDayOf } from '../uk-time.ts';
 import {
   actionLine,
   composeWebhookBody,
@@ -23,8 +23,14 @@ import { telUrl } from './reply-links.ts';
 /** At most one digest in this long, however many requests wait. */
 export const floodDigestIntervalMs = 15 * 60_000;
 
-/** The command that lists the requests of a flood, quoted by the digest and the flood alert. */
-export const floodReviewCommand = 'npx hijama list --since 1h';
+/**
+ * The command that lists the requests of a flood from `since` on, quoted by the
+ * digest and the flood alert: from the UK day it began, so that it still lists
+ * them when read hours later, and all of them, past the list's usual 100.
+ */
+export function floodReviewCommand(since: Date): string {
+  return `npx hijama list --since ${ukDayOf(since)} --limit all`;
+}
 
 export interface FloodDigestInput {
   /** The digest's number, which makes its Message-ID and Idempotency-Key. */
@@ -76,7 +82,8 @@ export function composeFloodDigest(input: FloodDigestInput) {
     `${requestWords[0]!.toUpperCase()}${requestWords.slice(1)} arrived in ${span}, above ${threshold}. It looks like a flood, most likely a robot: each new request must now carry a proof of work, which visitors' browsers compute by themselves, so real visitors can still book.`,
     `So that your inbox is not flooded, these requests come together, at most one e-mail every ${intervalMinutes} minutes, instead of one e-mail each. Each is listed with its name and reference; any of them may be a real visitor, who was promised a reply within ${practice.replyWithinHours} hours.`,
   ];
-  const review = `Review them, with everything each visitor typed: ${floodReviewCommand}`;
+  const reviewCommand = floodReviewCommand(requests[0]?.createdAt ?? createdAt);
+  const review = `Review them, with everything each visitor typed: ${reviewCommand}`;
   const more = `…and ${plural(unlisted, 'more request')}, not listed here: see them with the command above.`;
 
   const text = [
@@ -124,7 +131,7 @@ export function composeFloodDigest(input: FloodDigestInput) {
     `<body style="margin:0;padding:16px;background-color:${colours.page};color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px;overflow-wrap:anywhere">`,
     `<h1 style="margin:0 0 12px;font-family:${headingFontStack};font-size:24px;font-weight:normal;line-height:30px;color:${colours.heading}">${escapeHtml(subject)}</h1>`,
     ...intro.map((paragraph) => `<p style="margin:0 0 12px">${escapeHtml(paragraph)}</p>`),
-    `<p style="margin:0 0 16px">Review them, with everything each visitor typed: <code style="background-color:${colours.quiet};padding:2px 4px">${escapeHtml(floodReviewCommand)}</code></p>`,
+    `<p style="margin:0 0 16px">Review them, with everything each visitor typed: <code style="background-color:${colours.quiet};padding:2px 4px">${escapeHtml(reviewCommand)}</code></p>`,
     '<ol style="margin:0 0 16px;padding-left:24px">',
     ...listed.map(entryHtml),
     '</ol>',
@@ -139,6 +146,8 @@ export function composeFloodDigest(input: FloodDigestInput) {
     subject,
     text,
     html,
+    /** The command that lists its requests, for a channel that says less (a push). */
+    reviewCommand,
     webhookBody: {
       type: 'practice.flood_digest',
       digest: {

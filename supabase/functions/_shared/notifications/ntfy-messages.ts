@@ -9,7 +9,7 @@ import {
 } from './booking-notice.ts';
 import { plainText } from './email-html.ts';
 import { summaryWindowHours, type DailySummaryMessage } from './daily-summary.ts';
-import { floodReviewCommand, type FloodDigestMessage } from './flood-digest.ts';
+import type { FloodDigestMessage } from './flood-digest.ts';
 import { composeAlert, type PracticeAlert } from './practice-alerts.ts';
 import { reminderLine, type ReminderMessage } from './reminder-message.ts';
 
@@ -103,7 +103,7 @@ export function composeFloodDigestPush(digest: FloodDigestMessage): NtfyMessage 
     title: digest.subject,
     message: [
       'So many at once is most likely a robot, but any of them may be a real visitor, who was promised a reply.',
-      `Review them: ${floodReviewCommand}`,
+      `Review them: ${digest.reviewCommand}`,
     ].join('\n'),
     priority: 3,
     tags: ['inbox_tray'],

@@ -124,7 +124,7 @@ export function composeAlert(alert: PracticeAlert): { subject: string; text: str
           `- The requests ${above} an hour are not e-mailed one by one: they come together in a digest every ${floodDigestIntervalMs / 60_000} minutes, each with its name and reference. Every request is kept.`,
           '- This alert comes again each hour while the flood lasts.',
           '',
-          `Look at the requests of the last hour with \`${floodReviewCommand}\` (on hosted Supabase, with DATABASE_URL set; or the table editor, table bookings).`,
+          `Look at the requests with \`${floodReviewCommand(new Date(alert.createdAt.getTime() - 3_600_000))}\` (on hosted Supabase, with DATABASE_URL set; or the table editor, table bookings).`,
           '',
           'If they are real visitors (after a post that many people saw, say), raise the threshold:',
           '  update app_private.booking_limits set site_per_hour = 120;',
