@@ -4,7 +4,7 @@ import {
   encodeBookingProof,
   isBookingChallenge,
 } from '../../supabase/functions/_shared/core/booking-proof.ts';
-import { floodReviewCommand } from '../../supabase/functions/_shared/notifications/flood-digest.ts';
+import { listCommandFrom } from '../../supabase/functions/_shared/notifications/message-lists.ts';
 import { composeAlert } from '../../supabase/functions/_shared/notifications/practice-alerts.ts';
 import { solveBookingChallenge } from './booking-proof.ts';
 import { anonJsonHeaders } from './helpers.ts';
@@ -56,7 +56,7 @@ export function practiceMailKind(mail: ReceivedMail, threshold: number): Practic
   });
   if (mail.parsed.subject === alert.subject) return 'alert';
   // The digest quotes the command that lists its requests, whatever their day.
-  const command = floodReviewCommand(new Date()).replace(/--since \S+/, '--since \\S+');
+  const command = listCommandFrom(new Date()).replace(/--since \S+/, '--since \\S+');
   if (new RegExp(command).test(mail.parsed.text ?? '')) return 'digest';
   return 'booking';
 }

@@ -236,7 +236,7 @@ describe('a day of 30,000 requests', () => {
     expect(summary.text).not.toContain(`Flood Robot ${messageListLimit},`);
     for (const more of [
       '\u2026 and 29,950 more: npx hijama list --waiting',
-      '\u2026 and 29,950 more: npx hijama list --since 24h',
+      '\u2026 and 29,950 more: npx hijama list --since 2026-11-24 --limit all',
       '  \u2026 and 29,950 more: npx hijama list\n',
     ]) {
       expect(summary.text).toContain(more);

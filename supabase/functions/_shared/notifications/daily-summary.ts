@@ -12,7 +12,7 @@ import {
 } from './booking-notice.ts';
 import { colours, emailDocument, escapeHtml, plainText } from './email-html.ts';
 import { formatClockTime } from './daily-schedule.ts';
-import { capList, formatCount, plural } from './message-lists.ts';
+import { capList, formatCount, listCommandFrom, plural } from './message-lists.ts';
 import type { FailingNotification, NotifiedRequest, RequestReply } from './notification-states.ts';
 import { waitingListCommand, waitingRequestHtml } from './reminder-message.ts';
 
@@ -235,10 +235,7 @@ export function composeDailySummary(input: DailySummaryInput) {
       );
     });
     if (unlisted > 0) {
-      lines.push(
-        '',
-        `\u2026 and ${formatCount(unlisted)} more: npx hijama list --since ${summaryWindowHours}h`,
-      );
+      lines.push('', `\u2026 and ${formatCount(unlisted)} more: ${listCommandFrom(since)}`);
     }
   }
 

@@ -1,6 +1,6 @@
 import { shortReference } from '../core/booking-reference.ts';
 import { practice } from '../content/practice.ts';
-import { formatUkTimeLong, formatUkTimeShort, ukDayOf } from '../uk-time.ts';
+import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
 import {
   actionLine,
   composeWebhookBody,
@@ -9,7 +9,7 @@ import {
   type BookingNotice,
 } from './booking-notice.ts';
 import { colours, escapeHtml, fontStack, headingFontStack, plainText } from './email-html.ts';
-import { capList, plural } from './message-lists.ts';
+import { capList, listCommandFrom, plural } from './message-lists.ts';
 import { telUrl } from './reply-links.ts';
 
 /**
@@ -22,15 +22,6 @@ import { telUrl } from './reply-links.ts';
 
 /** At most one digest in this long, however many requests wait. */
 export const floodDigestIntervalMs = 15 * 60_000;
-
-/**
- * The command that lists the requests of a flood from `since` on, quoted by the
- * digest and the flood alert: from the UK day it began, so that it still lists
- * them when read hours later, and all of them, past the list's usual 100.
- */
-export function floodReviewCommand(since: Date): string {
-  return `npx hijama list --since ${ukDayOf(since)} --limit all`;
-}
 
 export interface FloodDigestInput {
   /** The digest's number, which makes its Message-ID and Idempotency-Key. */
@@ -82,7 +73,7 @@ export function composeFloodDigest(input: FloodDigestInput) {
     `${requestWords[0]!.toUpperCase()}${requestWords.slice(1)} arrived in ${span}, above ${threshold}. It looks like a flood, most likely a robot: each new request must now carry a proof of work, which visitors' browsers compute by themselves, so real visitors can still book.`,
     `So that your inbox is not flooded, these requests come together, at most one e-mail every ${intervalMinutes} minutes, instead of one e-mail each. Each is listed with its name and reference; any of them may be a real visitor, who was promised a reply within ${practice.replyWithinHours} hours.`,
   ];
-  const reviewCommand = floodReviewCommand(requests[0]?.createdAt ?? createdAt);
+  const reviewCommand = listCommandFrom(requests[0]?.createdAt ?? createdAt);
   const review = `Review them, with everything each visitor typed: ${reviewCommand}`;
   const more = `…and ${plural(unlisted, 'more request')}, not listed here: see them with the command above.`;
 

@@ -6,6 +6,8 @@
  * the command that lists them all.
  */
 
+import { ukDayOf } from '../uk-time.ts';
+
 /** The most items a list shows one by one. */
 export const messageListLimit = 50;
 
@@ -23,4 +25,13 @@ export function formatCount(count: number): string {
 /** "1 request", "3 requests", "30,000 requests"; `many` where it is not `one` and an s. */
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${formatCount(count)} ${count === 1 ? one : many}`;
+}
+
+/**
+ * The command that lists every request from `since` on: from its UK day, so
+ * that it still lists them when the message is read hours later, and all of
+ * them, past the list's usual 100.
+ */
+export function listCommandFrom(since: Date): string {
+  return `npx hijama list --since ${ukDayOf(since)} --limit all`;
 }

@@ -2,10 +2,10 @@ import { practice } from '../content/practice.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { shortReference } from '../core/booking-reference.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
-import { floodDigestIntervalMs, floodReviewCommand } from './flood-digest.ts';
+import { floodDigestIntervalMs } from './flood-digest.ts';
 import { sentChannels, sentFlagsSql, type ChannelName } from './channel-names.ts';
 import { alertKinds, createMessageQueue, type ClaimedMessage } from './message-queue.ts';
-import { capList, formatCount } from './message-lists.ts';
+import { capList, formatCount, listCommandFrom } from './message-lists.ts';
 
 /**
  * Messages to the practice about the booking form and its notifications, kept
@@ -124,7 +124,7 @@ export function composeAlert(alert: PracticeAlert): { subject: string; text: str
           `- The requests ${above} an hour are not e-mailed one by one: they come together in a digest every ${floodDigestIntervalMs / 60_000} minutes, each with its name and reference. Every request is kept.`,
           '- This alert comes again each hour while the flood lasts.',
           '',
-          `Look at the requests with \`${floodReviewCommand(new Date(alert.createdAt.getTime() - 3_600_000))}\` (on hosted Supabase, with DATABASE_URL set; or the table editor, table bookings).`,
+          `Look at the requests with \`${listCommandFrom(new Date(alert.createdAt.getTime() - 3_600_000))}\` (on hosted Supabase, with DATABASE_URL set; or the table editor, table bookings).`,
           '',
           'If they are real visitors (after a post that many people saw, say), raise the threshold:',
           '  update app_private.booking_limits set site_per_hour = 120;',
