@@ -202,6 +202,13 @@ describe('composeBookingEmail', () => {
     expect(email.replyTo).toBeUndefined();
   });
 
+  it('sets a name written right to left apart from its line, so that the line keeps its direction', () => {
+    const arabic = composeBookingEmail({ ...notice, fullName: 'محمد عبد الله' }, testSiteUrl);
+    expect(arabic.subject).toBe('Booking request from \u2068محمد عبد الله\u2069');
+    expect(arabic.text).toContain('Name:       \u2068محمد عبد الله\u2069\n');
+    expect(composeBookingEmail(notice, testSiteUrl).subject).not.toContain('\u2068');
+  });
+
   it('shortens a long name in the subject only', () => {
     const email = composeBookingEmail({ ...notice, fullName: 'A'.repeat(100) }, testSiteUrl);
     expect(email.subject).toBe(`Booking request from ${'A'.repeat(59)}…`);

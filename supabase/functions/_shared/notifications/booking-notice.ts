@@ -12,6 +12,7 @@ import {
   emailOpening,
   escapeHtml,
   headingFontStack,
+  plainName,
   plainText,
 } from './email-html.ts';
 import { phoneKind, whatsAppChatUrl } from './phone-kind.ts';
@@ -156,10 +157,12 @@ export function actionLine({ label, href }: ReplyAction): string {
 /** The e-mail's subject, which is also the push's title. */
 export function bookingSubject(notice: BookingNotice): string {
   // Cut between characters, never inside one (an emoji is two UTF-16 units).
-  const name = [...headerText(notice.fullName)];
+  const name = [...notice.fullName];
   const shortName =
-    name.length > maxSubjectName ? `${name.slice(0, maxSubjectName - 1).join('')}…` : name.join('');
-  return `Booking request from ${shortName}`;
+    name.length > maxSubjectName
+      ? `${name.slice(0, maxSubjectName - 1).join('')}…`
+      : notice.fullName;
+  return `Booking request from ${headerText(shortName)}`;
 }
 
 /**
@@ -170,7 +173,7 @@ export function bookingSubject(notice: BookingNotice): string {
  * that it reads as typed.
  */
 function headerText(value: string): string {
-  return plainText(value).replaceAll('=?', '=\u2060?');
+  return plainName(value).replaceAll('=?', '=\u2060?');
 }
 
 export function composeBookingEmail(notice: BookingNotice, siteUrl: string) {
@@ -181,7 +184,7 @@ export function composeBookingEmail(notice: BookingNotice, siteUrl: string) {
   const actions = replyActions(notice);
   const markAnswered = markAnsweredActions(notice, siteUrl);
   const afterAnswering = 'Once you have answered:';
-  const name = plainText(notice.fullName);
+  const name = plainName(notice.fullName);
   const promise = `The site promises a reply within ${practice.replyWithinHours} hours, by e-mail or Instagram message.`;
   const preference =
     notice.instagram === null

@@ -10,7 +10,7 @@ import {
   replyBy,
   type BookingNotice,
 } from './booking-notice.ts';
-import { colours, emailDocument, escapeHtml, plainText } from './email-html.ts';
+import { colours, emailDocument, escapeHtml, plainName, plainText } from './email-html.ts';
 import { formatClockTime } from './daily-schedule.ts';
 import { capList, formatCount, listCommandFrom, plural } from './message-lists.ts';
 import type { FailingNotification, NotifiedRequest, RequestReply } from './notification-states.ts';
@@ -164,7 +164,7 @@ function waitingLines(
   return [
     `${waiting.length === 1 ? '1 request is' : `${formatCount(waiting.length)} requests are`} waiting for a reply${late}, oldest first:`,
     ...listed.flatMap((booking) => [
-      `- ${timeLeft(booking.createdAt, now)}: ${plainText(booking.fullName)}, ref ${shortReference(booking.id)}, phone ${plainText(booking.phone)} (reply by ${formatUkTimeLong(replyBy(booking.createdAt))})`,
+      `- ${timeLeft(booking.createdAt, now)}: ${plainName(booking.fullName)}, ref ${shortReference(booking.id)}, phone ${plainText(booking.phone)} (reply by ${formatUkTimeLong(replyBy(booking.createdAt))})`,
       ...markAnsweredActions(booking, siteUrl).map((mark) => `  ${actionLine(mark)}`),
     ]),
     ...(unlisted > 0 ? [`\u2026 and ${formatCount(unlisted)} more: ${waitingListCommand}`] : []),
@@ -227,7 +227,7 @@ export function composeDailySummary(input: DailySummaryInput) {
       ].join(', ');
       lines.push(
         '',
-        `${index + 1}. ${plainText(booking.fullName)}, ref ${shortReference(booking.id)}`,
+        `${index + 1}. ${plainName(booking.fullName)}, ref ${shortReference(booking.id)}`,
         `   Received ${formatUkTimeLong(booking.createdAt)}: has waited ${formatDuration(booking.createdAt, now)}; reply by ${formatUkTimeLong(replyBy(booking.createdAt))}`,
         `   ${contact}`,
         `   ${notifiedLine(request)}`,

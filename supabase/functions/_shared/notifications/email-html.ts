@@ -16,6 +16,21 @@ export function plainText(value: string): string {
   return value.replace(controlCharacters, ' ');
 }
 
+/** Letters written right to left: Hebrew, Arabic, Syriac, Thaana, N'Ko and their presentation forms. */
+const rightToLeft = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
+
+/**
+ * A visitor's name as plain text, set apart from its line (Unicode's
+ * first-strong isolate) where it is written right to left: an Arabic name at
+ * the start of a line otherwise turns the whole line right to left where a
+ * client takes a line's direction from its first letter (a phone's
+ * notifications, plain-text mail), its brackets and numbers reordered.
+ */
+export function plainName(name: string): string {
+  const text = plainText(name);
+  return rightToLeft.test(text) ? `\u2068${text}\u2069` : text;
+}
+
 const htmlEntities: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',

@@ -8,7 +8,14 @@ import {
   replyActions,
   type BookingNotice,
 } from './booking-notice.ts';
-import { colours, escapeHtml, fontStack, headingFontStack, plainText } from './email-html.ts';
+import {
+  colours,
+  escapeHtml,
+  fontStack,
+  headingFontStack,
+  plainName,
+  plainText,
+} from './email-html.ts';
 import { capList, listCommandFrom, plural } from './message-lists.ts';
 import { telUrl } from './reply-links.ts';
 
@@ -82,7 +89,7 @@ export function composeFloodDigest(input: FloodDigestInput) {
     review,
     '',
     ...listed.flatMap((notice, index) => [
-      `${index + 1}. ${plainText(notice.fullName)}, ref ${shortReference(notice.id)}, received ${formatUkTimeShort(notice.createdAt)}`,
+      `${index + 1}. ${plainName(notice.fullName)}, ref ${shortReference(notice.id)}, received ${formatUkTimeShort(notice.createdAt)}`,
       `   ${contactLine(notice)}`,
       ...markAnsweredActions(notice, input.siteUrl).map((mark) => `   ${actionLine(mark)}`),
     ]),

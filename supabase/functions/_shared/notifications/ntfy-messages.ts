@@ -7,7 +7,7 @@ import {
   replyBy,
   type BookingNotice,
 } from './booking-notice.ts';
-import { plainText } from './email-html.ts';
+import { plainName, plainText } from './email-html.ts';
 import { summaryWindowHours, type DailySummaryMessage } from './daily-summary.ts';
 import type { FloodDigestMessage } from './flood-digest.ts';
 import { composeAlert, type PracticeAlert } from './practice-alerts.ts';
@@ -160,7 +160,7 @@ export function composeDailySummaryPush(summary: DailySummaryMessage): NtfyMessa
     const reply = stillWaiting.has(booking.id)
       ? `reply by ${formatUkTimeShort(replyBy(booking.createdAt))}`
       : 'answered';
-    return `${plainText(booking.fullName)}, ref ${shortReference(booking.id)}: ${reply}${state}`;
+    return `${plainName(booking.fullName)}, ref ${shortReference(booking.id)}: ${reply}${state}`;
   });
   const failing =
     summary.failingCount === 0

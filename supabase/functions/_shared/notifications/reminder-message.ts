@@ -23,6 +23,7 @@ import {
   colours,
   emailDocument,
   escapeHtml,
+  plainName,
   plainText,
 } from './email-html.ts';
 import { capList, formatCount } from './message-lists.ts';
@@ -122,7 +123,7 @@ export function composeReminder(requests: readonly BookingNotice[], now: Date, s
         ...markAnsweredActions(notice, siteUrl),
       ];
       return [
-        `${index + 1}. ${plainText(notice.fullName)}, ref ${shortReference(notice.id)}`,
+        `${index + 1}. ${plainName(notice.fullName)}, ref ${shortReference(notice.id)}`,
         `   Reply by ${formatUkTimeShort(due)} (${describeTimeLeft(due, now)})`,
         `   Received ${formatUkTimeShort(notice.createdAt)}`,
         `   Phone ${plainText(notice.phone)}${tel ? ` (${tel})` : ''}`,
@@ -228,5 +229,5 @@ export function waitingRequestHtml(
 /** "Amina Khan, ref 5F0C2A8E: reply by Thu 26 Nov 2026 18:40 (3 h 20 min left)", for a push. */
 export function reminderLine(notice: BookingNotice, now: Date): string {
   const due = replyBy(notice.createdAt);
-  return `${plainText(notice.fullName)}, ref ${shortReference(notice.id)}: reply by ${formatUkTimeShort(due)} (${describeTimeLeft(due, now)})`;
+  return `${plainName(notice.fullName)}, ref ${shortReference(notice.id)}: reply by ${formatUkTimeShort(due)} (${describeTimeLeft(due, now)})`;
 }
