@@ -83,10 +83,10 @@ export function ukDayOf(instant: Date): UkDay {
   return `${p.year}-${p.month}-${p.day}`;
 }
 
-/** The UK day after `day`. */
-export function nextUkDay(day: UkDay): UkDay {
+/** The UK day `days` after `day` (before it, when negative); the next one by default. */
+export function nextUkDay(day: UkDay, days = 1): UkDay {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, date + 1)).toISOString().slice(0, 10);
+  return new Date(Date.UTC(year, month - 1, date + days)).toISOString().slice(0, 10);
 }
 
 const offsetFormat = new Intl.DateTimeFormat('en-GB', {

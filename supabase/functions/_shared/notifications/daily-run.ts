@@ -7,7 +7,7 @@ import { dailyRunDue, type DailySchedule } from './daily-schedule.ts';
 import {
   composeDailySummary,
   recordWindowMs,
-  summaryWindowMs,
+  summaryWindowStart,
   type RetentionReport,
 } from './daily-summary.ts';
 import { createNotificationStates } from './notification-states.ts';
@@ -101,7 +101,7 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
     day,
     now,
     at: schedule.at,
-    requests: await states.requestsBetween(new Date(now.getTime() - summaryWindowMs), now),
+    requests: await states.requestsBetween(summaryWindowStart(day, schedule.at), now),
     failing: await states.failing(),
     // At the run's clock, not the database's now(): what waited, and what was answered, at `now`.
     waiting: await states.waiting(now),

@@ -125,7 +125,8 @@ describe('composeDailySummary', () => {
       'This week: no request has been answered or reached its reply-by time yet.',
     );
     expect(summary.text).toContain(
-      'No new requests in the 24 hours since Saturday 24 October 2026, 08:00 BST.\n',
+      // From when the day before's summary was due: 25 hours, on the night the clocks go back.
+      'No new requests since Saturday 24 October 2026, 07:00 BST.\n',
     );
     expect(summary.text).toContain('No notification is failing.');
     expect(summary.text).toContain(
@@ -168,7 +169,7 @@ describe('composeDailySummary', () => {
         // The late one counts; the other may yet be answered in time.
         `This week: answered 1 of 2 within ${replyWithinHours} hours, median 2 h 10 min.`,
         '',
-        '2 booking requests in the 24 hours since Saturday 24 October 2026, 08:00 BST, oldest first:',
+        '2 booking requests since Saturday 24 October 2026, 07:00 BST, oldest first:',
         '',
         `1. Amina Khan, ref ${shortReference(soon.id)}`,
       ].join('\n'),

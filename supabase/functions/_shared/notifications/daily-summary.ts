@@ -1,7 +1,14 @@
 import { shortReference } from '../core/booking-reference.ts';
 import { practice } from '../content/practice.ts';
 import { describePeriod, type Period } from '../retention/period.ts';
-import { formatDuration, formatUkTimeLong, type UkClockTime, type UkDay } from '../uk-time.ts';
+import {
+  formatDuration,
+  formatUkTimeLong,
+  nextUkDay,
+  ukClockInstant,
+  type UkClockTime,
+  type UkDay,
+} from '../uk-time.ts';
 import {
   actionLine,
   isLate,
@@ -35,15 +42,23 @@ export type RetentionReport =
   | { kind: 'off' }
   | { kind: 'failed'; error: string };
 
-/** The summary lists the requests of this long before it is composed. */
-export const summaryWindowHours = 24;
-export const summaryWindowMs = summaryWindowHours * 60 * 60 * 1000;
+/**
+ * Where a summary's list of new requests begins: when the day before's summary
+ * was due. So each request is in one day's list, though the clocks change (a
+ * day of 23 or 25 hours) or a summary comes late (the next one lists again,
+ * from the due time, what that one listed past it), where a window of 24 hours
+ * back from the sending lost an hour each autumn, and the hours a late summary
+ * had moved on.
+ */
+export function summaryWindowStart(day: UkDay, at: UkClockTime): Date {
+  return ukClockInstant(nextUkDay(day, -1), at);
+}
 
 /**
  * "This week" of the record of replies: the 7 × 24 hours before the summary
  * (168 hours, whatever the clock changes do to the UK days in between).
  */
-export const recordWindowMs = 7 * summaryWindowMs;
+export const recordWindowMs = 7 * 24 * 60 * 60 * 1000;
 
 const replyWithinHours = practice.replyWithinHours;
 
@@ -54,7 +69,7 @@ export interface DailySummaryInput {
   now: Date;
   /** The time it is sent every day. */
   at: UkClockTime;
-  /** The requests of the `summaryWindowMs` (24 hours) before `now`, oldest first. */
+  /** The requests from `summaryWindowStart` to `now`, oldest first. */
   requests: readonly NotifiedRequest[];
   /** Every notification whose last attempt failed. */
   failing: readonly FailingNotification[];
@@ -196,7 +211,7 @@ export type DailySummaryMessage = ReturnType<typeof composeDailySummary>;
 /** The summary as plain text, for an e-mail or a webhook. */
 export function composeDailySummary(input: DailySummaryInput) {
   const { requests, failing, waiting, now } = input;
-  const since = new Date(now.getTime() - summaryWindowMs);
+  const since = summaryWindowStart(input.day, input.at);
   const lateCount = waiting.filter((booking) => isLate(booking.createdAt, now)).length;
   const late = lateCount === 0 ? '' : ` (${formatCount(lateCount)} late)`;
   const waitingCount =
@@ -210,12 +225,10 @@ export function composeDailySummary(input: DailySummaryInput) {
   const lines: string[] = [replyRecordLine(replyRecordOf(input.replies, now)), ''];
 
   if (requests.length === 0) {
-    lines.push(
-      `No new requests in the ${summaryWindowHours} hours since ${formatUkTimeLong(since)}.`,
-    );
+    lines.push(`No new requests since ${formatUkTimeLong(since)}.`);
   } else {
     lines.push(
-      `${plural(requests.length, 'booking request')} in the ${summaryWindowHours} hours since ${formatUkTimeLong(since)}, oldest first:`,
+      `${plural(requests.length, 'booking request')} since ${formatUkTimeLong(since)}, oldest first:`,
     );
     const { listed, unlisted } = capList(requests);
     listed.forEach((request, index) => {
@@ -270,8 +283,9 @@ export function composeDailySummary(input: DailySummaryInput) {
     subject,
     text: [...waitingPart, '', ...lines].join('\n'),
     html: composeHtml(subject, waitingPart, waiting, lines, now, input.siteUrl),
-    /** The requests it lists, for a channel that says less than the text (a push). */
+    /** The requests it lists, for a channel that says less than the text (a push), and since when. */
     requests,
+    since,
     /** Every request waiting for a reply, of every day: the others it lists are answered. */
     waiting,
     failingCount: failing.length,

@@ -8,7 +8,7 @@ import {
   type BookingNotice,
 } from './booking-notice.ts';
 import { plainName, plainText } from './email-html.ts';
-import { summaryWindowHours, type DailySummaryMessage } from './daily-summary.ts';
+import type { DailySummaryMessage } from './daily-summary.ts';
 import type { FloodDigestMessage } from './flood-digest.ts';
 import { composeAlert, type PracticeAlert } from './practice-alerts.ts';
 import { reminderLine, type ReminderMessage } from './reminder-message.ts';
@@ -180,7 +180,7 @@ export function composeDailySummaryPush(summary: DailySummaryMessage): NtfyMessa
     message: fitMessage([
       ...waiting,
       ...(lines.length === 0
-        ? [`No new requests in the last ${summaryWindowHours} hours.`]
+        ? [`No new requests since ${formatUkTimeShort(summary.since)}.`]
         : lines),
       ...failing,
       'Every day, with or without requests: a day without it is the alarm.',
