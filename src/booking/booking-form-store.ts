@@ -41,18 +41,26 @@ export function submitBookingForm(
 ): void {
   const before = state;
   dispatchBookingForm({ type: 'submitted', newRequestId });
-  if (before.status === 'submitting') return;
+  // A submit while the request is on its way is answered with that send's outcome.
+  if (before.status === 'submitting') return void inFlight?.then(onSettled);
   if (state.status !== 'submitting') return onSettled?.(state);
   const row = toBookingRow(state.values, state.requestId!);
-  sendBookingRequest(trap ? { ...row, website: trap } : row)
-    .then(
-      () => dispatchBookingForm({ type: 'succeeded' }),
-      (error: unknown) => {
-        console.error('The booking request could not be sent:', error);
-        dispatchBookingForm({ type: 'failed', reason: isThrottled(error) ? 'throttled' : 'error' });
-      },
-    )
-    .finally(() => onSettled?.(state));
+  inFlight = sendBookingRequest(trap ? { ...row, website: trap } : row).then(
+    () => settle({ type: 'succeeded' }),
+    (error: unknown) => {
+      console.error('The booking request could not be sent:', error);
+      return settle({ type: 'failed', reason: isThrottled(error) ? 'throttled' : 'error' });
+    },
+  );
+  void inFlight.then(onSettled);
+}
+
+/** The send on its way, which ends in the state its outcome makes. */
+let inFlight: Promise<BookingFormState> | undefined;
+
+function settle(event: BookingFormEvent): BookingFormState {
+  dispatchBookingForm(event);
+  return state;
 }
 
 function subscribe(listener: () => void): () => void {

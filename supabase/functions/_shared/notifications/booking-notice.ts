@@ -138,6 +138,7 @@ function action(label: string, href: string | undefined): ReplyAction | undefine
 }
 
 const maxSubjectName = 60;
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /**
  * The link that marks the request answered (supabase/functions/_shared/core/answer-link.ts) on the
@@ -156,8 +157,8 @@ export function actionLine({ label, href }: ReplyAction): string {
 
 /** The e-mail's subject, which is also the push's title. */
 export function bookingSubject(notice: BookingNotice): string {
-  // Cut between characters, never inside one (an emoji is two UTF-16 units).
-  const name = [...notice.fullName];
+  // Cut between the characters a reader sees, never inside one (an emoji, a flag, a letter and its accent).
+  const name = Array.from(graphemes.segment(notice.fullName), ({ segment }) => segment);
   const shortName =
     name.length > maxSubjectName
       ? `${name.slice(0, maxSubjectName - 1).join('')}…`

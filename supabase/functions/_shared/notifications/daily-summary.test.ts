@@ -236,14 +236,14 @@ describe('a day of 30,000 requests', () => {
     expect(summary.text).toContain(`: Flood Robot ${messageListLimit - 1}, ref`);
     expect(summary.text).not.toContain(`Flood Robot ${messageListLimit},`);
     for (const more of [
-      '\u2026 and 29,950 more: npx hijama list --waiting',
+      '\u2026 and 29,950 more: npx hijama list --waiting --limit all',
       '\u2026 and 29,950 more: npx hijama list --since 2026-11-24 --limit all',
       '  \u2026 and 29,950 more: npx hijama list\n',
     ]) {
       expect(summary.text).toContain(more);
     }
     expect(summary.html.match(/>Mark as answered</g)).toHaveLength(messageListLimit);
-    expect(summary.html).toContain('\u2026 and 29,950 more: npx hijama list --waiting');
+    expect(summary.html).toContain('\u2026 and 29,950 more: npx hijama list --waiting --limit all');
   });
 });
 

@@ -27,7 +27,7 @@ import { waitingListCommand, waitingRequestHtml } from './reminder-message.ts';
  * The daily summary (the "heartbeat"): once a day at a set UK time, one message
  * to the practice listing first every request still waiting for a reply, with
  * the time left before its reply-by time or how late it is, then the week's
- * record of replies, then the requests of the last 24 hours, and the
+ * record of replies, then the requests since the day before's summary, and the
  * notifications that keep failing. In the e-mail's HTML part each waiting
  * request comes with the buttons that answer it and mark it answered, so that
  * the whole day is run from a phone. It is sent when there is
@@ -44,11 +44,12 @@ export type RetentionReport =
 
 /**
  * Where a summary's list of new requests begins: when the day before's summary
- * was due. So each request is in one day's list, though the clocks change (a
+ * was due. So no request is left out of the lists when the clocks change (a
  * day of 23 or 25 hours) or a summary comes late (the next one lists again,
  * from the due time, what that one listed past it), where a window of 24 hours
  * back from the sending lost an hour each autumn, and the hours a late summary
- * had moved on.
+ * had moved on. (Moving NOTIFY_DAILY_SUMMARY_AT later leaves that day's earlier
+ * requests out of the lists; those unanswered are still among the waiting.)
  */
 export function summaryWindowStart(day: UkDay, at: UkClockTime): Date {
   return ukClockInstant(nextUkDay(day, -1), at);
@@ -80,7 +81,7 @@ export interface DailySummaryInput {
   /**
    * The requests of the `recordWindowMs` (7 days) before `now`, with their
    * answers as they stood at `now`: the week's record, and whether each of the
-   * last 24 hours (within the week) was answered.
+   * requests since the day before's summary (within the week) was answered.
    */
   replies: readonly RequestReply[];
   retention: RetentionReport;

@@ -16,8 +16,12 @@ export function plainText(value: string): string {
   return value.replace(controlCharacters, ' ');
 }
 
-/** Letters written right to left: Hebrew, Arabic, Syriac, Thaana, N'Ko and their presentation forms. */
-const rightToLeft = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
+/**
+ * Letters written right to left: Hebrew, Arabic, Syriac, Thaana, N'Ko and their
+ * presentation forms, and beyond the first plane Adlam, Hanifi Rohingya and the rest.
+ */
+const rightToLeft =
+  /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
 
 /**
  * A visitor's name as plain text, set apart from its line (Unicode's

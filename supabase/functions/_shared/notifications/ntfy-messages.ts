@@ -9,6 +9,7 @@ import {
 } from './booking-notice.ts';
 import { plainName, plainText } from './email-html.ts';
 import type { DailySummaryMessage } from './daily-summary.ts';
+import { waitingListCommand } from './reminder-message.ts';
 import type { FloodDigestMessage } from './flood-digest.ts';
 import { composeAlert, type PracticeAlert } from './practice-alerts.ts';
 import { reminderLine, type ReminderMessage } from './reminder-message.ts';
@@ -67,7 +68,7 @@ const pushedReplies = ['https://ig.me/', 'tel:', 'mailto:'] as const;
  */
 function requestActions(notice: BookingNotice, siteUrl: string): NtfyViewAction[] {
   const mark = markAnsweredActions(notice, siteUrl).map(({ label, href }) =>
-    viewAction(label, href, { clear: true }),
+    viewAction(label, href),
   );
   const answers = replyActions(notice);
   const replies = pushedReplies
@@ -131,7 +132,7 @@ export function composeReminderPush(reminder: ReminderMessage): NtfyMessage {
     actions: alone
       ? requestActions(first, reminder.siteUrl)
       : markAnsweredActions(first, reminder.siteUrl).map(({ href }) =>
-          viewAction(`Mark ${shortReference(first.id)} as answered`, href, { clear: true }),
+          viewAction(`Mark ${shortReference(first.id)} as answered`, href),
         ),
   };
 }
@@ -172,7 +173,7 @@ export function composeDailySummaryPush(summary: DailySummaryMessage): NtfyMessa
     summary.waitingCount === 0
       ? []
       : [
-          `${summary.waitingCount} waiting for a reply${summary.lateCount === 0 ? '' : `, ${summary.lateCount} late`}: the e-mail lists them, or npx hijama list --waiting.`,
+          `${summary.waitingCount} waiting for a reply${summary.lateCount === 0 ? '' : `, ${summary.lateCount} late`}: the e-mail lists them, or ${waitingListCommand}.`,
         ];
   const urgent = summary.failingCount > 0 || summary.lateCount > 0;
   return {
@@ -192,12 +193,12 @@ export function composeDailySummaryPush(summary: DailySummaryMessage): NtfyMessa
 }
 
 /**
- * A button that opens `url`. Only marking the request answered clears the push:
- * a call not picked up, or a message not yet sent, leaves it there, with its
- * "Mark as answered", for later.
+ * A button that opens `url`, leaving the push in place: a call not picked up, a
+ * message not yet sent, or a mark not yet confirmed on its page (or a reminder
+ * of several requests, of which it marks one) must not take it away.
  */
-function viewAction(label: string, url: string, { clear = false } = {}): NtfyViewAction {
-  return { action: 'view', label, url, clear };
+function viewAction(label: string, url: string): NtfyViewAction {
+  return { action: 'view', label, url, clear: false };
 }
 
 /** The lines that fit in a push, and `…` for the rest. */

@@ -214,7 +214,7 @@ describe('composeReminderPush', () => {
         action: 'view',
         label: 'Mark 5F0C2A8E as answered',
         url: answerLink(testSiteUrl, amina.answerToken!),
-        clear: true,
+        clear: false,
       },
     ]);
   });

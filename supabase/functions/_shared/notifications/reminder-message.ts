@@ -41,7 +41,7 @@ import { telUrl } from './reply-links.ts';
 const minuteMs = 60_000;
 
 /** The command that lists every waiting request, quoted when some are not listed. */
-export const waitingListCommand = 'npx hijama list --waiting';
+export const waitingListCommand = 'npx hijama list --waiting --limit all';
 
 /** "18:40": the hours and minutes of formatUkTimeShort, which always ends with them. */
 function ukClock(instant: Date): string {
