@@ -222,6 +222,24 @@ describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
       );
     }, 60_000);
 
+    it("keeps a week of pg_cron's runs, with a job that deletes the older ones", async () => {
+      const { rows: jobs } = await db!.query<{ jobid: number; command: string }>(
+        `select jobid, command from cron.job where jobname = 'notify-bookings-history'`,
+      );
+      expect(jobs).toHaveLength(1);
+      const old = await db!.query<{ runid: number }>(
+        `insert into cron.job_run_details (jobid, command, status, start_time, end_time)
+         values ($1, 'select 1', 'succeeded', now() - interval '8 days', now() - interval '8 days')
+         returning runid`,
+        [jobs[0]!.jobid],
+      );
+      await db!.exec(jobs[0]!.command);
+      const { rows } = await db!.query(`select 1 from cron.job_run_details where runid = $1`, [
+        old.rows[0]!.runid,
+      ]);
+      expect(rows).toEqual([]);
+    });
+
     it("reminds the practice of a request waiting close to its reply-by time, through pg_cron's job", async () => {
       const waiting = bookingWithId({ full_name: 'Bilal Ahmed', email: 'bilal@example.com' });
       await insertAsPostgrest(db!, waiting, visitorHeaders);
