@@ -60,6 +60,8 @@ export function createNotifyHandler(
   if (!problems.length && !config) {
     problems.push(`No notification channel is configured: set ${channelSettingsHint}.`);
   }
+  // Each call answers them too, but only pg_net's table keeps those answers, for hours.
+  if (problems.length > 0) log.error(`Notifications cannot be sent: ${problems.join(' ')}`);
   // A mistake in a setting of the daily run stops that run alone: the
   // notifications of requests go on.
   const daily = collectConfigProblems();
