@@ -152,9 +152,11 @@ async function main() {
         `Set ${channelSettingsHint} in .env and restart the server (docs/notifications.md).`,
     );
   }
-  if (retention && !retentionTooShort(retention)) {
+  // A period too short to purge by deletes nothing, and retentionWarning says why.
+  const purging = retention && !retentionTooShort(retention) ? retention : undefined;
+  if (purging) {
     console.log(
-      `Booking requests older than ${describePeriod(retention)} are deleted at start and daily.`,
+      `Booking requests older than ${describePeriod(purging)} are deleted at start and daily.`,
     );
   }
   const retentionProblem = retentionWarning(retention);
@@ -188,10 +190,10 @@ async function main() {
           siteUrl: notifyConfig?.siteUrl ?? siteUrlFrom(undefined),
           log: consoleLog,
         });
-        if (atStart && retention && !retentionTooShort(retention) && report.purged === undefined) {
+        if (atStart && purging && report.purged === undefined) {
           await purgeOldRequests({
             db: database.db,
-            period: retention,
+            period: purging,
             now: new Date(),
             log: consoleLog,
           });

@@ -4,7 +4,6 @@ import {
   encodeBookingProof,
   isBookingChallenge,
 } from '../../supabase/functions/_shared/core/booking-proof.ts';
-import { listCommandFrom } from '../../supabase/functions/_shared/notifications/message-lists.ts';
 import { composeAlert } from '../../supabase/functions/_shared/notifications/practice-alerts.ts';
 import { solveBookingChallenge } from './booking-proof.ts';
 import { anonJsonHeaders } from './helpers.ts';
@@ -55,8 +54,7 @@ export function practiceMailKind(mail: ReceivedMail, threshold: number): Practic
     details: { threshold },
   });
   if (mail.parsed.subject === alert.subject) return 'alert';
-  // The digest quotes the command that lists its requests, whatever their day.
-  const command = listCommandFrom(new Date()).replace(/--since \S+/, '--since \\S+');
-  if (new RegExp(command).test(mail.parsed.text ?? '')) return 'digest';
+  // Its Message-ID is made from its number (channels.ts), the same at every attempt.
+  if (mail.parsed.messageId?.startsWith('<flood-digest-')) return 'digest';
   return 'booking';
 }

@@ -17,6 +17,8 @@ import {
 
 let state = initialBookingFormState;
 const listeners = new Set<() => void>();
+/** The send on its way, which ends in the state its outcome makes. */
+let inFlight: Promise<BookingFormState> | undefined;
 
 /** Applies an event as submission.ts decides; events that make no sense change nothing. */
 export function dispatchBookingForm(event: BookingFormEvent): void {
@@ -54,9 +56,6 @@ export function submitBookingForm(
   );
   void inFlight.then(onSettled);
 }
-
-/** The send on its way, which ends in the state its outcome makes. */
-let inFlight: Promise<BookingFormState> | undefined;
 
 function settle(event: BookingFormEvent): BookingFormState {
   dispatchBookingForm(event);

@@ -9,10 +9,9 @@ import {
 } from './booking-notice.ts';
 import { plainName, plainText } from './email-html.ts';
 import type { DailySummaryMessage } from './daily-summary.ts';
-import { waitingListCommand } from './reminder-message.ts';
 import type { FloodDigestMessage } from './flood-digest.ts';
 import { composeAlert, type PracticeAlert } from './practice-alerts.ts';
-import { reminderLine, type ReminderMessage } from './reminder-message.ts';
+import { reminderLine, waitingListCommand, type ReminderMessage } from './reminder-message.ts';
 
 /**
  * What the practice's phone shows for each message pushed through ntfy
