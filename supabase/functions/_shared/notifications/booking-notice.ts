@@ -97,6 +97,21 @@ export function isLate(createdAt: Date, now: Date): boolean {
   return now.getTime() >= replyBy(createdAt).getTime();
 }
 
+/** "Phone 07700 900123 (tel:07700900123)": the number as typed, and its link where it has one. */
+export function phoneLine(phone: string): string {
+  const tel = telUrl(phone);
+  return `Phone ${plainText(phone)}${tel ? ` (${tel})` : ''}`;
+}
+
+/** "Phone …, e-mail …, Instagram …": every way to reach the visitor in one plain line, the phone's as given. */
+export function contactLine(notice: BookingNotice, phone = phoneLine(notice.phone)): string {
+  return [
+    phone,
+    `e-mail ${plainText(notice.email)}`,
+    ...(notice.instagram === null ? [] : [`Instagram ${plainText(notice.instagram)}`]),
+  ].join(', ');
+}
+
 /** One way to answer the visitor: a button in the HTML part, a labelled line in the plain text. */
 export interface ReplyAction {
   label: string;

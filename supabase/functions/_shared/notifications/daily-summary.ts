@@ -11,6 +11,7 @@ import {
 } from '../uk-time.ts';
 import {
   actionLine,
+  contactLine,
   isLate,
   markAnsweredActions,
   replyActions,
@@ -234,16 +235,11 @@ export function composeDailySummary(input: DailySummaryInput) {
     const { listed, unlisted } = capList(requests);
     listed.forEach((request, index) => {
       const { booking } = request;
-      const contact = [
-        `Phone ${plainText(booking.phone)}`,
-        `e-mail ${plainText(booking.email)}`,
-        ...(booking.instagram ? [`Instagram ${plainText(booking.instagram)}`] : []),
-      ].join(', ');
       lines.push(
         '',
         `${index + 1}. ${plainName(booking.fullName)}, ref ${shortReference(booking.id)}`,
         `   Received ${formatUkTimeLong(booking.createdAt)}: has waited ${formatDuration(booking.createdAt, now)}; reply by ${formatUkTimeLong(replyBy(booking.createdAt))}`,
-        `   ${contact}`,
+        `   ${contactLine(booking, `Phone ${plainText(booking.phone)}`)}`,
         `   ${notifiedLine(request)}`,
         `   ${answeredLine(booking, replies.get(booking.id), now)}`,
       );

@@ -4,20 +4,13 @@ import { formatUkTimeLong, formatUkTimeShort } from '../uk-time.ts';
 import {
   actionLine,
   composeWebhookBody,
+  contactLine,
   markAnsweredActions,
   replyActions,
   type BookingNotice,
 } from './booking-notice.ts';
-import {
-  colours,
-  escapeHtml,
-  fontStack,
-  headingFontStack,
-  plainName,
-  plainText,
-} from './email-html.ts';
+import { colours, escapeHtml, fontStack, headingFontStack, plainName } from './email-html.ts';
 import { capList, listCommandFrom, plural } from './message-lists.ts';
-import { telUrl } from './reply-links.ts';
 
 /**
  * The flood digest: the booking requests that arrived above the site's hourly
@@ -51,15 +44,6 @@ function describeSpan(oldest: Date, now: Date): string {
   const hours = Math.ceil(minutes / 60);
   if (hours < 48) return `the last ${hours} hours`;
   return `the last ${Math.ceil(hours / 24)} days`;
-}
-
-function contactLine(notice: BookingNotice): string {
-  const tel = telUrl(notice.phone);
-  return [
-    `Phone ${plainText(notice.phone)}${tel ? ` (${tel})` : ''}`,
-    `e-mail ${plainText(notice.email)}`,
-    ...(notice.instagram === null ? [] : [`Instagram ${plainText(notice.instagram)}`]),
-  ].join(', ');
 }
 
 export type FloodDigestMessage = ReturnType<typeof composeFloodDigest>;

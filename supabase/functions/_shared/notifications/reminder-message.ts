@@ -12,6 +12,7 @@ import {
   actionLine,
   composeWebhookBody,
   markAnsweredActions,
+  phoneLine,
   replyActions,
   replyBy,
   type BookingNotice,
@@ -24,7 +25,6 @@ import {
   emailDocument,
   escapeHtml,
   plainName,
-  plainText,
 } from './email-html.ts';
 import { capList, formatCount } from './message-lists.ts';
 import { telUrl } from './reply-links.ts';
@@ -117,7 +117,6 @@ export function composeReminder(requests: readonly BookingNotice[], now: Date, s
     '',
     ...listed.flatMap((notice, index) => {
       const due = replyBy(notice.createdAt);
-      const tel = telUrl(notice.phone);
       const actions = [
         ...replyActions(notice).slice(0, 1),
         ...markAnsweredActions(notice, siteUrl),
@@ -126,7 +125,7 @@ export function composeReminder(requests: readonly BookingNotice[], now: Date, s
         `${index + 1}. ${plainName(notice.fullName)}, ref ${shortReference(notice.id)}`,
         `   Reply by ${formatUkTimeShort(due)} (${describeTimeLeft(due, now)})`,
         `   Received ${formatUkTimeShort(notice.createdAt)}`,
-        `   Phone ${plainText(notice.phone)}${tel ? ` (${tel})` : ''}`,
+        `   ${phoneLine(notice.phone)}`,
         ...actions.map((action) => `   ${actionLine(action)}`),
         '',
       ];
