@@ -6,6 +6,7 @@ import {
   replyActions,
   replyBy,
   type BookingNotice,
+  type ReplyAction,
 } from './booking-notice.ts';
 import { plainName, plainText } from './email-html.ts';
 import type { DailySummaryMessage } from './daily-summary.ts';
@@ -66,15 +67,13 @@ const pushedReplies = ['https://ig.me/', 'tel:', 'mailto:'] as const;
  * ntfy's three places.
  */
 function requestActions(notice: BookingNotice, siteUrl: string): NtfyViewAction[] {
-  const mark = markAnsweredActions(notice, siteUrl).map(({ label, href }) =>
-    viewAction(label, href),
-  );
+  const mark = markAnsweredActions(notice, siteUrl).map(viewAction);
   const answers = replyActions(notice);
   const replies = pushedReplies
     .map((scheme) => answers.find((answer) => answer.href.startsWith(scheme)))
     .filter((answer) => answer !== undefined)
     .slice(0, maxNtfyActions - mark.length)
-    .map(({ label, href }) => viewAction(label, href));
+    .map(viewAction);
   return [...replies, ...mark];
 }
 
@@ -131,7 +130,7 @@ export function composeReminderPush(reminder: ReminderMessage): NtfyMessage {
     actions: alone
       ? requestActions(first, reminder.siteUrl)
       : markAnsweredActions(first, reminder.siteUrl).map(({ href }) =>
-          viewAction(`Mark ${shortReference(first.id)} as answered`, href),
+          viewAction({ label: `Mark ${shortReference(first.id)} as answered`, href }),
         ),
   };
 }
@@ -196,8 +195,8 @@ export function composeDailySummaryPush(summary: DailySummaryMessage): NtfyMessa
  * message not yet sent, or a mark not yet confirmed on its page (or a reminder
  * of several requests, of which it marks one) must not take it away.
  */
-function viewAction(label: string, url: string): NtfyViewAction {
-  return { action: 'view', label, url, clear: false };
+function viewAction({ label, href }: ReplyAction): NtfyViewAction {
+  return { action: 'view', label, url: href, clear: false };
 }
 
 /** The lines that fit in a push, and `…` for the rest. */
