@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answerLink } from '../core/answer-link.ts';
-import { shortReference } from '../core/booking-reference.ts';
 import { dailyRunDue, loadDailySchedule, nextDailyRun } from './daily-schedule.ts';
 import {
   composeDailySummary,
@@ -131,59 +130,6 @@ describe('composeDailySummary', () => {
     expect(summary.text).toContain('No notification is failing.');
     expect(summary.text).toContain(
       'This summary comes every day at 07:00 UK time, with or without requests.',
-    );
-  });
-
-  it('lists the waiting requests first, oldest first, with the time left or how late it is, and leads the subject with them', () => {
-    // 07:00 GMT on the Sunday the clocks go back: a reply-by time is 24 real hours after arrival.
-    const now = '2026-10-25T07:00:00Z';
-    const late = notice(1, '2026-10-24T05:55:00Z', 'Old <Friend>');
-    const soon = notice(2, '2026-10-24T10:20:00Z', 'Amina Khan');
-    const answered = notice(3, '2026-10-25T01:30:00Z', 'Night Owl');
-    const summary = summaryAt(now, {
-      waiting: [late, soon],
-      requests: [soon, answered].map((booking) => ({
-        booking,
-        notification: { state: 'sent', attempts: 1, lastError: null },
-      })),
-      replies: [
-        { bookingId: late.id, createdAt: late.createdAt, answeredAt: null, markedBy: null },
-        { bookingId: soon.id, createdAt: soon.createdAt, answeredAt: null, markedBy: null },
-        {
-          bookingId: answered.id,
-          createdAt: answered.createdAt,
-          answeredAt: new Date('2026-10-25T03:40:00Z'),
-          markedBy: 'link',
-        },
-      ],
-    });
-    expect(summary.subject).toBe('Daily summary: 2 waiting (1 late), 2 new booking requests');
-    expect(summary).toMatchObject({ waitingCount: 2, lateCount: 1 });
-    expect(summary.text).toContain(
-      [
-        '2 requests are waiting for a reply (1 late), oldest first:',
-        `- 1 h 05 min late: Old <Friend>, ref ${shortReference(late.id)}, phone 07700 900123 (reply by Sunday 25 October 2026, 05:55 GMT)`,
-        `- 3 h 20 min left: Amina Khan, ref ${shortReference(soon.id)}, phone 07700 900123 (reply by Sunday 25 October 2026, 10:20 GMT)`,
-        'Once you have answered one, open its \u201cMark as answered\u201d link; or run `npx hijama answer REF`.',
-        '',
-        // The late one counts; the other may yet be answered in time.
-        `This week: answered 1 of 2 within ${replyWithinHours} hours, median 2 h 10 min.`,
-        '',
-        '2 booking requests since Saturday 24 October 2026, 07:00 BST, oldest first:',
-        '',
-        `1. Amina Khan, ref ${shortReference(soon.id)}`,
-      ].join('\n'),
-    );
-    expect(summary.text).toContain(
-      [
-        '   Notified: yes',
-        '   Answered: not yet, waiting',
-        '',
-        `2. Night Owl, ref ${shortReference(answered.id)}`,
-      ].join('\n'),
-    );
-    expect(summary.text).toContain(
-      'Answered: yes, Sunday 25 October 2026, 03:40 GMT, 2 h 10 min after it arrived',
     );
   });
 
