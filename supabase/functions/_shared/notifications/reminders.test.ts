@@ -81,23 +81,19 @@ const pushTo = (peer: NtfyPeer) =>
  */
 function useReminders(engine: TestEngine) {
   const harness = useNotifierHarness(engine, ['messages']);
-  const peers = { smtp: undefined as unknown as SmtpPeer, ntfy: undefined as unknown as NtfyPeer };
+  const peers = {
+    db: undefined as unknown as Database,
+    smtp: undefined as unknown as SmtpPeer,
+    ntfy: undefined as unknown as NtfyPeer,
+  };
 
   beforeEach(async () => {
+    peers.db = harness.db;
     peers.smtp = await harness.smtpPeer();
     peers.ntfy = await harness.ntfyPeer();
   });
 
-  return {
-    get db() {
-      return harness.db;
-    },
-    get smtp() {
-      return peers.smtp;
-    },
-    get ntfy() {
-      return peers.ntfy;
-    },
+  return Object.assign(peers, {
     errors: harness.errors,
     ntfyPeer: harness.ntfyPeer,
     /** A notifier on `db` (the block's unless given) whose clock is `clock.now`. */
@@ -125,7 +121,7 @@ function useReminders(engine: TestEngine) {
         },
       };
     },
-  };
+  });
 }
 
 describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
