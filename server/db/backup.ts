@@ -243,6 +243,10 @@ const migrationName = /^\d{14}_[A-Za-z0-9_-]+\.sql$/;
 const tableName = /^(public|app_private)\.[a-z_][a-z0-9_]*$/;
 const columnName = /^(public|app_private)\.[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/;
 
+/** A JSON object: not null, not an array. */
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** Reads a backup file's text, checking its shape. */
 export function parseBackup(text: string): Backup {
   let value: unknown;
@@ -253,8 +257,8 @@ export function parseBackup(text: string): Backup {
       'is not JSON: it was cut short or damaged (or is not a backup at all). Restore an earlier backup, or copy this one again from where it is kept.',
     );
   }
-  const backup = value as Partial<Backup> | null;
-  if (typeof backup !== 'object' || backup === null || backup.format !== backupFormat) {
+  const backup = value as Partial<Backup>;
+  if (!isRecord(backup) || backup.format !== backupFormat) {
     throw new BackupFileError('is not a backup made by `hijama backup`.');
   }
   if (backup.version !== backupVersion && backup.version !== release100Version) {
@@ -279,9 +283,7 @@ export function parseBackup(text: string): Backup {
   if (
     sequences !== undefined &&
     !(
-      typeof sequences === 'object' &&
-      sequences !== null &&
-      !Array.isArray(sequences) &&
+      isRecord(sequences) &&
       Object.entries(sequences).every(
         ([name, next]) => columnName.test(name) && Number.isSafeInteger(next),
       )
@@ -290,15 +292,14 @@ export function parseBackup(text: string): Backup {
     throw new BackupFileError('is damaged: the next ids of its tables are not readable.');
   }
   const content = backup.tables;
-  if (typeof content !== 'object' || content === null || Array.isArray(content)) {
+  if (!isRecord(content)) {
     throw new BackupFileError('is damaged: it holds no tables.');
   }
   for (const [name, rows] of Object.entries(content)) {
     if (!tableName.test(name) || name in tablesLeftOut) {
       throw new BackupFileError(`holds a table this version does not know (${name}).`);
     }
-    const isRow = (row: unknown) => typeof row === 'object' && row !== null && !Array.isArray(row);
-    if (!Array.isArray(rows) || !rows.every(isRow)) {
+    if (!Array.isArray(rows) || !rows.every(isRecord)) {
       throw new BackupFileError(`is damaged: the rows of ${name} are not readable.`);
     }
   }
