@@ -159,28 +159,19 @@ describe('backup and restore, refusing with a plain message', () => {
     }
   });
 
-  it('refuses a backup holding a value the database refuses, naming the file and the table but printing no row, and loads nothing', async () => {
-    const request = bookingWithId({ full_name: 'Amina Khan', email: 'amina@example.com' });
-    const backupOf = (row: Record<string, unknown>) =>
-      JSON.stringify({
-        format: 'hijama-backup',
-        version: 2,
-        createdAt: new Date().toISOString(),
-        migrations: null,
-        tables: { 'public.bookings': [row] },
-      });
-    writeFileSync(path.join(workDir(), 'damaged.json'), backupOf({ ...request, id: 'not-a-uuid' }));
-    writeFileSync(path.join(workDir(), 'good.json'), backupOf(request));
-
+  // That nothing is loaded, and no row printed, is server/db/backup.test.ts's ("refuses a backup holding a malformed uuid").
+  it('refuses a backup holding a value the database refuses, naming the file and the table', async () => {
+    const row = { ...bookingWithId({ full_name: 'Amina Khan' }), id: 'not-a-uuid' };
+    const backup = { format: 'hijama-backup', version: 2, createdAt: new Date().toISOString() };
+    const tables = { 'public.bookings': [row] };
+    writeFileSync(
+      path.join(workDir(), 'damaged.json'),
+      JSON.stringify({ ...backup, migrations: null, tables }),
+    );
     const refused = await hijama(['restore', 'damaged.json']);
     expect(refused.stderr).toBe(
       'damaged.json is damaged: the database refused its rows of public.bookings (invalid input syntax for type uuid: "not-a-uuid"), so nothing was restored; restore an earlier backup.\n',
     );
     expect(refused.code).toBe(1);
-    // Nothing was loaded: the database is restored into as if the first had not been tried.
-    const restored = await hijama(['restore', 'good.json']);
-    expect(restored.stderr).toBe('');
-    expect(restored.code).toBe(0);
-    expect(restored.stdout).toMatch(/^Restored 1 booking request \(0 answered\)/);
   }, 60_000);
 });

@@ -371,13 +371,21 @@ describe.each(engines.filter((engine) => engine.empty))('restore into an empty $
       }),
       /^is damaged: the database refused its rows of public\.bookings \(duplicate key value violates unique constraint "bookings_pkey"\), so/,
     ],
+    [
+      'no table app_private.messages, which its schema had',
+      () => ({ 'app_private.messages': undefined }),
+      /^is damaged: it lacks the table app_private\.messages that its schema had, so nothing was restored/,
+    ],
   ])(
     'refuses a backup holding %s, without printing a row, and leaves the database as it was',
     async (_what, damage, message) => {
       const { backup } = await populatedBackup(engine);
       const damaged = { ...backup, tables: { ...backup.tables, ...damage(backup.tables) } };
       const target = await engine.empty!();
-      const error = await restoreBackup(target, damaged).catch((thrown: unknown) => thrown);
+      // As the file is read back: a table whose rows are undefined is not in it.
+      const error = await restoreBackup(target, parseBackup(JSON.stringify(damaged))).catch(
+        (thrown: unknown) => thrown,
+      );
       expect(error).toBeInstanceOf(BackupFileError);
       // The database's detail ("Failing row contains (…)") would print a client's data.
       expect((error as Error).message).toMatch(message);
@@ -388,16 +396,6 @@ describe.each(engines.filter((engine) => engine.empty))('restore into an empty $
     },
     120_000,
   );
-
-  it('refuses a backup lacking a table that the schema it was read from had', async () => {
-    const { backup } = await populatedBackup(engine);
-    const { 'app_private.messages': _, ...tables } = backup.tables;
-    const target = await engine.empty!();
-    await expect(restoreBackup(target, { ...backup, tables })).rejects.toThrow(
-      /^is damaged: it lacks the table app_private\.messages that its schema had, so nothing was restored/,
-    );
-    expect(await appliedMigrations(target)).toBeUndefined();
-  }, 120_000);
 
   it('is all or nothing: stopped after the load, a restore of release 1.0.0 leaves the database as it was, to be restored again', async () => {
     // The load is followed by the migrations after 1.0.0 and the settling of
