@@ -106,7 +106,12 @@ function namingFile(file: string, error: unknown): unknown {
 
 /** "12 booking requests (9 answered), 12 notifications (1 not yet sent), 0 alerts and 6 other tables" */
 function describeContent(snapshot: Backup): string {
-  const rows = (table: string) => snapshot.tables[table] ?? [];
+  // Each table read here is described; the others are counted.
+  const described = new Set<string>();
+  const rows = (table: string) => {
+    described.add(table);
+    return snapshot.tables[table] ?? [];
+  };
   // A backup made before the one queue holds its notifications and alerts in tables of their own.
   const notifications = [
     ...rows('app_private.booking_notifications').map((row) => ({ done_at: row.completed_at })),
@@ -118,16 +123,10 @@ function describeContent(snapshot: Backup): string {
     ...rows('app_private.booking_alerts'),
     ...rows('app_private.messages').filter((row) => isAlertKind(row.kind)),
   ];
-  const described = [
-    'public.bookings',
-    'app_private.booking_answers',
-    'app_private.booking_notifications',
-    'app_private.booking_alerts',
-    'app_private.messages',
-  ];
-  const others = Object.keys(snapshot.tables).filter((name) => !described.includes(name)).length;
+  const bookings = rows('public.bookings').length;
+  const others = Object.keys(snapshot.tables).filter((name) => !described.has(name)).length;
   return [
-    `${plural(rows('public.bookings').length, 'booking request')} (${answered} answered)`,
+    `${plural(bookings, 'booking request')} (${answered} answered)`,
     `${plural(notifications.length, 'notification')}${pending > 0 ? ` (${pending} not yet sent)` : ''}`,
     `${plural(alerts.length, 'alert')} and ${plural(others, 'other table')}`,
   ].join(', ');
