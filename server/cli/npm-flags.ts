@@ -16,7 +16,9 @@ export function flagsKeptByNpm(
   if (env.npm_command === undefined) return undefined;
   // The arguments the script itself adds (`npm run notify` runs `hijama.js notify`).
   const scriptArgs = scriptArguments(env.npm_lifecycle_script);
-  const typed = startsWith(args, scriptArgs) ? args.slice(scriptArgs.length) : [...args];
+  const typed = scriptArgs.every((word, index) => args[index] === word)
+    ? args.slice(scriptArgs.length)
+    : [...args];
   const options: string[] = [];
   const words: string[] = [];
   for (let index = 0; index < typed.length; index++) {
@@ -81,8 +83,4 @@ function scriptArguments(script: string | undefined): string[] {
   const words = script.trim().split(/\s+/);
   const entry = words.findIndex((word) => /hijama(\.[cm]?[jt]s)?$/.test(word));
   return entry === -1 ? [] : words.slice(entry + 1);
-}
-
-function startsWith(args: readonly string[], prefix: readonly string[]): boolean {
-  return prefix.every((word, index) => args[index] === word);
 }
