@@ -46,17 +46,16 @@ const workDir = useTempDir('cli', { once: true });
 let template: string;
 let seeded: BookingRecord[];
 
+/** A stored request's notification, waiting: the seeded rows were stored without a notifier. */
+const pending: NotificationRecord = { state: 'pending', attempts: 0, last_error: null };
+
 /** The warning of `count` requests that no notifier has tried, as formatUnsentWarning words it. */
 const unsentWarning = (count: number) =>
   formatUnsentWarning(
-    Array.from(
-      { length: count },
-      () =>
-        ({
-          created_at: '2026-01-01T00:00:00.000Z',
-          notification: { state: 'pending', attempts: 0, last_error: null },
-        }) as BookingRecord,
-    ),
+    Array<BookingRecord>(count).fill({
+      created_at: '2026-01-01T00:00:00.000Z',
+      notification: pending,
+    } as BookingRecord),
     new Date(),
   );
 /** The names of the seeded requests, newest first, as the command lists them. */
@@ -149,9 +148,6 @@ beforeAll(async () => {
   template = path.join(workDir(), 'template');
   seeded = await withServerDatabase({ DATA_DIR: template }, seed);
 });
-
-/** A stored request's notification, waiting: the seeded rows were stored without a notifier. */
-const pending: NotificationRecord = { state: 'pending', attempts: 0, last_error: null };
 
 /** The records as the command lists them, newest first, none answered, each notification pending unless `states` says. */
 function listed(
