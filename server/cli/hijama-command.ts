@@ -175,25 +175,21 @@ function readSince(values: Values, now: Date): Date | undefined {
   if (values.since === undefined) return undefined;
   const ambiguous = ambiguousUnit(values.since, true);
   if (ambiguous) throw new UsageError(`--since ${ambiguous}`);
-  const since = parseSinceArgument(values.since, now);
+  // Minutes too, as `min` (`--since 15min`, the last minutes of a flood); a bare
+  // `m` was refused as ambiguous above; the rest is parseSince's.
+  const minutes = /^(\d{1,5})\s*min$/i.exec(values.since.trim())?.[1];
+  const since =
+    minutes === undefined
+      ? parseSince(values.since, now)
+      : Number(minutes) > 0
+        ? new Date(now.getTime() - Number(minutes) * 60_000)
+        : undefined;
   if (!since) {
     throw new UsageError(
       `--since takes a number of minutes, hours, days, weeks, months or years (15min, 12h, 7d, 2w, 6mo, 1y) or a day (23/11/2026 or 2026-11-23), not "${values.since}".`,
     );
   }
   return since;
-}
-
-/**
- * `--since` also takes minutes, as `min` (`--since 15min`, the last minutes of
- * a flood); a bare `m` is refused as ambiguous (readSince); the rest is
- * parseSince's.
- */
-function parseSinceArgument(text: string, now: Date): Date | undefined {
-  const match = /^(\d{1,5})\s*min$/i.exec(text.trim());
-  if (!match) return parseSince(text, now);
-  const count = Number(match[1]);
-  return count === 0 ? undefined : new Date(now.getTime() - count * 60_000);
 }
 
 function readLimit(values: Values): number | undefined {
@@ -341,26 +337,25 @@ async function answer(
   await requireTable(opened.db, 'app_private.booking_answers');
   const answers = createBookingAnswers(opened.db);
   const name = describeRequest(request);
-  if (undo) {
-    const result = await answers.unmarkById(request.id);
-    if (result.outcome === 'not found') {
-      throw new CliError(`Booking request ${name} was deleted meanwhile: nothing to undo.`);
-    }
-    await io.out(
-      result.outcome === 'unmarked'
-        ? `Booking request ${name} is waiting for a reply again: its mark of ${describeAnswer(result.answer)} is taken back.\n`
-        : `Booking request ${name} was not marked answered: nothing changed.\n`,
+  const result = undo
+    ? await answers.unmarkById(request.id)
+    : await answers.markById(request.id, channel);
+  if (result.outcome === 'not found') {
+    throw new CliError(
+      `Booking request ${name} was deleted meanwhile: nothing to ${undo ? 'undo' : 'mark'}.`,
     );
+  }
+  if (result.outcome === 'not answered') {
+    await io.out(`Booking request ${name} was not marked answered: nothing changed.\n`);
     return 0;
   }
-  const result = await answers.markById(request.id, channel);
-  if (result.outcome === 'not found') {
-    throw new CliError(`Booking request ${name} was deleted meanwhile: nothing to mark.`);
-  }
+  const answered = describeAnswer(result.answer);
   await io.out(
-    result.outcome === 'marked'
-      ? `Booking request ${name}, received ${formatUkTimeLong(new Date(request.created_at))}, marked answered on ${describeAnswer(result.answer)}.\n`
-      : `Booking request ${name} was already answered on ${describeAnswer(result.answer)}: nothing changed.\n`,
+    {
+      unmarked: `Booking request ${name} is waiting for a reply again: its mark of ${answered} is taken back.\n`,
+      marked: `Booking request ${name}, received ${formatUkTimeLong(new Date(request.created_at))}, marked answered on ${answered}.\n`,
+      'already answered': `Booking request ${name} was already answered on ${answered}: nothing changed.\n`,
+    }[result.outcome],
   );
   return 0;
 }
