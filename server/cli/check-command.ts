@@ -2,7 +2,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../../supabase/functions/_shared/config.ts';
 import { describeError } from '../../supabase/functions/_shared/notifications/notifier.ts';
-import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
+import {
+  channelSettingsHint,
+  type NotifyConfig,
+} from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { createChannels } from '../../supabase/functions/_shared/notifications/setup.ts';
 import { composeTestMessage } from '../../supabase/functions/_shared/notifications/test-message.ts';
 import {
@@ -81,7 +84,12 @@ export async function check(io: CliIo, content: LaunchContent = shippedContent):
   if (placeholders.length === 0)
     pass('No placeholder or SAMPLE review is left in the content, and SITE_URL is set.');
 
-  if (settings) findings.push(...(await sendTests(settings)));
+  if (settings?.notify) findings.push(...(await sendTests(settings.notify)));
+  else if (settings) {
+    fail(
+      `No notification channel is configured, so no one would be told of booking requests: set ${channelSettingsHint}.`,
+    );
+  }
 
   const failed = findings.filter((finding) => !finding.ok).length;
   await io.out(findings.map(({ ok, line }) => `${ok ? 'ok  ' : 'FIX '} ${line}\n`).join(''));
@@ -132,16 +140,7 @@ function envFileOpenness(file: string): string | undefined {
 }
 
 /** One test message through each configured channel. */
-async function sendTests(settings: Settings): Promise<Finding[]> {
-  const config = settings.notify;
-  if (!config) {
-    return [
-      {
-        ok: false,
-        line: `No notification channel is configured, so no one would be told of booking requests: set ${channelSettingsHint}.`,
-      },
-    ];
-  }
+async function sendTests(config: NotifyConfig): Promise<Finding[]> {
   const test = composeTestMessage(new Date());
   const channels = createChannels(config);
   try {
