@@ -98,13 +98,10 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
 
   if (first !== undefined && !isCommand(first)) throw unknownCommand(first);
   const rest = positionals.slice(1);
-  let argument: string | undefined;
-  if (spec.argument) {
-    argument = rest.shift();
-    if (argument === undefined) {
-      const what = spec.argument === 'FILE' ? 'a file' : "a request's reference";
-      throw new UsageError(`${command} needs ${what}: npx hijama ${command} ${spec.usage}.`);
-    }
+  const argument = spec.argument && rest.shift();
+  if (spec.argument && argument === undefined) {
+    const what = spec.argument === 'FILE' ? 'a file' : "a request's reference";
+    throw new UsageError(`${command} needs ${what}: npx hijama ${command} ${spec.usage}.`);
   }
   if (rest.length > 0) {
     const extra = rest[0]!;
