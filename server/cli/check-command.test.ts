@@ -12,7 +12,6 @@ import {
   type NtfyPeer,
   type SmtpPeer,
 } from '../testing/notification-peers.ts';
-import { practitioner, sessionPrices } from '../../src/content/before-booking.ts';
 import { launchPlaceholders, type LaunchContent } from '../../src/content/launch-list.ts';
 import { check } from './check-command.ts';
 import type { CliIo } from './cli-io.ts';
@@ -28,45 +27,17 @@ import { testDatabaseUrl } from '../testing/helpers.ts';
 
 const topic = 'check-test-topic-0123456789';
 
-/** The practice's facts once it has put its own in. */
-const filledFacts = {
-  ...practice,
-  phone: { display: '01634 000 111', international: '+441634000111' },
-  email: 'hello@clinic.test',
-  instagram: 'clinic.test',
-  skinPiercingRegistration: null,
-  address: {
-    ...practice.address,
-    venue: 'Room 2',
-    building: 'Upstairs',
-    road: '3 High Street',
-    postcode: 'ME1 1AA',
-  },
-};
-
-/** The whole launch content once the practice has filled it in: facts, practitioner, prices and real reviews. */
+/** The launch content once the practice has filled it in: its own facts, no PLACEHOLDER text, the prices confirmed, no SAMPLE review. */
 const filledIn: LaunchContent = {
-  facts: filledFacts,
-  beforeBooking: {
-    practitioner: {
-      ...practitioner,
-      name: 'Maryam Said',
-      portrait: { ...practitioner.portrait, alt: 'Maryam Said, your Hijama practitioner' },
-      training: ['Diploma in Hijama, 2019'],
-      insurance: 'Insured with Example Mutual.',
-      womenClients: 'Maryam sees women clients.',
-      personalLine: 'I explain each step before I take it.',
-    },
-    sessionPrices: { ...sessionPrices, confirmed: true },
+  facts: {
+    phone: { international: '+441634000111' },
+    email: 'hello@clinic.test',
+    instagram: 'clinic.test',
+    skinPiercingRegistration: null,
+    address: { venue: 'Room 2', building: 'Upstairs', road: '3 High Street', postcode: 'ME1 1AA' },
   },
-  reviews: [
-    {
-      name: 'Amina K.',
-      rating: 5,
-      content: 'Calm and clear from start to finish.',
-      source: { kind: 'google', date: '2026-05-02', url: 'https://maps.google.com/?cid=1' },
-    },
-  ],
+  beforeBooking: { practitioner: { name: 'Maryam Said' }, sessionPrices: { confirmed: true } },
+  reviews: [],
 };
 
 let smtp: SmtpPeer;
