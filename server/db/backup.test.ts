@@ -69,10 +69,6 @@ afterAll(async () => {
   for (const cleanUp of cleanUps.reverse()) await cleanUp();
 }, 120_000);
 
-function track(db: Database): Database {
-  cleanUps.push(() => db.close());
-  return db;
-}
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const stackDir = process.env.SUPABASE_STACK_DIR ?? path.resolve(root, '../shared/supabase-stack');
 if (existsSync(path.join(stackDir, 'start.sh'))) {
@@ -86,7 +82,8 @@ if (existsSync(path.join(stackDir, 'start.sh'))) {
       });
       // A project of its own: a database of the stack's cluster with what Supabase installs.
       const scratch = await createScratchDatabase((await stack).url);
-      const db = track(await openPostgres(scratch.url));
+      const db = await openPostgres(scratch.url);
+      cleanUps.push(() => db.close());
       await db.exec('create schema extensions; create extension supabase_vault cascade;');
       await pushMigrations(db, findMigrationsDir());
       return db;
