@@ -93,11 +93,8 @@ export async function runHijama(args: string[], io: CliIo): Promise<number> {
     await io.out(helpText(commandLine.command));
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(`${error.message}\n`);
-      return 2;
-    }
     const expected = [
+      UsageError,
       CliError,
       ConfigError,
       DatabaseRoleError,
@@ -110,7 +107,7 @@ export async function runHijama(args: string[], io: CliIo): Promise<number> {
     ];
     if (!expected.some((type) => error instanceof type)) throw error;
     io.err(`${(error as Error).message}\n`);
-    return 1;
+    return error instanceof UsageError ? 2 : 1;
   }
 }
 
