@@ -156,18 +156,6 @@ test.describe('the HTML before any script runs', () => {
     );
   });
 
-  test('a page whose pre-rendered file cannot be fetched is rendered by the script instead', async ({
-    page,
-  }) => {
-    await page.route(/\/assets\/view-[\w-]+\.html$/, (route) => route.abort());
-    await page.goto('/#location');
-    await expect(
-      page.getByRole('heading', { level: 1, name: viewHeadings.location }),
-    ).toBeVisible();
-    await untilInteractive(page);
-    await expect(page.getByText(homeOnly)).toHaveCount(0);
-  });
-
   test('the script adopts the pre-rendered page instead of painting it again', async ({ page }) => {
     const errors = pageErrors(page);
     for (const [view, title] of Object.entries(viewHeadings)) {
