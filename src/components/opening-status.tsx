@@ -15,14 +15,11 @@ const refreshMs = 60_000;
  * first script fills it in before React runs (src/main.tsx); React starts from
  * that same status, so what it adopts matches.
  */
-export function OpeningStatusLine({ className }: { className?: string }) {
+export function OpeningStatusLine() {
   const status = useClockValue(statusFilledIn, currentOpeningStatus, refreshMs);
 
   return (
-    <p
-      className={[openingStatusClass, className].filter(Boolean).join(' ')}
-      data-open={status?.open}
-    >
+    <p className={openingStatusClass} data-open={status?.open}>
       <span className="opening-status-dot" aria-hidden="true" />
       {status ? describeOpeningStatus(status) : '\u00a0'}
     </p>
