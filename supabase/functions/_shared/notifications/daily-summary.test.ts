@@ -133,7 +133,7 @@ describe('composeDailySummary', () => {
     );
   });
 
-  it('says one request is waiting, not late, at its reply-by time less a minute; late at it', () => {
+  it('says one request is waiting, not late, at its reply-by time less a minute; late but "due now" at it, in the text as in the HTML', () => {
     const waiting = [notice(1, '2026-03-28T06:01:00Z', 'Amina Khan')];
     // 24 hours after 06:01 GMT on Saturday is 07:01 BST on Sunday.
     const before = summaryAt('2026-03-29T06:00:00Z', { waiting });
@@ -144,7 +144,8 @@ describe('composeDailySummary', () => {
     expect(before.text).toContain('(reply by Sunday 29 March 2026, 07:01 BST)');
     const at = summaryAt('2026-03-29T06:01:00Z', { waiting });
     expect(at.subject).toBe('Daily summary: 1 waiting (1 late), no new requests');
-    expect(at.text).toContain('- 0 min late: Amina Khan');
+    expect(at.text).toContain('- due now: Amina Khan');
+    expect(at.html).toContain('>due now</p>');
   });
 });
 

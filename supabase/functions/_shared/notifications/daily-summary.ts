@@ -22,7 +22,7 @@ import { colours, emailDocument, escapeHtml, plainName, plainText } from './emai
 import { formatClockTime } from './daily-schedule.ts';
 import { capList, formatCount, listCommandFrom, plural } from './message-lists.ts';
 import type { FailingNotification, NotifiedRequest, RequestReply } from './notification-states.ts';
-import { waitingListCommand, waitingRequestHtml } from './reminder-message.ts';
+import { describeTimeLeft, waitingListCommand, waitingRequestHtml } from './reminder-message.ts';
 
 /**
  * The daily summary (the "heartbeat"): once a day at a set UK time, one message
@@ -158,14 +158,6 @@ function notifiedLine({ notification }: NotifiedRequest): string {
   }
 }
 
-/** "3 h 20 min left" before the reply-by time; "1 h 05 min late" from it on. */
-function timeLeft(createdAt: Date, now: Date): string {
-  const due = replyBy(createdAt);
-  return isLate(createdAt, now)
-    ? `${formatDuration(due, now)} late`
-    : `${formatDuration(now, due)} left`;
-}
-
 const afterAnswering =
   'Once you have answered one, open its \u201cMark as answered\u201d link; or run `npx hijama answer REF`.';
 
@@ -181,7 +173,7 @@ function waitingLines(
   return [
     `${waiting.length === 1 ? '1 request is' : `${formatCount(waiting.length)} requests are`} waiting for a reply${late}, oldest first:`,
     ...listed.flatMap((booking) => [
-      `- ${timeLeft(booking.createdAt, now)}: ${plainName(booking.fullName)}, ref ${shortReference(booking.id)}, phone ${plainText(booking.phone)} (reply by ${formatUkTimeLong(replyBy(booking.createdAt))})`,
+      `- ${describeTimeLeft(replyBy(booking.createdAt), now)}: ${plainName(booking.fullName)}, ref ${shortReference(booking.id)}, phone ${plainText(booking.phone)} (reply by ${formatUkTimeLong(replyBy(booking.createdAt))})`,
       ...markAnsweredActions(booking, siteUrl).map((mark) => `  ${actionLine(mark)}`),
     ]),
     ...(unlisted > 0 ? [`\u2026 and ${formatCount(unlisted)} more: ${waitingListCommand}`] : []),
