@@ -75,6 +75,17 @@ export function messageIdFor(key: string, from: string): string {
   return `<${key}@${domain || 'localhost'}>`;
 }
 
+/**
+ * The key of a message its database numbers (an alert, a flood digest): the
+ * number and the moment the row was made, the same at every attempt. The
+ * number alone comes again in another database (a new install, a trial one
+ * sending to the same inbox, rows an upgrade renumbered), and Gmail keeps one
+ * message per Message-ID: the later one would never show.
+ */
+export function numberedMessageKey(kind: string, id: string, createdAt: Date): string {
+  return `${kind}-${id}-${createdAt.getTime().toString(36)}`;
+}
+
 export function createEmailChannel(settings: EmailSettings, siteUrl: string): NotificationChannel {
   const transport = createMailTransport(settings.smtpUrl);
   const from = mailboxOf(settings.from);
@@ -106,9 +117,11 @@ export function createEmailChannel(settings: EmailSettings, siteUrl: string): No
         headers: { 'X-Booking-Id': notice.id },
       });
     },
-    sendAlert: async (alert) => sendToPractice(composeAlert(alert), `alert-${alert.id}`),
+    sendAlert: async (alert) =>
+      sendToPractice(composeAlert(alert), numberedMessageKey('alert', alert.id, alert.createdAt)),
     sendDailySummary: (summary) => sendToPractice(summary, `daily-summary-${summary.day}`),
-    sendFloodDigest: (digest) => sendToPractice(digest, `flood-digest-${digest.id}`),
+    sendFloodDigest: (digest) =>
+      sendToPractice(digest, numberedMessageKey('flood-digest', digest.id, digest.createdAt)),
     sendReminder: (reminder) => sendToPractice(reminder, `reminder-${reminder.id}`),
     sendTest: (test) => sendToPractice(test, `test-${test.id}`),
     async verify() {
@@ -153,7 +166,7 @@ export function createWebhookChannel(url: string): NotificationChannel {
             ...composeAlert(alert),
           },
         },
-        `alert-${alert.id}`,
+        numberedMessageKey('alert', alert.id, alert.createdAt),
       ),
     sendDailySummary: (summary) =>
       post(
@@ -163,7 +176,8 @@ export function createWebhookChannel(url: string): NotificationChannel {
         },
         `daily-summary-${summary.day}`,
       ),
-    sendFloodDigest: (digest) => post(digest.webhookBody, `flood-digest-${digest.id}`),
+    sendFloodDigest: (digest) =>
+      post(digest.webhookBody, numberedMessageKey('flood-digest', digest.id, digest.createdAt)),
     sendReminder: (reminder) => post(reminder.webhookBody, `reminder-${reminder.id}`),
     sendTest: (test) =>
       post({ type: 'practice.test', subject: test.subject, text: test.text }, `test-${test.id}`),

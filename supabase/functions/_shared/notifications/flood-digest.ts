@@ -125,6 +125,7 @@ export function composeFloodDigest(input: FloodDigestInput) {
 
   return {
     id: input.id,
+    createdAt,
     subject,
     text,
     html,

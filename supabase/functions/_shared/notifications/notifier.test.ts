@@ -342,7 +342,9 @@ describe.each(engines)('the notifier on $name', (engine) => {
       const digest = digests[0]!;
       const text = digest.parsed.text ?? '';
       expect(text).not.toContain('Usual Guest');
-      expect(digest.parsed.messageId).toMatch(/^<flood-digest-\d+@rochester-hijama\.example>$/);
+      expect(digest.parsed.messageId).toMatch(
+        /^<flood-digest-\d+-[0-9a-z]+@rochester-hijama\.example>$/,
+      );
       const marked = [...text.matchAll(/Mark as answered: \S+#(answer=\S+)/g)].map(
         (match) => parseAnswerFragment(match[1]!)?.bookingId,
       );
@@ -360,7 +362,9 @@ describe.each(engines)('the notifier on $name', (engine) => {
       ]);
       const webhookDigest = hooked.find((body) => body.type === 'practice.flood_digest')!;
       expect(webhookDigest.digest!.bookings).toHaveLength(4);
-      expect(hook.requests.at(-1)!.headers['idempotency-key']).toMatch(/^flood-digest-\d+$/);
+      expect(hook.requests.at(-1)!.headers['idempotency-key']).toMatch(
+        /^flood-digest-\d+-[0-9a-z]+$/,
+      );
 
       // Every request's notification is complete, the flood's by the digest.
       expect((await outboxRows()).filter((row) => !row.completed)).toEqual([]);
@@ -499,7 +503,7 @@ describe.each(engines)('the notifier on $name', (engine) => {
       ),
     );
     expect(alert.text).not.toContain('Amina');
-    expect(hook.requests.at(-1)!.headers['idempotency-key']).toMatch(/^alert-\d+$/);
+    expect(hook.requests.at(-1)!.headers['idempotency-key']).toMatch(/^alert-\d+-[0-9a-z]+$/);
     expect(infos).toContainEqual(
       expect.stringMatching(
         /^Told the practice \(notification failing\) by webhook to http:\/\/127\.0\.0\.1:\d+\.$/,

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { shortReference } from '../core/booking-reference.ts';
 import { storeWaitingRequest } from '../../../../server/testing/answer-fixtures.ts';
 import { testEngines } from '../../../../server/testing/helpers.ts';
-import { emailChannelTo, type SmtpPeer } from '../../../../server/testing/notification-peers.ts';
+import {
+  emailChannelTo,
+  startSmtpPeer,
+  type SmtpPeer,
+} from '../../../../server/testing/notification-peers.ts';
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
 import { practice } from '../content/practice.ts';
 import type { ChannelName } from './channel-names.ts';
@@ -231,5 +235,30 @@ describe('composeAlert', () => {
     expect(subject).toBe('30,000 booking requests have not reached you through the webhook');
     expect(text.match(/^ {2}Ref /gm)).toHaveLength(messageListLimit);
     expect(text).toContain('\n  \u2026 and 29,950 more: npx hijama list\n');
+  });
+});
+
+describe("an alert's Message-ID", () => {
+  it('is the same at every attempt, and not that of the alert of the same number in another database', async () => {
+    const peer = await startSmtpPeer();
+    const channel = emailChannelTo(peer.port);
+    const firstAlert = (createdAt: string): PracticeAlert => ({
+      id: '1',
+      kind: 'no_client_address',
+      createdAt: new Date(createdAt),
+      details: null,
+    });
+    try {
+      await channel.sendAlert(firstAlert('2026-11-02T09:00:00Z'));
+      await channel.sendAlert(firstAlert('2026-11-02T09:00:00Z')); // a retry
+      // A new install's first alert, to the same inbox: Gmail keeps one message per Message-ID.
+      await channel.sendAlert(firstAlert('2026-11-27T16:40:00Z'));
+      const [sent, retried, another] = peer.mails.map((mail) => mail.parsed.messageId);
+      expect(retried).toBe(sent);
+      expect(another).not.toBe(sent);
+    } finally {
+      channel.close();
+      await peer.close();
+    }
   });
 });
