@@ -287,6 +287,19 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     expect(peer.mails).toHaveLength(0);
   });
 
+  it('deletes nothing by a period shorter than a month, and the summary says what to set, not that it failed', async () => {
+    await storeRequest('2026-10-20T12:00:00Z', 'Two Weeks Ago');
+    const peer = await smtpPeer();
+    const slip = { retention: { count: 12, unit: 'd' } as const };
+    const sent = await run('2026-11-05T07:00:00Z', [emailTo(peer.port)], slip);
+    expect(sent).toEqual({ outcome: 'sent', day: '2026-11-05' });
+    expect(peer.mails[0]!.parsed.text).toContain(
+      'Retention: RETENTION=12d is shorter than a month, so nothing is deleted: set it to 28d',
+    );
+    expect(peer.mails[0]!.parsed.text).not.toContain('failed');
+    expect(errors).toEqual([]);
+  });
+
   it("purges without a channel but leaves the day's summary to a later run that has one", async () => {
     await storeRequest('2025-10-20T12:00:00Z', 'Last Year');
     const done = await run('2026-11-04T07:00:00Z', []);

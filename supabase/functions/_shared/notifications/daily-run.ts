@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.ts';
 import type { Period } from '../retention/period.ts';
-import { purgeOldRequests } from '../retention/retention.ts';
+import { purgeOldRequests, retentionTooShort } from '../retention/retention.ts';
 import type { UkDay } from '../uk-time.ts';
 import type { NotificationChannel } from './channels.ts';
 import { dailyRunDue, type DailySchedule } from './daily-schedule.ts';
@@ -76,7 +76,11 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
 
   let retention: RetentionReport = { kind: 'off' };
   let purged: number | undefined;
-  if (options.retention) {
+  const tooShort = options.retention && retentionTooShort(options.retention);
+  if (tooShort) {
+    // A setting to change, not a failure to retry: the summary says what to set.
+    retention = { kind: 'too short', reason: tooShort };
+  } else if (options.retention) {
     try {
       purged = await purgeOldRequests({ db, period: options.retention, now, log });
       retention = { kind: 'purged', period: options.retention, deleted: purged };

@@ -41,6 +41,7 @@ import { describeTimeLeft, waitingListCommand, waitingRequestHtml } from './remi
 export type RetentionReport =
   | { kind: 'purged'; period: Period; deleted: number }
   | { kind: 'off' }
+  | { kind: 'too short'; reason: string }
   | { kind: 'failed'; error: string };
 
 /**
@@ -195,6 +196,8 @@ function retentionLine(report: RetentionReport): string {
         : `Retention: ${plural(report.deleted, 'request')} older than ${describePeriod(report.period)} ${report.deleted === 1 ? 'was' : 'were'} deleted, as the privacy notice promises.`;
     case 'off':
       return `Retention: old requests are not deleted automatically (RETENTION=off), although the privacy notice promises it: delete them with \`npm run bookings -- purge --older-than ${practice.retentionMonths}mo\`.`;
+    case 'too short':
+      return `Retention: ${report.reason}`;
     case 'failed':
       return `Retention: the deletion of old requests failed: ${report.error}. It is tried again tomorrow; the server's log (or the function's) says more.`;
   }
