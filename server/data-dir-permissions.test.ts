@@ -108,6 +108,14 @@ describe('the data folder', () => {
     await listeningUrl(startServer(dataDir));
   });
 
+  it('with a file in its path makes the server refuse to start with the same exit status, saying what to do', async () => {
+    const file = path.join(servers.workDir, 'a file');
+    writeFileSync(file, '');
+    const server = startServer(path.join(file, 'data'));
+    expect(await server.exited).toBe(dataDirUnusableExitStatus);
+    expect(server.stderr()).toContain('cannot be used: a file stands in its path.');
+  });
+
   it("another user's makes the server refuse to start with an exit status systemd does not restart on, naming the chown", async () => {
     // Tests run as root, who may write anywhere: the owner is what tells.
     const nobody = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim());

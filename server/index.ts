@@ -17,6 +17,7 @@ import {
   dataDirUnusableExitStatus,
   DataDirNotPrivateError,
   DataDirOwnerError,
+  DataDirUnusableError,
 } from './db/private-data-dir.ts';
 import type { NotificationChannel } from '../supabase/functions/_shared/notifications/channels.ts';
 import { runDaily } from '../supabase/functions/_shared/notifications/daily-run.ts';
@@ -268,7 +269,8 @@ main().catch((error: unknown) => {
     CannotListenError,
   ];
   console.error(expected.some((type) => error instanceof type) ? (error as Error).message : error);
-  const unusableDataDir =
-    error instanceof DataDirOwnerError || error instanceof DataDirNotPrivateError;
+  const unusableDataDir = [DataDirOwnerError, DataDirNotPrivateError, DataDirUnusableError].some(
+    (type) => error instanceof type,
+  );
   process.exit(unusableDataDir ? dataDirUnusableExitStatus : 1);
 });

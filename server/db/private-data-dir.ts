@@ -45,7 +45,7 @@ export class DataDirNotPrivateError extends Error {
 
 /**
  * The exit status of a data directory the server cannot use as it is (another
- * user's, or open to others): EX_CONFIG of sysexits.h. The systemd unit does
+ * user's, open to others, or out of reach): EX_CONFIG of sysexits.h. The systemd unit does
  * not restart on it (RestartPreventExitStatus=), since only a person can fix it.
  */
 export const dataDirUnusableExitStatus = 78;
@@ -66,6 +66,9 @@ export class DataDirOwnerError extends Error {
   }
 }
 
+/** A data folder this user cannot reach or make, or where a file stands: only a person can fix it. */
+export class DataDirUnusableError extends ConfigError {}
+
 /**
  * A data folder this user cannot reach or make (or where a file stands), said
  * with what to do; any other error as it is.
@@ -81,7 +84,9 @@ export function unusableDataDir(dataDir: string, error: unknown): unknown {
     EACCES: `${user}, who runs this, may not reach or make it. Run this as the user the folder is for, or set DATA_DIR to a folder ${user} may write.`,
   };
   const reason = why[code === 'EPERM' ? 'EACCES' : code];
-  return reason ? new ConfigError([`DATA_DIR: ${dataDir} cannot be used: ${reason}`]) : error;
+  return reason
+    ? new DataDirUnusableError([`DATA_DIR: ${dataDir} cannot be used: ${reason}`])
+    : error;
 }
 
 /** A folder's or file's status, or undefined when it is not made yet (a data folder is then created private) or on Windows. */
