@@ -56,11 +56,12 @@ select cron.schedule(
 -- pg_cron keeps a row of every run in cron.job_run_details (about 1,700 a day
 -- for the two jobs above) and never deletes them, so that a free project's
 -- 500 MB would fill with them in a few years and stop taking bookings. Once a
--- day, the runs older than a week go.
+-- day, the runs older than a week go, those that never ended (a crash) included.
 select cron.schedule(
   'notify-bookings-history',
   '17 3 * * *',
-  $$delete from cron.job_run_details where end_time < now() - interval '7 days'$$
+  $$delete from cron.job_run_details
+    where coalesce(end_time, start_time) < now() - interval '7 days'$$
 );
 
 -- One call now. Its answer, e.g. {"sent":0,"failed":0,"pending":0}, is in

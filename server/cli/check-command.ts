@@ -14,7 +14,7 @@ import {
   type Database,
 } from '../../supabase/functions/_shared/db/database.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
-import { appliedMigrations, hasTable } from '../db/migrate.ts';
+import { hasTable } from '../db/migrate.ts';
 import { checkApiRoles, DatabaseRoleError } from '../db/open-database.ts';
 import { checkDataDirIsPrivate, formatMode, openMode } from '../db/private-data-dir.ts';
 import { describeSmtpFailure } from '../notifications/smtp-check.ts';
@@ -111,7 +111,7 @@ async function checkDatabase(url: string): Promise<Finding> {
   try {
     db = await openPostgres(url);
     // Made by the server's migrations, or by `supabase db push` (hosted Supabase).
-    const made = (await hasTable(db, 'public.bookings')) || (await appliedMigrations(db));
+    const made = await hasTable(db, 'public.bookings');
     if (made) await checkApiRoles(db);
     return {
       ok: true,

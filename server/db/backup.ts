@@ -118,7 +118,7 @@ interface TableSpec {
   key: string[];
   /** The tables its foreign keys reference, restored before it. */
   references: string[];
-  /** Its identity columns, each with the sequence that numbers it. */
+  /** Its columns that a sequence numbers (identity or serial), each with that sequence. */
   identities: { column: string; sequence: string }[];
 }
 
@@ -142,10 +142,13 @@ export async function backedUpTables(db: Queryable): Promise<TableSpec[]> {
          join pg_class rc on rc.oid = f.confrelid
          join pg_namespace rn on rn.oid = rc.relnamespace
          where f.conrelid = c.oid and f.contype = 'f' and f.confrelid <> c.oid), '{}') as references,
-       coalesce((select json_agg(json_build_object('column', a.attname,
-           'sequence', pg_get_serial_sequence(c.oid::regclass::text, a.attname)) order by a.attnum)
-         from pg_attribute a
-         where a.attrelid = c.oid and a.attidentity <> '' and not a.attisdropped), '[]') as identities
+       coalesce((select json_agg(json_build_object('column', s.name, 'sequence', s.sequence)
+           order by s.attnum)
+         from (select a.attnum, a.attname as name,
+                      pg_get_serial_sequence(c.oid::regclass::text, a.attname) as sequence
+                 from pg_attribute a
+                where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped) s
+         where s.sequence is not null), '[]') as identities
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = any($1) and c.relkind in ('r', 'p') and not c.relispartition
      order by 1`,
