@@ -20,9 +20,15 @@ import {
 } from './booking-notice.ts';
 import { colours, emailDocument, escapeHtml, plainName, plainText } from './email-html.ts';
 import { formatClockTime } from './daily-schedule.ts';
-import { capList, formatCount, listCommandFrom, plural } from './message-lists.ts';
+import {
+  capList,
+  formatCount,
+  listCommandFrom,
+  plural,
+  waitingListCommand,
+} from './message-lists.ts';
 import type { FailingNotification, NotifiedRequest, RequestReply } from './notification-states.ts';
-import { describeTimeLeft, waitingListCommand, waitingRequestHtml } from './reminder-message.ts';
+import { describeTimeLeft, waitingRequestHtml } from './reminder-message.ts';
 
 /**
  * The daily summary (the "heartbeat"): once a day at a set UK time, one message

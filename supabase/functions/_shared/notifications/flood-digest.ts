@@ -51,7 +51,8 @@ export type FloodDigestMessage = ReturnType<typeof composeFloodDigest>;
 export function composeFloodDigest(input: FloodDigestInput) {
   const { requests, createdAt } = input;
   const count = requests.length;
-  const span = describeSpan(requests[0]?.createdAt ?? createdAt, createdAt);
+  const oldest = requests[0]?.createdAt ?? createdAt;
+  const span = describeSpan(oldest, createdAt);
   const requestWords = plural(count, 'more booking request');
   const subject = `${requestWords} in ${span}`;
   const { listed, unlisted } = capList(requests);
@@ -64,7 +65,7 @@ export function composeFloodDigest(input: FloodDigestInput) {
     `${requestWords[0]!.toUpperCase()}${requestWords.slice(1)} arrived in ${span}, above ${threshold}. It looks like a flood, most likely a robot: each new request must now carry a proof of work, which visitors' browsers compute by themselves, so real visitors can still book.`,
     `So that your inbox is not flooded, these requests come together, at most one e-mail every ${intervalMinutes} minutes, instead of one e-mail each. Each is listed with its name and reference; any of them may be a real visitor, who was promised a reply within ${practice.replyWithinHours} hours.`,
   ];
-  const reviewCommand = listCommandFrom(requests[0]?.createdAt ?? createdAt);
+  const reviewCommand = listCommandFrom(oldest);
   const review = `Review them, with everything each visitor typed: ${reviewCommand}`;
   const more = `…and ${plural(unlisted, 'more request')}, not listed here: see them with the command above.`;
 

@@ -35,3 +35,6 @@ export function plural(count: number, one: string, many = `${one}s`): string {
 export function listCommandFrom(since: Date): string {
   return `npx hijama list --since ${ukDayOf(since)} --limit all`;
 }
+
+/** The command that lists every waiting request, quoted when some are not listed. */
+export const waitingListCommand = 'npx hijama list --waiting --limit all';

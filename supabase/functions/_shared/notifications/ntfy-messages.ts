@@ -12,7 +12,8 @@ import { plainName, plainText } from './email-html.ts';
 import type { DailySummaryMessage } from './daily-summary.ts';
 import type { FloodDigestMessage } from './flood-digest.ts';
 import { composeAlert, type PracticeAlert } from './practice-alerts.ts';
-import { reminderLine, waitingListCommand, type ReminderMessage } from './reminder-message.ts';
+import { reminderLine, type ReminderMessage } from './reminder-message.ts';
+import { waitingListCommand } from './message-lists.ts';
 
 /**
  * What the practice's phone shows for each message pushed through ntfy

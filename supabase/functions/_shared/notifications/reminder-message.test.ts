@@ -2,14 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { answerLink } from '../core/answer-link.ts';
 import { practice } from '../content/practice.ts';
 import type { BookingNotice } from './booking-notice.ts';
-import { messageListLimit } from './message-lists.ts';
+import { messageListLimit, waitingListCommand } from './message-lists.ts';
 import { composeReminderPush, maxNtfyActions } from './ntfy-messages.ts';
-import {
-  composeReminder,
-  describeDue,
-  describeTimeLeft,
-  waitingListCommand,
-} from './reminder-message.ts';
+import { composeReminder, describeDue, describeTimeLeft } from './reminder-message.ts';
 import {
   sampleAnswerToken,
   sampleNotice,

@@ -26,7 +26,7 @@ import {
   escapeHtml,
   plainName,
 } from './email-html.ts';
-import { capList, formatCount } from './message-lists.ts';
+import { capList, formatCount, waitingListCommand } from './message-lists.ts';
 import { telUrl } from './reply-links.ts';
 
 /**
@@ -39,9 +39,6 @@ import { telUrl } from './reply-links.ts';
  */
 
 const minuteMs = 60_000;
-
-/** The command that lists every waiting request, quoted when some are not listed. */
-export const waitingListCommand = 'npx hijama list --waiting --limit all';
 
 /** "18:40": the hours and minutes of formatUkTimeShort, which always ends with them. */
 function ukClock(instant: Date): string {
