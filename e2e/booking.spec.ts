@@ -187,6 +187,10 @@ for (const [situation, answer] of failedAnswers) {
         .locator('.form-failure-fallback')
         .getByRole('link', { name: site.contactDetails.phone.display }),
     ).toHaveAttribute('href', `tel:${site.contactDetails.phone.international}`);
+    // Read out with the failure it follows, which takes the focus.
+    await expect(alert).toHaveAccessibleDescription(
+      new RegExp(`^${site.bookingForm.failureFallback} ${site.contactDetails.phone.display}`),
+    );
     for (const [label, value] of Object.entries(typed))
       await expect(page.getByLabel(labels[label as keyof typeof typed])).toHaveValue(value);
     expect(errors.some((text) => text.includes('could not be sent'))).toBe(true);

@@ -20,6 +20,8 @@ import { bookingFormClass } from '../boot/protocol.ts';
 import { takeHeldSend, type AgentSubmitEvent } from './form-before-app.ts';
 
 const copy = site.bookingForm;
+const { phone } = site.contactDetails;
+const failureFallbackId = 'booking-failure-fallback';
 
 /** What an assistant that submitted the form is told of the state it ended in. */
 function agentReplyFor(settled: BookingFormState): string {
@@ -34,7 +36,6 @@ function agentReplyFor(settled: BookingFormState): string {
       .join('; '),
   );
 }
-const { phone } = site.contactDetails;
 
 /**
  * The booking request form: the component renders and dispatches; submission.ts
@@ -49,6 +50,7 @@ export function BookingForm() {
   /** The assistant that asked for a send before the app had adopted the form, to be answered. */
   const heldReply = useRef<((reply: string) => void) | null>(null);
   const submitting = state.status === 'submitting';
+  const throttled = state.failureReason === 'throttled';
   // Pre-rendered, the form works as plain HTML before the app adopts it
   // (form-before-app.ts): a visitor types into it, and a browser assistant
   // fills it in as a tool. Adopted, it keeps what was typed: its values become
@@ -215,19 +217,28 @@ export function BookingForm() {
         </div>
 
         {state.status === 'error' ? (
-          <p className="form-failure" role="alert" tabIndex={-1} ref={failureRef}>
-            <CircleAlert aria-hidden="true" className="form-failure-icon" />
-            {state.failureReason === 'throttled' ? copy.throttled : copy.failure}
-          </p>
-        ) : null}
-        {state.status === 'error' && state.failureReason !== 'throttled' ? (
-          <p className="form-failure-fallback">
-            {copy.failureFallback}{' '}
-            <a className="inline-link" href={`tel:${phone.international}`}>
-              {phone.display}
-            </a>
-            .
-          </p>
+          <>
+            {/* Focused on failure: the phone's fallback is read out with it. */}
+            <p
+              className="form-failure"
+              role="alert"
+              tabIndex={-1}
+              ref={failureRef}
+              aria-describedby={throttled ? undefined : failureFallbackId}
+            >
+              <CircleAlert aria-hidden="true" className="form-failure-icon" />
+              {throttled ? copy.throttled : copy.failure}
+            </p>
+            {throttled ? null : (
+              <p className="form-failure-fallback" id={failureFallbackId}>
+                {copy.failureFallback}{' '}
+                <a className="inline-link" href={`tel:${phone.international}`}>
+                  {phone.display}
+                </a>
+                .
+              </p>
+            )}
+          </>
         ) : null}
 
         {/* In the page from the start, shown by the style sheet only while a
