@@ -172,21 +172,25 @@ function readSince(values: Values, now: Date): Date | undefined {
   if (values.since === undefined) return undefined;
   const ambiguous = ambiguousUnit(values.since, true);
   if (ambiguous) throw new UsageError(`--since ${ambiguous}`);
-  // Minutes too, as `min` (`--since 15min`, the last minutes of a flood); a bare
-  // `m` was refused as ambiguous above; the rest is parseSince's.
-  const minutes = /^(\d{1,5})\s*min$/i.exec(values.since.trim())?.[1];
-  const since =
-    minutes === undefined
-      ? parseSince(values.since, now)
-      : Number(minutes) > 0
-        ? new Date(now.getTime() - Number(minutes) * 60_000)
-        : undefined;
+  const since = parseSinceArgument(values.since, now);
   if (!since) {
     throw new UsageError(
       `--since takes a number of minutes, hours, days, weeks, months or years (15min, 12h, 7d, 2w, 6mo, 1y) or a day (23/11/2026 or 2026-11-23), not "${values.since}".`,
     );
   }
   return since;
+}
+
+/**
+ * `--since` also takes minutes, as `min` (`--since 15min`, the last minutes of
+ * a flood); a bare `m` is refused as ambiguous (readSince); the rest is
+ * parseSince's.
+ */
+function parseSinceArgument(text: string, now: Date): Date | undefined {
+  const match = /^(\d{1,5})\s*min$/i.exec(text.trim());
+  if (!match) return parseSince(text, now);
+  const count = Number(match[1]);
+  return count === 0 ? undefined : new Date(now.getTime() - count * 60_000);
 }
 
 function readLimit(values: Values): number | undefined {
