@@ -76,7 +76,8 @@ export function messageIdFor(key: string, from: string): string {
 }
 
 /**
- * The key of a message its database numbers (an alert, a flood digest): the
+ * The key of a message its database numbers (an alert, a flood digest, a
+ * day's summary by its run): the
  * number and the moment the row was made, the same at every attempt. The
  * number alone comes again in another database (a new install, a trial one
  * sending to the same inbox, rows an upgrade renumbered), and Gmail keeps one
@@ -119,7 +120,7 @@ export function createEmailChannel(settings: EmailSettings, siteUrl: string): No
     },
     sendAlert: async (alert) =>
       sendToPractice(composeAlert(alert), numberedMessageKey('alert', alert.id, alert.createdAt)),
-    sendDailySummary: (summary) => sendToPractice(summary, `daily-summary-${summary.day}`),
+    sendDailySummary: (summary) => sendToPractice(summary, summary.key),
     sendFloodDigest: (digest) =>
       sendToPractice(digest, numberedMessageKey('flood-digest', digest.id, digest.createdAt)),
     sendReminder: (reminder) => sendToPractice(reminder, `reminder-${reminder.id}`),
@@ -174,7 +175,7 @@ export function createWebhookChannel(url: string): NotificationChannel {
           type: 'practice.daily_summary',
           summary: { day: summary.day, subject: summary.subject, text: summary.text },
         },
-        `daily-summary-${summary.day}`,
+        summary.key,
       ),
     sendFloodDigest: (digest) =>
       post(digest.webhookBody, numberedMessageKey('flood-digest', digest.id, digest.createdAt)),

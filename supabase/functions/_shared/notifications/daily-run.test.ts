@@ -10,7 +10,7 @@ import {
   freePort,
   practiceInbox,
 } from '../../../../server/testing/notification-peers.ts';
-import { createWebhookChannel, type NotificationChannel } from './channels.ts';
+import { createWebhookChannel, numberedMessageKey, type NotificationChannel } from './channels.ts';
 import { noChannelNote, runDaily, type DailyRunOptions } from './daily-run.ts';
 
 const { replyWithinHours } = practice;
@@ -107,9 +107,16 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     expect(peer.mails.map((mail) => [mail.to, mail.parsed.messageId])).toEqual(
       ['2026-10-24', '2026-10-25'].map((day) => [
         [practiceInbox],
-        `<daily-summary-${day}@rochester-hijama.example>`,
+        expect.stringMatching(
+          new RegExp(`^<daily-summary-${day}-\\d+-[0-9a-z]+@rochester-hijama\\.example>$`),
+        ),
       ]),
     );
+    // Another database's run of the same day (a trial install sending to the same inbox):
+    // Gmail keeps one message per Message-ID, so its summary must not have this one's.
+    await harness.db.query(`delete from app_private.messages where kind = 'daily_run'`);
+    await run('2026-10-25T07:00:00Z', channels);
+    expect(peer.mails[2]!.parsed.messageId).not.toBe(peer.mails[1]!.parsed.messageId);
     expect(infos).toContain(
       'Sent the daily summary of 2026-10-24 by e-mail to practice@example.com.',
     );
@@ -263,7 +270,13 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
       'sent',
     );
     expect(hook.requests).toHaveLength(1);
-    expect(hook.requests[0]!.headers['idempotency-key']).toBe('daily-summary-2026-11-03');
+    // The key of the day's run row, the same at every attempt.
+    const { rows } = await harness.db.query<{ id: string; created_at: Date }>(
+      `select id::text, created_at from app_private.messages where day = '2026-11-03'`,
+    );
+    expect(hook.requests[0]!.headers['idempotency-key']).toBe(
+      numberedMessageKey('daily-summary-2026-11-03', rows[0]!.id, rows[0]!.created_at),
+    );
     expect(JSON.parse(hook.requests[0]!.body)).toEqual({
       type: 'practice.daily_summary',
       summary: {
@@ -317,7 +330,7 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     const sent = await run('2026-11-04T09:00:00Z', [emailTo(peer.port)]);
     expect(sent).toEqual({ outcome: 'sent', day: '2026-11-04', purged: 0 });
     expect(peer.mails.map((mail) => mail.parsed.messageId)).toEqual([
-      '<daily-summary-2026-11-04@rochester-hijama.example>',
+      expect.stringMatching(/^<daily-summary-2026-11-04-\d+-[0-9a-z]+@/),
     ]);
     expect((await run('2026-11-04T10:00:00Z', [emailTo(peer.port)])).outcome).toBe('already done');
     expect(peer.mails).toHaveLength(1);

@@ -2,7 +2,7 @@ import type { Database } from '../db/database.ts';
 import type { Period } from '../retention/period.ts';
 import { purgeOldRequests, retentionTooShort } from '../retention/retention.ts';
 import type { UkDay } from '../uk-time.ts';
-import type { NotificationChannel } from './channels.ts';
+import { numberedMessageKey, type NotificationChannel } from './channels.ts';
 import { dailyRunDue, type DailySchedule } from './daily-schedule.ts';
 import {
   composeDailySummary,
@@ -113,13 +113,14 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
     retention,
     siteUrl: options.siteUrl,
   });
+  const key = numberedMessageKey(`daily-summary-${day}`, run.id, run.createdAt);
   const outcome = await sendOnceToPractice({
     channels,
     queue,
     held: run,
     retryMs: options.retryMs,
     log,
-    send: (channel) => channel.sendDailySummary(summary),
+    send: (channel) => channel.sendDailySummary({ ...summary, key }),
     sent: (by) => `Sent the daily summary of ${day} by ${by}.`,
     failed: (error) =>
       `The daily summary of ${day} could not be sent: ${error}. It is tried again later.`,

@@ -209,7 +209,13 @@ function retentionLine(report: RetentionReport): string {
   }
 }
 
-export type DailySummaryMessage = ReturnType<typeof composeDailySummary>;
+export type DailySummary = ReturnType<typeof composeDailySummary>;
+
+/** A summary as the channels send it. */
+export type DailySummaryMessage = DailySummary & {
+  /** Its Message-ID's and Idempotency-Key's: the day and its run's row (numberedMessageKey). */
+  key: string;
+};
 
 /** The summary as plain text, for an e-mail or a webhook. */
 export function composeDailySummary(input: DailySummaryInput) {

@@ -9,7 +9,7 @@ import {
   type ReplyAction,
 } from './booking-notice.ts';
 import { plainName, plainText } from './email-html.ts';
-import type { DailySummaryMessage } from './daily-summary.ts';
+import type { DailySummary } from './daily-summary.ts';
 import type { FloodDigestMessage } from './flood-digest.ts';
 import { composeAlert, type PracticeAlert } from './practice-alerts.ts';
 import { reminderLine, type ReminderMessage } from './reminder-message.ts';
@@ -153,7 +153,7 @@ export function composeAlertPush(alert: PracticeAlert): NtfyMessage {
  * its reply-by time (or answered), and what is failing. Quiet when all is well, insistent
  * when a notification is failing.
  */
-export function composeDailySummaryPush(summary: DailySummaryMessage): NtfyMessage {
+export function composeDailySummaryPush(summary: DailySummary): NtfyMessage {
   const stillWaiting = new Set(summary.waiting.map((booking) => booking.id));
   const lines = summary.requests.map(({ booking, notification }) => {
     const state = notification.state === 'failing' ? ' (NOT notified: failing)' : '';
