@@ -184,8 +184,8 @@ describe('a day of 30,000 requests', () => {
     expect(summary.text).not.toContain(`Flood Robot ${messageListLimit},`);
     for (const more of [
       '\u2026 and 29,950 more: npx hijama list --waiting --limit all',
-      '\u2026 and 29,950 more: npx hijama list --since 2026-11-24 --limit all',
-      '  \u2026 and 29,950 more: npx hijama list\n',
+      '\n\u2026 and 29,950 more: npx hijama list --since 2026-11-24 --limit all',
+      '\n  \u2026 and 29,950 more: npx hijama list --since 2026-11-24 --limit all\n',
     ]) {
       expect(summary.text).toContain(more);
     }

@@ -267,7 +267,9 @@ export function composeDailySummary(input: DailySummaryInput) {
         (entry) =>
           `  Ref ${shortReference(entry.bookingId)}, received ${formatUkTimeLong(entry.createdAt)}, ${plural(entry.attempts, 'attempt')}: ${entry.lastError}`,
       ),
-      ...(unlisted > 0 ? [`  \u2026 and ${formatCount(unlisted)} more: npx hijama list`] : []),
+      ...(unlisted > 0
+        ? [`  \u2026 and ${formatCount(unlisted)} more: ${listCommandFrom(listed[0]!.createdAt)}`]
+        : []),
       'What to check: docs/notifications.md, \u201cWhen a notification fails\u201d.',
     );
   }

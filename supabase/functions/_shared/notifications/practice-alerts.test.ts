@@ -234,7 +234,9 @@ describe('composeAlert', () => {
     );
     expect(subject).toBe('30,000 booking requests have not reached you through the webhook');
     expect(text.match(/^ {2}Ref /gm)).toHaveLength(messageListLimit);
-    expect(text).toContain('\n  \u2026 and 29,950 more: npx hijama list\n');
+    expect(text).toContain(
+      '\n  \u2026 and 29,950 more: npx hijama list --since 2026-11-24 --limit all\n',
+    );
   });
 });
 

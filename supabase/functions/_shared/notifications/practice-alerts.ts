@@ -172,7 +172,11 @@ export function composeAlert(alert: PracticeAlert): { subject: string; text: str
             `  Ref ${shortReference(entry.booking_id)}, received ${formatUkTimeLong(new Date(entry.received_at))}, ${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}`,
             `    ${entry.last_error ?? 'no reason recorded'}`,
           ]),
-          ...(unlisted > 0 ? [`  \u2026 and ${formatCount(unlisted)} more: npx hijama list`] : []),
+          ...(unlisted > 0
+            ? [
+                `  \u2026 and ${formatCount(unlisted)} more: ${listCommandFrom(new Date(listed[0]!.received_at))}`,
+              ]
+            : []),
           '',
           'What to check:',
           ...(failed.includes('email') && notifications.some(refusedRecipient)
