@@ -43,7 +43,7 @@ describe('retentionWarning', () => {
 
   it('warns that nothing is deleted by a period shorter than a month, likely a slip (12d for 12mo)', () => {
     expect(retentionWarning({ count: 12, unit: 'd' })).toBe(
-      `Warning: RETENTION=12d is shorter than a month, so nothing is deleted: set it to 28d, 4w, 1mo or longer (${practice.retentionMonths}mo, as the privacy notice says), or delete sooner by hand with \`npx hijama purge\`.`,
+      `Warning: RETENTION=12d is shorter than a month, so nothing is deleted: set it to 28d, 4w, 1mo or longer (${practice.retentionMonths}mo, as the privacy notice says), or delete sooner by hand with \`npx hijama purge --older-than 12d\`, which shows what it would delete and asks first.`,
     );
     expect(retentionWarning({ count: 4, unit: 'w' })).toBeUndefined();
   });

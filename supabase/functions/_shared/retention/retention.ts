@@ -48,7 +48,7 @@ export function loadRetention(env: Env = process.env): Period | undefined {
  */
 export function retentionTooShort({ count, unit }: Period): string | undefined {
   if (count * shortestDaysIn[unit] >= 28) return undefined;
-  return `RETENTION=${count}${unit} is shorter than a month, so nothing is deleted: set it to 28d, 4w, 1mo or longer (${practice.retentionMonths}mo, as the privacy notice says), or delete sooner by hand with \`npx hijama purge\`.`;
+  return `RETENTION=${count}${unit} is shorter than a month, so nothing is deleted: set it to 28d, 4w, 1mo or longer (${practice.retentionMonths}mo, as the privacy notice says), or delete sooner by hand with \`npx hijama purge --older-than ${count}${unit}\`, which shows what it would delete and asks first.`;
 }
 
 /** The fewest days in each unit. */
