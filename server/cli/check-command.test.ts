@@ -168,6 +168,18 @@ describe('npx hijama check', () => {
       'FIX  NOTIFY_ACKNOWLEDGEMENT is not a setting, so it is ignored: docs/configuration.md lists every one.',
     );
   });
+
+  it('names a RETENTION that breaks the promise of the privacy notice under the form', async () => {
+    for (const [retention, start] of [
+      ['off', 'RETENTION is off, so booking requests are kept until deleted by hand'],
+      ['12d', 'RETENTION=12d is shorter than a month, so nothing is deleted'],
+    ] as const) {
+      writeDotEnv({ RETENTION: retention });
+      const result = await run([], (io) => check(io, filledIn));
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain(`FIX  ${start}`);
+    }
+  });
 });
 
 describe('the data directory, as the command finds it', () => {

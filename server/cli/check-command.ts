@@ -18,6 +18,7 @@ import { hasTable } from '../db/migrate.ts';
 import { checkApiRoles, DatabaseRoleError } from '../db/open-database.ts';
 import { checkDataDirIsPrivate, formatMode, openMode } from '../db/private-data-dir.ts';
 import { describeSmtpFailure } from '../notifications/smtp-check.ts';
+import { retentionWarning } from '../../supabase/functions/_shared/retention/retention.ts';
 import { ignoredSettings, loadSettings, type Settings } from '../settings.ts';
 import {
   launchPlaceholders,
@@ -30,7 +31,7 @@ import { withDotEnv, type CliIo } from './cli-io.ts';
  * `npx hijama check`: what would hurt a launch, each with what to do. It
  * reads the settings as the server does, sends one test message through each
  * channel (no booking is made), tries DATABASE_URL, and lists the placeholders and SAMPLE
- * reviews still in the content, the settings file open to others and a data folder the server
+ * reviews still in the content, a RETENTION the privacy notice does not say, the settings file open to others and a data folder the server
  * could not use. Exits 1 while any of them is left.
  */
 
@@ -58,6 +59,9 @@ export async function check(io: CliIo, content: LaunchContent = shippedContent):
     error.problems.forEach(fail);
   }
   for (const warning of ignoredSettings(env)) fail(warning.replace(/^Warning: /, ''));
+  // Off, too short to delete by, or longer than the privacy notice under the form says.
+  const retentionProblem = settings && retentionWarning(settings.retention);
+  if (retentionProblem) fail(retentionProblem.replace(/^Warning: /, ''));
 
   const envFileProblem = envFileOpenness(path.join(io.cwd, '.env'));
   if (envFileProblem) fail(envFileProblem);
