@@ -162,6 +162,20 @@ describe('formatFailingWarning', () => {
     expect(formatFailingWarning([])).toBeUndefined();
   });
 
+  it('names the first 50 of a flood and counts the rest', () => {
+    const flood = Array.from({ length: 30_000 }, (_, index) => ({
+      bookingId: `${index.toString(16).padStart(8, '0')}-0000-4000-8000-000000000001`,
+      createdAt: new Date('2026-07-01T10:00:00.000Z'),
+      attempts: 9,
+      lastError: 'the webhook answered 500',
+    }));
+    const warning = formatFailingWarning(flood)!;
+    expect(warning).toMatch(
+      /^Warning: 30,000 notifications are failing: .* 00000031 and 29,950 more\. /,
+    );
+    expect(warning).not.toContain('00000032');
+  });
+
   it('names the requests and the latest error, and where to read what to do', () => {
     expect(
       formatFailingWarning([

@@ -7,7 +7,11 @@ import type {
 } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import { plainText } from '../../supabase/functions/_shared/notifications/email-html.ts';
 import { floodDigestIntervalMs } from '../../supabase/functions/_shared/notifications/flood-digest.ts';
-import { plural } from '../../supabase/functions/_shared/notifications/message-lists.ts';
+import {
+  capList,
+  formatCount,
+  plural,
+} from '../../supabase/functions/_shared/notifications/message-lists.ts';
 import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import type {
   FailingNotification,
@@ -142,9 +146,13 @@ export function formatFailingWarning(failing: readonly FailingNotification[]): s
   if (failing.length === 0) return undefined;
   const count = failing.length;
   const latest = [...failing].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]!;
-  const refs = failing.map((entry) => shortReference(entry.bookingId)).join(', ');
+  // A flood's failing requests would make a line of hundreds of kilobytes.
+  const { listed, unlisted } = capList(failing);
+  const refs =
+    listed.map((entry) => shortReference(entry.bookingId)).join(', ') +
+    (unlisted > 0 ? ` and ${formatCount(unlisted)} more` : '');
   return (
-    `Warning: ${count === 1 ? '1 notification is' : `${count} notifications are`} failing: the practice has not been told of ` +
+    `Warning: ${count === 1 ? '1 notification is' : `${formatCount(count)} notifications are`} failing: the practice has not been told of ` +
     `${count === 1 ? 'booking request' : 'booking requests'} ${refs}. Last error: ${plainText(latest.lastError)}. ` +
     'docs/notifications.md, \u201cWhen a notification fails\u201d, says what to check.'
   );
