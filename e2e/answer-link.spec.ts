@@ -109,6 +109,8 @@ const undoButton = (page: Page) => page.getByRole('button', { name: copy.undo })
 test('opening the link changes nothing; its button marks the request, a second tap is harmless, and Undo takes the mark back until marked again', async ({
   page,
 }) => {
+  // Four axe scans and three full-page screenshots: past 30 s on a loaded two-core machine.
+  test.slow();
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.setViewportSize({ width: 375, height: 812 });
   const bookingId = await storeBooking();
