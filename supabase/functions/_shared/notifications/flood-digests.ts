@@ -11,10 +11,12 @@ import { createMessageQueue, type ClaimedMessage } from './message-queue.ts';
 /**
  * The digests of the requests that arrived above the site's hourly threshold:
  * messages of kind `flood_digest` of the one queue (message-queue.ts). A
- * notifier opens a digest of every request waiting, once the previous one is
- * done and old enough, and sends it under a lease, as a single notification.
- * Once the digest is complete, so are its requests' notifications. Queries
- * run as the connection's user, which owns the queue.
+ * notifier opens a digest of every request waiting in none, once the previous
+ * one is old enough, and sends it under a lease, as a single notification.
+ * Once the digest is complete, so are its requests' notifications. One that a
+ * channel keeps refusing retries its own channels, as a notification does,
+ * and holds back no later request: the next digest opens all the same.
+ * Queries run as the connection's user, which owns the queue.
  */
 
 export interface ClaimedFloodDigest extends ClaimedMessage {
@@ -30,14 +32,18 @@ export interface ClaimedFloodDigest extends ClaimedMessage {
  */
 const openingLock = 4737151020261126;
 
-const waiting = `select booking_id from app_private.messages
-  where kind = 'notification' and in_digest and done_at is null`;
+/** The flood's requests whose notifications wait for a digest: in none still open. */
+const waiting = `select n.booking_id from app_private.messages as n
+  where n.kind = 'notification' and n.in_digest and n.done_at is null
+    and not exists (select 1 from app_private.messages as d
+                     where d.kind = 'flood_digest' and d.done_at is null
+                       and n.booking_id = any(d.booking_ids))`;
 
 /** The digest's requests' notifications, `n`, beside the digest, `d` ($1). */
 const ofItsRequests = `from app_private.messages as d
   where d.id = $1::bigint and n.kind = 'notification' and n.booking_id = any(d.booking_ids)`;
 
-/** Each channel's success, copied from a completed digest to its requests' notifications. */
+/** Each channel's success, copied from a digest to its requests' notifications. */
 const copySentAt = channelNames
   .map((channel) => `${sentAtColumn(channel)} = d.${sentAtColumn(channel)}`)
   .join(', ');
@@ -48,8 +54,8 @@ export function createFloodDigests(db: Database) {
   return {
     /**
      * Claims the digest due: one given back for a retry, or else a new one of
-     * every request waiting, if none is open and none was opened in the last
-     * `intervalMs`. Undefined when there is none.
+     * every request waiting, if none was opened in the last `intervalMs`.
+     * Undefined when there is none.
      */
     claimNext: (leaseMs: number, intervalMs: number) =>
       db.transaction(async (tx): Promise<ClaimedFloodDigest | undefined> => {
@@ -65,14 +71,13 @@ export function createFloodDigests(db: Database) {
         const queue = createMessageQueue(tx);
         let digest = await queue.claimNext(['flood_digest'], leaseMs);
         if (!digest) {
-          // Every request waiting: none is in another digest, as none is open.
           await tx.query(
             `insert into app_private.messages (kind, booking_ids)
-             select 'flood_digest', array(${waiting} order by created_at, booking_id)
+             select 'flood_digest', array(${waiting} order by n.created_at, n.booking_id)
               where not exists (
                       select 1 from app_private.messages
                        where kind = 'flood_digest'
-                         and (done_at is null or created_at > now() - make_interval(secs => $1))
+                         and created_at > now() - make_interval(secs => $1)
                     )
                 and exists (${waiting})`,
             [intervalMs / 1000],
@@ -115,13 +120,18 @@ export function createFloodDigests(db: Database) {
         return true;
       }),
 
-    /** Gives it back, due again after `delayMs`; its requests show the error, as failing notifications. */
+    /**
+     * Gives it back, due again after `delayMs`; its requests show the error, as
+     * failing notifications, and the channels that did take it.
+     */
     retryLater: (digest: ClaimedFloodDigest, delayMs: number, error: string) =>
       db.transaction(async (tx) => {
         if (!(await createMessageQueue(tx).retryLater(digest, delayMs, error))) return false;
-        // Shown by `npx hijama list` and the daily summary, and reported if it lasts.
+        // Shown by `npx hijama list` and the daily summary, and reported if it lasts: an
+        // alert then names only the channels that missed them.
         await tx.query(
-          `update app_private.messages as n set last_error = d.last_error, attempts = d.attempts
+          `update app_private.messages as n
+              set last_error = d.last_error, attempts = d.attempts, ${copySentAt}
            ${ofItsRequests}`,
           [digest.id],
         );

@@ -399,6 +399,40 @@ describe.each(engines)('the notifier on $name', (engine) => {
       expect(second.parsed.text).not.toContain('Flood Guest 01');
     });
 
+    it('holds back no later request behind a digest one channel keeps refusing, and shows the channel that took it', async () => {
+      const peer = await smtpPeer();
+      const brokenHook = createWebhookChannel(`http://127.0.0.1:${await freePort()}/hook`);
+      // The first digest's retry is not due again within the test, as after a few failures.
+      const notifier = startNotifier([emailTo(peer.port), brokenHook], {
+        start: false,
+        retryMs: 3_600_000,
+      });
+      await post(usualRequests());
+      const first = await flood(2);
+      await notifier.runOnce();
+      const digestSubjects = () => subjects(peer).filter((subject) => subject.includes('more'));
+      expect(digestSubjects()).toEqual([expect.stringMatching(/^2 more booking requests/)]);
+      // E-mailed, not posted: each of its requests shows e-mail as taken.
+      const rows = await outboxRows();
+      for (const guest of first) {
+        expect(rows.find((row) => row.booking_id === guest.id)).toMatchObject({
+          email_sent: true,
+          webhook_sent: false,
+          completed: false,
+        });
+      }
+
+      const later = await flood(3, 3);
+      await ageDigests(15);
+      await notifier.runOnce();
+      expect(digestSubjects()).toEqual([
+        expect.stringMatching(/^2 more booking requests/),
+        expect.stringMatching(/^3 more booking requests/),
+      ]);
+      for (const guest of later)
+        expect(peer.mails.at(-1)!.parsed.text).toContain(shortReference(guest.id));
+    });
+
     it('keeps a digest that no channel takes, shows its requests as failing, and sends it once the channel works again', async () => {
       const port = await freePort();
       // No retry delay: what failed is due again at once, yet each request is tried
