@@ -10,6 +10,7 @@ import {
 } from '../db/backup.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import { createPrivateFile } from '../db/private-data-dir.ts';
+import { madeBySupabasePush } from '../db/migrate.ts';
 import { openDatabase } from '../db/open-database.ts';
 import type { Settings } from '../settings.ts';
 import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
@@ -78,7 +79,9 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
       );
     },
   );
+  let pushed: boolean;
   try {
+    pushed = await madeBySupabasePush(opened.db);
     await restoreBackup(opened.db, snapshot, {
       release100: {
         remindBeforeReplyByMs: settings.notify?.remindBeforeReplyByMs,
@@ -90,9 +93,11 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
   } finally {
     await opened.close();
   }
-  const next = databaseUrl
-    ? 'Start the server with this DATABASE_URL.'
-    : `Start the server with DATA_DIR=${dataDir}.`;
+  const next = pushed
+    ? 'Its schema was made by `supabase db push`: the notify-bookings function sends its notifications (docs/deploy.md), not the server.'
+    : databaseUrl
+      ? 'Start the server with this DATABASE_URL.'
+      : `Start the server with DATA_DIR=${dataDir}.`;
   await io.out(
     `Restored ${describeContent(snapshot)} from ${file} (taken ${formatUkTimeLong(new Date(snapshot.createdAt))}) into ${opened.db.description}. ${next}\n`,
   );

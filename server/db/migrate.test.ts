@@ -12,7 +12,8 @@ import { openDatabase } from './open-database.ts';
  * A database that records migrations this version lacks is refused before
  * anything is applied: one made before release 1.0.0 (whose migrations the
  * baseline replaced) with a message that says how to move its rows, one made
- * by a newer version with one that says to update.
+ * by a newer version with one that says to update; and one whose tables
+ * `supabase db push` made, whose migrations this version does not know applied.
  */
 
 const engines = bareEngines();
@@ -72,6 +73,25 @@ describe.each(engines)('migrate on $name', (engine) => {
     const listed = await hijama(['--json'], target.env);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain(id);
+  }, 240_000);
+
+  it('refuses a schema made by `supabase db push`, changing nothing, and a backup still restores into it', async () => {
+    const source = await engine.open({ migrated: true });
+    await source.db.close();
+    expect(await hijama(['backup', 'move.json'], source.env)).toMatchObject({ code: 0 });
+    // As `supabase db push` leaves it: the tables, and the record of them elsewhere.
+    const { db, env } = await engine.open({ migrated: true });
+    await db.query('drop table app_private.schema_migrations');
+    await expect(migrate(db)).rejects.toThrow(
+      /were made by `supabase db push`, which keeps its own record of migrations, so the server would apply them all again: it does not start on it\. Nothing was changed\./,
+    );
+    expect(await hasTable(db, 'app_private.schema_migrations')).toBe(false);
+    await db.close();
+    const restored = await hijama(['restore', 'move.json'], env);
+    expect(restored).toMatchObject({ code: 0 });
+    expect(restored.stdout).toContain(
+      'the notify-bookings function sends its notifications (docs/deploy.md), not the server.',
+    );
   }, 240_000);
 
   it('refuses a database made by a newer version, changing nothing', async () => {

@@ -54,6 +54,8 @@ export async function migrate(
   const files = known.filter((name) => through === undefined || name <= through);
   await step(async (tx) => {
     await takeMigrationLock(tx);
+    // Refused before the record is made, so that a restore still finds the schema pushed.
+    if (await madeBySupabasePush(tx)) throw new MigrationError(pushedSchemaRefusal(db.description));
     await tx.exec(`
       create schema if not exists app_private;
       create table if not exists app_private.schema_migrations (
@@ -152,6 +154,24 @@ export async function appliedMigrations(db: Queryable): Promise<string[] | undef
     'select name from app_private.schema_migrations order by name',
   );
   return rows.map((row) => row.name);
+}
+
+/**
+ * Whether the schema was made by `supabase db push` (hosted Supabase), which
+ * records the migrations it applied in a table of its own: the tables are
+ * there, and this project's record of them is not (or is empty).
+ */
+export async function madeBySupabasePush(db: Queryable): Promise<boolean> {
+  const recorded = await appliedMigrations(db);
+  return (recorded ?? []).length === 0 && (await hasTable(db, 'public.bookings'));
+}
+
+/** Why the server does not start on such a schema, and what to do instead. */
+export function pushedSchemaRefusal(database: string): string {
+  return (
+    `The tables of ${database} were made by \`supabase db push\`, which keeps its own record of migrations, so the server would apply them all again: it does not start on it. Nothing was changed. ` +
+    'On hosted Supabase, the notify-bookings function sends the notifications and no server runs (docs/deploy.md); to run the server, give it an empty database of its own, which it sets up itself (`npx hijama restore FILE` loads a backup into it).'
+  );
 }
 
 /** Whether a table exists, e.g. `public.bookings` (its migration has been applied). */
