@@ -201,7 +201,7 @@ function retentionLine(report: RetentionReport): string {
         ? `Retention: no request older than ${describePeriod(report.period)} to delete.`
         : `Retention: ${plural(report.deleted, 'request')} older than ${describePeriod(report.period)} ${report.deleted === 1 ? 'was' : 'were'} deleted, as the privacy notice promises.`;
     case 'off':
-      return `Retention: old requests are not deleted automatically (RETENTION=off), although the privacy notice promises it: delete them with \`npm run bookings -- purge --older-than ${practice.retentionMonths}mo\`.`;
+      return `Retention: old requests are not deleted automatically (RETENTION=off), although the privacy notice promises it: delete them with \`npx hijama purge --older-than ${practice.retentionMonths}mo\`.`;
     case 'too short':
       return `Retention: ${report.reason}`;
     case 'failed':

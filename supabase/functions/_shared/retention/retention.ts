@@ -63,7 +63,7 @@ export function retentionWarning(
   const tooShort = period && retentionTooShort(period);
   if (tooShort) return `Warning: ${tooShort}`;
   if (period === undefined) {
-    return `Warning: RETENTION is off, so booking requests are kept until deleted by hand, but the privacy notice under the form says they are deleted after ${promised}. Remove RETENTION=off (the server then deletes them daily), or delete them yourself regularly with \`npm run bookings -- purge --older-than ${practice.retentionMonths}mo\`.`;
+    return `Warning: RETENTION is off, so booking requests are kept until deleted by hand, but the privacy notice under the form says they are deleted after ${promised}. Remove RETENTION=off (the server then deletes them daily), or delete them yourself regularly with \`npx hijama purge --older-than ${practice.retentionMonths}mo\`.`;
   }
   // Longer than promised: the cutoff lies before the promised one.
   if (periodBefore(now, period).getTime() < periodBefore(now, promisedRetention).getTime()) {
