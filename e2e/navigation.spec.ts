@@ -7,6 +7,7 @@ import {
   openMenu,
   openView,
   sideMenu,
+  untilAppAdopted,
   viewHeadings,
 } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
@@ -148,6 +149,35 @@ test('the top bar turns dark and blurred once the page is scrolled more than 20 
   await page.evaluate(() => window.scrollTo(0, 0));
   await expect(bar).toHaveAttribute('data-scrolled', 'false');
   expect(await style('backdropFilter')).toBe('none');
+});
+
+test("a view whose code does not arrive says so in its place, keeping the page and the booking form's typed values, and reloading shows it", async ({
+  page,
+}) => {
+  // As after a new deployment, which has replaced the file the open page knows.
+  const replaced = /\/assets\/benefits-view-[\w-]+\.js$/;
+  await page.route(replaced, (route) => route.fulfill({ status: 404 }));
+  await openView(page, 'contact');
+  await untilAppAdopted(page);
+  const name = page.getByLabel(site.bookingForm.labels.fullName);
+  await name.fill('Aisha Khan');
+  await openMenu(page);
+  await sideMenu(page)
+    .getByRole('link', { name: menuLabel('benefits'), exact: true })
+    .click();
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toHaveText(site.viewLoadFailed.heading);
+  await expect(heading).toBeFocused();
+  await expect(page.getByRole('button', { name: site.chrome.openMenu })).toBeVisible();
+  expect(await accessibilityViolations(page)).toEqual([]);
+
+  await page.goBack();
+  await expect(name).toHaveValue('Aisha Khan');
+  await page.goForward();
+  await expect(heading).toHaveText(site.viewLoadFailed.heading);
+  await page.unroute(replaced);
+  await page.getByRole('button', { name: site.viewLoadFailed.reload }).click();
+  await expect(heading).toHaveText(viewHeadings.benefits);
 });
 
 test('/#home is the home view, and a fragment typed into the address bar switches the view', async ({

@@ -9,6 +9,7 @@ import { Footer } from './footer.tsx';
 import { NavBar } from './nav-bar.tsx';
 import { viewFor } from './page-name.ts';
 import { usePageHistory } from './use-page-history.ts';
+import { ViewLoadBoundary } from './view-load-boundary.tsx';
 import { preloadView, views } from './views.ts';
 
 interface AppProps {
@@ -57,10 +58,12 @@ export function App({ initialPageName, menuOpen = false }: AppProps) {
         tabIndex={-1}
         {...{ [viewAttribute]: view, [titleAttribute]: title }}
       >
-        <Suspense fallback={<div className="view-loading" />}>
-          <View key={pageName} />
-          <ViewShown />
-        </Suspense>
+        <ViewLoadBoundary key={pageName}>
+          <Suspense fallback={<div className="view-loading" />}>
+            <View />
+            <ViewShown />
+          </Suspense>
+        </ViewLoadBoundary>
         {/* The booking button fixed at the bottom of a phone's screen. It is in the
             page from the start and the style sheet shows it while the page marks the
             view's top out of view (src/lib/booking-in-reach.ts), so it takes no script

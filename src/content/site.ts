@@ -419,6 +419,13 @@ export const site = {
     homeLink: 'Back to the home page',
   },
 
+  /** In place of a view whose code did not arrive: offline, or the site updated since the page was opened. */
+  viewLoadFailed: {
+    heading: 'This page did not load',
+    text: 'The connection may have dropped, or the site has just been updated. Check your connection, then reload the page. What you typed in the booking form is still there if you go back to it first.',
+    reload: 'Reload the page',
+  },
+
   /**
    * The page the "Mark as answered" link of a booking e-mail opens
    * (/#answer=…), for the practitioner alone: never in the menu or the sitemap.
