@@ -38,7 +38,7 @@ export interface SmtpPeer {
  * anyone, logged in or not. Without `tls` it speaks plain SMTP; with it, TLS
  * from the first byte (implicit TLS, `smtps://`, as on port 465). The
  * addresses of `rejectRecipients` are refused at RCPT TO with 550, as a mail
- * server refuses a mailbox that does not exist.
+ * server refuses a mailbox that does not exist, or with `refusal` when given.
  */
 export async function startSmtpPeer(
   options: {
@@ -46,6 +46,7 @@ export async function startSmtpPeer(
     auth?: { user: string; pass: string };
     tls?: { key: string; cert: string };
     rejectRecipients?: readonly string[];
+    refusal?: { code: number; text: string };
   } = {},
 ): Promise<SmtpPeer> {
   const mails: ReceivedMail[] = [];
@@ -70,10 +71,12 @@ export async function startSmtpPeer(
     },
     onRcptTo(address, _session, callback) {
       if (!rejected.has(address.address.toLowerCase())) return callback();
-      const refusal = new Error(
-        `5.1.1 <${address.address}>: Recipient address rejected: User unknown`,
-      ) as Error & { responseCode: number };
-      refusal.responseCode = 550;
+      const { code, text } = options.refusal ?? {
+        code: 550,
+        text: `5.1.1 <${address.address}>: Recipient address rejected: User unknown`,
+      };
+      const refusal = new Error(text) as Error & { responseCode: number };
+      refusal.responseCode = code;
       callback(refusal);
     },
     onData(stream, session, callback) {

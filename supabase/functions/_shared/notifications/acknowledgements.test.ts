@@ -128,6 +128,23 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
     expect(toVisitors(peer)).toEqual([]);
   });
 
+  it("retries, telling no one to phone, when the practice's own server will not relay to the visitor", async () => {
+    const peer = await smtpPeer({
+      rejectRecipients: ['amina@example.com'],
+      refusal: { code: 554, text: '5.7.1 <amina@example.com>: Relay access denied' },
+    });
+    const id = await store('amina@example.com');
+    const notifier = notifierOn(peer.port);
+
+    await notifier.runOnce();
+    await notifier.runOnce();
+    expect(await states()).toEqual({ [id]: 'sending' });
+    expect(toPractice(peer).map((mail) => mail.parsed.subject)).toEqual([
+      'Booking request from Amina Khan',
+    ]);
+    expect(errors).toContainEqual(expect.stringMatching(/Relay access denied/));
+  });
+
   it('sends none with NOTIFY_ACKNOWLEDGE=off', async () => {
     const peer = await smtpPeer();
     await store('amina@example.com');

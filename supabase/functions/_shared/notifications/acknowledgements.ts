@@ -21,10 +21,11 @@ import { recordAcknowledgementRefused } from './practice-alerts.ts';
  * (app_private.claim_acknowledgement, 20261202000100_plain_email.sql); this task sends each
  * one it is given and records the outcome:
  * - sent: the SMTP server took it;
- * - refused: the server refused the visitor's address for good (5xx to
+ * - refused: the server refused the visitor's mailbox for good (5xx to
  *   RCPT TO), so the practice is alerted to phone instead;
- * - anything else (the server down, a 4xx, a login refused): tried again
- *   after the notifier's backoff, until the request is an hour old.
+ * - anything else (the server down, a 4xx, a login refused, a relay the
+ *   practice's own server denies): tried again after the notifier's backoff,
+ *   until the request is an hour old.
  *
  * The envelope sender is the practice's own address, so a bounce that comes
  * later, from the visitor's mail server, also reaches the practice.
@@ -56,8 +57,12 @@ interface ClaimedAcknowledgement {
 }
 
 /**
- * The SMTP server's reply when it refused `address` for good at RCPT TO (a
- * 5xx), else undefined: every other failure may pass.
+ * The SMTP server's reply when it refused the mailbox `address` for good at
+ * RCPT TO (a 5xx), else undefined: every other failure may pass. A reply with
+ * an enhanced status code (RFC 3463) says whether the mailbox is at fault:
+ * 5.1.x its address, 5.2.x the mailbox itself. Others, such as 5.7.1 "Relay
+ * access denied", come from the practice's own server refusing to send out,
+ * and say nothing of the visitor's address.
  */
 export function permanentRefusalOf(error: unknown, address: string): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
@@ -67,7 +72,11 @@ export function permanentRefusalOf(error: unknown, address: string): string | un
     Array.isArray(rejected) &&
     rejected.some((entry) => String(entry).toLowerCase() === address.toLowerCase());
   if (!refusedForGood || command !== 'RCPT TO' || !visitorRejected) return undefined;
-  return typeof response === 'string' ? response : `${responseCode} (no text)`;
+  const reply = typeof response === 'string' ? response : '';
+  const enhanced = /^\d{3}[ -](\d\.\d{1,3}\.\d{1,3})\b/.exec(reply)?.[1];
+  const aboutTheMailbox = enhanced ? /^5\.[12]\./.test(enhanced) : !/relay|auth/i.test(reply);
+  if (!aboutTheMailbox) return undefined;
+  return reply || `${responseCode} (no text)`;
 }
 
 export function createAcknowledgementTask(options: AcknowledgementTaskOptions): NotifierTask {
