@@ -10,7 +10,7 @@ import {
 } from '../db/backup.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import { createPrivateFile } from '../db/private-data-dir.ts';
-import { madeBySupabasePush } from '../db/migrate.ts';
+import { appliedMigrations, madeBySupabasePush } from '../db/migrate.ts';
 import { openDatabase } from '../db/open-database.ts';
 import type { Settings } from '../settings.ts';
 import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
@@ -81,7 +81,7 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
   );
   let pushed: boolean;
   try {
-    pushed = await madeBySupabasePush(opened.db);
+    pushed = await madeBySupabasePush(opened.db, await appliedMigrations(opened.db));
     await restoreBackup(opened.db, snapshot, {
       release100: {
         remindBeforeReplyByMs: settings.notify?.remindBeforeReplyByMs,

@@ -360,7 +360,7 @@ export async function restoreBackup(
   await refuseUnlessEmpty(db);
   const applied = await appliedMigrations(db);
   // The schema made by `supabase db push`, which records its migrations elsewhere.
-  const pushed = await madeBySupabasePush(db);
+  const pushed = await madeBySupabasePush(db, applied);
   const last = older.length > 0 ? undefined : backup.migrations?.at(-1);
   // One transaction, the migrations' included: a restore stopped or refused
   // half-way leaves the database as it was, to be restored again, rather than

@@ -54,8 +54,11 @@ export async function migrate(
   const files = known.filter((name) => through === undefined || name <= through);
   await step(async (tx) => {
     await takeMigrationLock(tx);
+    const recorded = await appliedMigrations(tx);
     // Refused before the record is made, so that a restore still finds the schema pushed.
-    if (await madeBySupabasePush(tx)) throw new MigrationError(pushedSchemaRefusal(db.description));
+    if (await madeBySupabasePush(tx, recorded)) {
+      throw new MigrationError(pushedSchemaRefusal(db.description));
+    }
     await tx.exec(`
       create schema if not exists app_private;
       create table if not exists app_private.schema_migrations (
@@ -64,7 +67,6 @@ export async function migrate(
         applied_at timestamptz not null default now()
       );
     `);
-    const recorded = await appliedMigrations(tx);
     refuseUnknownMigrations(db.description, recorded ?? [], known, migrationsDir);
   });
 
@@ -159,10 +161,13 @@ export async function appliedMigrations(db: Queryable): Promise<string[] | undef
 /**
  * Whether the schema was made by `supabase db push` (hosted Supabase), which
  * records the migrations it applied in a table of its own: the tables are
- * there, and this project's record of them is not (or is empty).
+ * there, and `recorded`, this project's record of them (appliedMigrations),
+ * is not (or is empty).
  */
-export async function madeBySupabasePush(db: Queryable): Promise<boolean> {
-  const recorded = await appliedMigrations(db);
+export async function madeBySupabasePush(
+  db: Queryable,
+  recorded: readonly string[] | undefined,
+): Promise<boolean> {
   return (recorded ?? []).length === 0 && (await hasTable(db, 'public.bookings'));
 }
 
