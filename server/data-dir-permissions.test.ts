@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  dataDirUnusableExitStatus,
+  refusedSetupExitStatus,
   DataDirNotPrivateError,
   DataDirOwnerError,
 } from './db/private-data-dir.ts';
@@ -88,7 +88,7 @@ describe('the data folder', () => {
     const before = modesUnder(dataDir);
 
     const server = startServer(dataDir);
-    expect(await server.exited).toBe(dataDirUnusableExitStatus);
+    expect(await server.exited).toBe(refusedSetupExitStatus);
     const message = new DataDirNotPrivateError(dataDir, 0o755).message;
     expect(server.stderr()).toBe(`${message}\n`);
     expect(server.stdout()).toBe('');
@@ -112,7 +112,7 @@ describe('the data folder', () => {
     const file = path.join(servers.workDir, 'a file');
     writeFileSync(file, '');
     const server = startServer(path.join(file, 'data'));
-    expect(await server.exited).toBe(dataDirUnusableExitStatus);
+    expect(await server.exited).toBe(refusedSetupExitStatus);
     expect(server.stderr()).toContain('cannot be used: a file stands in its path.');
   });
 
@@ -124,7 +124,7 @@ describe('the data folder', () => {
     chownSync(dataDir, nobody, nobody);
 
     const server = startServer(dataDir);
-    expect(await server.exited).toBe(dataDirUnusableExitStatus);
+    expect(await server.exited).toBe(refusedSetupExitStatus);
     const message = new DataDirOwnerError(dataDir, nobody).message;
     expect(server.stderr()).toBe(`${message}\n`);
     expect(message).toContain(`chown -R ${userInfo().username} '${dataDir}'`);
@@ -134,8 +134,6 @@ describe('the data folder', () => {
       fileURLToPath(new URL('../deploy/hijama.service', import.meta.url)),
       'utf8',
     );
-    expect(unit).toMatch(
-      new RegExp(`^RestartPreventExitStatus=${dataDirUnusableExitStatus}$`, 'm'),
-    );
+    expect(unit).toMatch(new RegExp(`^RestartPreventExitStatus=${refusedSetupExitStatus}$`, 'm'));
   });
 });

@@ -9,12 +9,12 @@ import { createBookingChallengeIssuer } from './db/booking-challenge.ts';
 import { createBookingsRepository } from '../supabase/functions/_shared/db/bookings-repository.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { DatabaseUnavailableError } from '../supabase/functions/_shared/db/database.ts';
-import { MigrationError } from './db/migrate.ts';
+import { MigrationError, MigrationRefusedError } from './db/migrate.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { DatabaseRoleError, openDatabase, type OpenedDatabase } from './db/open-database.ts';
 import {
   checkDataDirIsPrivate,
-  dataDirUnusableExitStatus,
+  refusedSetupExitStatus,
   DataDirNotPrivateError,
   DataDirOwnerError,
   DataDirUnusableError,
@@ -269,8 +269,11 @@ main().catch((error: unknown) => {
     CannotListenError,
   ];
   console.error(expected.some((type) => error instanceof type) ? (error as Error).message : error);
-  const unusableDataDir = [DataDirOwnerError, DataDirNotPrivateError, DataDirUnusableError].some(
-    (type) => error instanceof type,
-  );
-  process.exit(unusableDataDir ? dataDirUnusableExitStatus : 1);
+  const refused = [
+    DataDirOwnerError,
+    DataDirNotPrivateError,
+    DataDirUnusableError,
+    MigrationRefusedError,
+  ].some((type) => error instanceof type);
+  process.exit(refused ? refusedSetupExitStatus : 1);
 });

@@ -7,6 +7,8 @@ import { createBookingsRepository } from '../../supabase/functions/_shared/db/bo
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { appliedMigrations, hasTable, listMigrations, migrate, MigrationError } from './migrate.ts';
 import { openDatabase } from './open-database.ts';
+import { refusedSetupExitStatus } from './private-data-dir.ts';
+import { useServerRuns } from '../testing/server-runs.ts';
 
 /**
  * A database that records migrations this version lacks is refused before
@@ -41,6 +43,8 @@ async function databaseBefore100(db: Database): Promise<string> {
   }
   return request.id;
 }
+
+const servers = useServerRuns('migrate-start');
 
 const hijama = (args: string[], env: Record<string, string>) =>
   runCommand(args, { env, cwd: workDir() });
@@ -87,6 +91,10 @@ describe.each(engines)('migrate on $name', (engine) => {
     );
     expect(await hasTable(db, 'app_private.schema_migrations')).toBe(false);
     await db.close();
+    // The server says so and exits with the status on which systemd does not restart it.
+    const server = servers.start(env);
+    expect(await server.exited).toBe(refusedSetupExitStatus);
+    expect(server.stderr()).toContain('were made by `supabase db push`');
     const restored = await hijama(['restore', 'move.json'], env);
     expect(restored).toMatchObject({ code: 0 });
     expect(restored.stdout).toContain(

@@ -31,6 +31,11 @@ export class MigrationError extends Error {
   name = 'MigrationError';
 }
 
+/** A database this version must not migrate: only a person can change that, not a restart. */
+export class MigrationRefusedError extends MigrationError {
+  override name = 'MigrationRefusedError';
+}
+
 // Any constant works; it only has to be the same for every server of this project.
 const migrationLockKey = '4737151020251122';
 
@@ -57,7 +62,7 @@ export async function migrate(
     const recorded = await appliedMigrations(tx);
     // Refused before the record is made, so that a restore still finds the schema pushed.
     if (await madeBySupabasePush(tx, recorded)) {
-      throw new MigrationError(pushedSchemaRefusal(db.description));
+      throw new MigrationRefusedError(pushedSchemaRefusal(db.description));
     }
     await tx.exec(`
       create schema if not exists app_private;
@@ -127,7 +132,7 @@ function refuseUnknownMigrations(
 ) {
   const { older, newer } = unknownMigrations(recorded, known);
   if (older.length > 0) {
-    throw new MigrationError(
+    throw new MigrationRefusedError(
       `${database} was made by a build from before release 1.0.0: it records ${older.length} migration${older.length === 1 ? '' : 's'} ` +
         `(${older[0]}${older.length > 1 ? ` to ${older.at(-1)}` : ''}) that 1.0.0 replaced with a new baseline, so it cannot be upgraded in place. Nothing was changed. ` +
         'Back it up with `npx hijama backup FILE` (this version reads it), then start from an empty database (a new DATA_DIR folder, or a new PostgreSQL or Supabase database) ' +
@@ -135,7 +140,7 @@ function refuseUnknownMigrations(
     );
   }
   if (newer.length > 0) {
-    throw new MigrationError(
+    throw new MigrationRefusedError(
       `${database} was made by a newer version of this project: its migration ${newer[0]} is not in ${migrationsDir}. Nothing was changed. ` +
         'Update this copy (git pull, npm ci, npm run build), then start again.',
     );

@@ -44,11 +44,12 @@ export class DataDirNotPrivateError extends Error {
 }
 
 /**
- * The exit status of a data directory the server cannot use as it is (another
- * user's, open to others, or out of reach): EX_CONFIG of sysexits.h. The systemd unit does
- * not restart on it (RestartPreventExitStatus=), since only a person can fix it.
+ * The exit status of a set-up the server refuses as it is: a data directory
+ * another user's, open to others, or out of reach, or a database it must not
+ * migrate (migrate.ts). EX_CONFIG of sysexits.h. The systemd unit does not
+ * restart on it (RestartPreventExitStatus=), since only a person can fix it.
  */
-export const dataDirUnusableExitStatus = 78;
+export const refusedSetupExitStatus = 78;
 
 export class DataDirOwnerError extends Error {
   constructor(dataDir: string, ownerUid: number) {
