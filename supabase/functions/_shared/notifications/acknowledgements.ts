@@ -11,7 +11,7 @@ import {
 } from './channels.ts';
 import { createMessageQueue } from './message-queue.ts';
 import { describeError, retryDelayMs, type NotifierTask } from './notifier.ts';
-import { recordAcknowledgementRefused } from './practice-alerts.ts';
+import { recordAcknowledgementRefused, refusesMailbox } from './practice-alerts.ts';
 
 /**
  * The e-mails that tell visitors their request arrived (NOTIFY_ACKNOWLEDGE). The database decides which request is
@@ -58,11 +58,8 @@ interface ClaimedAcknowledgement {
 
 /**
  * The SMTP server's reply when it refused the mailbox `address` for good at
- * RCPT TO (a 5xx), else undefined: every other failure may pass. A reply with
- * an enhanced status code (RFC 3463) says whether the mailbox is at fault:
- * 5.1.x its address, 5.2.x the mailbox itself. Others, such as 5.7.1 "Relay
- * access denied", come from the practice's own server refusing to send out,
- * and say nothing of the visitor's address.
+ * RCPT TO (a 5xx about the mailbox: refusesMailbox), else undefined: every
+ * other failure may pass, the practice's own server denying a relay included.
  */
 export function permanentRefusalOf(error: unknown, address: string): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
@@ -72,11 +69,8 @@ export function permanentRefusalOf(error: unknown, address: string): string | un
     Array.isArray(rejected) &&
     rejected.some((entry) => String(entry).toLowerCase() === address.toLowerCase());
   if (!refusedForGood || command !== 'RCPT TO' || !visitorRejected) return undefined;
-  const reply = typeof response === 'string' ? response : '';
-  const enhanced = /^\d{3}[ -](\d\.\d{1,3}\.\d{1,3})\b/.exec(reply)?.[1];
-  const aboutTheMailbox = enhanced ? /^5\.[12]\./.test(enhanced) : !/relay|auth/i.test(reply);
-  if (!aboutTheMailbox) return undefined;
-  return reply || `${responseCode} (no text)`;
+  const reply = typeof response === 'string' ? response : `${responseCode} (no text)`;
+  return refusesMailbox(reply) ? reply : undefined;
 }
 
 export function createAcknowledgementTask(options: AcknowledgementTaskOptions): NotifierTask {

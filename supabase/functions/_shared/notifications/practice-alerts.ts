@@ -87,11 +87,20 @@ const channelAdvice: Record<ChannelName, string> = {
 };
 
 /**
- * An SMTP reply that refuses the mailbox itself (550 to 553, 5.1.x): the
- * practice's own address, which no password change mends.
+ * Whether an SMTP reply refuses a mailbox itself: with an enhanced status code
+ * (RFC 3463), 5.1.x its address or 5.2.x the mailbox; without one, 550 to 553
+ * not about relaying or a login. A refusal to relay (5.7.1) comes from the
+ * sending server's own rules, and says nothing of the address.
  */
+export function refusesMailbox(reply: string): boolean {
+  const enhanced = /\b[45]\d\d[ -]([45]\.\d{1,3})\.\d{1,3}\b/.exec(reply)?.[1];
+  if (enhanced !== undefined) return enhanced === '5.1' || enhanced === '5.2';
+  return /\b55[0-3]\b/.test(reply) && !/relay|auth/i.test(reply);
+}
+
+/** A notification refused at the practice's own address, which no password change mends. */
 function refusedRecipient({ last_error }: FailingNotificationDetail): boolean {
-  return /\b55[0-3]\b|\b5\.1\.\d\b|recipient/i.test(last_error ?? '');
+  return refusesMailbox(last_error ?? '');
 }
 
 const refusedRecipientAdvice =
