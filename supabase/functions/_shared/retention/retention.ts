@@ -42,7 +42,7 @@ export function loadRetention(env: Env = process.env): Period | undefined {
  * Why `period` is too short to purge by, or undefined. Under a month is more
  * likely a slip (`12d` for `12mo`) than a wish, and a slip here deletes, every
  * day and without asking, requests the practice may not have answered yet; so
- * nothing is deleted, and the server's start and the daily summary say so
+ * nothing is deleted, and the server's start, the daily summary and `check` say so
  * (daily-run.ts does not purge by it; purgeOldRequests refuses it too). A
  * refused setting would instead stop the day's run, and its summary with it.
  */
