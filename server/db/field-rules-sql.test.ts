@@ -50,6 +50,9 @@ function valueOfLength(field: BookingField, length: number): string {
   }
 }
 
+/** A number copied from iOS's Contacts: direction marks around it, no-break spaces in it. */
+const phoneCopiedOnIos = '\u202a+44\u00a07700\u00a0900123\u202c';
+
 /** Instagram values as visitors type or paste them, and the edges of the rule that reduces them to a user name. */
 const instagramExamples = [
   '@Amina.K',
@@ -130,6 +133,13 @@ function generatedCases(): Case[] {
     '123-456 ()',
     '123-4567 ()',
     '+44 (0) 1634 123 456',
+    // As pasted or typed on a phone: direction marks, no-break spaces, dashes, other digits.
+    phoneCopiedOnIos,
+    '07700\u2011900\u2013123\u2212',
+    '\u0660\u0667\u0667\u0660\u0660 \u0669\u0660\u0660\u0661\u0662\u0663',
+    '\u06f0\u06f7\u06f7\u06f0\u06f0\u06f9\u06f0\u06f0\u06f1\u06f2\u06f3',
+    '\uff0b\uff14\uff14\uff08\uff10\uff09\uff11\uff16\uff13\uff14\u3000123456',
+    '\u2066\u00a0\u2069\u0661\u0662\u0663',
   ]) {
     add('phone', JSON.stringify(phone), phone);
   }
@@ -193,9 +203,13 @@ describe.each(testEngines('field-rules'))('the table and core agree on $name', (
     expect(cases.some(({ form }) => hasFailures(validateBooking(form)))).toBe(true);
     expect(cases.some(({ form }) => !hasFailures(validateBooking(form)))).toBe(true);
     expect(stored.filter(({ core, table }) => core !== table)).toEqual([]);
-    // Among them: white space trimmed, an empty Instagram field, a link reduced to its user name.
+    // Among them: white space trimmed, a pasted phone number made plain, an empty Instagram
+    // field, a link reduced to its user name.
     const table = (name: string) => JSON.parse(stored.find((row) => row.name === name)!.table);
     expect(table('fullName: white space at both ends')).toMatchObject({ full_name: 'Aisha Khan' });
+    expect(table(`phone: ${JSON.stringify(phoneCopiedOnIos)}`)).toMatchObject({
+      phone: '+44 7700 900123',
+    });
     expect(table('instagram: white space only')).toMatchObject({ instagram: null });
     expect(table('instagram: "https://www.instagram.com/amina.k/"')).toMatchObject({
       instagram: 'amina.k',

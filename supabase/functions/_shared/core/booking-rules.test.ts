@@ -190,6 +190,28 @@ describe('the Instagram field', () => {
   });
 });
 
+describe('the phone field', () => {
+  it.each([
+    ['\u202a+44\u00a07700\u00a0900123\u202c', '+44 7700 900123'], // copied on iOS
+    ['07700\u2011900\u2013123', '07700-900-123'], // a non-breaking hyphen and an en dash
+    ['\u0660\u0667\u0667\u0660\u0660 \u0669\u0660\u0660\u0661\u0662\u0663', '07700 900123'], // Arabic-Indic
+    ['\u06f0\u06f7\u06f7\u06f0\u06f0\u06f9\u06f0\u06f0\u06f1\u06f2\u06f3', '07700900123'], // Persian
+    [
+      '\uff0b\uff14\uff14\uff08\uff10\uff09\uff11\uff16\uff13\uff14\u3000123456',
+      '+44(0)1634 123456',
+    ],
+    ['\u00a007700 900123\u202f', '07700 900123'], // no-break spaces at the ends go too
+  ])('stores %j as %j, and takes it', (typed, stored) => {
+    expect(storedValue('phone', typed)).toBe(stored);
+    expect(validateBooking({ ...valid, phone: typed })).toEqual({});
+  });
+
+  it('still refuses a hidden character other than a direction mark, and a letter', () => {
+    expect(validateBooking({ ...valid, phone: '07700\u200b900123' })).toEqual({ phone: 'invalid' });
+    expect(validateBooking({ ...valid, phone: '07700 9OO123' })).toEqual({ phone: 'invalid' });
+  });
+});
+
 describe('messageFor', () => {
   it.each([
     ['fullName', 'required', 'Full name is required'],

@@ -155,6 +155,41 @@ export const plainEmailAddress = new RegExp(
   `^${emailAtom}(?:\\.${emailAtom})*@${domainLabel}(?:\\.${domainLabel})+$`,
 );
 
+/**
+ * What a phone number brings when pasted or typed on a phone, that a reader
+ * sees as the plain characters the field allows: iOS wraps a copied number in
+ * direction marks (U+202A … U+202C) and spaces it with no-break spaces, word
+ * processors turn hyphens into dashes, an Arabic or Persian keyboard types ٠–٩
+ * or ۰–۹. Each is stored as its plain twin (the marks as nothing), so the
+ * visitor is not told that a number they see as valid is not. The database
+ * does the same (app_private.phone_number, in
+ * supabase/migrations/20261204000000_phone_as_pasted.sql).
+ */
+const phoneDirectionMarks = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const pastedSpaces =
+  '\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000';
+const pastedDashes = '\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d';
+const digitsFrom = (zero: number) =>
+  String.fromCharCode(...Array.from({ length: 10 }, (_, n) => zero + n));
+/** Arabic-Indic, Extended Arabic-Indic and full-width digits, each run from 0 to 9. */
+const otherDigits = [0x0660, 0x06f0, 0xff10].map(digitsFrom).join('');
+const plainPhoneCharacter = new Map<string, string>([
+  ...[...pastedSpaces].map((character) => [character, ' '] as const),
+  ...[...pastedDashes].map((character) => [character, '-'] as const),
+  ...[...otherDigits].map((character, index) => [character, String(index % 10)] as const),
+  ['\uff0b', '+'],
+  ['\uff08', '('],
+  ['\uff09', ')'],
+]);
+
+/** The phone field as stored: `phoneDirectionMarks` dropped, each other lookalike its plain twin. */
+export function normalisePhone(trimmed: string): string {
+  return Array.from(
+    trimmed.replace(phoneDirectionMarks, ''),
+    (character) => plainPhoneCharacter.get(character) ?? character,
+  ).join('');
+}
+
 /** Shortest accepted phone number, in characters (specification, section 9). */
 export const minPhoneLength = 10;
 
@@ -179,6 +214,7 @@ export const bookingFieldRules = {
     allowedCharacters: /^[0-9 +()-]*$/,
     // `----------` has ten allowed characters but is no number; the shortest UK numbers have 7 digits.
     minDigits: 7,
+    normalise: normalisePhone,
     input: { type: 'tel', autoComplete: 'tel', inputMode: 'tel' },
   },
   email: {
