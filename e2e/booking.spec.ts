@@ -202,6 +202,28 @@ for (const [situation, answer] of failedAnswers) {
   });
 }
 
+test('what was typed before the app came is kept when the visitor goes back and forward before it comes', async ({
+  page,
+}) => {
+  // The app's code held back: the booking page is on screen from the HTML, shown by the first script.
+  const app = await holdBack(page, /\/assets\/start-app-[\w-]+\.js$/);
+  await openView(page, 'home');
+  await page.locator('.hero a.button-primary').click();
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toHaveText(viewHeadings.contact);
+  await fillForm(page, { fullName: 'Typed Early', phone: '07700 900125' });
+  await page.goBack();
+
+  // The app comes on home, where it renders home in the booking page's place.
+  await expect.poll(() => app.wasAsked()).toBe(true);
+  app.release();
+  await expect(heading).toHaveText(viewHeadings.home);
+  await page.goForward();
+  await expect(heading).toHaveText(viewHeadings.contact);
+  await expect(page.getByLabel(labels.fullName)).toHaveValue('Typed Early');
+  await expect(page.getByLabel(labels.phone)).toHaveValue('07700 900125');
+});
+
 test('a retry after a lost answer stores one row', async ({ page }) => {
   const posts = bookingPosts(page);
   let first = true;

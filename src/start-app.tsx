@@ -7,12 +7,21 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { viewFor } from './app/page-name.ts';
-import { mainElementId, pageNameFromHash, rootElementId, viewAttribute } from './boot/protocol.ts';
+import { bookingFields } from '../supabase/functions/_shared/core/booking-rules.ts';
+import {
+  bookingFormClass,
+  mainElementId,
+  pageNameFromHash,
+  rootElementId,
+  viewAttribute,
+} from './boot/protocol.ts';
+import { dispatchBookingForm } from './booking/booking-form-store.ts';
 
 export function startApp({ menuOpen }: { menuOpen: boolean }): void {
   const container = document.getElementById(rootElementId);
   if (!container) throw new Error(`The page has no #${rootElementId} element.`);
 
+  keepWhatWasTyped();
   const initialPageName = pageNameFromHash(window.location.hash);
   const app = (
     <StrictMode>
@@ -28,5 +37,22 @@ export function startApp({ menuOpen }: { menuOpen: boolean }): void {
     hydrateRoot(container, app);
   } else {
     createRoot(container).render(app);
+  }
+}
+
+/**
+ * Takes what was typed into the pre-rendered booking form into the form's
+ * state before React renders. Where the app renders another view in its place
+ * (the visitor went back before the app came), the form goes, and what was
+ * typed with it; adopted, the form also takes what is typed meanwhile
+ * (booking-form.tsx).
+ */
+function keepWhatWasTyped(): void {
+  const form = document.querySelector<HTMLFormElement>(`form.${bookingFormClass}`);
+  if (!form) return;
+  const typed = new FormData(form);
+  for (const field of bookingFields) {
+    const value = typed.get(field);
+    if (typeof value === 'string' && value) dispatchBookingForm({ type: 'edited', field, value });
   }
 }
