@@ -168,13 +168,16 @@ test("a view whose code does not arrive says so in its place, keeping the page a
   const heading = page.getByRole('heading', { level: 1 });
   await expect(heading).toHaveText(site.viewLoadFailed.heading);
   await expect(heading).toBeFocused();
+  await expect(page).toHaveTitle(viewTitles['load-failed']);
   await expect(page.getByRole('button', { name: site.chrome.openMenu })).toBeVisible();
   expect(await accessibilityViolations(page)).toEqual([]);
 
   await page.goBack();
   await expect(name).toHaveValue('Aisha Khan');
+  await expect(page).toHaveTitle(viewTitles.contact);
   await page.goForward();
   await expect(heading).toHaveText(site.viewLoadFailed.heading);
+  await expect(page).toHaveTitle(viewTitles['load-failed']);
   await page.unroute(replaced);
   await page.getByRole('button', { name: site.viewLoadFailed.reload }).click();
   await expect(heading).toHaveText(viewHeadings.benefits);

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useMemo } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import { mainElementId, titleAttribute, viewAttribute } from '../boot/protocol.ts';
 import { site, viewTitles } from '../content/site.ts';
 import { BookButton } from '../components/book-button.tsx';
@@ -33,7 +33,9 @@ export function App({ initialPageName, menuOpen = false }: AppProps) {
 
   const view = viewFor(pageName);
   const View = views[view];
-  const title = viewTitles[view];
+  // The page whose view's code did not arrive, named as what it shows instead.
+  const [failedPageName, setFailedPageName] = useState<string | null>(null);
+  const title = failedPageName === pageName ? viewTitles['load-failed'] : viewTitles[view];
 
   useEffect(() => {
     document.title = title;
@@ -58,7 +60,7 @@ export function App({ initialPageName, menuOpen = false }: AppProps) {
         tabIndex={-1}
         {...{ [viewAttribute]: view, [titleAttribute]: title }}
       >
-        <ViewLoadBoundary key={pageName}>
+        <ViewLoadBoundary key={pageName} onFailed={() => setFailedPageName(pageName)}>
           <Suspense fallback={<div className="view-loading" />}>
             <View />
             <ViewShown />

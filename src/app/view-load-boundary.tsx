@@ -12,7 +12,11 @@ import { PageLink } from '../navigation/page-link.tsx';
  * tried afresh. Reloading is the retry: a module that failed to load is not
  * fetched again by the same page.
  */
-export class ViewLoadBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+export class ViewLoadBoundary extends Component<
+  // `onFailed`: the app then names the page in the tab and the history as what is shown.
+  { children: ReactNode; onFailed: () => void },
+  { failed: boolean }
+> {
   override state = { failed: false };
 
   static getDerivedStateFromError() {
@@ -21,6 +25,7 @@ export class ViewLoadBoundary extends Component<{ children: ReactNode }, { faile
 
   // On arrival, this is the first view: the page answers to clicks from now on.
   override componentDidCatch() {
+    this.props.onFailed();
     noteFirstViewShown();
   }
 

@@ -469,4 +469,6 @@ export const viewTitles = {
   contact: viewTitle(site.contact.heading),
   answer: viewTitle(site.answerPage.heading),
   'coming-soon': viewTitle(site.comingSoon.heading),
-} as const satisfies Record<PageName | 'answer' | 'coming-soon', string>;
+  // In the place of a view whose code did not arrive (src/app/view-load-boundary.tsx).
+  'load-failed': viewTitle(site.viewLoadFailed.heading),
+} as const satisfies Record<PageName | 'answer' | 'coming-soon' | 'load-failed', string>;
