@@ -308,6 +308,18 @@ describe.each(engines)('restore on $name', (engine) => {
     expect(content(await readBackup(target))).toEqual(content(backup));
   }, 120_000);
 
+  it("restores into a database that a service has only been started on, its day's run and alerts giving way to the backup's", async () => {
+    const { backup } = await populatedBackup(engine);
+    const target = await engine.fresh();
+    // As the server's first pass writes them on a database with no request.
+    await target.query(
+      `insert into app_private.messages (kind, day, details)
+       values ('daily_run', current_date, null), ('flood', null, '{}')`,
+    );
+    await restoreBackup(target, backup);
+    expect(content(await readBackup(target))).toEqual(content(backup));
+  }, 120_000);
+
   it('refuses a backup holding a table that the schema does not have', async () => {
     const source = await engine.fresh();
     await source.query(`create table app_private.later_table (id integer primary key)`);

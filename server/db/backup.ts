@@ -129,6 +129,14 @@ interface TableSpec {
  */
 const isSettingsRow = (table: TableSpec) => table.key.join() === 'singleton';
 
+/**
+ * What the server or the Edge Function writes on a database that holds no
+ * request yet: the queue's messages about no request (the day's run, an
+ * alert). A restore replaces them too, rather than refusing the database that
+ * the service was started on before it (a new machine's install does that).
+ */
+const bookkeeping = { table: 'app_private.messages', rows: 'booking_id is null' };
+
 /** The tables a backup holds, read from the catalog, each after those it references. */
 export async function backedUpTables(db: Queryable): Promise<TableSpec[]> {
   const { rows } = await db.query<TableSpec>(
@@ -337,7 +345,7 @@ export interface Release100Settings {
  * backup restored into a Supabase project where `supabase db push` has made the schema.
  *
  * Refuses, changing nothing, a database that already holds rows other than the
- * settings its migrations made, a backup made with migrations of a newer version,
+ * settings its migrations made and the service's own `bookkeeping`, a backup made with migrations of a newer version,
  * one holding a table or column the schema lacks, and one lacking a table of its own schema.
  */
 export async function restoreBackup(
@@ -390,6 +398,9 @@ export async function restoreBackup(
         `is damaged: it lacks the table ${missingTable.name} that its schema had, so nothing was restored; restore an earlier backup.`,
       );
     }
+    if (inSchema(bookkeeping.table)) {
+      await tx.query(`delete from ${bookkeeping.table} where ${bookkeeping.rows}`);
+    }
     const loaded: RestoreReport = {};
     for (const table of tables) {
       const rows = backup.tables[table.name];
@@ -439,8 +450,9 @@ async function refuseUnlessEmpty(db: Database) {
   const held: string[] = [];
   for (const table of await backedUpTables(db)) {
     if (isSettingsRow(table)) continue;
+    const others = table.name === bookkeeping.table ? ` where not (${bookkeeping.rows})` : '';
     const { rows } = await db.query<{ count: number }>(
-      `select count(*)::integer as count from ${table.name}`,
+      `select count(*)::integer as count from ${table.name}${others}`,
     );
     const count = rows[0]?.count ?? 0;
     if (count > 0) held.push(`${count} row${count === 1 ? '' : 's'} in ${table.name}`);
