@@ -389,6 +389,27 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       expect(heartbeat.body.error).toMatch(/NOTIFY_DAILY_SUMMARY_AT/);
     });
 
+    it('goes on sending notifications with the default of a wrong reminder or retry setting, keeping the right ones', async () => {
+      const { peer, url } = await functionWithSmtp({
+        NOTIFY_REMINDER_HOURS: '4h',
+        NOTIFY_ALERT_AFTER_MINUTES: 'an hour',
+      });
+      await insertAsVisitor([bookingWithId()]);
+      expect((await call(url)).body).toEqual({ sent: 1, failed: 0, pending: 0 });
+      // The practice's notice alone: NOTIFY_ACKNOWLEDGE=off, right, still holds.
+      expect(peer.mails).toHaveLength(1);
+    });
+
+    it("still answers every call with the mistake in a channel's own setting", async () => {
+      const url = await startFunction({
+        SMTP_URL: 'mail.example.com',
+        NOTIFY_REMINDER_HOURS: '4h',
+      });
+      const answer = await call(url);
+      expect(answer.status).toBe(500);
+      expect(answer.body.error).toMatch(/SMTP_URL must look like .*NOTIFY_REMINDER_HOURS must be/);
+    });
+
     it('is called by the database after a booking, with the address and secret from Vault', async () => {
       const { peer, url } = await functionWithSmtp();
       // Stand-ins for Supabase's pg_net and Vault, with their real names and
