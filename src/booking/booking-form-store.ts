@@ -31,9 +31,9 @@ export function dispatchBookingForm(event: BookingFormEvent): void {
 /**
  * Submits what the form holds: sends it when it is valid (with `trap`, the
  * field only robots fill, when filled), whether or not the form is still on
- * the page when the answer comes. `newRequestId` is used only if the form has
- * no id yet: a retry of the same content carries the same id, so it cannot be
- * stored twice.
+ * the page when the answer comes. `newRequestId` is used unless the request is
+ * the last one sent: a retry of the same request carries the same id, so it
+ * cannot be stored twice.
  */
 export function submitBookingForm(
   newRequestId: string,

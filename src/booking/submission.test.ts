@@ -15,7 +15,10 @@ const filled: BookingFormState = {
     instagram: '',
   },
 };
-const submitting: BookingFormState = { ...filled, status: 'submitting', requestId: 'id-1' };
+const submitting: BookingFormState = bookingFormReducer(filled, {
+  type: 'submitted',
+  newRequestId: 'id-1',
+});
 const succeeded: BookingFormState = { ...initialBookingFormState, status: 'success' };
 const failed: BookingFormState = { ...submitting, status: 'error' };
 const failedEvent: BookingFormEvent = { type: 'failed', reason: 'error' };
@@ -53,12 +56,7 @@ describe('bookingFormReducer', () => {
       { status: 'error', values: filled.values, requestId: 'id-1' },
     ],
     ['a retry after a failure reuses the id', failed, submit, sending('id-1')],
-    [
-      'editing after a failure returns to idle and drops the id',
-      failed,
-      edit('phone', '07700 900124'),
-      { ...idle, requestId: null },
-    ],
+    ['editing after a failure returns to idle', failed, edit('phone', '07700 900124'), idle],
     ['an edit to the same value changes nothing', failed, edit('phone', '07700 900123'), failed],
     ['editing while sending is ignored', submitting, edit('fullName', 'X'), submitting],
     ['closing the thank-you modal returns to idle', succeeded, dismiss, idle],
@@ -74,6 +72,19 @@ describe('bookingFormReducer', () => {
     ],
   ])('%s', (_name, state, event, expected) => {
     expect(bookingFormReducer(state, event)).toMatchObject(expected);
+  });
+
+  it.each<[string, string, BookingFormEvent[]]>([
+    ['a space added at the end', 'id-1', [edit('fullName', 'Aisha Khan ')]],
+    [
+      'a letter deleted and typed again',
+      'id-1',
+      [edit('phone', '07700 90012'), edit('phone', '07700 900123')],
+    ],
+    ['another phone number', 'id-new', [edit('phone', '07700 900124')]],
+  ])('a retry after a failure and %s carries %s', (_name, id, edits) => {
+    const edited = edits.reduce(bookingFormReducer, failed);
+    expect(bookingFormReducer(edited, submit)).toMatchObject(sending(id));
   });
 
   it('clears only the edited field’s message', () => {

@@ -1,6 +1,8 @@
 import {
+  bookingFields,
   emptyBookingForm,
   hasFailures,
+  storedValue,
   validateBooking,
   type BookingFailures,
   type BookingField,
@@ -18,10 +20,13 @@ export interface BookingFormState {
   failures: BookingFailures;
   status: SubmissionStatus;
   /**
-   * The id the next request will carry. It stays the same while the form content
-   * is unchanged, so a retry after a lost answer cannot store a second row.
+   * The id of the last send, and the request it carried as stored (`sentRequest`):
+   * a send of the same request carries the same id, so a retry after a lost
+   * answer cannot store a second row, even where a field was touched meanwhile
+   * (a space added by the keyboard's suggestion, a letter deleted and typed again).
    */
   requestId: string | null;
+  sentRequest: string | null;
   /** Counts refused submits, so each one can move focus to the first invalid field. */
   refusedSubmits: number;
   /** Why the last send failed, while the status is 'error'. */
@@ -30,7 +35,7 @@ export interface BookingFormState {
 
 export type BookingFormEvent =
   | { type: 'edited'; field: BookingField; value: string }
-  /** `newRequestId` is used only if the form has no id yet; passed in to keep the reducer pure. */
+  /** `newRequestId` is used unless the request is the last one sent; passed in to keep the reducer pure. */
   | { type: 'submitted'; newRequestId: string }
   | { type: 'succeeded' }
   | { type: 'failed'; reason: FailureReason }
@@ -42,9 +47,15 @@ export const initialBookingFormState: BookingFormState = {
   failures: {},
   status: 'idle',
   requestId: null,
+  sentRequest: null,
   refusedSubmits: 0,
   failureReason: 'error',
 };
+
+/** The request as it is sent and stored (booking-row.ts), to compare with the last sent. */
+function storedRequest(values: BookingForm): string {
+  return JSON.stringify(bookingFields.map((field) => storedValue(field, values[field])));
+}
 
 /** The form's transitions. Events that make no sense in the current state change nothing. */
 export function bookingFormReducer(
@@ -61,7 +72,6 @@ export function bookingFormReducer(
         values: { ...state.values, [event.field]: event.value },
         failures,
         status: 'idle',
-        requestId: null,
       };
     }
     case 'submitted': {
@@ -70,11 +80,14 @@ export function bookingFormReducer(
       if (hasFailures(failures)) {
         return { ...state, failures, status: 'idle', refusedSubmits: state.refusedSubmits + 1 };
       }
+      const request = storedRequest(state.values);
+      const requestId = state.sentRequest === request ? state.requestId : null;
       return {
         ...state,
         failures: {},
         status: 'submitting',
-        requestId: state.requestId ?? event.newRequestId,
+        requestId: requestId ?? event.newRequestId,
+        sentRequest: request,
       };
     }
     case 'succeeded':
@@ -85,6 +98,7 @@ export function bookingFormReducer(
         failures: {},
         status: 'success',
         requestId: null,
+        sentRequest: null,
       };
     case 'failed':
       if (state.status !== 'submitting') return state;
