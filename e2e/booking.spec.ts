@@ -202,7 +202,7 @@ for (const [situation, answer] of failedAnswers) {
   });
 }
 
-test('what was typed before the app came is kept when the visitor goes back and forward before it comes', async ({
+test('what was typed before the app came is kept when the visitor taps a link to the booking page while on it, or goes back and forward, before the app comes', async ({
   page,
 }) => {
   // The app's code held back: the booking page is on screen from the HTML, shown by the first script.
@@ -212,6 +212,11 @@ test('what was typed before the app came is kept when the visitor goes back and 
   const heading = page.getByRole('heading', { level: 1 });
   await expect(heading).toHaveText(viewHeadings.contact);
   await fillForm(page, { fullName: 'Typed Early', phone: '07700 900125' });
+  // The footer's link to the privacy notice, under the form: the page stays as it is.
+  await page.getByRole('link', { name: site.chrome.privacyLink }).click();
+  await expect(heading).toBeFocused();
+  await expect(page.getByLabel(labels.fullName)).toHaveValue('Typed Early');
+  // One step back is home: the link made no second entry in the history.
   await page.goBack();
 
   // The app comes on home, where it renders home in the booking page's place.

@@ -226,6 +226,14 @@ function keepMenuInStep(dialog: HTMLDialogElement, button: HTMLElement): void {
  * The app then adopts it. False where the page is not in the HTML.
  */
 function showInPageView(pageName: string): boolean {
+  const shown = document.getElementById(mainElementId)?.getAttribute(viewAttribute);
+  if (shown === viewFor(pageName)) {
+    // Already on screen (the footer's link to the privacy notice, on the booking page):
+    // to its top, as the app does, without putting a new copy, empty, in its place.
+    scrollToTop();
+    focusPageHeading(document);
+    return true;
+  }
   if (!putInPageView(document, pageName)) return false;
   takeViewTitle(document);
   window.history.pushState(null, '', urlFor(pageName, window.location.pathname));
