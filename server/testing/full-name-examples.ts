@@ -22,6 +22,10 @@ export const realNames: readonly string[] = [
   "O'Brien-Smith",
   'Siân',
   'Sia\u0302n',
+  // As a Persian keyboard types it: a zero-width non-joiner inside the family name.
+  'زهرا علی\u200cزاده',
+  // A family emoji after the name: three emoji held together by zero-width joiners.
+  'Amina Khan 👩\u200d👧\u200d👦',
 ];
 
 /** Names that show no name, or a tower of marks over the text: each one refused. */

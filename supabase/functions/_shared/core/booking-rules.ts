@@ -58,6 +58,12 @@ export interface FieldRule {
   /** Most combining marks (accents, vowel signs) allowed one after another on a letter. */
   maxMarksInARow?: number;
   /**
+   * The zero-width non-joiner and joiner (U+200C, U+200D) allowed, of all hidden
+   * characters: Persian and Urdu keyboards put them inside words, and emoji
+   * sequences hold them.
+   */
+  joinersAllowed?: boolean;
+  /**
    * Rewrites the trimmed value into the form it is stored in, before any rule
    * is checked; its result is trimmed again.
    */
@@ -163,7 +169,7 @@ export const plainEmailAddress = new RegExp(
  * or ۰–۹. Each is stored as its plain twin (the marks as nothing), so the
  * visitor is not told that a number they see as valid is not. The database
  * does the same (app_private.phone_number, in
- * supabase/migrations/20261204000000_phone_as_pasted.sql).
+ * supabase/migrations/20261204000000_typed_on_phones.sql).
  */
 const phoneDirectionMarks = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const pastedSpaces =
@@ -203,6 +209,7 @@ export const bookingFieldRules = {
     // Arabic's shadda with a vowel sign and Vietnamese's two accents are 2; a
     // tower of marks stacked to cover the text around it is dozens.
     maxMarksInARow: 4,
+    joinersAllowed: true,
     input: { type: 'text', autoComplete: 'name' },
   },
   phone: {
@@ -292,7 +299,9 @@ export function checkField(field: BookingField, raw: string): RuleFailure | unde
   const rule: FieldRule = bookingFieldRules[field];
   const value = storedValue(field, raw);
   if (value === '') return rule.required ? 'required' : undefined;
-  if (hasHiddenCharacter(value)) return 'invalid';
+  if (hasHiddenCharacter(rule.joinersAllowed ? value.replace(/[\u200c\u200d]/g, '') : value)) {
+    return 'invalid';
+  }
   // In characters (code points), as SQL's char_length counts them.
   const length = [...value].length;
   if (length > rule.maxLength) return 'tooLong';

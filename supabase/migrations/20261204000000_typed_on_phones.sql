@@ -1,11 +1,16 @@
--- A phone number as visitors paste or type it on a phone: iOS wraps a copied
--- number in direction marks and spaces it with no-break spaces, word
--- processors turn hyphens into dashes, an Arabic or Persian keyboard types
--- Arabic-Indic digits. The number reads as valid, and was refused as holding
--- a hidden or a wrong character. Each such character is now stored as its
--- plain twin, the marks as nothing, before the checks, as the form does
--- (core's `normalisePhone`, supabase/functions/_shared/core/booking-rules.ts;
--- server/db/field-rules-sql.test.ts holds the two together).
+-- What phones' keyboards and copying put into a request, which a visitor
+-- sees as a valid name or number and could not correct, as the form now takes it
+-- (core's booking-rules.ts; server/db/field-rules-sql.test.ts holds the two together).
+--
+-- A phone number: iOS wraps a copied number in direction marks and spaces it
+-- with no-break spaces, word processors turn hyphens into dashes, an Arabic
+-- or Persian keyboard types Arabic-Indic digits. Each such character is now
+-- stored as its plain twin, the marks as nothing, before the checks (core's
+-- `normalisePhone`).
+--
+-- A full name: Persian and Urdu keyboards put the zero-width non-joiner
+-- (U+200C) inside words, and emoji sequences hold the joiner (U+200D). Both are
+-- allowed in a name; every other hidden character is still refused.
 
 create function app_private.phone_number(value text)
 returns text
@@ -50,3 +55,13 @@ $$;
 
 comment on function app_private.trim_booking() is
   'Trims every field of a new booking request, makes the phone''s lookalike characters plain and reduces the Instagram field to a user name, as the form does, before the checks; runs as its owner so that anon needs no privilege on app_private.';
+
+alter table public.bookings
+  drop constraint bookings_full_name_check,
+  add constraint bookings_full_name_check check (
+    full_name = app_private.trim_booking_text(full_name)
+    and char_length(full_name) between 1 and 100
+    and not app_private.has_hidden_character(translate(full_name, U&'\200C\200D', ''))
+    and app_private.has_letter(full_name)
+    and not app_private.has_more_marks_in_a_row(full_name, 4)
+  );
