@@ -156,6 +156,20 @@ describe('composeAlert', () => {
     ({ id: '7', kind, createdAt: new Date('2026-11-24T15:03:00Z'), details }) as PracticeAlert;
 
   it.each([
+    'Message failed: 554 5.2.252 SendAsDenied; practice@example.com not allowed to send as bookings@example.com',
+    'Mail command failed: 553 5.1.8 <bookings@example.com>: Sender address rejected: Domain not found',
+  ])('names NOTIFY_FROM, not NOTIFY_TO, when the mail server refuses the sender: %s', (error) => {
+    const { text } = composeAlert(
+      alert('notification_failing', {
+        after_minutes: 60,
+        notifications: [failing(error, ['email'])],
+      }),
+    );
+    expect(text).toContain('NOTIFY_FROM');
+    expect(text).not.toContain('check NOTIFY_TO');
+  });
+
+  it.each([
     [
       "names NOTIFY_TO when the mail server refuses the practice's own address",
       alert('notification_failing', {

@@ -98,9 +98,17 @@ export function refusesMailbox(reply: string): boolean {
   return /\b55[0-3]\b/.test(reply) && !/relay|auth/i.test(reply);
 }
 
-/** A notification refused at the practice's own address, which no password change mends. */
+/**
+ * A notification refused at the practice's own address, which no password
+ * change mends: a mailbox refusal at RCPT TO, as nodemailer words that step's
+ * failure. The same codes at MAIL FROM or after DATA refuse the sender
+ * (Microsoft 365's 5.2.252 SendAsDenied: NOTIFY_FROM), not NOTIFY_TO.
+ */
 function refusedRecipient({ last_error }: FailingNotificationDetail): boolean {
-  return refusesMailbox(last_error ?? '');
+  const error = last_error ?? '';
+  return (
+    /all recipients were rejected|Recipient command failed/i.test(error) && refusesMailbox(error)
+  );
 }
 
 const refusedRecipientAdvice =
