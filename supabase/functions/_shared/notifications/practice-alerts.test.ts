@@ -81,6 +81,19 @@ describe.each(testEngines('alerts'))('alerts for the practice on $name', (engine
     );
   });
 
+  it('reports no request that every channel configured now has taken, the failing one since unset', async () => {
+    const id = await store('Amina Khan');
+    await harness.ageRequests(2);
+    await harness.db.query(
+      `update app_private.messages set attempts = 2, email_sent_at = now(),
+              last_error = 'webhook to https://hooks.test: the webhook answered 500'
+        where kind = 'notification' and booking_id = $1`,
+      [id],
+    );
+    expect(await createAlertStore(harness.db).reportFailing(alertAfterMs, ['email'])).toBe(0);
+    expect(await alerts()).toEqual([]);
+  });
+
   it('names, when it is sent at last, only the notifications still failing', async () => {
     const peer = await smtpPeer();
     // Two requests and the alert about them: five posts the webhook refuses.

@@ -338,14 +338,15 @@ export function createAlertStore(db: Database) {
       // Each still failing as it stands now: its attempts, its last error, the channels still missing it.
       const notifications = reported.flatMap((entry) => {
         const row = now.get(entry.booking_id);
-        if (!row) return [];
-        const sent = sentChannels(row);
+        const sent = row && sentChannels(row);
+        const unsent = entry.unsent.filter((name) => !sent?.has(name));
+        if (!row || unsent.length === 0) return [];
         return [
           {
             ...entry,
             attempts: Number(row.attempts),
             last_error: row.last_error ?? entry.last_error,
-            unsent: entry.unsent.filter((name) => !sent.has(name)),
+            unsent,
           },
         ];
       });
@@ -377,23 +378,28 @@ export function createAlertStore(db: Database) {
                     n.attempts, n.last_error, ${sentFlagsSql('n')}`,
           [afterMs / 1000],
         );
-        if (rows.length === 0) return 0;
         rows.sort((a, b) => a.received_at.localeCompare(b.received_at));
-        const details: FailingNotificationsDetails = {
-          after_minutes: Math.round(afterMs / 60_000),
-          notifications: rows.map((row) => ({
+        // One that every channel configured now has taken (the failing one since
+        // unset) is settled at its next attempt, and has not failed to reach anyone.
+        const notifications = rows
+          .map((row) => ({
             booking_id: row.booking_id,
             received_at: new Date(row.received_at).toISOString(),
             attempts: Number(row.attempts),
             last_error: row.last_error,
             unsent: channels.filter((name) => !sentChannels(row).has(name)),
-          })),
+          }))
+          .filter((notification) => notification.unsent.length > 0);
+        if (notifications.length === 0) return 0;
+        const details: FailingNotificationsDetails = {
+          after_minutes: Math.round(afterMs / 60_000),
+          notifications,
         };
         await tx.query(
           `insert into app_private.messages (kind, details) values ('notification_failing', $1::jsonb)`,
           [JSON.stringify(details)],
         );
-        return rows.length;
+        return notifications.length;
       });
     },
   };
