@@ -3,6 +3,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBackup, type Backup } from '../db/backup.ts';
+import { openDatabase } from '../db/open-database.ts';
 import { everyLimitLifted } from '../limits/limits-config.ts';
 import {
   createScratchDatabase,
@@ -158,6 +159,23 @@ describe('backup and restore, refusing with a plain message', () => {
       expect(run.code).toBe(1);
     }
   });
+
+  it('says so, in one line, when the file cannot be written', async () => {
+    // Its draft's name is past the 255 bytes a file name may have, as EACCES would be in a folder of root's.
+    const file = `${'a'.repeat(240)}.json`;
+    const opened = await openDatabase({
+      databaseUrl: undefined,
+      dataDir: path.join(workDir(), 'data'),
+    });
+    await opened.close();
+    const run = await hijama(['backup', file]);
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `^Could not write ${file}: ENAMETOOLONG: .*\\. Nothing was written: give a path in a folder the user \\S+ may write .*\\n$`,
+      ),
+    );
+    expect(run.code).toBe(1);
+  }, 60_000);
 
   // That nothing is loaded, and no row printed, is server/db/backup.test.ts's ("refuses a backup holding a malformed uuid").
   it('refuses a backup holding a value the database refuses, naming the file and the table', async () => {

@@ -1,4 +1,5 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import path from 'node:path';
 import {
   BackupFileError,
@@ -49,7 +50,7 @@ export async function backup(io: CliIo, settings: Settings, file: string): Promi
     { migrate: false },
   );
   const text = formatBackup(snapshot);
-  writeNewFile(target, text);
+  writeNewFile(target, file, text);
   await io.out(
     `Backed up ${describeContent(snapshot)} from ${description} to ${file} (${formatSize(Buffer.byteLength(text))}).\n`,
   );
@@ -148,8 +149,18 @@ function formatSize(bytes: number): string {
  * personal data), and one that appeared meanwhile is not overwritten
  * (createPrivateFile); then its folder is flushed, so that its name lasts.
  */
-function writeNewFile(target: string, text: string) {
-  if (!createPrivateFile(target, text)) {
+function writeNewFile(target: string, file: string, text: string) {
+  let created: boolean;
+  try {
+    created = createPrivateFile(target, text);
+  } catch (error) {
+    // A folder this user may not write (cron's, a shell function's working folder), a full disk.
+    const user = userInfo().username;
+    throw new CliError(
+      `Could not write ${file}: ${(error as Error).message}. Nothing was written: give a path in a folder the user ${user} may write (e.g. made with install -d -m 700 -o ${user} FOLDER).`,
+    );
+  }
+  if (!created) {
     throw new CliError(`${target} appeared while the backup was written; it was left as it is.`);
   }
   const dir = openSync(path.dirname(target), 'r');
