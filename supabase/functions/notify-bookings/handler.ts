@@ -49,7 +49,9 @@ import { sameSecret } from '../_shared/same-secret.ts';
 const claimForMs = 60_000;
 
 /**
- * The settings that tune when and how notices go, not where. Here, where the
+ * The settings that tune when notices go, not where nor to whom (NOTIFY_ACKNOWLEDGE
+ * decides whether visitors are e-mailed, SITE_URL where the links lead: their
+ * defaults would do what the practice did not ask). Here, where the
  * function's log is the only place a mistake shows, a wrong one takes its
  * default (the others keep theirs), said in the log at start, rather than
  * stopping every notice; a
@@ -62,8 +64,6 @@ const tuningSettings = [
   'NOTIFY_RETRY_MAX_SECONDS',
   'NOTIFY_ALERT_AFTER_MINUTES',
   'NOTIFY_REMINDER_HOURS',
-  'NOTIFY_ACKNOWLEDGE',
-  'SITE_URL',
 ];
 
 function loadForgivingNotifyConfig(env: Env, log: NotifierLog): NotifyConfig | undefined {
