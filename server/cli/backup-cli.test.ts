@@ -161,7 +161,7 @@ describe('backup and restore, refusing with a plain message', () => {
   });
 
   it('says so, in one line, when the file cannot be written', async () => {
-    // Its draft's name is past the 255 bytes a file name may have, as EACCES would be in a folder of root's.
+    // Its draft's name is past the 255 bytes a file name may have: the way EACCES takes, which root cannot meet.
     const file = `${'a'.repeat(240)}.json`;
     const opened = await openDatabase({
       databaseUrl: undefined,
@@ -171,7 +171,7 @@ describe('backup and restore, refusing with a plain message', () => {
     const run = await hijama(['backup', file]);
     expect(run.stderr).toMatch(
       new RegExp(
-        `^Could not write ${file}: ENAMETOOLONG: .*\\. Nothing was written: give a path in a folder the user \\S+ may write .*\\n$`,
+        `^Could not write ${file}: ENAMETOOLONG: .*\\. Nothing was written: mend what the error names, then back up again\\.\\n$`,
       ),
     );
     expect(run.code).toBe(1);

@@ -154,11 +154,13 @@ function writeNewFile(target: string, file: string, text: string) {
   try {
     created = createPrivateFile(target, text);
   } catch (error) {
-    // A folder this user may not write (cron's, a shell function's working folder), a full disk.
+    const { code, message } = error as NodeJS.ErrnoException;
+    // A folder this user may not write: cron's, a shell function's working folder.
     const user = userInfo().username;
-    throw new CliError(
-      `Could not write ${file}: ${(error as Error).message}. Nothing was written: give a path in a folder the user ${user} may write (e.g. made with install -d -m 700 -o ${user} FOLDER).`,
-    );
+    const advice = ['EACCES', 'EPERM', 'EROFS'].includes(code ?? '')
+      ? `give a path in a folder the user ${user} may write (e.g. made with install -d -m 700 -o ${user} FOLDER)`
+      : 'mend what the error names, then back up again';
+    throw new CliError(`Could not write ${file}: ${message}. Nothing was written: ${advice}.`);
   }
   if (!created) {
     throw new CliError(`${target} appeared while the backup was written; it was left as it is.`);

@@ -27,7 +27,9 @@ const failureFallbackId = 'booking-failure-fallback';
 function agentReplyFor(settled: BookingFormState): string {
   const { replies } = copy.agentTool;
   if (settled.status === 'success') return replies.sent;
-  if (settled.status === 'error') return replies.failed;
+  if (settled.status === 'error') {
+    return settled.failureReason === 'throttled' ? copy.throttled : replies.failed;
+  }
   return replies.refused(
     bookingFields
       .flatMap((field) =>
@@ -57,8 +59,9 @@ export function BookingForm() {
   // the form's state before any render could write over them.
   useLayoutEffect(() => {
     for (const field of bookingFields) {
+      // Empty ones too: a field emptied after the app came has nothing of src/start-app.tsx's.
       const typed = inputs.current[field]?.value;
-      if (typed) dispatch({ type: 'edited', field, value: typed });
+      if (typed !== undefined) dispatch({ type: 'edited', field, value: typed });
     }
   }, []);
 

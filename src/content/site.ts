@@ -390,7 +390,7 @@ export const site = {
         refused: (problems: string) =>
           `The booking request was not sent. Please correct: ${problems}.`,
         failed:
-          'The booking request could not be confirmed because of an error: it may not have arrived. Please send it again; a request sent twice is stored once.',
+          'The booking request could not be confirmed because of an error: it may not have arrived. Please send the form again as it is; sent again from this page, the same request is stored once.',
       },
     },
     success: {
