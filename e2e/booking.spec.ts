@@ -229,6 +229,24 @@ test('what was typed before the app came is kept when the visitor taps a link to
   await expect(page.getByLabel(labels.phone)).toHaveValue('07700 900125');
 });
 
+test('a browser without crypto.randomUUID and AbortSignal.timeout, as iOS 15 is, books a session', async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    delete (Crypto.prototype as Partial<Crypto>).randomUUID;
+    delete (AbortSignal as Partial<typeof AbortSignal>).timeout;
+  });
+  const email = uniqueEmail('ios15');
+  await openView(page, 'contact');
+  expect(await page.evaluate(() => 'randomUUID' in crypto || 'timeout' in AbortSignal)).toBe(false);
+  await fillForm(page, { fullName: 'Older Phone', phone: '07700 900126', email });
+  await submitButton(page).click();
+  await expect(thankYou(page)).toBeVisible();
+  expect(await storedBookings(storedValue('email', email), 'full_name')).toEqual([
+    { full_name: 'Older Phone' },
+  ]);
+});
+
 test('a retry after a lost answer stores one row', async ({ page }) => {
   const posts = bookingPosts(page);
   let first = true;

@@ -1,4 +1,4 @@
-import { requestTimeoutMs, restEndpoint } from '../lib/rest-endpoint.ts';
+import { requestTimeoutSignal, restEndpoint } from '../lib/rest-endpoint.ts';
 import { answerOutcome, type AnswerOutcome } from './answer-outcome.ts';
 
 /** The SQL functions the buttons call, as PostgREST exposes them (`/rest/v1/rpc/<name>`). */
@@ -29,7 +29,7 @@ async function callAnswerFunction(name: AnswerFunction, token: string): Promise<
         Accept: 'application/json',
       },
       body: JSON.stringify({ token }),
-      signal: AbortSignal.timeout(requestTimeoutMs),
+      signal: requestTimeoutSignal(),
     });
     const body: unknown = await response.json().catch(() => undefined);
     return answerOutcome(response.status, body);

@@ -1,6 +1,6 @@
 import { bookingsTable } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import type { BookingRow } from '../../supabase/functions/_shared/core/booking-row.ts';
-import { requestTimeoutMs, restEndpoint } from '../lib/rest-endpoint.ts';
+import { requestTimeoutSignal, restEndpoint } from '../lib/rest-endpoint.ts';
 import {
   bookingChallengeFunction,
   bookingProofHeader,
@@ -49,12 +49,12 @@ export async function sendBookingRequest(row: BookingRow & { website?: string })
   const insert = (proof?: string) => {
     const request = client.from(bookingsTable).insert(row);
     if (proof !== undefined) request.setHeader(bookingProofHeader, proof);
-    return request.abortSignal(AbortSignal.timeout(requestTimeoutMs));
+    return request.abortSignal(requestTimeoutSignal());
   };
   const challenge = async () => {
     const { data, error, status } = await client
       .rpc(bookingChallengeFunction, {})
-      .abortSignal(AbortSignal.timeout(requestTimeoutMs));
+      .abortSignal(requestTimeoutSignal());
     if (error) throw new BookingRequestError(error.message, error.code, status || undefined);
     return data as unknown;
   };

@@ -20,6 +20,26 @@ const listeners = new Set<() => void>();
 /** The send on its way, which ends in the state its outcome makes. */
 let inFlight: Promise<BookingFormState> | undefined;
 
+/**
+ * A new request's id, a version 4 UUID. From random bytes where
+ * crypto.randomUUID is missing: Safari has it from 15.4, and only on HTTPS (a
+ * deployer's first try at http://<address>:3000).
+ */
+export function newRequestId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40; // version 4
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80; // RFC 9562's variant
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return [
+    hex.slice(0, 8),
+    hex.slice(8, 12),
+    hex.slice(12, 16),
+    hex.slice(16, 20),
+    hex.slice(20),
+  ].join('-');
+}
+
 /** Applies an event as submission.ts decides; events that make no sense change nothing. */
 export function dispatchBookingForm(event: BookingFormEvent): void {
   const next = bookingFormReducer(state, event);

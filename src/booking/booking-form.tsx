@@ -12,6 +12,7 @@ import { site } from '../content/site.ts';
 import { Modal } from '../components/modal.tsx';
 import {
   dispatchBookingForm as dispatch,
+  newRequestId,
   submitBookingForm,
   useBookingFormState,
 } from './booking-form-store.ts';
@@ -119,7 +120,7 @@ export function BookingForm() {
     }
     // Answered from the store, so that the answer comes though the view is left meanwhile.
     submitBookingForm(
-      crypto.randomUUID(),
+      newRequestId(),
       trapRef.current?.value.trim() ?? '',
       reply ? (settled) => reply?.(agentReplyFor(settled)) : undefined,
     );

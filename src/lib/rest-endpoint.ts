@@ -15,6 +15,19 @@ interface RestEndpoint {
 export const requestTimeoutMs = 15_000;
 
 /**
+ * A signal that aborts one exchange after `requestTimeoutMs`. Made by hand
+ * where AbortSignal.timeout is missing: Safari has it from 16, and iPhones
+ * that take no later iOS than 15 (6s, 7, first SE) still book.
+ */
+export function requestTimeoutSignal(): AbortSignal {
+  if (typeof AbortSignal.timeout === 'function') return AbortSignal.timeout(requestTimeoutMs);
+  const controller = new AbortController();
+  const timedOut = () => new DOMException('The request timed out.', 'TimeoutError');
+  setTimeout(() => controller.abort(timedOut()), requestTimeoutMs);
+  return controller.signal;
+}
+
+/**
  * Where requests go, fixed at build time: a Supabase project when both
  * VITE_ variables are set, otherwise the project's own server on this origin.
  * The booking form and the answer page use the same one.
