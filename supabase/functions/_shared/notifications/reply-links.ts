@@ -9,12 +9,22 @@ import { plainText } from './email-html.ts';
 
 /**
  * `scheme:` and the number as a phone dials it: digits and a leading `+`, the
- * `(0)` of `+44 (0) 1634…` dropped. Undefined when there is no digit to dial.
+ * `(0)` of `+44 (0) 1634…` dropped (a leading one kept as the 0 it is), and
+ * the UK's code as visitors write it made dialable: its trunk 0 kept
+ * (`+44 07700…`, which networks refuse) or without its `+` (`44 7700…`, dialled
+ * as a national number). Undefined when there is no digit to dial.
  */
 function phoneUrl(scheme: 'tel' | 'sms', phone: string): string | undefined {
-  const digits = phone.replace(/\(0\)/g, '').replace(/[^0-9+]/g, '');
-  const number = digits.slice(0, 1) + digits.slice(1).replaceAll('+', '');
+  const digits = withoutTrunkZero(phone).replace(/[^0-9+]/g, '');
+  const number = (digits.slice(0, 1) + digits.slice(1).replaceAll('+', ''))
+    .replace(/^(?:\+|00)440/, '+44')
+    .replace(/^44(?=\d{10}$)/, '+44');
   return /\d/.test(number) ? `${scheme}:${number}` : undefined;
+}
+
+/** `+44 (0) 1634…` → `+44 1634…`; `(0)7700…` → `07700…`. */
+function withoutTrunkZero(phone: string): string {
+  return phone.replace(/^\s*\(0\)/, '0').replace(/\(0\)/g, '');
 }
 
 /** `+44 (0) 1634 123 456` → `tel:+441634123456`. */
@@ -29,7 +39,7 @@ export const smsUrl = (phone: string) => phoneUrl('sms', phone);
  */
 export function compactPhone(phone: string): string | undefined {
   if (!/^[0-9+()\s.-]+$/.test(phone)) return undefined;
-  return phone.replace(/\(0\)/g, '').replace(/[\s().-]/g, '');
+  return withoutTrunkZero(phone).replace(/[\s().-]/g, '');
 }
 
 /**
