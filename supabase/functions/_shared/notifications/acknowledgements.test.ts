@@ -126,6 +126,11 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
     );
     expect(alerts[0]!.parsed.text).not.toMatch(/nobody@example\.com/i);
     expect(toVisitors(peer)).toEqual([]);
+    // Nor the log: the server's, or the function's on hosted Supabase.
+    expect(errors).toContainEqual(
+      expect.stringMatching(/refused by the visitor's mail server \(550/),
+    );
+    expect(errors.join('\n')).not.toMatch(/nobody@example\.com/i);
   });
 
   it("retries, telling no one to phone, when the practice's own server will not relay to the visitor", async () => {

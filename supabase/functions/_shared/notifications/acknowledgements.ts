@@ -10,7 +10,7 @@ import {
   type EmailSettings,
 } from './channels.ts';
 import { createMessageQueue } from './message-queue.ts';
-import { describeError, retryDelayMs, type NotifierTask } from './notifier.ts';
+import { describeError, retryDelayMs, withoutAddresses, type NotifierTask } from './notifier.ts';
 import { recordAcknowledgementRefused, refusesMailbox } from './practice-alerts.ts';
 
 /**
@@ -152,7 +152,7 @@ export function createAcknowledgementTask(options: AcknowledgementTaskOptions): 
           if (refusal !== undefined) {
             await markRefused(request, claim, refusal);
             log.error(
-              `The acknowledgement of request ${reference} was refused by the visitor's mail server (${refusal}); telling the practice to phone instead.`,
+              `The acknowledgement of request ${reference} was refused by the visitor's mail server (${withoutAddresses(refusal)}); telling the practice to phone instead.`,
             );
             continue;
           }
