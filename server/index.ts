@@ -225,13 +225,19 @@ async function checkChannels(channels: readonly NotificationChannel[], config: N
 
 function listen(server: Server, port: number, host: string, database: OpenedDatabase) {
   return new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
+    const refused = (error: NodeJS.ErrnoException) => {
       void database.close().finally(() => {
         const why = error.code && cannotListenBecause[error.code]?.(port, host);
         reject(why ? new CannotListenError(why) : error);
       });
+    };
+    server.once('error', refused);
+    server.listen(port, host, () => {
+      // Listening: a later error of the server's (out of file handles) is not a refusal
+      // to listen, and must not close the database under a server that goes on answering 503.
+      server.off('error', refused);
+      resolve();
     });
-    server.listen(port, host, () => resolve());
   });
 }
 
