@@ -9,7 +9,7 @@ import {
   unauthorized,
   unknownTask,
 } from './answers.ts';
-import { collectConfigProblems, ConfigError, type Env } from '../_shared/config.ts';
+import { collectConfigProblems, type Env } from '../_shared/config.ts';
 import { DatabaseUnavailableError, type Database } from '../_shared/db/database.ts';
 import { openPostgres } from '../_shared/db/postgres.ts';
 import type { NotifierLog } from '../_shared/notifications/notifier.ts';
@@ -48,48 +48,6 @@ import { sameSecret } from '../_shared/same-secret.ts';
  */
 const claimForMs = 60_000;
 
-/**
- * The settings that tune when notices go, not where nor to whom (NOTIFY_ACKNOWLEDGE
- * decides whether visitors are e-mailed, SITE_URL where the links lead: their
- * defaults would do what the practice did not ask). Here, where the
- * function's log is the only place a mistake shows, a wrong one takes its
- * default (the others keep theirs), said in the log at start, rather than
- * stopping every notice; a
- * mistake in a channel's own settings still stops them, and every call
- * answers why. (The server refuses to start on either: loud, where it runs.)
- */
-const tuningSettings = [
-  'NOTIFY_POLL_SECONDS',
-  'NOTIFY_RETRY_SECONDS',
-  'NOTIFY_RETRY_MAX_SECONDS',
-  'NOTIFY_ALERT_AFTER_MINUTES',
-  'NOTIFY_REMINDER_HOURS',
-];
-
-function loadForgivingNotifyConfig(env: Env, log: NotifierLog): NotifyConfig | undefined {
-  try {
-    return loadNotifyConfig(env);
-  } catch (mistakes) {
-    if (!(mistakes instanceof ConfigError)) throw mistakes;
-    const wrong = tuningSettings.filter((name) =>
-      mistakes.problems.some((problem) => new RegExp(`\\b${name}\\b`).test(problem)),
-    );
-    const withDefaults = Object.fromEntries(
-      Object.entries(env).filter(([name]) => !wrong.includes(name)),
-    );
-    let config: NotifyConfig | undefined;
-    try {
-      config = loadNotifyConfig(withDefaults);
-    } catch {
-      throw mistakes; // a channel's own: every problem is said, the tunings' too
-    }
-    log.error(
-      `Notifications go on with the defaults of the settings that are wrong: ${mistakes.problems.join(' ')}`,
-    );
-    return config;
-  }
-}
-
 export function createNotifyHandler(
   env: Env,
   log: NotifierLog,
@@ -97,7 +55,16 @@ export function createNotifyHandler(
   const secret = env.NOTIFY_FUNCTION_SECRET?.trim() || undefined;
   const databaseUrl = env.SUPABASE_DB_URL?.trim() || undefined;
   const { problems, attempt } = collectConfigProblems();
-  const config: NotifyConfig | undefined = attempt(() => loadForgivingNotifyConfig(env, log));
+  // Only a log says what is wrong here: a wrong delay takes its default rather than
+  // stopping every notice (a wrong channel, SITE_URL or NOTIFY_ACKNOWLEDGE still does).
+  const config: NotifyConfig | undefined = attempt(() =>
+    loadNotifyConfig(env, {
+      forgiveTimingMistakes: (mistakes) =>
+        log.error(
+          `Notifications go on with the defaults of the settings that are wrong: ${mistakes.join(' ')}`,
+        ),
+    }),
+  );
   if (!databaseUrl) problems.push('SUPABASE_DB_URL is not set.');
   if (!problems.length && !config) {
     problems.push(`No notification channel is configured: set ${channelSettingsHint}.`);

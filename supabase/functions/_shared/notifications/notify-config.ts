@@ -29,9 +29,25 @@ const minOpenTopicLength = 16;
 /** How the practice is told of new booking requests; read from the environment. */
 export type NotifyConfig = NonNullable<ReturnType<typeof loadNotifyConfig>>;
 
-/** Undefined when no channel is configured: the notifier does not run. */
-export function loadNotifyConfig(env: Env = process.env) {
+/**
+ * Undefined when no channel is configured: the notifier does not run.
+ *
+ * `forgiveTimingMistakes`: where the only mistakes are in the settings that say
+ * when notices go (the poll, retry, alert and reminder delays), they are
+ * handed to it and those settings take their defaults, rather than thrown. The
+ * hosted function does so, where a log is the only place a mistake shows and
+ * a refusal stops every notice; the server refuses to start, loudly.
+ */
+export function loadNotifyConfig(
+  env: Env = process.env,
+  { forgiveTimingMistakes }: { forgiveTimingMistakes?: (problems: string[]) => void } = {},
+) {
   const problems: string[] = [];
+  const timingMistakes = new Set<string>();
+  const timingMistake = (problem: string) => {
+    problems.push(problem);
+    timingMistakes.add(problem);
+  };
   const read = (name: string): string | undefined => {
     const value = env[name]?.trim();
     return value === '' ? undefined : value;
@@ -98,7 +114,7 @@ export function loadNotifyConfig(env: Env = process.env) {
     if (text === undefined) return fallback * unitMs;
     const value = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
     if (!(value > 0 && value <= max)) {
-      problems.push(
+      timingMistake(
         `${name} must be a number of ${unit} above 0 and at most ${max} (got "${text}").`,
       );
       return fallback * unitMs;
@@ -107,8 +123,8 @@ export function loadNotifyConfig(env: Env = process.env) {
   };
   const seconds = (name: string, fallback: number) => duration(name, fallback, 'seconds');
   const pollIntervalMs = seconds('NOTIFY_POLL_SECONDS', defaults.pollSeconds);
-  const retryBaseMs = seconds('NOTIFY_RETRY_SECONDS', defaults.retrySeconds);
-  const retryMaxMs = seconds('NOTIFY_RETRY_MAX_SECONDS', defaults.retryMaxSeconds);
+  let retryBaseMs = seconds('NOTIFY_RETRY_SECONDS', defaults.retrySeconds);
+  let retryMaxMs = seconds('NOTIFY_RETRY_MAX_SECONDS', defaults.retryMaxSeconds);
   const alertAfterMs = duration(
     'NOTIFY_ALERT_AFTER_MINUTES',
     defaults.alertAfterMinutes,
@@ -121,7 +137,7 @@ export function loadNotifyConfig(env: Env = process.env) {
     if (value >= 0 && value <= replyWithinHours) {
       reminderHours = value;
     } else {
-      problems.push(
+      timingMistake(
         `NOTIFY_REMINDER_HOURS must be a number of hours from 0 to ${replyWithinHours}, fractions allowed: how long before a waiting request's reply-by time it is reminded (got "${reminderText}").`,
       );
     }
@@ -141,10 +157,14 @@ export function loadNotifyConfig(env: Env = process.env) {
   const siteUrlMistake = siteUrlProblem(siteUrlText);
   if (siteUrlMistake) problems.push(siteUrlMistake);
   if (retryMaxMs < retryBaseMs) {
-    problems.push('NOTIFY_RETRY_MAX_SECONDS must not be below NOTIFY_RETRY_SECONDS.');
+    timingMistake('NOTIFY_RETRY_MAX_SECONDS must not be below NOTIFY_RETRY_SECONDS.');
+    [retryBaseMs, retryMaxMs] = [defaults.retrySeconds * 1000, defaults.retryMaxSeconds * 1000];
   }
 
-  if (problems.length > 0) throw new ConfigError(problems);
+  const forgiven =
+    forgiveTimingMistakes && problems.every((problem) => timingMistakes.has(problem));
+  if (problems.length > 0 && !forgiven) throw new ConfigError(problems);
+  if (problems.length > 0) forgiveTimingMistakes?.(problems);
   if (smtpUrl === undefined && webhookUrl === undefined && ntfyUrl === undefined) return undefined;
   return {
     /** Set when SMTP_URL and NOTIFY_TO are. */
