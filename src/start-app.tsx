@@ -7,7 +7,6 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { viewFor } from './app/page-name.ts';
-import { bookingFields } from '../supabase/functions/_shared/core/booking-rules.ts';
 import {
   bookingFormClass,
   mainElementId,
@@ -15,7 +14,7 @@ import {
   rootElementId,
   viewAttribute,
 } from './boot/protocol.ts';
-import { dispatchBookingForm } from './booking/booking-form-store.ts';
+import { takeFormValues } from './booking/booking-form-store.ts';
 
 export function startApp({ menuOpen }: { menuOpen: boolean }): void {
   const container = document.getElementById(rootElementId);
@@ -49,10 +48,5 @@ export function startApp({ menuOpen }: { menuOpen: boolean }): void {
  */
 function keepWhatWasTyped(): void {
   const form = document.querySelector<HTMLFormElement>(`form.${bookingFormClass}`);
-  if (!form) return;
-  const typed = new FormData(form);
-  for (const field of bookingFields) {
-    const value = typed.get(field);
-    if (typeof value === 'string' && value) dispatchBookingForm({ type: 'edited', field, value });
-  }
+  if (form) takeFormValues(form);
 }

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { bookingFields } from '../../supabase/functions/_shared/core/booking-rules.ts';
 import { toBookingRow } from '../../supabase/functions/_shared/core/booking-row.ts';
 import { isThrottled, sendBookingRequest } from './booking-api.ts';
 import {
@@ -31,13 +32,7 @@ export function newRequestId(): string {
   bytes[6] = (bytes[6]! & 0x0f) | 0x40; // version 4
   bytes[8] = (bytes[8]! & 0x3f) | 0x80; // RFC 9562's variant
   const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-  return [
-    hex.slice(0, 8),
-    hex.slice(8, 12),
-    hex.slice(12, 16),
-    hex.slice(16, 20),
-    hex.slice(20),
-  ].join('-');
+  return hex.replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');
 }
 
 /** Applies an event as submission.ts decides; events that make no sense change nothing. */
@@ -46,6 +41,20 @@ export function dispatchBookingForm(event: BookingFormEvent): void {
   if (next === state) return;
   state = next;
   for (const listener of listeners) listener();
+}
+
+/**
+ * Takes the values `form` holds into the form's state, each field as an edit
+ * (one that changes nothing changes nothing): what was typed into the
+ * pre-rendered form before the app came, emptied fields too, or filled in by a
+ * browser assistant without typing.
+ */
+export function takeFormValues(form: HTMLFormElement): void {
+  const values = new FormData(form);
+  for (const field of bookingFields) {
+    const value = values.get(field);
+    if (typeof value === 'string') dispatchBookingForm({ type: 'edited', field, value });
+  }
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   dispatchBookingForm as dispatch,
   newRequestId,
   submitBookingForm,
+  takeFormValues,
   useBookingFormState,
 } from './booking-form-store.ts';
 import type { BookingFormState } from './submission.ts';
@@ -59,11 +60,7 @@ export function BookingForm() {
   // fills it in as a tool. Adopted, it keeps what was typed: its values become
   // the form's state before any render could write over them.
   useLayoutEffect(() => {
-    for (const field of bookingFields) {
-      // Empty ones too: a field emptied after the app came has nothing of src/start-app.tsx's.
-      const typed = inputs.current[field]?.value;
-      if (typed !== undefined) dispatch({ type: 'edited', field, value: typed });
-    }
+    if (formRef.current) takeFormValues(formRef.current);
   }, []);
 
   // A send asked for before the app had adopted the form is made now.
@@ -105,13 +102,8 @@ export function BookingForm() {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    // An assistant may have filled the fields without typing into them: take what the form
-    // holds (an edit that changes nothing changes nothing in the reducer).
-    const data = new FormData(event.currentTarget);
-    for (const field of bookingFields) {
-      const value = data.get(field);
-      if (typeof value === 'string') dispatch({ type: 'edited', field, value });
-    }
+    // An assistant may have filled the fields without typing into them.
+    takeFormValues(event.currentTarget);
     const submit = event.nativeEvent as AgentSubmitEvent;
     let reply = heldReply.current;
     heldReply.current = null;
