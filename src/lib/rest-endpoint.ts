@@ -22,8 +22,8 @@ export const requestTimeoutMs = 15_000;
 export function requestTimeoutSignal(): AbortSignal {
   if (typeof AbortSignal.timeout === 'function') return AbortSignal.timeout(requestTimeoutMs);
   const controller = new AbortController();
-  const timedOut = () => new DOMException('The request timed out.', 'TimeoutError');
-  setTimeout(() => controller.abort(timedOut()), requestTimeoutMs);
+  const timedOut = new DOMException('The request timed out.', 'TimeoutError');
+  setTimeout(() => controller.abort(timedOut), requestTimeoutMs);
   return controller.signal;
 }
 

@@ -338,9 +338,10 @@ export function createAlertStore(db: Database) {
       // Each still failing as it stands now: its attempts, its last error, the channels still missing it.
       const notifications = reported.flatMap((entry) => {
         const row = now.get(entry.booking_id);
-        const sent = row && sentChannels(row);
-        const unsent = entry.unsent.filter((name) => !sent?.has(name));
-        if (!row || unsent.length === 0) return [];
+        if (!row) return [];
+        const sent = sentChannels(row);
+        const unsent = entry.unsent.filter((name) => !sent.has(name));
+        if (unsent.length === 0) return [];
         return [
           {
             ...entry,
