@@ -251,6 +251,7 @@ test("the daily summary's e-mail, on a 390 px phone, marks each waiting request 
       replies: [],
       retention: { kind: 'off' },
       siteUrl: 'https://clinic.test/',
+      emailed: true,
     }).html;
   } finally {
     await db.close();

@@ -96,21 +96,45 @@ describe('formatTable', () => {
       createdAt: new Date(records[1]!.created_at),
       attempts: 4,
       lastError: 'e-mail to practice@example.com: Invalid login:\r\n535 Authentication failed',
+      reachedBy: [],
+    };
+    // The e-mail took it; the push keeps failing.
+    const partly: FailingNotification = {
+      bookingId: records[0]!.id,
+      createdAt: new Date(records[0]!.created_at),
+      attempts: 2,
+      lastError: 'ntfy push to https://ntfy.sh: the ntfy server answered 429 Too Many Requests',
+      reachedBy: ['email'],
     };
     const table = formatTable(
       [
         {
           ...records[0]!,
-          notification: { state: 'sent', attempts: 1, last_error: null },
+          notification: { state: 'sent', attempts: 1, last_error: null, reached_by: ['email'] },
           answer: { answered_at: '2026-07-01T14:00:00.000Z', channel: 'email', marked_by: 'link' },
         },
         {
           ...records[1]!,
-          notification: { state: 'failing', attempts: 4, last_error: failing.lastError },
+          notification: {
+            state: 'failing',
+            attempts: 4,
+            last_error: failing.lastError,
+            reached_by: [],
+          },
+          answer: null,
+        },
+        {
+          ...records[0]!,
+          notification: {
+            state: 'failing',
+            attempts: 2,
+            last_error: partly.lastError,
+            reached_by: ['email'],
+          },
           answer: null,
         },
       ],
-      [failing],
+      [failing, partly],
       new Date('2026-07-01T15:05:00.000Z'),
     );
     expect(table).toBe(
@@ -119,10 +143,12 @@ describe('formatTable', () => {
         '--------  ---------------------  --------  ---------------------  ----------------------------  ---------------  --------------  ---------',
         '00000000  Wed 01 Jul 2026 14:05  sent      Wed 01 Jul 2026 15:00  Smith, "Jo"                   +44 1634 123456  jo@example.com  @jo',
         '00000000  Thu 15 Jan 2026 09:05  FAILING   LATE by 166d 6h        =HYPERLINK("http://evil.exa…  01634 123456     a@b.co',
+        '00000000  Wed 01 Jul 2026 14:05  partly    22h 0min left          Smith, "Jo"                   +44 1634 123456  jo@example.com  @jo',
         '',
         'Failing notifications (retried until they get through):',
         // Line breaks of the error become spaces: one line each.
         '  00000000  received Thu 15 Jan 2026 09:05, 4 attempts: e-mail to practice@example.com: Invalid login:  535 Authentication failed',
+        '  00000000  received Wed 01 Jul 2026 14:05, reached you by e-mail, 2 attempts: ntfy push to https://ntfy.sh: the ntfy server answered 429 Too Many Requests',
         '',
       ].join('\n'),
     );
@@ -133,7 +159,7 @@ describe('formatTable', () => {
     ['none', 'never'],
   ] as const)('reads %s as "%s"', (state, word) => {
     const table = formatTable([
-      { ...records[0]!, notification: { state, attempts: 0, last_error: null } },
+      { ...records[0]!, notification: { state, attempts: 0, last_error: null, reached_by: [] } },
     ]);
     expect(table.split('\n')[2]).toContain(`  ${word}  `);
   });
@@ -168,6 +194,7 @@ describe('formatFailingWarning', () => {
       createdAt: new Date('2026-07-01T10:00:00.000Z'),
       attempts: 9,
       lastError: 'the webhook answered 500',
+      reachedBy: [],
     }));
     const warning = formatFailingWarning(flood)!;
     expect(warning).toMatch(
@@ -184,16 +211,26 @@ describe('formatFailingWarning', () => {
           createdAt: new Date('2026-07-01T10:00:00.000Z'),
           attempts: 9,
           lastError: 'older error',
+          reachedBy: [],
         },
         {
           bookingId: '1a2b3c4d-0000-4000-8000-000000000002',
           createdAt: new Date('2026-07-01T12:00:00.000Z'),
           attempts: 2,
           lastError: 'connect ECONNREFUSED 127.0.0.1:587',
+          reachedBy: [],
+        },
+        {
+          bookingId: '9e8d7c6b-0000-4000-8000-000000000003',
+          createdAt: new Date('2026-07-01T11:00:00.000Z'),
+          attempts: 3,
+          lastError: 'the webhook answered 500',
+          reachedBy: ['email', 'ntfy'],
         },
       ]),
     ).toBe(
-      'Warning: 2 notifications are failing: the practice has not been told of booking requests 5F0C2A8E, 1A2B3C4D. ' +
+      'Warning: 3 notifications are failing: the practice has not been told of booking requests 5F0C2A8E, 1A2B3C4D; ' +
+        'booking request 9E8D7C6B reached the practice, but not by every channel. ' +
         'Last error: connect ECONNREFUSED 127.0.0.1:587. ' +
         'docs/notifications.md, \u201cWhen a notification fails\u201d, says what to check.',
     );
@@ -205,7 +242,7 @@ describe('formatUnsentWarning', () => {
   const pending = (minutesAgo: number, attempts = 0): BookingRecord => ({
     ...records[0]!,
     created_at: new Date(now.getTime() - minutesAgo * 60_000).toISOString(),
-    notification: { state: 'pending', attempts, last_error: null },
+    notification: { state: 'pending', attempts, last_error: null, reached_by: [] },
   });
 
   it('warns of requests that waited more than 30 minutes with no attempt to tell the practice', () => {

@@ -5,6 +5,10 @@ import type {
   AnswerChannel,
   AnswerMarkedBy,
 } from '../../supabase/functions/_shared/db/booking-answers.ts';
+import {
+  reachedYou,
+  type ChannelName,
+} from '../../supabase/functions/_shared/notifications/channel-names.ts';
 import { plainText } from '../../supabase/functions/_shared/notifications/email-html.ts';
 import { floodDigestIntervalMs } from '../../supabase/functions/_shared/notifications/flood-digest.ts';
 import {
@@ -26,6 +30,8 @@ export interface NotificationRecord {
   attempts: number;
   /** Why the last attempt failed, when `state` is `failing`. */
   last_error: string | null;
+  /** The channels that took it: some, when another is `failing`. */
+  reached_by: ChannelName[];
 }
 
 /** One booking request as the command prints it (the REST API's columns). */
@@ -76,7 +82,12 @@ const tableColumns: Column[] = [
   {
     title: 'Notified',
     maxWidth: 8,
-    value: (record) => (record.notification ? notifiedWords[record.notification.state] : '?'),
+    value: ({ notification }) => {
+      if (!notification) return '?';
+      // Told by one channel while another keeps failing: not the alarm of FAILING.
+      const partly = notification.state === 'failing' && notification.reached_by.length > 0;
+      return partly ? 'partly' : notifiedWords[notification.state];
+    },
     field: 'notification',
   },
   { title: 'Answered', maxWidth: 21, value: answeredCell, field: 'answer' },
@@ -132,7 +143,7 @@ function formatFailing(failing: readonly FailingNotification[]): string {
     'Failing notifications (retried until they get through):',
     ...failing.map(
       (entry) =>
-        `  ${shortReference(entry.bookingId)}  received ${formatUkTimeShort(entry.createdAt)}, ${plural(entry.attempts, 'attempt')}: ${plainText(entry.lastError)}`,
+        `  ${shortReference(entry.bookingId)}  received ${formatUkTimeShort(entry.createdAt)}${reachedYou(entry.reachedBy)}, ${plural(entry.attempts, 'attempt')}: ${plainText(entry.lastError)}`,
     ),
     '',
   ].join('\n');
@@ -146,16 +157,29 @@ export function formatFailingWarning(failing: readonly FailingNotification[]): s
   if (failing.length === 0) return undefined;
   const count = failing.length;
   const latest = [...failing].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]!;
+  const untold = failing.filter((entry) => entry.reachedBy.length === 0);
+  const told = failing.filter((entry) => entry.reachedBy.length > 0);
+  const whose = [
+    ...(untold.length === 0 ? [] : [`the practice has not been told of ${requestRefs(untold)}`]),
+    ...(told.length === 0
+      ? []
+      : [`${requestRefs(told)} reached the practice, but not by every channel`]),
+  ];
+  return (
+    `Warning: ${count === 1 ? '1 notification is' : `${formatCount(count)} notifications are`} failing: ${whose.join('; ')}. ` +
+    `Last error: ${plainText(latest.lastError)}. ` +
+    'docs/notifications.md, \u201cWhen a notification fails\u201d, says what to check.'
+  );
+}
+
+/** "booking requests 1A2B3C4D, 5F0C2A8E and 3 more". */
+function requestRefs(entries: readonly FailingNotification[]): string {
   // A flood's failing requests would make a line of hundreds of kilobytes.
-  const { listed, unlisted } = capList(failing);
+  const { listed, unlisted } = capList(entries);
   const refs =
     listed.map((entry) => shortReference(entry.bookingId)).join(', ') +
     (unlisted > 0 ? ` and ${formatCount(unlisted)} more` : '');
-  return (
-    `Warning: ${count === 1 ? '1 notification is' : `${formatCount(count)} notifications are`} failing: the practice has not been told of ` +
-    `${count === 1 ? 'booking request' : 'booking requests'} ${refs}. Last error: ${plainText(latest.lastError)}. ` +
-    'docs/notifications.md, \u201cWhen a notification fails\u201d, says what to check.'
-  );
+  return `${entries.length === 1 ? 'booking request' : 'booking requests'} ${refs}`;
 }
 
 /** Twice as long as a flood's requests wait for their digest. */

@@ -160,8 +160,13 @@ export async function listRequests(db: Database, query: ListQuery): Promise<Book
     return {
       ...record,
       notification: state
-        ? { state: state.state, attempts: state.attempts, last_error: state.lastError }
-        : { state: 'none', attempts: 0, last_error: null },
+        ? {
+            state: state.state,
+            attempts: state.attempts,
+            last_error: state.lastError,
+            reached_by: state.reachedBy,
+          }
+        : { state: 'none', attempts: 0, last_error: null, reached_by: [] },
       ...(answers && {
         answer: answer
           ? {

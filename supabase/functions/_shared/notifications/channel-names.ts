@@ -8,6 +8,26 @@ export const channelNames = ['email', 'webhook', 'ntfy'] as const;
 
 export type ChannelName = (typeof channelNames)[number];
 
+/** How a channel reaches the practice, in a sentence: "not reached you by e-mail". */
+export const channelWords: Record<ChannelName, string> = {
+  email: 'by e-mail',
+  webhook: 'through the webhook',
+  ntfy: 'by ntfy push',
+};
+
+/** "by e-mail and by ntfy push". */
+export function reachedWords(channels: readonly ChannelName[]): string {
+  return channels.map((channel) => channelWords[channel]).join(' and ');
+}
+
+/**
+ * ", reached you by e-mail" after a failing notification that a channel took
+ * (the practice was told; another channel fails), or nothing.
+ */
+export function reachedYou(channels: readonly ChannelName[]): string {
+  return channels.length === 0 ? '' : `, reached you ${reachedWords(channels)}`;
+}
+
 /** The column that records the channel's success: `email_sent_at`. */
 export function sentAtColumn(channel: ChannelName): string {
   return `${channel}_sent_at`;

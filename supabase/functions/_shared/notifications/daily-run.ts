@@ -112,6 +112,7 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
     replies: await states.repliesBetween(new Date(now.getTime() - recordWindowMs), now),
     retention,
     siteUrl: options.siteUrl,
+    emailed: channels.some((channel) => channel.name === 'email'),
   });
   const key = numberedMessageKey(`daily-summary-${day}`, run.id, run.createdAt);
   const outcome = await sendOnceToPractice({

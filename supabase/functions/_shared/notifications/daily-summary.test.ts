@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answerLink } from '../core/answer-link.ts';
+import { shortReference } from '../core/booking-reference.ts';
 import { dailyRunDue, loadDailySchedule, nextDailyRun } from './daily-schedule.ts';
 import {
   composeDailySummary,
@@ -105,6 +106,7 @@ function summaryAt(now: string, input: Partial<DailySummaryInput> = {}) {
     now: new Date(now),
     at: seven,
     siteUrl: practice.url,
+    emailed: true,
     requests: [],
     failing: [],
     waiting: [],
@@ -166,13 +168,14 @@ describe('a day of 30,000 requests', () => {
       waiting: flood,
       requests: flood.map((booking) => ({
         booking,
-        notification: { state: 'failing', attempts: 9, lastError },
+        notification: { state: 'failing', attempts: 9, lastError, reachedBy: [] },
       })),
       failing: flood.map((booking) => ({
         bookingId: booking.id,
         createdAt: booking.createdAt,
         attempts: 9,
         lastError,
+        reachedBy: [],
       })),
     });
     expect(new TextEncoder().encode(summary.text).length).toBeLessThan(100_000);
@@ -191,6 +194,39 @@ describe('a day of 30,000 requests', () => {
     }
     expect(summary.html.match(/>Mark as answered</g)).toHaveLength(messageListLimit);
     expect(summary.html).toContain('\u2026 and 29,950 more: npx hijama list --waiting --limit all');
+  });
+});
+
+describe('a notification that one channel took while another fails', () => {
+  it('says the practice was told, by which channel, and what still fails', () => {
+    const now = new Date('2026-11-25T07:00:00Z');
+    const booking = withAnswerToken(notice(0, '2026-11-25T06:00:00Z', 'Amina Khan'));
+    const lastError =
+      'ntfy push to https://ntfy.sh: the ntfy server answered 429 Too Many Requests';
+    const { text, subject } = summaryAt(now.toISOString(), {
+      requests: [
+        {
+          booking,
+          notification: { state: 'failing', attempts: 2, lastError, reachedBy: ['email'] },
+        },
+      ],
+      failing: [
+        {
+          bookingId: booking.id,
+          createdAt: booking.createdAt,
+          attempts: 2,
+          lastError,
+          reachedBy: ['email'],
+        },
+      ],
+    });
+    expect(subject).toBe('Daily summary: 1 new booking request, 1 notification failing');
+    expect(text).toContain(
+      `   Notified: yes by e-mail; another channel still failing after 2 attempts: ${lastError}\n`,
+    );
+    expect(text).toContain(
+      `  Ref ${shortReference(booking.id)}, received Wednesday 25 November 2026, 06:00 GMT, reached you by e-mail, 2 attempts: ${lastError}\n`,
+    );
   });
 });
 

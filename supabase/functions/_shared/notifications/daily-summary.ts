@@ -18,6 +18,7 @@ import {
   replyBy,
   type BookingNotice,
 } from './booking-notice.ts';
+import { reachedWords, reachedYou } from './channel-names.ts';
 import { colours, emailDocument, escapeHtml, plainName, plainText } from './email-html.ts';
 import { formatClockTime } from './daily-schedule.ts';
 import {
@@ -86,6 +87,8 @@ export interface DailySummaryInput {
   waiting: readonly BookingNotice[];
   /** SITE_URL: where the "Mark as answered" links go. */
   siteUrl: string;
+  /** Whether it goes by e-mail too, which a push that lists less can point to. */
+  emailed: boolean;
   /**
    * The requests of the `recordWindowMs` (7 days) before `now`, with their
    * answers as they stood at `now`: the week's record, and whether each of the
@@ -158,8 +161,12 @@ function notifiedLine({ notification }: NotifiedRequest): string {
       return 'Notified: yes';
     case 'pending':
       return 'Notified: not yet, being sent';
-    case 'failing':
-      return `Notified: NO, failing after ${plural(notification.attempts, 'attempt')}: ${notification.lastError ?? ''}`;
+    case 'failing': {
+      const failing = `failing after ${plural(notification.attempts, 'attempt')}: ${notification.lastError ?? ''}`;
+      return notification.reachedBy.length === 0
+        ? `Notified: NO, ${failing}`
+        : `Notified: yes ${reachedWords(notification.reachedBy)}; another channel still ${failing}`;
+    }
     case 'none':
       return 'Notified: no (stored before notifications were set up)';
   }
@@ -265,7 +272,7 @@ export function composeDailySummary(input: DailySummaryInput) {
       `${failing.length === 1 ? 'This notification is' : `These ${formatCount(failing.length)} notifications are`} failing (retried until ${failing.length === 1 ? 'it gets' : 'they get'} through):`,
       ...listed.map(
         (entry) =>
-          `  Ref ${shortReference(entry.bookingId)}, received ${formatUkTimeLong(entry.createdAt)}, ${plural(entry.attempts, 'attempt')}: ${entry.lastError}`,
+          `  Ref ${shortReference(entry.bookingId)}, received ${formatUkTimeLong(entry.createdAt)}${reachedYou(entry.reachedBy)}, ${plural(entry.attempts, 'attempt')}: ${entry.lastError}`,
       ),
       ...(unlisted > 0
         ? [`  \u2026 and ${formatCount(unlisted)} more: ${listCommandFrom(listed[0]!.createdAt)}`]
@@ -295,6 +302,7 @@ export function composeDailySummary(input: DailySummaryInput) {
     /** Every request waiting for a reply, of every day: the others it lists are answered. */
     waiting,
     failingCount: failing.length,
+    emailed: input.emailed,
     /** How many requests wait for a reply, of every day. */
     waitingCount: waiting.length,
     /** How many of those are past their reply-by time. */

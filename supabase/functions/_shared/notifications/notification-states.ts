@@ -1,5 +1,6 @@
 import type { AnswerMarkedBy } from '../db/booking-answers.ts';
 import type { Queryable } from '../db/database.ts';
+import { sentChannels, sentFlagsSql, type ChannelName } from './channel-names.ts';
 import {
   noticeColumnsSql,
   noticeFromRow,
@@ -18,7 +19,8 @@ import {
  * - `sent`: every configured channel took it;
  * - `pending`: not sent yet, and no attempt has failed (just arrived, or no
  *   channel configured);
- * - `failing`: the last attempt failed; it is retried;
+ * - `failing`: the last attempt failed; it is retried (a channel that took it
+ *   before is in `reachedBy`: the practice was told, another channel failed);
  * - `none`: stored before the notifications existed, never notified.
  */
 export type NotificationState = 'sent' | 'pending' | 'failing' | 'none';
@@ -29,6 +31,8 @@ export interface NotificationStatus {
   attempts: number;
   /** Why the last attempt failed, for `failing`. */
   lastError: string | null;
+  /** The channels that have taken it (all of them when `sent`). */
+  reachedBy: ChannelName[];
 }
 
 /** A booking request whose notification keeps failing. */
@@ -38,6 +42,8 @@ export interface FailingNotification {
   createdAt: Date;
   attempts: number;
   lastError: string;
+  /** The channels that have taken it: the practice was told by these. */
+  reachedBy: ChannelName[];
 }
 
 /** A booking request with the state of its notification. */
@@ -72,6 +78,9 @@ const stateSql = `case
 const notificationOfRequest = `app_private.messages n
   on n.kind = 'notification' and n.booking_id = b.id`;
 
+/** The columns of a `StateRow`, over the notification `n`. */
+const stateColumnsSql = `${stateSql} as state, n.attempts, n.last_error, ${sentFlagsSql('n')}`;
+
 interface StateRow {
   booking_id: string;
   state: NotificationState;
@@ -84,6 +93,7 @@ function statusOf(row: StateRow): NotificationStatus {
     state: row.state,
     attempts: Number(row.attempts ?? 0),
     lastError: row.state === 'failing' ? row.last_error : null,
+    reachedBy: [...sentChannels(row)],
   };
 }
 
@@ -92,7 +102,7 @@ export function createNotificationStates(db: Queryable) {
     /** The state of the notification of each request received at or after `since`, by booking id. */
     async receivedSince(since: Date) {
       const { rows } = await db.query<StateRow>(
-        `select b.id::text as booking_id, ${stateSql} as state, n.attempts, n.last_error
+        `select b.id::text as booking_id, ${stateColumnsSql}
            from public.bookings b
            left join ${notificationOfRequest}
           where b.created_at >= $1`,
@@ -110,7 +120,7 @@ export function createNotificationStates(db: Queryable) {
         last_error: string;
       }>(
         `select b.id::text as booking_id, to_json(b.created_at) #>> '{}' as created_at,
-                n.attempts, n.last_error
+                n.attempts, n.last_error, ${sentFlagsSql('n')}
            from public.bookings b
            join ${notificationOfRequest}
           where n.done_at is null and n.last_error is not null
@@ -121,14 +131,14 @@ export function createNotificationStates(db: Queryable) {
         createdAt: new Date(row.created_at),
         attempts: Number(row.attempts),
         lastError: row.last_error,
+        reachedBy: [...sentChannels(row)],
       }));
     },
 
     /** The requests that arrived in `[from, to)`, oldest first, with their notifications. */
     async requestsBetween(from: Date, to: Date): Promise<NotifiedRequest[]> {
       const { rows } = await db.query<StateRow & BookingNoticeRow>(
-        `select ${noticeColumnsSql('b')},
-                ${stateSql} as state, n.attempts, n.last_error
+        `select ${noticeColumnsSql('b')}, ${stateColumnsSql}
            from public.bookings b
            left join ${notificationOfRequest}
           where b.created_at >= $1 and b.created_at < $2

@@ -8,6 +8,7 @@ import {
   type BookingNotice,
   type ReplyAction,
 } from './booking-notice.ts';
+import { reachedWords } from './channel-names.ts';
 import { plainName, plainText } from './email-html.ts';
 import type { DailySummary } from './daily-summary.ts';
 import type { FloodDigestMessage } from './flood-digest.ts';
@@ -156,7 +157,12 @@ export function composeAlertPush(alert: PracticeAlert): NtfyMessage {
 export function composeDailySummaryPush(summary: DailySummary): NtfyMessage {
   const stillWaiting = new Set(summary.waiting.map((booking) => booking.id));
   const lines = summary.requests.map(({ booking, notification }) => {
-    const state = notification.state === 'failing' ? ' (NOT notified: failing)' : '';
+    const state =
+      notification.state !== 'failing'
+        ? ''
+        : notification.reachedBy.length === 0
+          ? ' (NOT notified: failing)'
+          : ` (notified ${reachedWords(notification.reachedBy)}; another channel failing)`;
     const reply = stillWaiting.has(booking.id)
       ? `reply by ${formatUkTimeShort(replyBy(booking.createdAt))}`
       : 'answered';
@@ -172,7 +178,7 @@ export function composeDailySummaryPush(summary: DailySummary): NtfyMessage {
     summary.waitingCount === 0
       ? []
       : [
-          `${summary.waitingCount} waiting for a reply${summary.lateCount === 0 ? '' : `, ${summary.lateCount} late`}: the e-mail lists them, or ${waitingListCommand}.`,
+          `${summary.waitingCount} waiting for a reply${summary.lateCount === 0 ? '' : `, ${summary.lateCount} late`}: ${summary.emailed ? 'the e-mail lists them, or ' : 'see them with '}${waitingListCommand}.`,
         ];
   const urgent = summary.failingCount > 0 || summary.lateCount > 0;
   return {

@@ -223,7 +223,7 @@ describe.each(testEngines('ntfy'))('ntfy push on $name', (engine) => {
     });
     expect(push.message).toMatch(
       new RegExp(
-        `^1 waiting for a reply: the e-mail lists them, or npx hijama list --waiting --limit all\\.\nAmina Khan, ref ${shortReference(sent.id)}: reply by ${ukShort}\nAnswered Guest, ref ${shortReference(answered.id)}: answered\n`,
+        `^1 waiting for a reply: see them with npx hijama list --waiting --limit all\\.\nAmina Khan, ref ${shortReference(sent.id)}: reply by ${ukShort}\nAnswered Guest, ref ${shortReference(answered.id)}: answered\n`,
       ),
     );
     expect(push.message).toContain('a day without it is the alarm');

@@ -3,7 +3,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import { shortReference } from '../core/booking-reference.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
 import { floodDigestIntervalMs } from './flood-digest.ts';
-import { sentChannels, sentFlagsSql, type ChannelName } from './channel-names.ts';
+import { channelWords, sentChannels, sentFlagsSql, type ChannelName } from './channel-names.ts';
 import { alertKinds, createMessageQueue, type ClaimedMessage } from './message-queue.ts';
 import { capList, formatCount, listCommandFrom } from './message-lists.ts';
 
@@ -71,12 +71,6 @@ export type PracticeAlert = { id: string; createdAt: Date } & (
   | { kind: 'notification_failing'; details: FailingNotificationsDetails }
   | { kind: 'acknowledgement_refused'; details: AcknowledgementRefusedDetails }
 );
-
-const channelWords: Record<ChannelName, string> = {
-  email: 'by e-mail',
-  webhook: 'through the webhook',
-  ntfy: 'by ntfy push',
-};
 
 const channelAdvice: Record<ChannelName, string> = {
   email:

@@ -48,13 +48,17 @@ describe('SITE_URL', () => {
       now: new Date('2026-07-02T06:00:00Z'),
       at: { hour: 7, minute: 0 },
       requests: [
-        { booking: notice, notification: { state: 'sent', attempts: 1, lastError: null } },
+        {
+          booking: notice,
+          notification: { state: 'sent', attempts: 1, lastError: null, reachedBy: ['email'] },
+        },
       ],
       failing: [],
       waiting: [notice],
       replies: [],
       retention: { kind: 'purged', period: { count: 12, unit: 'mo' }, deleted: 0 },
       siteUrl,
+      emailed: true,
     });
     const messages = {
       notice: email.text + email.html,
