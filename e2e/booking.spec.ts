@@ -1,5 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { storedValue } from '../supabase/functions/_shared/core/booking-rules.ts';
+import {
+  storedValue,
+  type BookingField,
+} from '../supabase/functions/_shared/core/booking-rules.ts';
 import { site } from '../src/content/site.ts';
 import { practice } from '../supabase/functions/_shared/content/practice.ts';
 import { anonJsonHeaders } from '../server/testing/helpers.ts';
@@ -15,6 +18,8 @@ import {
   storedBookings,
   thankYou,
   uniqueEmail,
+  untilAppAdopted,
+  untilInteractive,
   viewHeadings,
 } from './fixtures.ts';
 import { specifiedWords } from './specified-words.ts';
@@ -247,28 +252,57 @@ test('a browser without crypto.randomUUID and AbortSignal.timeout, as iOS 15 is,
   ]);
 });
 
-test('a retry after a lost answer stores one row', async ({ page }) => {
+test('a retry after a lost answer stores one row, after a reload too, which keeps what was typed until it is sent', async ({
+  page,
+}) => {
   const posts = bookingPosts(page);
-  let first = true;
+  let lost = 0;
   await page.route('**/rest/v1/bookings', async (route) => {
-    if (!first) return route.continue();
-    first = false;
+    if (lost === 2) return route.continue();
+    lost += 1;
     // The request reaches the server and is stored, but the answer never comes back.
     await route.fetch();
     await route.abort('connectionreset');
   });
   const email = uniqueEmail('retry');
+  const typed = { fullName: 'Lost Answer', phone: '07700 900123', email, instagram: '' };
   await openView(page, 'contact');
-  await fillForm(page, { fullName: 'Lost Answer', phone: '07700 900123', email });
+  await fillForm(page, typed);
   await submitButton(page).click();
   await expect(page.getByRole('alert')).toHaveText(submitFailure);
   expect(await storedBookings(email)).toHaveLength(1);
+  await submitButton(page).click();
+  await expect(page.getByRole('alert')).toHaveText(submitFailure);
 
+  // As a phone's browser reloads a tab it had put away: the pre-rendered form, before the app.
+  await page.reload();
+  await untilInteractive(page);
+  for (const [field, value] of Object.entries(typed) as [BookingField, string][]) {
+    await expect(page.getByLabel(labels[field])).toHaveValue(value);
+  }
   await submitButton(page).click();
   await expect(thankYou(page)).toBeVisible();
-  expect(posts).toHaveLength(2);
-  expect(posts[0]!.postDataJSON().id).toBe(posts[1]!.postDataJSON().id);
+  expect(posts).toHaveLength(3);
+  expect(new Set(posts.map((post) => post.postDataJSON().id)).size).toBe(1);
   expect(await storedBookings(email)).toHaveLength(1);
+
+  // Sent: nothing is kept.
+  await page.reload();
+  await untilInteractive(page);
+  await expect(page.getByLabel(labels.fullName)).toHaveValue('');
+});
+
+test('what was typed comes back after a reload on another page, in the form the app draws', async ({
+  page,
+}) => {
+  await openView(page, 'contact');
+  await fillForm(page, { fullName: 'Kept Across', phone: '07700 900124' });
+  await openView(page, 'home');
+  await untilAppAdopted(page);
+  await page.locator('.hero').getByRole('link', { name: specifiedWords.bookButton }).click();
+  await expect(page.getByLabel(labels.fullName)).toHaveValue('Kept Across');
+  await expect(page.getByLabel(labels.phone)).toHaveValue('07700 900124');
+  await expect(page.getByLabel(labels.email)).toHaveValue('');
 });
 
 test('a visitor who leaves the booking page while it sends finds the outcome on coming back: the failure with what was typed, then the thanks (and the assistant that sent it its answer), one row stored', async ({

@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { bookingFields } from '../../supabase/functions/_shared/core/booking-rules.ts';
 import { toBookingRow } from '../../supabase/functions/_shared/core/booking-row.ts';
 import { isThrottled, sendBookingRequest } from './booking-api.ts';
+import { keepForm, readKeptForm } from './kept-in-tab.ts';
 import {
   bookingFormReducer,
   initialBookingFormState,
@@ -13,10 +14,11 @@ import {
  * The booking form's state, kept beside the form rather than in it: the view
  * that shows the form is taken off the page when the visitor moves to another,
  * and a request sent before that must still end in the thanks or the failure
- * message (with what was typed) when they come back, never silently.
+ * message (with what was typed) when they come back, never silently. It is
+ * kept in the tab across a reload until it is sent (kept-in-tab.ts).
  */
 
-let state = initialBookingFormState;
+let state = keptState();
 const listeners = new Set<() => void>();
 /** The send on its way, which ends in the state its outcome makes. */
 let inFlight: Promise<BookingFormState> | undefined;
@@ -35,11 +37,30 @@ export function newRequestId(): string {
   return hex.replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');
 }
 
+/** The state as it was kept in this tab before a reload (kept-in-tab.ts), or a new one. */
+function keptState(): BookingFormState {
+  const kept = readKeptForm();
+  if (!kept) return initialBookingFormState;
+  const { values, requestId, sentRequest } = kept;
+  return {
+    ...initialBookingFormState,
+    values: { ...initialBookingFormState.values, ...values },
+    requestId,
+    sentRequest,
+  };
+}
+
 /** Applies an event as submission.ts decides; events that make no sense change nothing. */
 export function dispatchBookingForm(event: BookingFormEvent): void {
   const next = bookingFormReducer(state, event);
   if (next === state) return;
   state = next;
+  const typed = Object.values(state.values).some((value) => value !== '');
+  keepForm(
+    state.status === 'success' || (!typed && state.requestId === null)
+      ? undefined
+      : { values: state.values, requestId: state.requestId, sentRequest: state.sentRequest },
+  );
   for (const listener of listeners) listener();
 }
 

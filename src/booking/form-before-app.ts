@@ -16,6 +16,8 @@
  */
 import { bookingFormClass, sendAskedAttribute } from '../boot/protocol.ts';
 import { noticeIfSendStalls } from '../boot/send-stalled.ts';
+import { bookingFields } from '../../supabase/functions/_shared/core/booking-rules.ts';
+import { keepForm, readKeptForm } from './kept-in-tab.ts';
 
 /** A submit made by a browser assistant (WebMCP draft): it can be answered with the outcome. */
 export interface AgentSubmitEvent extends SubmitEvent {
@@ -39,6 +41,7 @@ let held: HeldSend | null = null;
 export function holdSendsForApp(document: Document, onSendAsked: () => void): void {
   const form = document.querySelector<HTMLFormElement>(`form.${bookingFormClass}`);
   if (!form || adopted) return;
+  giveBackKeptValues(form);
   form.addEventListener('submit', (event: AgentSubmitEvent) => {
     if (adopted) return;
     event.preventDefault();
@@ -67,4 +70,29 @@ export function takeHeldSend(): HeldSend | null {
   const send = held;
   held = null;
   return send;
+}
+
+/**
+ * Fills the form's empty fields with what was kept in this tab before a
+ * reload (kept-in-tab.ts), and keeps what is typed until the app adopts the
+ * form, whose state keeps it from then on.
+ */
+function giveBackKeptValues(form: HTMLFormElement): void {
+  const kept = readKeptForm();
+  for (const field of bookingFields) {
+    const input = form.elements.namedItem(field) as HTMLInputElement | null;
+    const value = kept?.values[field];
+    if (input?.value === '' && value) input.value = value;
+  }
+  form.addEventListener('input', () => {
+    if (adopted) return;
+    const values = new FormData(form);
+    const typed = bookingFields.filter((field) => typeof values.get(field) === 'string');
+    keepForm({
+      requestId: null,
+      sentRequest: null,
+      ...readKeptForm(),
+      values: Object.fromEntries(typed.map((field) => [field, values.get(field) as string])),
+    });
+  });
 }

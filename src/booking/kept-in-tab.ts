@@ -1,0 +1,51 @@
+import {
+  bookingFields,
+  type BookingForm,
+} from '../../supabase/functions/_shared/core/booking-rules.ts';
+
+/**
+ * What the visitor typed in the booking form, kept in this browser tab
+ * (sessionStorage) until it is sent, with the id of a send whose answer was
+ * lost: a reload gives it back. A phone's browser reloads a tab it put away
+ * while the visitor looked up their Instagram name, and a page left open
+ * while the site was updated must be reloaded to send. Nothing leaves the
+ * device; closing the tab deletes it. Written by the pre-rendered form before
+ * the app (form-before-app.ts), then by the form's state (booking-form-store.ts).
+ */
+export interface KeptForm {
+  values: Partial<BookingForm>;
+  /** As in BookingFormState: a send after the reload of a request already sent carries its id. */
+  requestId: string | null;
+  sentRequest: string | null;
+}
+
+const storageKey = 'booking-form';
+
+/** What is kept, or undefined when nothing is (or storage is off, as in some private modes). */
+export function readKeptForm(): KeptForm | undefined {
+  let kept: unknown;
+  try {
+    kept = JSON.parse(sessionStorage.getItem(storageKey) ?? 'null');
+  } catch {
+    return undefined;
+  }
+  if (typeof kept !== 'object' || kept === null) return undefined;
+  const { values, requestId, sentRequest } = kept as Record<string, unknown>;
+  const stored = (values ?? {}) as Record<string, unknown>;
+  const fields = bookingFields.filter((field) => typeof stored[field] === 'string');
+  return {
+    values: Object.fromEntries(fields.map((field) => [field, stored[field]])),
+    requestId: typeof requestId === 'string' ? requestId : null,
+    sentRequest: typeof sentRequest === 'string' ? sentRequest : null,
+  };
+}
+
+/** Keeps `form`, or forgets what was kept (undefined: sent, or nothing typed). */
+export function keepForm(form: KeptForm | undefined): void {
+  try {
+    if (form) sessionStorage.setItem(storageKey, JSON.stringify(form));
+    else sessionStorage.removeItem(storageKey);
+  } catch {
+    // Storage off or full: the form works as before, without surviving a reload.
+  }
+}
