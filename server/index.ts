@@ -8,7 +8,10 @@ import { createBookingAnswers } from '../supabase/functions/_shared/db/booking-a
 import { createBookingChallengeIssuer } from './db/booking-challenge.ts';
 import { createBookingsRepository } from '../supabase/functions/_shared/db/bookings-repository.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
-import { DatabaseUnavailableError } from '../supabase/functions/_shared/db/database.ts';
+import {
+  DatabaseRefusedError,
+  DatabaseUnavailableError,
+} from '../supabase/functions/_shared/db/database.ts';
 import { MigrationError, MigrationRefusedError } from './db/migrate.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { DatabaseRoleError, openDatabase, type OpenedDatabase } from './db/open-database.ts';
@@ -276,6 +279,7 @@ main().catch((error: unknown) => {
   ];
   console.error(expected.some((type) => error instanceof type) ? (error as Error).message : error);
   const refused = [
+    DatabaseRefusedError,
     DataDirOwnerError,
     DataDirNotPrivateError,
     DataDirUnusableError,

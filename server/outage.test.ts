@@ -5,6 +5,7 @@ import { useServerRuns } from './testing/server-runs.ts';
 import { postBooking } from './testing/booking-samples.ts';
 import { everyLimitLifted } from './limits/limits-config.ts';
 import { startDatabaseRelay, type DatabaseRelay } from './testing/tcp-proxy.ts';
+import { refusedSetupExitStatus } from './db/private-data-dir.ts';
 
 /**
  * PostgreSQL stopping under a running server: the API answers 503 in
@@ -17,6 +18,20 @@ import { startDatabaseRelay, type DatabaseRelay } from './testing/tcp-proxy.ts';
 const outageAnswerMs = 4_000;
 
 const postgres = serverEngines().find((engine) => engine.name === 'PostgreSQL');
+
+describe.runIf(postgres)('a DATABASE_URL that PostgreSQL refuses', () => {
+  const servers = useServerRuns('refused', postgres);
+
+  it('stops the server with a plain message and the exit status systemd does not restart on', async () => {
+    const wrongName = new URL(servers.databaseEnv.DATABASE_URL!);
+    wrongName.pathname = '/no_such_database';
+    const server = servers.start({ DATABASE_URL: wrongName.href });
+    expect(await server.exited).toBe(refusedSetupExitStatus);
+    expect(server.stderr()).toMatch(
+      /^DATABASE_URL: PostgreSQL at .* refused the connection: database "no_such_database" does not exist \(3D000\)\. Check the database name, the user and the password in DATABASE_URL\.\n$/,
+    );
+  });
+});
 
 describe.runIf(postgres)('the server while PostgreSQL stops answering', () => {
   const servers = useServerRuns('outage', postgres);

@@ -142,7 +142,7 @@ describe('npx hijama check', () => {
     const wrong = await run([], (io) => check(io, filledIn));
     expect(wrong.code).toBe(1);
     expect(wrong.stdout).toMatch(
-      /^FIX {2}DATABASE_URL: database "no_such_database" does not exist \(3D000\): check DATABASE_URL/m,
+      /^FIX {2}DATABASE_URL: PostgreSQL at .* refused the connection: database "no_such_database" does not exist \(3D000\)\. Check the database name, the user and the password in DATABASE_URL\.$/m,
     );
     writeDotEnv({ DATABASE_URL: testDatabaseUrl });
     const answered = await run([], (io) => check(io, filledIn));

@@ -10,6 +10,7 @@ import { createChannels } from '../../supabase/functions/_shared/notifications/s
 import { composeTestMessage } from '../../supabase/functions/_shared/notifications/test-message.ts';
 import {
   DatabaseError,
+  DatabaseRefusedError,
   DatabaseUnavailableError,
   type Database,
 } from '../../supabase/functions/_shared/db/database.ts';
@@ -122,7 +123,9 @@ async function checkDatabase(url: string): Promise<Finding> {
       line: `The database ${db.description} answers${made ? '' : ': the server makes its tables at its first start'}.`,
     };
   } catch (error) {
-    if (error instanceof DatabaseRoleError) return { ok: false, line: error.message };
+    if (error instanceof DatabaseRoleError || error instanceof DatabaseRefusedError) {
+      return { ok: false, line: error.message };
+    }
     // Out of reach, or refused: a wrong password, user or database name.
     if (!(error instanceof DatabaseUnavailableError || error instanceof DatabaseError)) {
       throw error;

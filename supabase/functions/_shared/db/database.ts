@@ -69,6 +69,16 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+/**
+ * The database refused the connection's own settings: no such database
+ * (3D000), user (28000) or password (28P01), or no right to connect (42501).
+ * Trying again does not mend it; DATABASE_URL must change.
+ */
+export class DatabaseRefusedError extends DatabaseUnavailableError {
+  static readonly codes: ReadonlySet<string> = new Set(['3D000', '28000', '28P01', '42501']);
+  name = 'DatabaseRefusedError';
+}
+
 const sqlState = /^[0-9A-Z]{5}$/;
 
 /**

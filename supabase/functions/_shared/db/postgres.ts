@@ -1,5 +1,7 @@
 import pg from 'pg';
 import {
+  DatabaseError,
+  DatabaseRefusedError,
   DatabaseUnavailableError,
   queryAsAnonInTransaction,
   translateDriverError,
@@ -46,6 +48,12 @@ export async function openPostgres(
     await database.query('select 1');
   } catch (error) {
     await Promise.all([pool.end(), anonPool.end()]).catch(() => {});
+    if (error instanceof DatabaseError && DatabaseRefusedError.codes.has(error.code)) {
+      throw new DatabaseRefusedError(
+        `DATABASE_URL: ${database.description} refused the connection: ${error.message} (${error.code}). Check the database name, the user and the password in DATABASE_URL.`,
+        { cause: error },
+      );
+    }
     if (error instanceof DatabaseUnavailableError) {
       throw new DatabaseUnavailableError(
         `Could not connect to ${database.description}: ${error.message}`,
