@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline/promises';
 import { readDotEnv } from '../settings.ts';
 
 /** What a command sees of its process, so that tests can run it in theirs. */
@@ -18,4 +19,26 @@ export interface CliIo {
 /** Variables already set in the environment win over the file, as for the server. */
 export function withDotEnv(io: Pick<CliIo, 'cwd' | 'env'>): Record<string, string | undefined> {
   return { ...readDotEnv(io.cwd), ...io.env };
+}
+
+/**
+ * `CliIo.ask` on a terminal: the answer typed on `input`, the question shown on
+ * `output`. Ctrl+C or Ctrl+D answers nothing, which no command takes for a yes.
+ */
+export function askOnTerminal(
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+): (question: string) => Promise<string> {
+  return async (question) => {
+    const prompt = createInterface({ input, output, terminal: true });
+    try {
+      return await prompt.question(question);
+    } catch (error) {
+      if ((error as Error).name !== 'AbortError') throw error;
+      output.write('\n');
+      return '';
+    } finally {
+      prompt.close();
+    }
+  };
 }

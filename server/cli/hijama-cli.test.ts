@@ -1,4 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import {
   chmodSync,
   cpSync,
@@ -9,6 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { PassThrough } from 'node:stream';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
@@ -22,6 +24,7 @@ import { useTempDir } from '../testing/temp-dir.ts';
 import { startSmtpPeer } from '../testing/notification-peers.ts';
 import { entryPointCommand, hijamaEntry, spawnEntryPoint } from '../testing/processes.ts';
 import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
+import { askOnTerminal } from './cli-io.ts';
 import { commandNames } from './commands.ts';
 import { runCommand } from '../testing/command-run.ts';
 import { storeWaitingRequest } from '../testing/answer-fixtures.ts';
@@ -235,6 +238,18 @@ describe('hijama on the embedded database, no server running', () => {
     expect(existsSync(path.join(env.DATA_DIR, lockFileName))).toBe(false);
   });
 
+  it('ends quietly, the database unlocked, when the reader of its output has gone (| head)', async () => {
+    const [command, ...args] = entryPointCommand(hijamaEntry, ['export', '--json']);
+    const run = spawn(command!, args, { cwd: workDir(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Closed before the command writes: every write meets a closed pipe (EPIPE).
+    run.stdout.destroy();
+    let stderr = '';
+    run.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(run, 'exit')) as [number];
+    expect([code, stderr]).toEqual([0, expect.not.stringContaining('Error')]);
+    expect(existsSync(path.join(env.DATA_DIR, lockFileName))).toBe(false);
+  });
+
   it('writes JSON with every column, each request with its notification, the warnings on standard error', async () => {
     // A misspelt setting, said as the server says it at its start.
     const run = await runCli(['--json'], { ...env, DATABSE_URL: 'postgres://127.0.0.1/x' });
@@ -347,6 +362,15 @@ describe('hijama on the embedded database, no server running', () => {
     expect(run.stderr).toMatch(/There is no database in .*never-used yet/);
     expect(existsSync(path.join(workDir(), 'never-used'))).toBe(false);
   });
+});
+
+it('takes Ctrl+C or Ctrl+D at a question for no answer', async () => {
+  for (const key of ['\u0003', '\u0004']) {
+    const [input, output] = [new PassThrough(), new PassThrough()];
+    const answer = askOnTerminal(input, output)('Type "delete" to delete it: ');
+    input.write(key);
+    expect(await answer).toBe('');
+  }
 });
 
 describe('hijama purge and notify on the embedded database', () => {

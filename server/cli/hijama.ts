@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { createInterface } from 'node:readline/promises';
+import { askOnTerminal } from './cli-io.ts';
 import { runHijama } from './hijama-command.ts';
 
 /** The `hijama` process (`npx hijama`, `npm run bookings`): see hijama-command.ts. */
@@ -11,28 +11,30 @@ process.umask(0o077);
 // A question needs someone to read it and to answer: both ends a terminal.
 const terminal = process.stdin.isTTY && process.stderr.isTTY;
 
+/** Set once the reader of the output has gone (`| head`, `less` left early): nothing more is written. */
+let readerGone = false;
+const isClosedPipe = (error: unknown) => (error as NodeJS.ErrnoException).code === 'EPIPE';
+process.stdout.on('error', (error) => {
+  if (!isClosedPipe(error)) throw error;
+  readerGone = true;
+});
+
 const code = await runHijama(process.argv.slice(2), {
   env: process.env,
   cwd: process.cwd(),
   out: (text) =>
-    new Promise((resolve, reject) =>
-      process.stdout.write(text, (error) => (error ? reject(error) : resolve())),
-    ),
+    new Promise((resolve, reject) => {
+      if (readerGone) return resolve();
+      process.stdout.write(text, (error) =>
+        !error || isClosedPipe(error) ? resolve() : reject(error),
+      );
+    }),
   err: (text) => process.stderr.write(text),
   untilStopped: () =>
     new Promise((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     }),
-  ask: terminal
-    ? async (question) => {
-        const prompt = createInterface({ input: process.stdin, output: process.stderr });
-        try {
-          return await prompt.question(question);
-        } finally {
-          prompt.close();
-        }
-      }
-    : undefined,
+  ask: terminal ? askOnTerminal(process.stdin, process.stderr) : undefined,
 });
 process.exit(code);
