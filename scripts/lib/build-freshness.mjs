@@ -43,6 +43,9 @@ export const builds = [
     sources: [
       'server',
       'supabase/functions/_shared',
+      // Carried in the build (scripts/lib/copy-migrations.mjs).
+      'supabase/migrations',
+      'scripts/lib/copy-migrations.mjs',
       'src/content',
       'src/boot',
       'tsconfig.json',

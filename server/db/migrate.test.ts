@@ -1,11 +1,22 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { staleBuilds } from '../../scripts/lib/build-freshness.mjs';
 import { runCommand } from '../testing/command-run.ts';
 import { bareEngines } from '../testing/bare-engines.ts';
 import { bookingWithId } from '../testing/booking-samples.ts';
 import { useTempDir } from '../testing/temp-dir.ts';
 import { createBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
-import { appliedMigrations, hasTable, listMigrations, migrate, MigrationError } from './migrate.ts';
+import {
+  appliedMigrations,
+  findMigrationsDir,
+  hasTable,
+  listMigrations,
+  migrate,
+  MigrationError,
+} from './migrate.ts';
 import { openDatabase } from './open-database.ts';
 import { refusedSetupExitStatus } from './private-data-dir.ts';
 import { useServerRuns } from '../testing/server-runs.ts';
@@ -17,6 +28,21 @@ import { useServerRuns } from '../testing/server-runs.ts';
  * by a newer version with one that says to update; and one whose tables
  * `supabase db push` made, whose migrations this version does not know applied.
  */
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+// The build `npm test` makes first; a stale one would say nothing of this change.
+it.runIf(staleBuilds(root, ['server']).length === 0)(
+  'the built server applies the migrations it was built with, not newer ones of the checkout',
+  async () => {
+    const built = (await import(
+      path.join(root, 'dist-server/server/db/migrate.js')
+    )) as typeof import('./migrate.ts');
+    const carried = built.findMigrationsDir();
+    expect(carried).toBe(path.join(root, 'dist-server/supabase/migrations'));
+    expect(readdirSync(carried)).toEqual(readdirSync(findMigrationsDir()));
+  },
+);
 
 const engines = bareEngines();
 const workDir = useTempDir('move');

@@ -197,7 +197,11 @@ async function takeMigrationLock(tx: Queryable) {
   await tx.query('select pg_advisory_xact_lock($1)', [migrationLockKey]);
 }
 
-/** supabase/migrations of this project, found from this file in the sources and in dist-server alike. */
+/**
+ * supabase/migrations, found from this file: the checkout's from the sources,
+ * the copy the build carries from dist-server (scripts/lib/copy-migrations.mjs),
+ * so that a build older than the checkout never applies migrations newer than itself.
+ */
 export function findMigrationsDir(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
