@@ -1,6 +1,7 @@
 import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { answerTokenFor } from '../testing/answer-fixtures.ts';
 import { createScratchDatabase } from '../testing/helpers.ts';
@@ -530,6 +531,34 @@ describe('parseBackup', () => {
     expect(parseBackup(formatBackup(valid))).toEqual(valid);
     const withNextIds = { ...valid, sequences: { 'app_private.messages.id': 8 } };
     expect(parseBackup(formatBackup(withNextIds))).toEqual(withNextIds);
+  });
+
+  it('reads a backup behind a byte order mark', () => {
+    expect(parseBackup(`\uFEFF${formatBackup(valid)}`)).toEqual(valid);
+  });
+
+  // As the restore reads a file: UTF-8.
+  const asRead = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
+  it.each([
+    [
+      'gzip',
+      asRead(gzipSync(formatBackup(valid))),
+      /^is compressed with gzip: decompress it first \(`gunzip -k FILE`\), then restore the file that gives\.$/,
+    ],
+    ['age', 'age-encryption.org/v1\n-> X25519 abc\n', /^is encrypted with age: decrypt it first/],
+    ['age, armored', '-----BEGIN AGE ENCRYPTED FILE-----\nYWdl\n', /^is encrypted with age: /],
+    [
+      'gpg, armored',
+      '-----BEGIN PGP MESSAGE-----\n\nhQEMA\n',
+      /^is encrypted with gpg: decrypt it first/,
+    ],
+    [
+      'gpg',
+      asRead(new Uint8Array([0x8c, 0x0d, 0x04, 0x09, 0x03, 0x08, 0xe5, 0x91])),
+      /^is not text: most likely compressed or encrypted/,
+    ],
+  ])('says a file %s made is to be undone first, not damaged', (_, text, message) => {
+    expect(() => parseBackup(text)).toThrow(message);
   });
 
   it.each([

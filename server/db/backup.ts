@@ -259,15 +259,44 @@ const columnName = /^(public|app_private)\.[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/;
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * Why a backup file's text is not JSON, and what to do: the copy kept off the
+ * machine is compressed or encrypted (docs/deploy.md says to encrypt it), so
+ * it must be undone first, not given up for damaged.
+ */
+function notJsonReason(text: string): string {
+  const start = text.slice(0, 40);
+  const undoFirst = (what: string, how: string) =>
+    `${what}: ${how}, then restore the file that gives.`;
+  if (start.startsWith('\u001f\uFFFD')) {
+    return undoFirst('is compressed with gzip', 'decompress it first (`gunzip -k FILE`)');
+  }
+  if (/^(age-encryption\.org\/|-----BEGIN AGE ENCRYPTED FILE-----)/.test(start)) {
+    return undoFirst(
+      'is encrypted with age',
+      'decrypt it first (`age -d -i KEY_FILE -o backup.json FILE`)',
+    );
+  }
+  if (start.startsWith('-----BEGIN PGP MESSAGE-----')) {
+    return undoFirst('is encrypted with gpg', 'decrypt it first (`gpg -o backup.json -d FILE`)');
+  }
+  if (start.includes('\uFFFD')) {
+    return undoFirst(
+      'is not text: most likely compressed or encrypted (a gpg file, a zip)',
+      'decompress or decrypt it first',
+    );
+  }
+  return 'is not JSON: it was cut short or damaged (or is not a backup at all). Restore an earlier backup, or copy this one again from where it is kept.';
+}
+
 /** Reads a backup file's text, checking its shape. */
 export function parseBackup(text: string): Backup {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // A byte order mark, as some editors and Windows tools write: not part of the JSON.
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
-    throw new BackupFileError(
-      'is not JSON: it was cut short or damaged (or is not a backup at all). Restore an earlier backup, or copy this one again from where it is kept.',
-    );
+    throw new BackupFileError(notJsonReason(text));
   }
   const backup = value as Partial<Backup>;
   if (!isRecord(backup) || backup.format !== backupFormat) {
