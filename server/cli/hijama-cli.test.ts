@@ -15,7 +15,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { lockDataDir, lockFileName } from '../db/data-dir-lock.ts';
-import type { Database } from '../../supabase/functions/_shared/db/database.ts';
+import { DatabaseError, type Database } from '../../supabase/functions/_shared/db/database.ts';
 import { openDatabase, type OpenedDatabase } from '../db/open-database.ts';
 import { periodBefore } from '../../supabase/functions/_shared/retention/period.ts';
 import { withServerDatabase } from '../testing/helpers.ts';
@@ -26,6 +26,7 @@ import { entryPointCommand, hijamaEntry, spawnEntryPoint } from '../testing/proc
 import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
 import { askOnTerminal } from './cli-io.ts';
 import { commandNames } from './commands.ts';
+import { plainMessage } from './hijama-command.ts';
 import { runCommand } from '../testing/command-run.ts';
 import { storeWaitingRequest } from '../testing/answer-fixtures.ts';
 import {
@@ -362,6 +363,19 @@ describe('hijama on the embedded database, no server running', () => {
     expect(run.stderr).toMatch(/There is no database in .*never-used yet/);
     expect(existsSync(path.join(workDir(), 'never-used'))).toBe(false);
   });
+});
+
+it('says plainly that the database ran out of disk, keeping the stack of any other database error', () => {
+  const error = (code: string, message: string) =>
+    new DatabaseError(code, message, undefined, undefined, undefined);
+  expect(
+    plainMessage(
+      error('53100', 'could not write to file "pg_wal/xlogtemp.42": No space left on device'),
+    ),
+  ).toBe(
+    'The database could not do it: could not write to file "pg_wal/xlogtemp.42": No space left on device (53100). Free space on its disk, then run the command again.',
+  );
+  expect(plainMessage(error('42P01', 'relation "x" does not exist'))).toBeUndefined();
 });
 
 it('takes Ctrl+C or Ctrl+D at a question for no answer', async () => {

@@ -16,6 +16,7 @@ import {
 import { createOwnerBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import {
+  DatabaseError,
   DatabaseUnavailableError,
   type Database,
 } from '../../supabase/functions/_shared/db/database.ts';
@@ -93,22 +94,41 @@ export async function runHijama(args: string[], io: CliIo): Promise<number> {
     await io.out(helpText(commandLine.command));
     return 0;
   } catch (error) {
-    const expected = [
-      UsageError,
-      CliError,
-      ConfigError,
-      DatabaseRoleError,
-      DatabaseUnavailableError,
-      MigrationError,
-      BackupFileError,
-      RestoreRefusedError,
-      DataDirLockedError,
-      DataDirOwnerError,
-    ];
-    if (!expected.some((type) => error instanceof type)) throw error;
-    io.err(`${(error as Error).message}\n`);
+    const message = plainMessage(error);
+    if (message === undefined) throw error;
+    io.err(`${message}\n`);
     return error instanceof UsageError ? 2 : 1;
   }
+}
+
+const explainedErrors = [
+  UsageError,
+  CliError,
+  ConfigError,
+  DatabaseRoleError,
+  DatabaseUnavailableError,
+  MigrationError,
+  BackupFileError,
+  RestoreRefusedError,
+  DataDirLockedError,
+  DataDirOwnerError,
+];
+
+/**
+ * What the user reads of an error their setting or machine caused; undefined
+ * for any other, which keeps its stack. A database short of resources (class
+ * 53: a full disk in the middle of a restore) is the machine's, not a fault.
+ */
+export function plainMessage(error: unknown): string | undefined {
+  if (explainedErrors.some((type) => error instanceof type)) return (error as Error).message;
+  if (error instanceof DatabaseError && error.code.startsWith('53')) {
+    const remedy =
+      error.code === '53100'
+        ? 'free space on its disk'
+        : 'wait a moment, or free memory or connections';
+    return `The database could not do it: ${error.message} (${error.code}). ${remedy[0]!.toUpperCase()}${remedy.slice(1)}, then run the command again.`;
+  }
+  return undefined;
 }
 
 async function run(
