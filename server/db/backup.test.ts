@@ -37,7 +37,13 @@ import { createBookingsRepository } from '../../supabase/functions/_shared/db/bo
 import { createBookingAnswers } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
-import { appliedMigrations, findMigrationsDir, listMigrations, migrate } from './migrate.ts';
+import {
+  appliedMigrations,
+  findMigrationsDir,
+  hasTable,
+  listMigrations,
+  migrate,
+} from './migrate.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 
 /**
@@ -432,6 +438,21 @@ describe.each(engines.filter((engine) => engine.empty))('restore into an empty $
     await restoreBackup(target, backup);
     expect(content(await readBackup(target))).toEqual(content(backup));
   }, 120_000);
+
+  it.runIf(engine.empty)(
+    'refuses a Supabase project that `supabase db push` has not set up yet, changing nothing',
+    async () => {
+      const { backup } = await populatedBackup(engine);
+      const target = await engine.empty!();
+      // What every Supabase project has, and plain PostgreSQL has not.
+      await target.query('create schema vault');
+      await expect(restoreBackup(target, backup)).rejects.toThrow(
+        /^This is the database of a Supabase project whose tables `supabase db push` has not made yet: run it first/,
+      );
+      expect(await hasTable(target, 'public.bookings')).toBe(false);
+    },
+    120_000,
+  );
 
   it('refuses a backup made by a newer version', async () => {
     const source = await engine.fresh();
