@@ -470,16 +470,26 @@ describe.each(engines.filter((engine) => engine.empty))('restore into an empty $
     // its tables were those of the baseline (the backup holds rows, not schema).
     const source = await engine.fresh();
     await source.query('update app_private.booking_limits set per_email_per_hour = 7');
+    const answered = booking('Answered Before', 'before@example.com');
+    await createBookingsRepository(source).insertAsAnon([answered], { clientAddress: '192.0.2.1' });
+    await createBookingAnswers(source).markById(answered.id, 'email');
     const backup = await readBackup(source);
     backup.migrations = [
       '20261122000000_create_bookings.sql',
       '20261128000000_reminders_and_acknowledgements.sql',
     ];
+    // As the migration that brought answers marked the requests older than the reply window.
+    const [answer] = backup.tables['app_private.booking_answers']!;
+    answer!.marked_by = 'migration';
     const target = await engine.empty!();
     await restoreBackup(target, backup);
     expect(await appliedMigrations(target)).toEqual(await listMigrations());
-    // The changed limit included: the tables are those of the backup.
-    expect((await readBackup(target)).tables).toEqual(backup.tables);
+    // The changed limit included: the tables are those of the backup, the answer marked
+    // as a restore marks the requests it takes as answered.
+    expect((await readBackup(target)).tables).toEqual({
+      ...backup.tables,
+      'app_private.booking_answers': [{ ...answer, marked_by: 'restore' }],
+    });
   });
 
   it('restores a backup made before the one queue into the whole schema, moving the six old tables into the queue as the upgrade does, and sends only what waited', async () => {

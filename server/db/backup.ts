@@ -447,7 +447,10 @@ export async function restoreBackup(
     }
     const loaded: RestoreReport = {};
     for (const table of tables) {
-      const rows = backup.tables[table.name];
+      const rows =
+        older.length > 0 && table.name === 'app_private.booking_answers'
+          ? backup.tables[table.name]?.map(markedAsRestored)
+          : backup.tables[table.name];
       if (rows) {
         loaded[table.name] = await loadTable(tx, table, rows, backup.sequences).catch(
           refusedRows(table.name),
@@ -474,6 +477,15 @@ export async function restoreBackup(
     }
     return loaded;
   });
+}
+
+/**
+ * Before release 1.0.0, the migration that brought answers took the requests
+ * older than the reply window as answered, marked `migration`: the mark that
+ * a restore gives such requests now (20261202000000_restored_marks.sql).
+ */
+function markedAsRestored(row: Record<string, unknown>): Record<string, unknown> {
+  return row.marked_by === 'migration' ? { ...row, marked_by: 'restore' } : row;
 }
 
 /**
