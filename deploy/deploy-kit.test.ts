@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { createHttpServer } from '../server/http/http-server.ts';
 import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
@@ -127,6 +128,15 @@ describe('the Caddyfile', () => {
     expect(adaptCaddyfile().warnings).toEqual([]);
     const result = caddy(['validate', '--config', caddyfile, '--adapter', 'caddyfile']);
     expect(result.status, result.stderr).toBe(0);
+  });
+
+  it('lets go of an idle connection to the server before the server does, so that no request meets one it closes', () => {
+    const idle = /"keep_alive":\{[^}]*"idle_timeout":(\d+)/.exec(
+      JSON.stringify(adaptCaddyfile().config),
+    );
+    const server = createHttpServer(() => {});
+    // Caddy's durations are nanoseconds.
+    expect(Number(idle?.[1]) / 1e6).toBeLessThan(server.keepAliveTimeout);
   });
 
   it("hands the server the client's own address as X-Forwarded-For, whatever the client sent, each body whole, and asks for HTTPS from then on", async () => {
