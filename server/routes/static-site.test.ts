@@ -1,4 +1,6 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { mkdirSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +128,26 @@ describe('the static site', () => {
     expect((await get('/assets/index-4f2a9c.js', { 'If-None-Match': 'W/"other"' })).status).toBe(
       200,
     );
+  });
+
+  it('closes a large file when the visitor leaves before its end', async () => {
+    const video = path.join(root(), 'dist', 'assets', 'visit-5e6f.mp4');
+    writeFileSync(video, Buffer.alloc(9 * 1024 * 1024, 7));
+    const openHere = () =>
+      readdirSync('/proc/self/fd').some((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === video;
+        } catch {
+          return false; // closed meanwhile
+        }
+      });
+    const { hostname, port } = new URL(server.baseUrl);
+    const request = httpRequest({ hostname, port, path: '/assets/visit-5e6f.mp4' });
+    const [response] = (await once(request.end(), 'response')) as [IncomingMessage];
+    expect(response.headers['content-length']).toBe(String(9 * 1024 * 1024));
+    expect(openHere()).toBe(true);
+    request.destroy();
+    await expect.poll(openHere).toBe(false);
   });
 
   it('answers HEAD with the headers and no body', async () => {

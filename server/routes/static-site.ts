@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -69,9 +70,8 @@ export function createStaticSite(distDir: string) {
         res.end();
         return;
       }
-      createReadStream(file.path)
-        .on('error', () => res.destroy())
-        .pipe(res);
+      // pipeline, not pipe: a visitor who leaves before the end closes the file too.
+      pipeline(createReadStream(file.path), res, () => {});
       return;
     }
 
