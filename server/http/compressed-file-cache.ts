@@ -35,7 +35,10 @@ export class CompressedFileCache {
   private evict() {
     for (const key of this.entries.keys()) {
       if (this.total <= maxCacheBytes) return;
-      this.total -= this.sizes.get(key) ?? 0;
+      // Still being compressed: not counted yet, so not dropped either (its size,
+      // counted when it comes, would otherwise never be taken off).
+      if (!this.sizes.has(key)) continue;
+      this.total -= this.sizes.get(key)!;
       this.sizes.delete(key);
       this.entries.delete(key);
     }
