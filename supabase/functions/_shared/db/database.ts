@@ -76,7 +76,11 @@ export class DatabaseUnavailableError extends Error {
  */
 export class DatabaseRefusedError extends DatabaseUnavailableError {
   static readonly codes: ReadonlySet<string> = new Set(['3D000', '28000', '28P01', '42501']);
-  name = 'DatabaseRefusedError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DatabaseRefusedError';
+  }
 }
 
 const sqlState = /^[0-9A-Z]{5}$/;
