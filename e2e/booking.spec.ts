@@ -234,18 +234,28 @@ test('what was typed before the app came is kept when the visitor taps a link to
   await expect(page.getByLabel(labels.phone)).toHaveValue('07700 900125');
 });
 
-test('a browser without crypto.randomUUID and AbortSignal.timeout, as iOS 15 is, books a session', async ({
+test('a browser without crypto.randomUUID, AbortSignal.timeout and requestSubmit, as iOS 15 is, books a session, sent before the app came', async ({
   page,
 }) => {
   await page.addInitScript(() => {
     delete (Crypto.prototype as Partial<Crypto>).randomUUID;
     delete (AbortSignal as Partial<typeof AbortSignal>).timeout;
+    delete (HTMLFormElement.prototype as Partial<HTMLFormElement>).requestSubmit;
   });
   const email = uniqueEmail('ios15');
+  // The send held until the app comes, which makes it then.
+  const app = await holdBack(page, /\/assets\/start-app-[\w-]+\.js$/);
   await openView(page, 'contact');
-  expect(await page.evaluate(() => 'randomUUID' in crypto || 'timeout' in AbortSignal)).toBe(false);
+  expect(
+    await page.evaluate(
+      () =>
+        'randomUUID' in crypto || 'timeout' in AbortSignal || 'requestSubmit' in document.forms[0]!,
+    ),
+  ).toBe(false);
   await fillForm(page, { fullName: 'Older Phone', phone: '07700 900126', email });
   await submitButton(page).click();
+  await expect.poll(() => app.wasAsked()).toBe(true);
+  app.release();
   await expect(thankYou(page)).toBeVisible();
   expect(await storedBookings(storedValue('email', email), 'full_name')).toEqual([
     { full_name: 'Older Phone' },
@@ -290,6 +300,21 @@ test('a retry after a lost answer stores one row, after a reload too, which keep
   await page.reload();
   await untilInteractive(page);
   await expect(page.getByLabel(labels.fullName)).toHaveValue('');
+});
+
+test("what was typed before the page's first script came is kept across a reload", async ({
+  page,
+}) => {
+  const firstScript = await holdBack(page, /\/assets\/index-[\w-]+\.js$/);
+  await page.goto('/#contact', { waitUntil: 'domcontentloaded' });
+  await fillForm(page, { fullName: 'Slow Connection', phone: '07700 900127' });
+  firstScript.release();
+  await untilInteractive(page);
+  await page.unrouteAll();
+  await page.reload();
+  await untilInteractive(page);
+  await expect(page.getByLabel(labels.fullName)).toHaveValue('Slow Connection');
+  await expect(page.getByLabel(labels.phone)).toHaveValue('07700 900127');
 });
 
 test('what was typed comes back after a reload on another page, in the form the app draws', async ({

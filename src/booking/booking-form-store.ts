@@ -41,12 +41,13 @@ export function newRequestId(): string {
 function keptState(): BookingFormState {
   const kept = readKeptForm();
   if (!kept) return initialBookingFormState;
-  const { values, requestId, sentRequest } = kept;
+  const { values, requestId, sentRequest, sentAt } = kept;
   return {
     ...initialBookingFormState,
     values: { ...initialBookingFormState.values, ...values },
     requestId,
     sentRequest,
+    sentAt,
   };
 }
 
@@ -59,7 +60,12 @@ export function dispatchBookingForm(event: BookingFormEvent): void {
   keepForm(
     state.status === 'success' || (!typed && state.requestId === null)
       ? undefined
-      : { values: state.values, requestId: state.requestId, sentRequest: state.sentRequest },
+      : {
+          values: state.values,
+          requestId: state.requestId,
+          sentRequest: state.sentRequest,
+          sentAt: state.sentAt,
+        },
   );
   for (const listener of listeners) listener();
 }
@@ -92,7 +98,7 @@ export function submitBookingForm(
   onSettled?: (settled: BookingFormState) => void,
 ): void {
   const before = state;
-  dispatchBookingForm({ type: 'submitted', newRequestId });
+  dispatchBookingForm({ type: 'submitted', newRequestId, at: Date.now() });
   // A submit while the request is on its way is answered with that send's outcome.
   if (before.status === 'submitting') return void inFlight?.then(onSettled);
   if (state.status !== 'submitting') return onSettled?.(state);

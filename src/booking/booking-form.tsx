@@ -68,7 +68,10 @@ export function BookingForm() {
     const held = takeHeldSend();
     if (!held) return;
     heldReply.current = held.reply;
-    formRef.current?.requestSubmit();
+    const form = formRef.current;
+    // requestSubmit is Safari 16's: before, the submit event it would send.
+    if (typeof form?.requestSubmit === 'function') form.requestSubmit();
+    else form?.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
   }, []);
 
   // Thanks seen, then the view left: they do not come back with the view.

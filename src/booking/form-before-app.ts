@@ -78,21 +78,26 @@ export function takeHeldSend(): HeldSend | null {
  * form, whose state keeps it from then on.
  */
 function giveBackKeptValues(form: HTMLFormElement): void {
-  const kept = readKeptForm();
-  for (const field of bookingFields) {
+  const inputs = bookingFields.flatMap((field) => {
     const input = form.elements.namedItem(field) as HTMLInputElement | null;
+    return input ? [{ field, input }] : [];
+  });
+  const kept = readKeptForm();
+  for (const { field, input } of inputs) {
     const value = kept?.values[field];
-    if (input?.value === '' && value) input.value = value;
+    if (input.value === '' && value) input.value = value;
   }
-  form.addEventListener('input', () => {
+  const keepValues = () => {
     if (adopted) return;
-    const values = new FormData(form);
-    const typed = bookingFields.filter((field) => typeof values.get(field) === 'string');
     keepForm({
       requestId: null,
       sentRequest: null,
+      sentAt: null,
       ...readKeptForm(),
-      values: Object.fromEntries(typed.map((field) => [field, values.get(field) as string])),
+      values: Object.fromEntries(inputs.map(({ field, input }) => [field, input.value])),
     });
-  });
+  };
+  // Now too: what was typed before this script came (a slow connection) is kept.
+  keepValues();
+  form.addEventListener('input', keepValues);
 }

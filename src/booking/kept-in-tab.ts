@@ -17,6 +17,7 @@ export interface KeptForm {
   /** As in BookingFormState: a send after the reload of a request already sent carries its id. */
   requestId: string | null;
   sentRequest: string | null;
+  sentAt: number | null;
 }
 
 const storageKey = 'booking-form';
@@ -30,13 +31,14 @@ export function readKeptForm(): KeptForm | undefined {
     return undefined;
   }
   if (typeof kept !== 'object' || kept === null) return undefined;
-  const { values, requestId, sentRequest } = kept as Record<string, unknown>;
+  const { values, requestId, sentRequest, sentAt } = kept as Record<string, unknown>;
   const stored = (values ?? {}) as Record<string, unknown>;
   const fields = bookingFields.filter((field) => typeof stored[field] === 'string');
   return {
     values: Object.fromEntries(fields.map((field) => [field, stored[field]])),
     requestId: typeof requestId === 'string' ? requestId : null,
     sentRequest: typeof sentRequest === 'string' ? sentRequest : null,
+    sentAt: typeof sentAt === 'number' ? sentAt : null,
   };
 }
 

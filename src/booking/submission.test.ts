@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   bookingFormReducer,
   initialBookingFormState,
+  sameRequestForMs,
   type BookingFormEvent,
   type BookingFormState,
 } from './submission.ts';
@@ -15,9 +16,12 @@ const filled: BookingFormState = {
     instagram: '',
   },
 };
+/** When the first request was sent, in ms: the retries below come a minute later. */
+const sentAt = Date.parse('2026-11-28T10:00:00Z');
 const submitting: BookingFormState = bookingFormReducer(filled, {
   type: 'submitted',
   newRequestId: 'id-1',
+  at: sentAt,
 });
 const succeeded: BookingFormState = { ...initialBookingFormState, status: 'success' };
 const failed: BookingFormState = { ...submitting, status: 'error' };
@@ -27,7 +31,7 @@ const dismiss: BookingFormEvent = { type: 'dismissed' };
 const sending = (requestId: string) => ({ status: 'submitting', requestId }) as const;
 const idle = { status: 'idle' } as const;
 
-const submit: BookingFormEvent = { type: 'submitted', newRequestId: 'id-new' };
+const submit: BookingFormEvent = { type: 'submitted', newRequestId: 'id-new', at: sentAt + 60_000 };
 const edit = (field: 'fullName' | 'phone', value: string): BookingFormEvent => ({
   type: 'edited',
   field,
@@ -55,7 +59,13 @@ describe('bookingFormReducer', () => {
       failedEvent,
       { status: 'error', values: filled.values, requestId: 'id-1' },
     ],
-    ['a retry after a failure reuses the id', failed, submit, sending('id-1')],
+    ['a retry after a failure reuses the id', failed, submit, { ...sending('id-1'), sentAt }],
+    [
+      'the same request sent again after the reply window is a new one, with a new id',
+      failed,
+      { ...submit, at: sentAt + sameRequestForMs },
+      sending('id-new'),
+    ],
     ['editing after a failure returns to idle', failed, edit('phone', '07700 900124'), idle],
     ['an edit to the same value changes nothing', failed, edit('phone', '07700 900123'), failed],
     ['editing while sending is ignored', submitting, edit('fullName', 'X'), submitting],

@@ -8,6 +8,7 @@ import {
   type BookingField,
   type BookingForm,
 } from '../../supabase/functions/_shared/core/booking-rules.ts';
+import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 
 /** Where a booking request stands (specification, section 4). */
 type SubmissionStatus = 'idle' | 'submitting' | 'success' | 'error';
@@ -27,6 +28,8 @@ export interface BookingFormState {
    */
   requestId: string | null;
   sentRequest: string | null;
+  /** When `requestId` was first sent, in ms since 1970: it is kept for `sameRequestForMs`. */
+  sentAt: number | null;
   /** Counts refused submits, so each one can move focus to the first invalid field. */
   refusedSubmits: number;
   /** Why the last send failed, while the status is 'error'. */
@@ -35,8 +38,11 @@ export interface BookingFormState {
 
 export type BookingFormEvent =
   | { type: 'edited'; field: BookingField; value: string }
-  /** `newRequestId` is used unless the request is the last one sent; passed in to keep the reducer pure. */
-  | { type: 'submitted'; newRequestId: string }
+  /**
+   * `newRequestId` is used unless the request is the last one sent, within
+   * `sameRequestForMs` of `at` (now, in ms); both passed in to keep the reducer pure.
+   */
+  | { type: 'submitted'; newRequestId: string; at: number }
   | { type: 'succeeded' }
   | { type: 'failed'; reason: FailureReason }
   /** The thank-you modal was closed. */
@@ -48,9 +54,19 @@ export const initialBookingFormState: BookingFormState = {
   status: 'idle',
   requestId: null,
   sentRequest: null,
+  sentAt: null,
   refusedSubmits: 0,
   failureReason: 'error',
 };
+
+/**
+ * How long a send of the last request sent is taken for a retry of it, with
+ * its id (stored at most once): the practice's reply window, within which it
+ * answers the first. After, in a tab kept open or kept for weeks, the same
+ * details are a new request, which the first one's id would have the database
+ * take for stored already, and drop.
+ */
+export const sameRequestForMs = practice.replyWithinHours * 3_600_000;
 
 /** The request as it is sent and stored (booking-row.ts), to compare with the last sent. */
 function storedRequest(values: BookingForm): string {
@@ -81,13 +97,17 @@ export function bookingFormReducer(
         return { ...state, failures, status: 'idle', refusedSubmits: state.refusedSubmits + 1 };
       }
       const request = storedRequest(state.values);
-      const requestId = state.sentRequest === request ? state.requestId : null;
+      const again =
+        state.sentRequest === request &&
+        state.sentAt !== null &&
+        event.at - state.sentAt < sameRequestForMs;
       return {
         ...state,
         failures: {},
         status: 'submitting',
-        requestId: requestId ?? event.newRequestId,
+        requestId: again ? state.requestId : event.newRequestId,
         sentRequest: request,
+        sentAt: again ? state.sentAt : event.at,
       };
     }
     case 'succeeded':
@@ -99,6 +119,7 @@ export function bookingFormReducer(
         status: 'success',
         requestId: null,
         sentRequest: null,
+        sentAt: null,
       };
     case 'failed':
       if (state.status !== 'submitting') return state;
