@@ -107,7 +107,12 @@ export function createNotifyHandler(
         if (!schedule || daily.problems.length > 0) return misconfigured(daily.problems.join(' '));
         return done(await heartbeat(databaseUrl, config, schedule, retention, log));
       }
-      return done(await sendDue(databaseUrl, config, log));
+      const report = await sendDue(databaseUrl, config, log);
+      // Said in every answer too, so that the check after setting up (docs/deploy.md,
+      // step 5) sees what only the heartbeats, every five minutes, would answer.
+      const dailyRun =
+        daily.problems.length > 0 ? `cannot run: ${daily.problems.join(' ')}` : undefined;
+      return done(dailyRun === undefined ? report : { ...report, daily_run: dailyRun });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log.error(`Notifications: ${message}`);

@@ -24,9 +24,11 @@ export function loadDailySchedule(env: Env = process.env): DailySchedule {
   const match = /^(\d{1,2}):(\d{2})$/.exec(text);
   const hour = Number(match?.[1]);
   const minute = Number(match?.[2]);
-  if (!match || hour > 23 || minute > 59) {
+  // Not after 23:55: hosted Supabase calls the function every five minutes, and a
+  // later time would fall between its last call of the day and the day's end, never due.
+  if (!match || hour > 23 || minute > 59 || (hour === 23 && minute > 55)) {
     throw new ConfigError([
-      `NOTIFY_DAILY_SUMMARY_AT must be a time of day in UK time, 00:00 to 23:59 (e.g. 07:00), or off (got "${text}").`,
+      `NOTIFY_DAILY_SUMMARY_AT must be a time of day in UK time, 00:00 to 23:55 (e.g. 07:00), or off (got "${text}").`,
     ]);
   }
   return { at: { hour, minute }, summary: true };
