@@ -395,6 +395,13 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       expect(heartbeat.body.error).toMatch(/NOTIFY_DAILY_SUMMARY_AT/);
     });
 
+    it('says in its answer that an SMTP_URL on port 587 cannot reach its server from Supabase', async () => {
+      const url = await startFunction({ SMTP_URL: 'smtp://127.0.0.1:587' });
+      expect((await call(url)).body).toMatchObject({
+        email: expect.stringMatching(/^SMTP_URL uses port 587, which Supabase's Edge Functions/),
+      });
+    });
+
     it('goes on sending notifications with the default of a wrong reminder or retry setting, keeping the right ones', async () => {
       const { peer, url } = await functionWithSmtp({
         NOTIFY_REMINDER_HOURS: '4h',

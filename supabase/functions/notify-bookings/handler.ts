@@ -71,6 +71,8 @@ export function createNotifyHandler(
   }
   // Each call answers them too, but only pg_net's table keeps those answers, for hours.
   if (problems.length > 0) log.error(`Notifications cannot be sent: ${problems.join(' ')}`);
+  const closedSmtpPort = config?.email && closedPortWarning(config.email.smtpUrl);
+  if (closedSmtpPort) log.error(closedSmtpPort);
   // A mistake in a setting of the daily run stops that run alone: the
   // notifications of requests go on.
   const daily = collectConfigProblems();
@@ -112,7 +114,11 @@ export function createNotifyHandler(
       // step 5) sees what only the heartbeats, every five minutes, would answer.
       const dailyRun =
         daily.problems.length > 0 ? `cannot run: ${daily.problems.join(' ')}` : undefined;
-      return done(dailyRun === undefined ? report : { ...report, daily_run: dailyRun });
+      return done({
+        ...report,
+        ...(dailyRun === undefined ? {} : { daily_run: dailyRun }),
+        ...(closedSmtpPort === undefined ? {} : { email: closedSmtpPort }),
+      });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log.error(`Notifications: ${message}`);
@@ -187,4 +193,15 @@ async function requireOutbox(db: Database): Promise<Outbox> {
     );
   }
   return outbox;
+}
+
+/**
+ * Supabase's Edge Functions may not connect to ports 25 and 587: every e-mail
+ * to such an SMTP_URL waits for its timeout and fails, however right the rest.
+ */
+function closedPortWarning(smtpUrl: string): string | undefined {
+  const url = new URL(smtpUrl);
+  const port = url.port || (url.protocol === 'smtps:' ? '465' : '587');
+  if (port !== '25' && port !== '587') return undefined;
+  return `SMTP_URL uses port ${port}, which Supabase's Edge Functions may not connect to: no e-mail can leave. Use the mail server's port 465 (smtps://…:465; docs/notifications.md, "The e-mail account: implicit TLS on port 465").`;
 }
