@@ -44,9 +44,11 @@ import { sameSecret } from '../_shared/same-secret.ts';
 /**
  * No message of any kind is claimed after this long in one request: with sends
  * of at most 30 s per channel (90 s through all three), the answer comes before
- * Supabase's limit of 150 s, and whatever is left waits for the next call.
+ * pg_net stops waiting for it (120 s, 20261201000300_hosted_wake.sql) and
+ * Supabase's limit of 150 s, which would stop a send half-way (sent again
+ * once its claim lapsed); whatever is left waits for the next call, a minute on.
  */
-const claimForMs = 60_000;
+const claimForMs = 20_000;
 
 export function createNotifyHandler(
   env: Env,
