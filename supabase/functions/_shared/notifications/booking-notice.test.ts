@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   composeBookingEmail,
   composeWebhookBody,
+  noticeFromRow,
   replyActions,
   replyBy,
 } from './booking-notice.ts';
@@ -155,6 +156,21 @@ describe('composeBookingEmail', () => {
       }
     },
   );
+
+  it('takes "none" typed in the Instagram field for no handle, never a name to message', () => {
+    const read = noticeFromRow({
+      booking_id: notice.id,
+      created_at: notice.createdAt.toISOString(),
+      full_name: notice.fullName,
+      phone: notice.phone,
+      email: notice.email,
+      instagram: 'None',
+    });
+    const email = composeBookingEmail(read, testSiteUrl);
+    expect(email.text).not.toContain('prefers a reply by Instagram');
+    expect(email.html).not.toContain('ig.me');
+    expect(replyActions(read)[0]!.label).toBe('Reply by e-mail');
+  });
 
   it('says the visitor prefers Instagram even when what they typed cannot be linked', () => {
     const email = composeBookingEmail({ ...notice, instagram: 'amina k' }, testSiteUrl);

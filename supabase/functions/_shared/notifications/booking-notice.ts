@@ -17,6 +17,7 @@ import {
 } from './email-html.ts';
 import { phoneKind, whatsAppChatUrl } from './phone-kind.ts';
 import {
+  givenInstagram,
   instagramMessageUrl,
   instagramShown,
   instagramUrl,
@@ -82,7 +83,7 @@ export function noticeFromRow(row: BookingNoticeRow): BookingNotice {
     fullName: row.full_name,
     phone: row.phone,
     email: row.email,
-    instagram: row.instagram,
+    instagram: givenInstagram(row.instagram),
     ...(row.answer_token ? { answerToken: row.answer_token } : {}),
   };
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { instagramUrl, mailtoUrl, smsUrl, telUrl, whatsAppUrl } from './reply-links.ts';
+import {
+  givenInstagram,
+  instagramUrl,
+  mailtoUrl,
+  smsUrl,
+  telUrl,
+  whatsAppUrl,
+} from './reply-links.ts';
 
 describe('whatsAppUrl', () => {
   it.each([
@@ -82,7 +89,26 @@ describe('instagramUrl', () => {
     ['javascript:alert(1)', undefined],
     ['@"><script>', undefined],
     ['https://evil.example/amina', undefined],
+    // Names Instagram gives nobody.
+    ['amina..k', undefined],
+    ['.amina', undefined],
+    ['amina.', undefined],
+    ['_amina_', 'https://instagram.com/_amina_'],
   ])('links %j to %j', (typed, url) => {
     expect(instagramUrl(typed)).toBe(url);
+  });
+});
+
+describe('givenInstagram', () => {
+  // "I have none": an account of that name is a stranger's.
+  it.each(['None', 'no', '@nil', 'N.A', 'x', 'XXX', '.', '-'])(
+    'takes %j for not given',
+    (typed) => {
+      expect(givenInstagram(typed)).toBeNull();
+    },
+  );
+
+  it.each(['nonewhere', 'amina.k', 'n_a_s'])('keeps %j', (typed) => {
+    expect(givenInstagram(typed)).toBe(typed);
   });
 });

@@ -83,6 +83,21 @@ function strictEncode(value: string): string {
 }
 
 /**
+ * What visitors type in the optional field to say they have no account: taken
+ * as not given (booking-notice.ts), never as a name to message, which would
+ * send the practitioner's reply, with the booking's details, to a stranger.
+ */
+const noAccount = /^@?(?:none|no|nope|nil|null|nothing|n|na|n\.a|x+|[._-]+)$/i;
+
+/** The Instagram field as given: null when empty, or when it says there is none. */
+export function givenInstagram(stored: string | null): string | null {
+  return stored === null || noAccount.test(stored.trim()) ? null : stored;
+}
+
+/** A dot first, last or twice in a row: a name Instagram gives nobody. */
+const impossibleName = /^\.|\.$|\.\./;
+
+/**
  * The user name in the Instagram field, by the rule that stores it
  * (supabase/functions/_shared/core/booking-rules.ts): rows stored before that rule may still hold `@name`
  * or a profile's address. Undefined when it is not a user name, so that
@@ -91,7 +106,7 @@ function strictEncode(value: string): string {
 export function instagramHandle(stored: string | null): string | undefined {
   if (stored === null) return undefined;
   const handle = normaliseInstagram(stored.trim());
-  return instagramUserName.test(handle) ? handle : undefined;
+  return instagramUserName.test(handle) && !impossibleName.test(handle) ? handle : undefined;
 }
 
 /** The profile's address, `https://instagram.com/<user name>`. */
