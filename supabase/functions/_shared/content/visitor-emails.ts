@@ -50,6 +50,6 @@ export const acknowledgement = {
   reply: `We reply within ${replyWithinHours} hours, by e-mail or Instagram message, to arrange your session.`,
   phone: `If you would rather talk, call or text us on ${phone.display}.`,
   notYou:
-    'If you did not send this request, you can ignore this e-mail: nothing has been booked, and we will not write again unless you reply.',
+    'If you did not send this request, reply to tell us and we will delete it: nothing has been booked.',
   signOff: ['Kind regards,', practiceName] as const,
 } as const;
