@@ -76,6 +76,8 @@ describe('firstNameOf', () => {
   });
 
   it.each([
+    ['Mr Ahmed'],
+    ['Dr. Ali Hassan'],
     ['www.example.com Khan'],
     ['https://spam.example/win Khan'],
     ['Win£100 now'],

@@ -33,6 +33,9 @@ const plainName = new RegExp(
   'u',
 );
 
+/** A title before the name, not a name to greet by. */
+const title = /^(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam)\.?$/i;
+
 /** Longer than any real first name; a longer word is not repeated. */
 const maxFirstNameLength = 30;
 
@@ -44,6 +47,8 @@ const maxFirstNameLength = 30;
 export function firstNameOf(fullName: string): string | undefined {
   const first = fullName.trim().split(/\s+/u)[0] ?? '';
   const length = [...first].length;
+  // "Mr Ahmed": a title, then most likely the family name; "Hello," rather than "Hello Mr,".
+  if (title.test(first)) return undefined;
   return length > 0 && length <= maxFirstNameLength && plainName.test(first) ? first : undefined;
 }
 
