@@ -88,12 +88,14 @@ function giveBackKeptValues(form: HTMLFormElement): void {
     if (input.value === '' && value) input.value = value;
   }
   const keepValues = () => {
-    if (adopted) return;
+    const kept = readKeptForm();
+    // Nothing typed, nothing kept: nothing to write.
+    if (adopted || (!kept && inputs.every(({ input }) => input.value === ''))) return;
     keepForm({
       requestId: null,
       sentRequest: null,
       sentAt: null,
-      ...readKeptForm(),
+      ...kept,
       values: Object.fromEntries(inputs.map(({ field, input }) => [field, input.value])),
     });
   };
