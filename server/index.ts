@@ -44,7 +44,7 @@ import {
   retentionTooShort,
   retentionWarning,
 } from '../supabase/functions/_shared/retention/retention.ts';
-import { ignoredSettings, loadSettings, readDotEnv } from './settings.ts';
+import { ignoredSettings, inTheSettings, loadSettings, readDotEnv } from './settings.ts';
 import { launchPlaceholders } from '../src/content/launch-list.ts';
 import { siteUrlFrom } from '../supabase/functions/_shared/content/site-url.ts';
 
@@ -153,7 +153,7 @@ async function main() {
     console.warn(
       'Warning: no notification channel is configured, so no one will be told of booking requests. ' +
         'They are stored, and `npm run bookings` lists them, but nobody is e-mailed. ' +
-        `Set ${channelSettingsHint} in .env and restart the server (docs/notifications.md).`,
+        `Set ${channelSettingsHint} ${inTheSettings} and restart the server (docs/notifications.md).`,
     );
   }
   // A period too short to purge by deletes nothing, and retentionWarning says why.
@@ -221,7 +221,7 @@ async function checkChannels(channels: readonly NotificationChannel[], config: N
   } catch (error) {
     console.error(
       `Warning: booking requests cannot be e-mailed: ${describeSmtpFailure(error, config.email.smtpUrl)} ` +
-        'Requests are still stored, and their e-mails are retried until they get through: fix SMTP_URL in .env and restart the server.',
+        `Requests are still stored, and their e-mails are retried until they get through: fix SMTP_URL ${inTheSettings} and restart the server.`,
     );
   }
 }
@@ -279,6 +279,7 @@ main().catch((error: unknown) => {
   ];
   console.error(expected.some((type) => error instanceof type) ? (error as Error).message : error);
   const refused = [
+    ConfigError,
     DatabaseRefusedError,
     DataDirOwnerError,
     DataDirNotPrivateError,

@@ -12,6 +12,11 @@ import { loadLimits } from './limits/limits-config.ts';
 import { loadDailySchedule } from '../supabase/functions/_shared/notifications/daily-schedule.ts';
 import { loadNotifyConfig } from '../supabase/functions/_shared/notifications/notify-config.ts';
 import { editDistance } from './cli/suggestions.ts';
+
+const setUpAsDeployMdSays = 'on a server set up as docs/deploy.md says, in /etc/hijama/hijama.env';
+
+/** Where a setting is set, for the messages that say to change one. */
+export const inTheSettings = `in .env (${setUpAsDeployMdSays})`;
 import { loadRetention } from '../supabase/functions/_shared/retention/retention.ts';
 
 /**
@@ -30,7 +35,7 @@ export function readDotEnv(dir: string): Record<string, string> {
     if ((error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
     throw new ConfigError([
       `${path.resolve(file)} exists, but ${userInfo().username}, who runs this, cannot read it: give it to that user (chmod 600 keeps it theirs alone), ` +
-        'or remove it and set the settings in the environment (on a server set up as docs/deploy.md says, in /etc/hijama/hijama.env).',
+        `or remove it and set the settings in the environment (${setUpAsDeployMdSays}).`,
     ]);
   }
   return parseEnv(text) as Record<string, string>;

@@ -1,5 +1,6 @@
 import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { launchPlaceholders } from '../../src/content/launch-list.ts';
+import { inTheSettings } from '../settings.ts';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { periodBefore } from '../../supabase/functions/_shared/retention/period.ts';
@@ -59,7 +60,7 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
     );
     await says(
       server.stderr,
-      'Requests are still stored, and their e-mails are retried until they get through: fix SMTP_URL in .env and restart the server.\n',
+      `Requests are still stored, and their e-mails are retried until they get through: fix SMTP_URL ${inTheSettings} and restart the server.\n`,
     );
     expect(server.stdout()).toContain(
       'Booking requests are notified by e-mail to practice@example.com.\n',
@@ -84,7 +85,7 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
     const warning =
       'Warning: no notification channel is configured, so no one will be told of booking requests. ' +
       'They are stored, and `npm run bookings` lists them, but nobody is e-mailed. ' +
-      `Set ${channelSettingsHint} in .env and restart the server (docs/notifications.md).\n`;
+      `Set ${channelSettingsHint} ${inTheSettings} and restart the server (docs/notifications.md).\n`;
     await says(server.stderr, warning);
   });
 

@@ -357,7 +357,7 @@ export const site = {
     /** Under the failure, so that a request that cannot be sent still reaches the practice; the phone number follows. */
     failureFallback: 'If it keeps failing, call or text us on',
     /** When a send has waited too long for the page's code (src/boot/send-stalled.ts). */
-    sendStalled: `This page has not finished loading, so your request has not been sent yet. If this lasts, check your connection and reload the page (what you typed is kept), or call us on ${phone.display}.`,
+    sendStalled: `This page has not finished loading: your request is not sent yet. If this lasts, check your connection and reload the page (what you typed is kept), or call us on ${phone.display}.`,
     /** When too many requests came in a short time (from this visitor, or from robots). */
     throttled: `Too many requests have come from your connection in a short time. Please try again later, or call us on ${phone.display}. Every request that reached us gets a reply within ${replyWithinHours} hours.`,
     /** The hidden field that only robots fill (a honeypot); people never see it. */
@@ -369,7 +369,7 @@ export const site = {
      * The privacy notice under the form: what is kept, why, for how long, and how
      * to ask for deletion. The period is `retentionMonths`, which the purge follows.
      */
-    privacy: `We keep your name, phone number, e-mail address and Instagram username only to reply to this request and arrange your session, and delete them after ${retentionMonths} months. We never share them or add you to a mailing list. To see or delete them sooner, e-mail ${email}. Until it is sent, what you type stays in this browser tab alone, so that a reload does not lose it.`,
+    privacy: `We keep your name, phone number, e-mail address and Instagram username only to reply and arrange your session, and delete them after ${retentionMonths} months. We never share them or add you to a mailing list. To see or delete them sooner, e-mail ${email}. Until it is sent, what you type stays in this tab alone.`,
     /**
      * The form as a tool for browser assistants (WebMCP, declarative): its name,
      * what it does, what each field means, and what the assistant is told back.
