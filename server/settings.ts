@@ -108,6 +108,9 @@ const settingNames = [
 /** Beginnings only this project's settings have: a name with one that is not a setting is a wrong one. */
 const ownPrefixes = /^(NOTIFY_|SMTP_|BOOKING_LIMIT_|RETENTION)/;
 
+/** Set by others with such a beginning: systemd's (a unit of Type=notify, a container's runtime). */
+const othersSettings = new Set(['NOTIFY_SOCKET']);
+
 /**
  * One warning for each variable that is set but ignored: one that is not a
  * setting but is spelt close to one (`SMTP_ULR`, `RETENTON`), or begins as
@@ -117,7 +120,11 @@ const ownPrefixes = /^(NOTIFY_|SMTP_|BOOKING_LIMIT_|RETENTION)/;
  * `HOME`), which must not be mistaken for ours.
  */
 export function ignoredSettings(env: Env): string[] {
-  const known = new Set<string>([...settingNames, ...Object.keys(retiredSettings)]);
+  const known = new Set<string>([
+    ...settingNames,
+    ...Object.keys(retiredSettings),
+    ...othersSettings,
+  ]);
   const misspelt = Object.keys(env)
     .filter((name) => !known.has(name) && /^[A-Z][A-Z0-9_]*$/.test(name))
     .flatMap((name) => {

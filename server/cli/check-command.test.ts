@@ -155,9 +155,12 @@ describe('npx hijama check', () => {
       SMTP_ULR: 'smtp://127.0.0.1:1',
       RETENTON: '6mo',
       NOTIFY_ACKNOWLEDGEMENT: 'off',
+      // systemd's, under Type=notify: not a wrong one.
+      NOTIFY_SOCKET: '/run/systemd/notify',
     });
     const result = await run([], (io) => check(io, filledIn));
     expect(result.code).toBe(1);
+    expect(result.stdout).not.toContain('NOTIFY_SOCKET');
     expect(result.stdout).toContain(
       'FIX  SMTP_ULR is not a setting, so it is ignored. Did you mean SMTP_URL?',
     );
