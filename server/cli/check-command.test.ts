@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,6 +94,27 @@ describe('npx hijama check', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`FIX  SITE_URL is still the example ${practice.url}`);
     expect(result.stderr).toBe('1 thing to fix before going live (FIX above).\n');
+  });
+
+  it('fails on a built site that names another address than SITE_URL', async () => {
+    writeDotEnv({});
+    const dist = path.join(workDir(), 'dist');
+    mkdirSync(dist, { recursive: true });
+    const builtFor = (url: string) =>
+      writeFileSync(path.join(dist, 'index.html'), `<link rel="canonical" href="${url}" />`);
+    try {
+      // Built without SITE_URL: the example's address.
+      builtFor(practice.url);
+      const stale = await run([], (io) => check(io, filledIn));
+      expect(stale.code).toBe(1);
+      expect(stale.stdout).toContain(
+        `FIX  The site in ${dist} was built for ${practice.url}, not SITE_URL (https://www.clinic.test/): its canonical link and sitemap name that address. Build it again with SITE_URL set (\`npm run build\`).`,
+      );
+      builtFor('https://www.clinic.test/');
+      expect((await run([], (io) => check(io, filledIn))).stdout).not.toContain('was built for');
+    } finally {
+      rmSync(dist, { recursive: true });
+    }
   });
 
   it('passes on content filled in, and its test e-mail and push arrive, with no booking made', async () => {
