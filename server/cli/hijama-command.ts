@@ -446,15 +446,21 @@ async function purge(
     return 0;
   }
   const requests = plural(count, 'booking request');
-  const shown = await listRequests(db, {
-    before: cutoff,
-    limit: purgePreviewRows,
-    oldestFirst: false,
-  });
-  await io.out(
-    `${requests} ${when}, from ${description}:\n\n${formatTable(shown)}` +
-      (count > shown.length ? `…and ${count - shown.length} older.\n` : ''),
-  );
+  // Shown only to someone deciding: from cron (--yes, or no terminal to ask on) the
+  // output goes to a mail or a log, which would keep the erased requests' names.
+  if (dryRun || (!confirmed && io.ask)) {
+    const shown = await listRequests(db, {
+      before: cutoff,
+      limit: purgePreviewRows,
+      oldestFirst: false,
+    });
+    await io.out(
+      `${requests} ${when}, from ${description}:\n\n${formatTable(shown)}` +
+        (count > shown.length ? `…and ${count - shown.length} older.\n` : ''),
+    );
+  } else {
+    await io.out(`${requests} ${when}, from ${description}.\n`);
+  }
   if (dryRun) {
     await io.out('\nNothing deleted (--dry-run).\n');
     return 0;
