@@ -287,12 +287,20 @@ describe.each(testEngines('daily'))('the daily run on $name', (engine) => {
     });
   });
 
-  it('still purges, once a day, with the summary off', async () => {
+  it("still purges, once a day, with the summary off, and the visitors' networks older than the limits' hour", async () => {
     await storeRequest('2025-10-20T12:00:00Z', 'Last Year');
+    await harness.db.query(
+      `insert into app_private.booking_clients (network, email_digest, created_at)
+       values ('198.51.100.7', 'x', '2026-11-04T18:00:00Z'), ('198.51.100.8', 'y', '2026-11-05T06:30:00Z')`,
+    );
     const peer = await smtpPeer();
     const off = { schedule: { at: seven, summary: false } };
     const done = await run('2026-11-05T07:00:00Z', [emailTo(peer.port)], off);
     expect(done).toEqual({ outcome: 'done', day: '2026-11-05', purged: 1 });
+    const { rows: networks } = await harness.db.query<{ network: string }>(
+      'select network from app_private.booking_clients',
+    );
+    expect(networks).toEqual([{ network: '198.51.100.8' }]);
     await storeRequest('2025-10-21T12:00:00Z', 'Also Last Year');
     expect((await run('2026-11-05T08:00:00Z', [emailTo(peer.port)], off)).outcome).toBe(
       'already done',

@@ -74,6 +74,13 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
   const run = await claimDay(db, queue, day);
   if (!run) return { outcome: 'already done', day };
 
+  // The visitors' networks that the limits count over an hour (20261201000100_limits.sql):
+  // a booking clears the older ones, but a quiet site would keep them, addresses, for good.
+  await db.query(
+    `delete from app_private.booking_clients where created_at <= $1::timestamptz - interval '1 hour'`,
+    [now.toISOString()],
+  );
+
   let retention: RetentionReport = { kind: 'off' };
   let purged: number | undefined;
   const tooShort = options.retention && retentionTooShort(options.retention);
