@@ -13,7 +13,7 @@ import { resolveClientAddress } from './limits/client-address.ts';
 import { clientNetwork } from './limits/client-network.ts';
 import { createRateLimiter } from './limits/rate-limiter.ts';
 import { createRequestsInProgress } from './limits/requests-in-progress.ts';
-import { isLoopback, trustedProxies } from './limits/trusted-proxies.ts';
+import { mayBeProxy, trustedProxies } from './limits/trusted-proxies.ts';
 import type { LimitsConfig } from './limits/limits-config.ts';
 import { maxBodyBytes } from './routes/bookings.ts';
 import { createRestHandler, restPrefix, type RestDeps } from './routes/rest.ts';
@@ -71,20 +71,21 @@ export function createApp(deps: AppDeps): RequestListener {
   let warnedOfUntrustedProxy = false;
 
   /**
-   * A proxy on this machine that is not trusted makes every visitor one
-   * client, the proxy's address, sharing one set of limits: worth a warning,
-   * once, at the first request it passes on (a page, usually).
+   * A proxy that is not trusted makes every visitor one client, the proxy's
+   * address, sharing one set of limits: worth a warning, once, at the first
+   * request it passes on (a page, usually). A proxy connects from this machine
+   * or a private network (a container's host, a load balancer); a visitor
+   * from there writing X-Forwarded-For is rare.
    */
   const noticeUntrustedProxy = (req: IncomingMessage) => {
-    if (warnedOfUntrustedProxy || !proxies.none) return;
-    if (req.headers['x-forwarded-for'] === undefined || !isLoopback(req.socket.remoteAddress)) {
-      return;
-    }
+    const peer = req.socket.remoteAddress;
+    if (warnedOfUntrustedProxy || req.headers['x-forwarded-for'] === undefined) return;
+    if (!mayBeProxy(peer) || proxies.has(peer!)) return;
     warnedOfUntrustedProxy = true;
     logWarning(
-      'Warning: requests from this machine carry X-Forwarded-For, so a reverse proxy seems to be in front, ' +
-        "but TRUST_PROXY is unset: every visitor counts as the proxy's address and shares one set of limits. " +
-        'For a proxy on the same machine (Caddy, deploy/Caddyfile), set TRUST_PROXY=loopback (docs/configuration.md).',
+      `Warning: requests from ${peer} carry X-Forwarded-For, so a reverse proxy seems to be in front, ` +
+        `but TRUST_PROXY ${proxies.none ? 'is unset' : 'does not list it'}: every visitor counts as the proxy's address and shares one set of limits. ` +
+        'Set TRUST_PROXY to loopback for a proxy on the same machine (Caddy, deploy/Caddyfile), or to its address or range (docs/configuration.md).',
     );
   };
 

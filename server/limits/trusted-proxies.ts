@@ -18,6 +18,24 @@ export function isLoopback(address: string | undefined): boolean {
   return address !== undefined && matches(loopback, address);
 }
 
+/**
+ * Where a reverse proxy in front of the server connects from: this machine,
+ * a private network (a container's host, another machine of the same
+ * network), carrier-grade NAT, unique-local or link-local IPv6.
+ */
+const proxyNetworks = new BlockList();
+proxyNetworks.addSubnet('10.0.0.0', 8, 'ipv4');
+proxyNetworks.addSubnet('172.16.0.0', 12, 'ipv4');
+proxyNetworks.addSubnet('192.168.0.0', 16, 'ipv4');
+proxyNetworks.addSubnet('100.64.0.0', 10, 'ipv4');
+proxyNetworks.addSubnet('fc00::', 7, 'ipv6');
+proxyNetworks.addSubnet('fe80::', 10, 'ipv6');
+
+/** Whether a connection from `address` may well be a proxy's: this machine's, or a private network's. */
+export function mayBeProxy(address: string | undefined): boolean {
+  return address !== undefined && (isLoopback(address) || matches(proxyNetworks, address));
+}
+
 interface ProxyRange {
   address: string;
   prefix: number;

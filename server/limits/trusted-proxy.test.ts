@@ -72,8 +72,24 @@ describe.each(testEngines('trusted-proxy', {}))('the client of a request, on $na
       expect(await bookFrom(server.baseUrl, '127.0.0.4', { 'X-Forwarded-For': client })).toBe(201);
     }
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('TRUST_PROXY=loopback');
+    expect(warnings[0]).toMatch(
+      /^Warning: requests from \S+ carry X-Forwarded-For, .* but TRUST_PROXY is unset: .* Set TRUST_PROXY to loopback/,
+    );
     // Until then, every visitor is the proxy.
     expect(await countedNetworks(opened.db)).toEqual(['127.0.0.4', '127.0.0.4', '127.0.0.4']);
+  });
+
+  it('warns too when the proxy is another than the one trusted (a container host, a load balancer)', async () => {
+    const server = await start({ trustProxy: ['127.0.0.2'] });
+    expect(await bookFrom(server.baseUrl, '127.0.0.2', { 'X-Forwarded-For': '203.0.113.7' })).toBe(
+      201,
+    );
+    expect(warnings).toEqual([]);
+    expect(await bookFrom(server.baseUrl, '127.0.0.5', { 'X-Forwarded-For': '203.0.113.8' })).toBe(
+      201,
+    );
+    expect(warnings).toEqual([
+      expect.stringMatching(/^Warning: requests from 127\.0\.0\.5 .* TRUST_PROXY does not list it/),
+    ]);
   });
 });
