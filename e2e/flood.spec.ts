@@ -93,3 +93,19 @@ test('when no challenge can be had, the visitor gets the form’s failure messag
   await expect(page.getByLabel(copy.labels.email)).toHaveValue(email);
   expect(await storedRows(email)).toEqual([]);
 });
+
+test('a page older than the site, whose proof-of-work code is gone, says to reload, keeping what was typed', async ({
+  page,
+}) => {
+  // As after an update of the site: the page's own file names are no longer served.
+  await page.route(/\/assets\/proof-of-work-solver-[\w-]+\.js$/, (route) =>
+    route.fulfill({ status: 404 }),
+  );
+  const email = uniqueEmail('flood-outdated');
+  await openView(page, 'contact', server.url);
+  await fillForm(page, email);
+  await page.getByRole('button', { name: copy.submit }).click();
+  await expect(page.getByRole('alert')).toHaveText(copy.outdated);
+  await expect(page.getByLabel(copy.labels.email)).toHaveValue(email);
+  expect(await storedRows(email)).toEqual([]);
+});

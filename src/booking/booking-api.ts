@@ -68,13 +68,34 @@ export async function sendBookingRequest(row: BookingRow & { website?: string })
   }
 }
 
+/**
+ * The code a send needs did not come while the API answered: the site was
+ * updated since the page loaded, and its files have new names. Only a reload
+ * brings them; trying again cannot.
+ */
+class PageOutdatedError extends Error {
+  constructor(options: { cause: unknown }) {
+    super('The page is older than the site: its code for the proof of work is gone', options);
+    this.name = 'PageOutdatedError';
+  }
+}
+
+/** True when the page must be reloaded before it can send. */
+export function isPageOutdated(error: unknown): boolean {
+  return error instanceof PageOutdatedError;
+}
+
 /** The X-Booking-Proof header's value: a new challenge from the API, solved in Web Workers. */
 async function proveWork(requestChallenge: () => Promise<unknown>): Promise<string> {
   // The solver's code arrives while the challenge does.
-  const [{ solveBookingChallenge }, challenge] = await Promise.all([
+  const [solver, answer] = await Promise.allSettled([
     import('./proof-of-work-solver.ts'),
     requestChallenge(),
   ]);
+  if (answer.status === 'rejected') throw answer.reason;
+  if (solver.status === 'rejected') throw new PageOutdatedError({ cause: solver.reason });
+  const { solveBookingChallenge } = solver.value;
+  const challenge = answer.value;
   if (!isBookingChallenge(challenge)) {
     throw new BookingRequestError('The API answered no challenge', undefined, undefined);
   }

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { bookingFields } from '../../supabase/functions/_shared/core/booking-rules.ts';
 import { toBookingRow } from '../../supabase/functions/_shared/core/booking-row.ts';
-import { isThrottled, sendBookingRequest } from './booking-api.ts';
+import { isPageOutdated, isThrottled, sendBookingRequest } from './booking-api.ts';
 import { keepForm, readKeptForm } from './kept-in-tab.ts';
 import {
   bookingFormReducer,
@@ -107,7 +107,12 @@ export function submitBookingForm(
     () => settle({ type: 'succeeded' }),
     (error: unknown) => {
       console.error('The booking request could not be sent:', error);
-      return settle({ type: 'failed', reason: isThrottled(error) ? 'throttled' : 'error' });
+      const reason = isThrottled(error)
+        ? 'throttled'
+        : isPageOutdated(error)
+          ? 'outdated'
+          : 'error';
+      return settle({ type: 'failed', reason });
     },
   );
   void inFlight.then(onSettled);

@@ -25,12 +25,20 @@ const copy = site.bookingForm;
 const { phone } = site.contactDetails;
 const failureFallbackId = 'booking-failure-fallback';
 
+/** What the form says of a failed send, by its reason (submission.ts). */
+const failureMessages = {
+  error: copy.failure,
+  throttled: copy.throttled,
+  outdated: copy.outdated,
+} as const;
+
 /** What an assistant that submitted the form is told of the state it ended in. */
 function agentReplyFor(settled: BookingFormState): string {
   const { replies } = copy.agentTool;
   if (settled.status === 'success') return replies.sent;
   if (settled.status === 'error') {
-    return settled.failureReason === 'throttled' ? copy.throttled : replies.failed;
+    const reason = settled.failureReason;
+    return reason === 'error' ? replies.failed : failureMessages[reason];
   }
   return replies.refused(
     bookingFields
@@ -226,7 +234,7 @@ export function BookingForm() {
               aria-describedby={throttled ? undefined : failureFallbackId}
             >
               <CircleAlert aria-hidden="true" className="form-failure-icon" />
-              {throttled ? copy.throttled : copy.failure}
+              {failureMessages[state.failureReason]}
             </p>
             {throttled ? null : (
               <p className="form-failure-fallback" id={failureFallbackId}>

@@ -13,8 +13,11 @@ import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 /** Where a booking request stands (specification, section 4). */
 type SubmissionStatus = 'idle' | 'submitting' | 'success' | 'error';
 
-/** Why sending failed: an error, or too many requests in a short time. */
-type FailureReason = 'error' | 'throttled';
+/**
+ * Why sending failed: an error, too many requests in a short time, or a page
+ * older than the site, which must be reloaded to send.
+ */
+type FailureReason = 'error' | 'throttled' | 'outdated';
 
 export interface BookingFormState {
   values: BookingForm;
