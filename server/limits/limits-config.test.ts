@@ -56,22 +56,26 @@ describe('the limits read from the environment', () => {
     },
   );
 
-  it.each(['0.0.0.0/0', '::/0', '::ffff:0:0/96', '10.0.0.0/7', '2001::/31', '::ffff:128.0.0.0/97'])(
+  it.each(['0.0.0.0/0', '::/0', '::ffff:0:0/96', '10.0.0.0/7', '2001::/27', '::ffff:128.0.0.0/97'])(
     'refuses TRUST_PROXY=%s, which trusts everyone',
     (range) => {
       expect(() => loadLimits({ TRUST_PROXY: `loopback,${range}` })).toThrow(
         `TRUST_PROXY: "${range}" trusts everyone: any client in it could choose its own address. ` +
-          'List your proxies themselves: ranges of at least /8 for IPv4 and /32 for IPv6, or loopback.',
+          'List your proxies themselves: ranges of at least /8 for IPv4 and /28 for IPv6, or loopback.',
       );
     },
   );
 
-  it.each(['10.0.0.0/8', '2001:db8::/32', '::ffff:10.0.0.0/104', '::ffff:192.0.2.10'])(
-    'takes TRUST_PROXY=%s, a range of proxies',
-    (range) => {
-      expect(loadLimits({ TRUST_PROXY: range }).trustProxy).toEqual([range]);
-    },
-  );
+  // Cloudflare's widest published range among them.
+  it.each([
+    '10.0.0.0/8',
+    '2001:db8::/32',
+    '2a06:98c0::/29',
+    '::ffff:10.0.0.0/104',
+    '::ffff:192.0.2.10',
+  ])('takes TRUST_PROXY=%s, a range of proxies', (range) => {
+    expect(loadLimits({ TRUST_PROXY: range }).trustProxy).toEqual([range]);
+  });
 
   it('reads TRUST_PROXY as a list of addresses and ranges, and false or nothing as none', () => {
     expect(loadLimits({ TRUST_PROXY: ' 192.0.2.10 ,2001:db8::/48,LOOPBACK' }).trustProxy).toEqual([

@@ -56,13 +56,14 @@ function parseEntry(entry: string): ProxyRange | 'loopback' | undefined {
 }
 
 /**
- * A range wider than a /8 (IPv4) or a /32 (IPv6) is no set of proxies but a
+ * A range wider than a /8 (IPv4) or a /28 (IPv6) is no set of proxies but a
  * good part of the internet: 0.0.0.0/0, ::/0, or ::ffff:0:0/96, every IPv4
  * client as the server may see it (an IPv4-mapped IPv6 address).
  */
 function trustsEveryone({ address, prefix, family }: ProxyRange): boolean {
   if (family === 'ipv4') return prefix < 8;
-  if (prefix < 32) return true;
+  // Not 32: Cloudflare publishes 2a06:98c0::/29 among the ranges to trust.
+  if (prefix < 28) return true;
   // A range of IPv4-mapped addresses is judged as the IPv4 range it holds.
   const mappedIpv4 = new BlockList();
   mappedIpv4.addSubnet('::ffff:0:0', 96, 'ipv6');
@@ -111,7 +112,7 @@ export function readTrustProxySetting(setting: string | undefined): {
     if (range !== 'loopback' && trustsEveryone(range)) {
       return [
         `TRUST_PROXY: "${entry}" trusts everyone: any client in it could choose its own address. ` +
-          'List your proxies themselves: ranges of at least /8 for IPv4 and /32 for IPv6, or loopback.',
+          'List your proxies themselves: ranges of at least /8 for IPv4 and /28 for IPv6, or loopback.',
       ];
     }
     return [];
