@@ -204,7 +204,9 @@ for (const { what, shown, tokenFor, says } of refusedTokens) {
   });
 }
 
-test('a lost connection says to try again, and trying again marks it', async ({ page }) => {
+test('a lost connection says to try again, and trying again marks it, or undoes it', async ({
+  page,
+}) => {
   const bookingId = await storeBooking();
   await openAnswerPage(page, `#answer=${await answerToken(bookingId)}`);
   await page.route('**/rest/v1/rpc/**', (route) => route.abort('internetdisconnected'));
@@ -216,6 +218,16 @@ test('a lost connection says to try again, and trying again marks it', async ({ 
   await markButton(page).click();
   await expect(page.getByText(copy.answeredHeading)).toBeVisible();
   expect(await answeredAt(bookingId)).toBeInstanceOf(Date);
+
+  // An Undo that does not go through leaves it answered: what is offered again is Undo.
+  await page.route('**/rest/v1/rpc/**', (route) => route.abort('internetdisconnected'));
+  await undoButton(page).click();
+  await expect(page.getByText(copy.failed)).toBeVisible();
+  await expect(markButton(page)).toHaveCount(0);
+  await page.unroute('**/rest/v1/rpc/**');
+  await undoButton(page).click();
+  await expect(page.getByText(copy.unmarkedHeading)).toBeVisible();
+  expect(await answeredAt(bookingId)).toBeUndefined();
 });
 
 test('a link cut short is refused at once, without asking the server', async ({ page }) => {

@@ -32,8 +32,14 @@ export function AnswerView() {
   useNoIndex(`${answerPage.heading} · ${site.practiceName}`);
   const result = useRef<HTMLDivElement>(null);
 
-  const canMark = ['ready', 'marking', 'failed', 'unmarked'].includes(state.kind);
-  const canUndo = state.kind === 'answered' || state.kind === 'undoing';
+  // What a failure offers again is what failed: an Undo that did not go through leaves
+  // the request answered, which a button to mark it would not mend.
+  const [lastAsked, setLastAsked] = useState<'marking' | 'undoing'>('marking');
+  const failed = state.kind === 'failed';
+  const canMark =
+    ['ready', 'marking', 'unmarked'].includes(state.kind) || (failed && lastAsked === 'marking');
+  const canUndo =
+    state.kind === 'answered' || state.kind === 'undoing' || (failed && lastAsked === 'undoing');
   // The button tapped goes once it has done its work (another takes its
   // place): focus moves to what it ended in rather than falling back to the
   // top of the page.
@@ -46,6 +52,7 @@ export function AnswerView() {
   /** Shows `pending` while `call` asks the API, then what it answered. */
   async function ask(pending: 'marking' | 'undoing', call: typeof markAnswered) {
     if (!link) return;
+    setLastAsked(pending);
     setState({ kind: pending });
     setState(await call(link.token));
   }
