@@ -81,31 +81,30 @@ test('during a flood the form proves its work by itself: the visitor sees only "
   expect(await accessibilityViolations(page)).toEqual([]);
 });
 
-test('when no challenge can be had, the visitor gets the form’s failure message', async ({
-  page,
-}) => {
-  await page.route('**/rest/v1/rpc/booking_challenge', (route) => route.abort());
-  const email = uniqueEmail('flood-unsolved');
-  await openView(page, 'contact', server.url);
-  await fillForm(page, email);
-  await page.getByRole('button', { name: copy.submit }).click();
-  await expect(page.getByRole('alert')).toHaveText(copy.failure);
-  await expect(page.getByLabel(copy.labels.email)).toHaveValue(email);
-  expect(await storedRows(email)).toEqual([]);
-});
-
-test('a page older than the site, whose proof-of-work code is gone, says to reload, keeping what was typed', async ({
-  page,
-}) => {
-  // As after an update of the site: the page's own file names are no longer served.
-  await page.route(/\/assets\/proof-of-work-solver-[\w-]+\.js$/, (route) =>
-    route.fulfill({ status: 404 }),
-  );
-  const email = uniqueEmail('flood-outdated');
-  await openView(page, 'contact', server.url);
-  await fillForm(page, email);
-  await page.getByRole('button', { name: copy.submit }).click();
-  await expect(page.getByRole('alert')).toHaveText(copy.outdated);
-  await expect(page.getByLabel(copy.labels.email)).toHaveValue(email);
-  expect(await storedRows(email)).toEqual([]);
-});
+for (const { what, route, message } of [
+  {
+    what: 'when no challenge can be had, the visitor gets the form’s failure message',
+    route: (page: Page) => page.route('**/rest/v1/rpc/booking_challenge', (route) => route.abort()),
+    message: copy.failure,
+  },
+  {
+    what: 'a page older than the site, whose proof-of-work code is gone, says to reload',
+    // As after an update of the site: the page's own file names are no longer served.
+    route: (page: Page) =>
+      page.route(/\/assets\/proof-of-work-solver-[\w-]+\.js$/, (route) =>
+        route.fulfill({ status: 404 }),
+      ),
+    message: copy.outdated,
+  },
+]) {
+  test(`${what}, keeping what was typed`, async ({ page }) => {
+    await route(page);
+    const email = uniqueEmail('flood-unsolved');
+    await openView(page, 'contact', server.url);
+    await fillForm(page, email);
+    await page.getByRole('button', { name: copy.submit }).click();
+    await expect(page.getByRole('alert')).toHaveText(message);
+    await expect(page.getByLabel(copy.labels.email)).toHaveValue(email);
+    expect(await storedRows(email)).toEqual([]);
+  });
+}
