@@ -1,8 +1,9 @@
 import { useSyncExternalStore } from 'react';
-import { bookingFields } from '../../supabase/functions/_shared/core/booking-rules.ts';
+import type { BookingField } from '../../supabase/functions/_shared/core/booking-rules.ts';
 import { toBookingRow } from '../../supabase/functions/_shared/core/booking-row.ts';
 import { isPageOutdated, isThrottled, sendBookingRequest } from './booking-api.ts';
-import { keepForm, readKeptForm } from './kept-in-tab.ts';
+import { formValues } from './form-before-app.ts';
+import { keepState, readKeptForm } from './kept-in-tab.ts';
 import {
   bookingFormReducer,
   initialBookingFormState,
@@ -41,13 +42,10 @@ export function newRequestId(): string {
 function keptState(): BookingFormState {
   const kept = readKeptForm();
   if (!kept) return initialBookingFormState;
-  const { values, requestId, sentRequest, sentAt } = kept;
   return {
     ...initialBookingFormState,
-    values: { ...initialBookingFormState.values, ...values },
-    requestId,
-    sentRequest,
-    sentAt,
+    ...kept,
+    values: { ...initialBookingFormState.values, ...kept.values },
   };
 }
 
@@ -56,17 +54,7 @@ export function dispatchBookingForm(event: BookingFormEvent): void {
   const next = bookingFormReducer(state, event);
   if (next === state) return;
   state = next;
-  const typed = Object.values(state.values).some((value) => value !== '');
-  keepForm(
-    state.status === 'success' || (!typed && state.requestId === null)
-      ? undefined
-      : {
-          values: state.values,
-          requestId: state.requestId,
-          sentRequest: state.sentRequest,
-          sentAt: state.sentAt,
-        },
-  );
+  keepState(state);
   for (const listener of listeners) listener();
 }
 
@@ -77,10 +65,8 @@ export function dispatchBookingForm(event: BookingFormEvent): void {
  * browser assistant without typing.
  */
 export function takeFormValues(form: HTMLFormElement): void {
-  const values = new FormData(form);
-  for (const field of bookingFields) {
-    const value = values.get(field);
-    if (typeof value === 'string') dispatchBookingForm({ type: 'edited', field, value });
+  for (const [field, value] of Object.entries(formValues(form)) as [BookingField, string][]) {
+    dispatchBookingForm({ type: 'edited', field, value });
   }
 }
 

@@ -16,7 +16,10 @@
  */
 import { bookingFormClass, sendAskedAttribute } from '../boot/protocol.ts';
 import { noticeIfSendStalls } from '../boot/send-stalled.ts';
-import { bookingFields } from '../../supabase/functions/_shared/core/booking-rules.ts';
+import {
+  bookingFields,
+  type BookingForm,
+} from '../../supabase/functions/_shared/core/booking-rules.ts';
 import { keepForm, readKeptForm } from './kept-in-tab.ts';
 
 /** A submit made by a browser assistant (WebMCP draft): it can be answered with the outcome. */
@@ -72,32 +75,36 @@ export function takeHeldSend(): HeldSend | null {
   return send;
 }
 
+/** What the form's fields hold, by field (a field it lacks left out). */
+export function formValues(form: HTMLFormElement): Partial<BookingForm> {
+  return Object.fromEntries(
+    bookingFields.flatMap((field) => {
+      const input = form.elements.namedItem(field) as HTMLInputElement | null;
+      return input ? [[field, input.value]] : [];
+    }),
+  );
+}
+
 /**
  * Fills the form's empty fields with what was kept in this tab before a
  * reload (kept-in-tab.ts), and keeps what is typed until the app adopts the
  * form, whose state keeps it from then on.
  */
 function giveBackKeptValues(form: HTMLFormElement): void {
-  const inputs = bookingFields.flatMap((field) => {
-    const input = form.elements.namedItem(field) as HTMLInputElement | null;
-    return input ? [{ field, input }] : [];
-  });
   const kept = readKeptForm();
-  for (const { field, input } of inputs) {
-    const value = kept?.values[field];
-    if (input.value === '' && value) input.value = value;
+  for (const [field, value] of Object.entries(kept?.values ?? {})) {
+    const input = form.elements.namedItem(field) as HTMLInputElement | null;
+    if (input?.value === '' && value) input.value = value;
   }
+  // Before the app, only the values change: the id of a send is the app's.
+  const sent = { requestId: null, sentRequest: null, sentAt: null, ...kept };
+  let keeping = kept !== undefined;
   const keepValues = () => {
-    const kept = readKeptForm();
+    const values = formValues(form);
     // Nothing typed, nothing kept: nothing to write.
-    if (adopted || (!kept && inputs.every(({ input }) => input.value === ''))) return;
-    keepForm({
-      requestId: null,
-      sentRequest: null,
-      sentAt: null,
-      ...kept,
-      values: Object.fromEntries(inputs.map(({ field, input }) => [field, input.value])),
-    });
+    if (adopted || (!keeping && Object.values(values).every((value) => value === ''))) return;
+    keeping = true;
+    keepForm({ ...sent, values });
   };
   // Now too: what was typed before this script came (a slow connection) is kept.
   keepValues();

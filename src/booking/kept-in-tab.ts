@@ -2,6 +2,7 @@ import {
   bookingFields,
   type BookingForm,
 } from '../../supabase/functions/_shared/core/booking-rules.ts';
+import type { BookingFormState } from './submission.ts';
 
 /**
  * What the visitor typed in the booking form, kept in this browser tab
@@ -12,13 +13,9 @@ import {
  * device; closing the tab deletes it. Written by the pre-rendered form before
  * the app (form-before-app.ts), then by the form's state (booking-form-store.ts).
  */
-export interface KeptForm {
+export type KeptForm = Pick<BookingFormState, 'requestId' | 'sentRequest' | 'sentAt'> & {
   values: Partial<BookingForm>;
-  /** As in BookingFormState: a send after the reload of a request already sent carries its id. */
-  requestId: string | null;
-  sentRequest: string | null;
-  sentAt: number | null;
-}
+};
 
 const storageKey = 'booking-form';
 
@@ -42,7 +39,15 @@ export function readKeptForm(): KeptForm | undefined {
   };
 }
 
-/** Keeps `form`, or forgets what was kept (undefined: sent, or nothing typed). */
+/** Keeps what the form's state holds, or forgets it once sent or when nothing is typed. */
+export function keepState(state: BookingFormState): void {
+  const { values, requestId, sentRequest, sentAt } = state;
+  const typed = Object.values(values).some((value) => value !== '');
+  const kept = state.status !== 'success' && (typed || requestId !== null);
+  keepForm(kept ? { values, requestId, sentRequest, sentAt } : undefined);
+}
+
+/** Keeps `form`, or forgets what was kept (undefined). */
 export function keepForm(form: KeptForm | undefined): void {
   try {
     if (form) sessionStorage.setItem(storageKey, JSON.stringify(form));
