@@ -1,3 +1,4 @@
+import { smtpPort } from '../../supabase/functions/_shared/notifications/channels.ts';
 import {
   describeError,
   withoutAddresses,
@@ -18,7 +19,7 @@ function addressOf(smtpUrl: string) {
   } catch {
     user = url.username;
   }
-  return { host: url.hostname, port: url.port || (secure ? '465' : '587'), user, secure };
+  return { host: url.hostname, port: smtpPort(url), user, secure };
 }
 
 /** The line printed when the check passes. */

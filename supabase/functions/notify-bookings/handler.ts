@@ -22,6 +22,7 @@ import { runDaily } from '../_shared/notifications/daily-run.ts';
 import { loadDailySchedule, type DailySchedule } from '../_shared/notifications/daily-schedule.ts';
 import { createOutbox, type Outbox } from '../_shared/notifications/outbox.ts';
 import { createChannels, createConfiguredNotifier } from '../_shared/notifications/setup.ts';
+import { smtpPort } from '../_shared/notifications/channels.ts';
 import type { Period } from '../_shared/retention/period.ts';
 import { loadRetention } from '../_shared/retention/retention.ts';
 import { sameSecret } from '../_shared/same-secret.ts';
@@ -202,8 +203,7 @@ async function requireOutbox(db: Database): Promise<Outbox> {
  * to such an SMTP_URL waits for its timeout and fails, however right the rest.
  */
 function closedPortWarning(smtpUrl: string): string | undefined {
-  const url = new URL(smtpUrl);
-  const port = url.port || (url.protocol === 'smtps:' ? '465' : '587');
+  const port = smtpPort(new URL(smtpUrl));
   if (port !== '25' && port !== '587') return undefined;
   return `SMTP_URL uses port ${port}, which Supabase's Edge Functions may not connect to: no e-mail can leave. Use the mail server's port 465 (smtps://…:465; docs/notifications.md, "The e-mail account: implicit TLS on port 465").`;
 }

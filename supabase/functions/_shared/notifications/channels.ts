@@ -48,6 +48,11 @@ export const smtpTimeouts = {
   socketTimeout: 20_000,
 };
 
+/** The port SMTP_URL names, or the one nodemailer takes for its scheme: 465 for smtps://, else 587. */
+export function smtpPort(url: URL): string {
+  return url.port || (url.protocol === 'smtps:' ? '465' : '587');
+}
+
 /** The SMTP connection of SMTP_URL, with timeouts that keep a dead server from holding a send. */
 export function createMailTransport(smtpUrl: string) {
   return nodemailer.createTransport({ url: smtpUrl, ...smtpTimeouts });
