@@ -7,14 +7,11 @@ import { ConfigError } from '../supabase/functions/_shared/config.ts';
 import { createBookingAnswers } from '../supabase/functions/_shared/db/booking-answers.ts';
 import { createBookingChallengeIssuer } from './db/booking-challenge.ts';
 import { createBookingsRepository } from '../supabase/functions/_shared/db/bookings-repository.ts';
-import { DataDirLockedError } from './db/data-dir-lock.ts';
-import {
-  DatabaseRefusedError,
-  DatabaseUnavailableError,
-} from '../supabase/functions/_shared/db/database.ts';
-import { MigrationError, MigrationRefusedError } from './db/migrate.ts';
+import { DatabaseRefusedError } from '../supabase/functions/_shared/db/database.ts';
+import { MigrationRefusedError } from './db/migrate.ts';
 import { createHttpServer } from './http/http-server.ts';
-import { DatabaseRoleError, openDatabase, type OpenedDatabase } from './db/open-database.ts';
+import { openDatabase, type OpenedDatabase } from './db/open-database.ts';
+import { plainMessage } from './setup-errors.ts';
 import {
   checkDataDirIsPrivate,
   refusedSetupExitStatus,
@@ -265,19 +262,9 @@ class CannotListenError extends Error {
 }
 
 main().catch((error: unknown) => {
-  // Problems of set-up (configuration, lock, database, port) are explained by
+  // Problems of set-up (configuration, lock, database, disk, port) are explained by
   // their message alone; anything else keeps its stack.
-  const expected = [
-    ConfigError,
-    DataDirLockedError,
-    DataDirNotPrivateError,
-    DataDirOwnerError,
-    DatabaseRoleError,
-    DatabaseUnavailableError,
-    MigrationError,
-    CannotListenError,
-  ];
-  console.error(expected.some((type) => error instanceof type) ? (error as Error).message : error);
+  console.error(plainMessage(error, [CannotListenError]) ?? error);
   const refused = [
     ConfigError,
     DatabaseRefusedError,

@@ -26,7 +26,7 @@ import { entryPointCommand, hijamaEntry, spawnEntryPoint } from '../testing/proc
 import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
 import { askOnTerminal } from './cli-io.ts';
 import { commandNames } from './commands.ts';
-import { plainMessage } from './hijama-command.ts';
+import { plainMessage } from '../setup-errors.ts';
 import { runCommand } from '../testing/command-run.ts';
 import { storeWaitingRequest } from '../testing/answer-fixtures.ts';
 import {

@@ -2,7 +2,6 @@ import {
   channelSettingsHint,
   type NotifyConfig,
 } from '../../supabase/functions/_shared/notifications/notify-config.ts';
-import { ConfigError } from '../../supabase/functions/_shared/config.ts';
 import { shortReference } from '../../supabase/functions/_shared/core/booking-reference.ts';
 import { BackupFileError, RestoreRefusedError } from '../db/backup.ts';
 import {
@@ -14,14 +13,8 @@ import {
   type BookingAnswer,
 } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import { createOwnerBookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
-import { DataDirLockedError } from '../db/data-dir-lock.ts';
-import {
-  DatabaseError,
-  DatabaseUnavailableError,
-  type Database,
-} from '../../supabase/functions/_shared/db/database.ts';
-import { DatabaseRoleError } from '../db/open-database.ts';
-import { MigrationError } from '../db/migrate.ts';
+import type { Database } from '../../supabase/functions/_shared/db/database.ts';
+import { plainMessage } from '../setup-errors.ts';
 import { plainText } from '../../supabase/functions/_shared/notifications/email-html.ts';
 import { createConfiguredNotifier } from '../../supabase/functions/_shared/notifications/setup.ts';
 import {
@@ -36,12 +29,7 @@ import { ignoredSettings, loadSettings } from '../settings.ts';
 import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
 import { backup, restore } from './backup-command.ts';
 import { check } from './check-command.ts';
-import {
-  checkDataDirOwner,
-  DataDirNotPrivateError,
-  DataDirOwnerError,
-  openMode,
-} from '../db/private-data-dir.ts';
+import { checkDataDirOwner, DataDirNotPrivateError, openMode } from '../db/private-data-dir.ts';
 import { withDotEnv, type CliIo } from './cli-io.ts';
 import {
   formatCsv,
@@ -94,42 +82,15 @@ export async function runHijama(args: string[], io: CliIo): Promise<number> {
     await io.out(helpText(commandLine.command));
     return 0;
   } catch (error) {
-    const message = plainMessage(error);
+    const message = plainMessage(error, commandErrors);
     if (message === undefined) throw error;
     io.err(`${message}\n`);
     return error instanceof UsageError ? 2 : 1;
   }
 }
 
-const explainedErrors = [
-  UsageError,
-  CliError,
-  ConfigError,
-  DatabaseRoleError,
-  DatabaseUnavailableError,
-  MigrationError,
-  BackupFileError,
-  RestoreRefusedError,
-  DataDirLockedError,
-  DataDirOwnerError,
-];
-
-/**
- * What the user reads of an error their setting or machine caused; undefined
- * for any other, which keeps its stack. A database short of resources (class
- * 53: a full disk in the middle of a restore) is the machine's, not a fault.
- */
-export function plainMessage(error: unknown): string | undefined {
-  if (explainedErrors.some((type) => error instanceof type)) return (error as Error).message;
-  if (error instanceof DatabaseError && error.code.startsWith('53')) {
-    const remedy =
-      error.code === '53100'
-        ? 'free space on its disk'
-        : 'wait a moment, or free memory or connections';
-    return `The database could not do it: ${error.message} (${error.code}). ${remedy[0]!.toUpperCase()}${remedy.slice(1)}, then run the command again.`;
-  }
-  return undefined;
-}
+/** The command's own errors, explained by their message as the set-up's are. */
+const commandErrors = [UsageError, CliError, BackupFileError, RestoreRefusedError];
 
 async function run(
   { command, values, argument }: Extract<CommandLine, { kind: 'run' }>,
