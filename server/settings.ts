@@ -12,12 +12,12 @@ import { loadLimits } from './limits/limits-config.ts';
 import { loadDailySchedule } from '../supabase/functions/_shared/notifications/daily-schedule.ts';
 import { loadNotifyConfig } from '../supabase/functions/_shared/notifications/notify-config.ts';
 import { editDistance } from './cli/suggestions.ts';
+import { loadRetention } from '../supabase/functions/_shared/retention/retention.ts';
 
 const setUpAsDeployMdSays = 'on a server set up as docs/deploy.md says, in /etc/hijama/hijama.env';
 
 /** Where a setting is set, for the messages that say to change one. */
 export const inTheSettings = `in .env (${setUpAsDeployMdSays})`;
-import { loadRetention } from '../supabase/functions/_shared/retention/retention.ts';
 
 /**
  * The settings of the `.env` file in `dir`, if there is one (the server and
