@@ -25,7 +25,7 @@ export function CardGrid<Icon extends string>({
         return (
           <Reveal as="li" key={card.title} step={revealStep(index)} className="card">
             <span className="card-icon">
-              <CardIcon aria-hidden="true" focusable="false" strokeWidth={1.75} />
+              <CardIcon aria-hidden="true" strokeWidth={1.75} />
             </span>
             <Heading className="card-title">{card.title}</Heading>
             <p className="card-text">{card.description}</p>

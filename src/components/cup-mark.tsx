@@ -1,7 +1,7 @@
 /** The practice's mark: a cupping cup with its valve, resting on the skin. Decorative. */
 export function CupMark({ className }: { className?: string }) {
   return (
-    <svg className={className} viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+    <svg className={className} viewBox="0 0 32 32" aria-hidden="true">
       <path
         d="M8 24c0-9.5 3.4-15 8-15s8 5.5 8 15"
         fill="none"

@@ -26,7 +26,7 @@ const addressLines = ['venue', 'building', 'road', 'town', 'city', 'postcode', '
 
 function TravelIcon({ name }: { name: TravelIconName }) {
   const Component = travelIcons[name];
-  return <Component aria-hidden="true" focusable="false" strokeWidth={1.75} />;
+  return <Component aria-hidden="true" strokeWidth={1.75} />;
 }
 
 export function LocationView() {
