@@ -138,15 +138,26 @@ export function createEmailChannel(settings: EmailSettings, siteUrl: string): No
 }
 
 /** POSTs `body` as JSON, as the notifier, with `headers` besides, within sendTimeoutMs. */
-export function postJson(url: string, body: unknown, headers: Record<string, string>) {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'User-Agent': 'hijama-notifier', ...headers },
-    body: JSON.stringify(body),
-    // A redirect would turn the POST into a GET: report it instead.
-    redirect: 'manual',
-    signal: AbortSignal.timeout(sendTimeoutMs),
-  });
+export async function postJson(url: string, body: unknown, headers: Record<string, string>) {
+  try {
+    return await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'User-Agent': 'hijama-notifier', ...headers },
+      body: JSON.stringify(body),
+      // A redirect would turn the POST into a GET: report it instead.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(sendTimeoutMs),
+    });
+  } catch (error) {
+    // Supabase's runtime names the address it could not reach, whose path may
+    // be the channel's secret (a webhook's token, an ntfy topic), and what is
+    // said of a failure goes into logs, alerts and the daily summary.
+    if (error instanceof Error) {
+      const { href, origin } = new URL(url);
+      error.message = error.message.replaceAll(href, origin).replaceAll(url, origin);
+    }
+    throw error;
+  }
 }
 
 export function createWebhookChannel(url: string): NotificationChannel {

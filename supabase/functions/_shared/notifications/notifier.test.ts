@@ -1,5 +1,5 @@
 import { solveChallenge } from 'altcha-lib/v1';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { parseAnswerFragment } from '../core/answer-link.ts';
 import { shortReference } from '../core/booking-reference.ts';
 import { encodeBookingProof } from '../core/booking-proof.ts';
@@ -16,7 +16,7 @@ import {
 } from '../../../../server/testing/notification-peers.ts';
 import { useNotifierHarness } from '../../../../server/testing/notifier-harness.ts';
 import { bookingWithId } from '../../../../server/testing/booking-samples.ts';
-import { createWebhookChannel } from './channels.ts';
+import { createWebhookChannel, postJson } from './channels.ts';
 import { createOutbox } from './outbox.ts';
 import { describeError, retryDelayMs } from './notifier.ts';
 import { formatUkTimeLong } from '../uk-time.ts';
@@ -38,6 +38,24 @@ describe('describeError', () => {
     );
     expect(describeError('bounced for amina.k+test@mail.example.co.uk, twice')).toBe(
       'bounced for an address, twice',
+    );
+  });
+});
+
+describe('postJson', () => {
+  it("names only the origin of an address it could not reach: a webhook's path may be its secret", async () => {
+    const url = 'https://hooks.slack.com/services/T0AAA/B0BBB/SecretToken123';
+    // As Supabase's runtime words a fetch that could not connect.
+    vi.stubGlobal('fetch', async () => {
+      throw new TypeError(
+        `error sending request for url (${url}): client error (Connect): Connection refused`,
+      );
+    });
+    onTestFinished(() => {
+      vi.unstubAllGlobals();
+    });
+    await expect(postJson(url, {}, {})).rejects.toThrow(
+      'error sending request for url (https://hooks.slack.com): client error (Connect): Connection refused',
     );
   });
 });
