@@ -40,6 +40,12 @@ export default defineConfig(({ mode }) => {
       manifest: true,
       rollupOptions: {
         output: {
+          // The REST client's file is named for what it is, not for the folder
+          // it comes from ('dist'): the browser tests cut it off by its name.
+          chunkFileNames: ({ moduleIds }) =>
+            moduleIds.some((id) => id.includes('/node_modules/@supabase/postgrest-js/'))
+              ? 'assets/rest-client-[hash].js'
+              : 'assets/[name]-[hash].js',
           codeSplitting: {
             // The page's script is one file: the page and everything it imports
             // statically, which the views fetched later import from. Without

@@ -96,6 +96,12 @@ for (const { what, route, message } of [
       ),
     message: copy.outdated,
   },
+  {
+    what: 'a page whose REST client did not come, the connection having dropped as the booking view opened, says to reload',
+    route: (page: Page) =>
+      page.route(/\/assets\/rest-client-[\w-]+\.js$/, (route) => route.abort()),
+    message: copy.outdated,
+  },
 ]) {
   test(`${what}, keeping what was typed`, async ({ page }) => {
     await route(page);

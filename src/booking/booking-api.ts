@@ -41,7 +41,9 @@ class BookingRequestError extends Error {
  * sent again, with nothing for the visitor to do.
  */
 export async function sendBookingRequest(row: BookingRow & { website?: string }): Promise<void> {
-  const { PostgrestClient } = await import('@supabase/postgrest-js');
+  const { PostgrestClient } = await import('@supabase/postgrest-js').catch((cause: unknown) => {
+    throw new PageOutdatedError({ cause });
+  });
   const { url, key } = restEndpoint();
   const client = new PostgrestClient(url, {
     headers: { apikey: key, Authorization: `Bearer ${key}` },
@@ -69,13 +71,15 @@ export async function sendBookingRequest(row: BookingRow & { website?: string })
 }
 
 /**
- * The code a send needs did not come while the API answered: the site was
- * updated since the page loaded, and its files have new names. Only a reload
- * brings them; trying again cannot.
+ * The code a send needs (the REST client, the proof of work's solver) did not
+ * come: the site was updated since the page loaded, and its files have new
+ * names, or the connection dropped while it was fetched. Only a reload brings
+ * it: a page does not fetch again a module that failed once, so trying again
+ * cannot.
  */
 class PageOutdatedError extends Error {
   constructor(options: { cause: unknown }) {
-    super('The page is older than the site: its code for the proof of work is gone', options);
+    super('The code this page needs to send did not come', options);
     this.name = 'PageOutdatedError';
   }
 }

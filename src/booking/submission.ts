@@ -15,7 +15,7 @@ type SubmissionStatus = 'idle' | 'submitting' | 'success' | 'error';
 
 /**
  * Why sending failed: an error, too many requests in a short time, or a page
- * older than the site, which must be reloaded to send.
+ * whose code for the send did not come, which must be reloaded to send.
  */
 type FailureReason = 'error' | 'throttled' | 'outdated';
 

@@ -358,9 +358,9 @@ export const site = {
     failureFallback: 'If it keeps failing, call or text us on',
     /** When a send has waited too long for the page's code (src/boot/send-stalled.ts). */
     sendStalled: `This page has not finished loading: your request is not sent yet. If this lasts, check your connection and reload the page (what you typed is kept), or call us on ${phone.display}.`,
-    /** When the site was updated since the page loaded, and the page's code for the send is gone. */
+    /** When the page's code for the send did not come: the site was updated since the page loaded, or the connection dropped. */
     outdated:
-      'This page is older than the site, which has just been updated. Please reload the page (what you typed is kept), then send again.',
+      'Part of this page did not load: the site has just been updated, or the connection dropped. Please reload the page (what you typed is kept), then send again.',
     /** When too many requests came in a short time (from this visitor, or from robots). */
     throttled: `Too many requests have come from your connection in a short time. Please try again later, or call us on ${phone.display}. Every request that reached us gets a reply within ${replyWithinHours} hours.`,
     /** The hidden field that only robots fill (a honeypot); people never see it. */
