@@ -14,6 +14,7 @@ import {
   uniqueEmail,
   viewHeadings,
 } from './fixtures.ts';
+import { specifiedWords } from './specified-words.ts';
 
 test.describe('on a phone', () => {
   test.use({ reducedMotion: 'reduce', viewport: { width: 390, height: 844 } });
@@ -94,6 +95,26 @@ test.describe('at 400 % zoom', () => {
     await expect(page.locator('html')).toHaveAttribute(bookingHeroAwayAttribute, '');
     await expect(fixedBookButton(page)).toBeHidden();
     await expect(page.locator('header.nav-bar')).not.toBeInViewport();
+  });
+
+  test('the thanks, taller than the window, scroll within their card to the Close button, by keyboard too', async ({
+    page,
+  }) => {
+    await openView(page, 'contact');
+    await fillBookingForm(page, {
+      fullName: 'Aisha Khan',
+      phone: '07700 900 462',
+      email: uniqueEmail('zoomed-thanks'),
+    });
+    await page.getByRole('button', { name: site.bookingForm.submit }).click();
+    await expect(thankYou(page)).toBeVisible();
+    const close = thankYou(page).getByRole('button', { name: specifiedWords.closeButton });
+    await expect(close).not.toBeInViewport({ ratio: 1 });
+    await page.keyboard.press('Tab');
+    await expect(close).toBeFocused();
+    await expect(close).toBeInViewport({ ratio: 1 });
+    await page.keyboard.press('Enter');
+    await expect(thankYou(page)).toBeHidden();
   });
 });
 
