@@ -17,7 +17,7 @@ import { check } from './check-command.ts';
 import type { CliIo } from './cli-io.ts';
 import { runCommand } from '../testing/command-run.ts';
 import { useTempDir } from '../testing/temp-dir.ts';
-import { testDatabaseUrl } from '../testing/helpers.ts';
+import { testDatabaseUrl, withOwnRole } from '../testing/helpers.ts';
 
 /**
  * `npx hijama check` and the command's guard of the data directory, with a
@@ -169,6 +169,18 @@ describe('npx hijama check', () => {
     const answered = await run([], (io) => check(io, filledIn));
     expect(answered.stdout).toMatch(/^ok {3}The database .* answers[.:]/m);
     expect(answered.code).toBe(0);
+    // Answered, as a user that could not make the tables there.
+    await withOwnRole(testDatabaseUrl, { owns: false, actsAsAnon: true }, async (url, user) => {
+      writeDotEnv({ DATABASE_URL: url });
+      const notOwner = await run([], (io) => check(io, filledIn));
+      expect(notOwner.code).toBe(1);
+      expect(notOwner.stdout).toMatch(
+        new RegExp(
+          `^FIX {2}DATABASE_URL's user ${user} may not make the server's tables .*: make it the database's owner`,
+          'm',
+        ),
+      );
+    });
   });
 
   it('names a setting spelt close to one of ours, or beginning as only ours do', async () => {

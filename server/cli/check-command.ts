@@ -125,6 +125,20 @@ async function checkDatabase(url: string): Promise<Finding> {
     // Made by the server's migrations, or by `supabase db push` (hosted Supabase).
     const made = await hasTable(db, 'public.bookings');
     if (made) await checkApiRoles(db);
+    else {
+      const { rows } = await db.query<{ may: boolean; user: string; name: string }>(
+        `select has_database_privilege(current_database(), 'CREATE')
+                and has_schema_privilege('public', 'CREATE') as may,
+                current_user as user, current_database() as name`,
+      );
+      const { may, user, name } = rows[0]!;
+      if (!may) {
+        return {
+          ok: false,
+          line: `DATABASE_URL's user ${user} may not make the server's tables in the database ${name}: make it the database's owner (as a superuser: alter database ${name} owner to ${user}).`,
+        };
+      }
+    }
     return {
       ok: true,
       line: `The database ${db.description} answers${made ? '' : ': the server makes its tables at its first start'}.`,

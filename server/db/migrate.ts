@@ -3,7 +3,11 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Database, Queryable } from '../../supabase/functions/_shared/db/database.ts';
+import {
+  DatabaseError,
+  type Database,
+  type Queryable,
+} from '../../supabase/functions/_shared/db/database.ts';
 
 /**
  * Applies supabase/migrations/*.sql in name order, each once, each in its own
@@ -36,6 +40,25 @@ export class MigrationRefusedError extends MigrationError {
   override name = 'MigrationRefusedError';
 }
 
+/** PostgreSQL's insufficient_privilege. */
+const isNotPermitted = (error: unknown) => error instanceof DatabaseError && error.code === '42501';
+
+/**
+ * A migration, or the record of them, that failed: refused where the database
+ * user lacks a right (not the owner of the database, or denied a role), which
+ * only a person can grant, and a restart every few seconds would not.
+ */
+function migrationFailed(what: string, error: unknown): MigrationError {
+  const said = `${what} failed: ${error instanceof Error ? error.message : String(error)}`;
+  if (isNotPermitted(error)) {
+    return new MigrationRefusedError(
+      `${said}. DATABASE_URL's user lacks a right the server needs: it must own its database (as a superuser: alter database <name> owner to <user>, or create it with createdb -O <user> <name>), and act as anon (docs/configuration.md, DATABASE_URL).`,
+      { cause: error },
+    );
+  }
+  return new MigrationError(said, { cause: error });
+}
+
 // Any constant works; it only has to be the same for every server of this project.
 const migrationLockKey = '4737151020251122';
 
@@ -57,23 +80,28 @@ export async function migrate(
     within ? work(within) : db.transaction(work);
   const known = await listMigrations(migrationsDir);
   const files = known.filter((name) => through === undefined || name <= through);
-  await step(async (tx) => {
-    await takeMigrationLock(tx);
-    const recorded = await appliedMigrations(tx);
-    // Refused before the record is made, so that a restore still finds the schema pushed.
-    if (await madeBySupabasePush(tx, recorded)) {
-      throw new MigrationRefusedError(pushedSchemaRefusal(db.description));
-    }
-    await tx.exec(`
-      create schema if not exists app_private;
-      create table if not exists app_private.schema_migrations (
-        name text primary key,
-        checksum text not null,
-        applied_at timestamptz not null default now()
-      );
-    `);
-    refuseUnknownMigrations(db.description, recorded ?? [], known, migrationsDir);
-  });
+  try {
+    await step(async (tx) => {
+      await takeMigrationLock(tx);
+      const recorded = await appliedMigrations(tx);
+      // Refused before the record is made, so that a restore still finds the schema pushed.
+      if (await madeBySupabasePush(tx, recorded)) {
+        throw new MigrationRefusedError(pushedSchemaRefusal(db.description));
+      }
+      await tx.exec(`
+        create schema if not exists app_private;
+        create table if not exists app_private.schema_migrations (
+          name text primary key,
+          checksum text not null,
+          applied_at timestamptz not null default now()
+        );
+      `);
+      refuseUnknownMigrations(db.description, recorded ?? [], known, migrationsDir);
+    });
+  } catch (error) {
+    // A right missing shows here first; anything else goes as it came.
+    throw isNotPermitted(error) ? migrationFailed('Recording the migrations', error) : error;
+  }
 
   const report: MigrationReport = { applied: [], changed: [] };
   for (const file of files) {
@@ -99,10 +127,7 @@ export async function migrate(
         report.applied.push(file);
       });
     } catch (error) {
-      throw new MigrationError(
-        `Migration ${file} failed: ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      );
+      throw migrationFailed(`Migration ${file}`, error);
     }
   }
   return report;

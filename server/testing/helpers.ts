@@ -161,6 +161,37 @@ export async function createScratchDatabase(
   };
 }
 
+/**
+ * `work` with a scratch database reached as a login role of its own, which
+ * owns it or not, and may act as anon or not; both dropped after.
+ */
+export async function withOwnRole<T>(
+  adminUrl: string,
+  { owns, actsAsAnon }: { owns: boolean; actsAsAnon: boolean },
+  work: (url: string, user: string) => Promise<T>,
+): Promise<T> {
+  const user = `hijama_plain_${randomBytes(4).toString('hex')}`;
+  await withClient(adminUrl, async (client) => {
+    await client.query(`create role ${user} login`);
+    if (!actsAsAnon) return;
+    // Made by the first migration; a new cluster may not have it yet.
+    await client.query(
+      `do $$ begin create role anon nologin noinherit; exception when duplicate_object then null; end $$`,
+    );
+    await client.query(`grant anon to ${user}`);
+  });
+  const scratch = await createScratchDatabase(adminUrl, owns ? user : undefined);
+  try {
+    const url = new URL(scratch.url);
+    url.username = user;
+    url.password = '';
+    return await work(url.toString(), user);
+  } finally {
+    await scratch.drop();
+    await withClient(adminUrl, (client) => client.query(`drop role if exists ${user}`));
+  }
+}
+
 export async function withClient<T>(
   url: string,
   work: (client: pg.Client) => Promise<T>,

@@ -1,16 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import {
-  createScratchDatabase,
   noBookingLimits,
   testDatabaseUrl,
   withClient,
+  withOwnRole,
 } from '../../../../server/testing/helpers.ts';
 import { useScratchPostgres } from '../../../../server/testing/test-database.ts';
 import { bareEngines } from '../../../../server/testing/bare-engines.ts';
-import { findMigrationsDir, migrate } from '../../../../server/db/migrate.ts';
+import {
+  findMigrationsDir,
+  migrate,
+  MigrationRefusedError,
+} from '../../../../server/db/migrate.ts';
 import { DatabaseRoleError, openDatabase } from '../../../../server/db/open-database.ts';
 import { openPostgres } from './postgres.ts';
 import { startDatabaseRelay } from '../../../../server/testing/tcp-proxy.ts';
@@ -141,22 +144,21 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
   });
 
   it('refuses to start as a user that cannot switch to anon, naming the grant to run', async () => {
-    const user = `hijama_plain_${randomBytes(4).toString('hex')}`;
-    await withClient(adminUrl, (client) => client.query(`create role ${user} login`));
-    const owned = await createScratchDatabase(adminUrl, user);
-    try {
-      const url = new URL(owned.url);
-      url.username = user;
-      url.password = '';
-      const attempt = openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+    await withOwnRole(adminUrl, { owns: true, actsAsAnon: false }, async (url, user) => {
+      const attempt = openDatabase({ databaseUrl: url, dataDir: '' });
       await expect(attempt).rejects.toBeInstanceOf(DatabaseRoleError);
       await expect(attempt).rejects.toThrow(`grant anon to "${user}"`);
-    } finally {
-      await owned.drop();
-      await withClient(adminUrl, (client) =>
-        client.query(`drop role if exists ${pg.escapeIdentifier(user)}`),
+    });
+  });
+
+  it('refuses to start as a user that does not own its database, for good, saying so', async () => {
+    await withOwnRole(adminUrl, { owns: false, actsAsAnon: true }, async (url) => {
+      const attempt = openDatabase({ databaseUrl: url, dataDir: '' });
+      await expect(attempt).rejects.toBeInstanceOf(MigrationRefusedError);
+      await expect(attempt).rejects.toThrow(
+        /^Recording the migrations failed: permission denied for database .*: it must own its database/,
       );
-    }
+    });
   });
 });
 
