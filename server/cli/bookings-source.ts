@@ -67,8 +67,10 @@ async function openForCommand(
 ): Promise<CommandDatabase & { close(): Promise<void> }> {
   if (!config.databaseUrl && !existsSync(path.join(config.dataDir, 'pgdata'))) {
     throw new CliError(
-      `There is no database in ${config.dataDir} yet: the server has never run with this DATA_DIR. ` +
-        'Run the command from the directory of the server (where its .env is), or set DATA_DIR, or DATABASE_URL for a PostgreSQL or Supabase database.',
+      // Most often the command did not read the server's settings: run from
+      // another folder, or as root on a server whose settings are in /etc/hijama.
+      `There is no database in ${config.dataDir}: the command reads the settings of the folder it is run in, and the server keeps its data elsewhere, or has not run yet. ` +
+        'Run it from the directory of the server (where its .env is), or, on a server set up as docs/deploy.md says, with its hijama command; or set DATA_DIR, or DATABASE_URL for a PostgreSQL or Supabase database.',
     );
   }
   try {

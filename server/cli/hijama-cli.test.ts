@@ -360,7 +360,7 @@ describe('hijama on the embedded database, no server running', () => {
   it('explains a data directory without a database, and makes none', async () => {
     const run = await runCli([], { DATA_DIR: path.join(workDir(), 'never-used') });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/There is no database in .*never-used yet/);
+    expect(run.stderr).toMatch(/There is no database in .*never-used: .* with its hijama command/);
     expect(existsSync(path.join(workDir(), 'never-used'))).toBe(false);
   });
 });
