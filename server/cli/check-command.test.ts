@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 import { reviews } from '../../src/content/reviews.ts';
 import {
@@ -144,6 +144,21 @@ describe('npx hijama check', () => {
     expect(ntfy.messages.find((message) => message.topic === topic)?.title).toBe(
       `Test from ${practice.name}'s booking site`,
     );
+  });
+
+  it('names an address of NOTIFY_TO that the mail server refused, though the others took the test', async () => {
+    const refusing = await startSmtpPeer({ rejectRecipients: ['b.typo@clinic.test'] });
+    onTestFinished(refusing.close);
+    writeDotEnv({
+      SMTP_URL: `smtp://127.0.0.1:${refusing.port}`,
+      NOTIFY_TO: 'practice@clinic.test,b.typo@clinic.test',
+    });
+    const result = await run([], (io) => check(io, filledIn));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      'FIX  Could not send a test e-mail to NOTIFY_TO (practice@clinic.test, b.typo@clinic.test): the mail server refused b.typo@clinic.test, which would never be told of a request: correct NOTIFY_TO.',
+    );
+    expect(refusing.mails.map((mail) => mail.to)).toEqual([['practice@clinic.test']]);
   });
 
   it('tries DATABASE_URL, saying plainly when it does not answer', async () => {

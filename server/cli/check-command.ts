@@ -8,6 +8,7 @@ import {
   type NotifyConfig,
 } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { createChannels } from '../../supabase/functions/_shared/notifications/setup.ts';
+import { RecipientsRefusedError } from '../../supabase/functions/_shared/notifications/channels.ts';
 import { composeTestMessage } from '../../supabase/functions/_shared/notifications/test-message.ts';
 import {
   DatabaseError,
@@ -183,9 +184,11 @@ async function sendTests(config: NotifyConfig): Promise<Finding[]> {
           return { ok: true, line: `Sent ${what}: check that it arrived.` };
         } catch (error) {
           const why =
-            channel.name === 'email'
-              ? describeSmtpFailure(error, config.email!.smtpUrl)
-              : `${describeError(error)}.`;
+            error instanceof RecipientsRefusedError
+              ? `the mail server refused ${error.addresses.join(', ')}, which would never be told of a request: correct NOTIFY_TO.`
+              : channel.name === 'email'
+                ? describeSmtpFailure(error, config.email!.smtpUrl)
+                : `${describeError(error)}.`;
           return { ok: false, line: `Could not send ${what}: ${why}` };
         }
       }),

@@ -101,8 +101,8 @@ export function createEmailChannel(settings: EmailSettings, siteUrl: string): No
     { subject, text, html }: { subject: string; text: string; html?: string },
     id: string,
     extra: { replyTo?: Mailbox; headers?: Record<string, string> } = {},
-  ) => {
-    await transport.sendMail({
+  ) =>
+    transport.sendMail({
       from,
       to,
       subject,
@@ -112,7 +112,6 @@ export function createEmailChannel(settings: EmailSettings, siteUrl: string): No
       signal: AbortSignal.timeout(sendTimeoutMs),
       ...extra,
     });
-  };
   return {
     name: 'email',
     description: `e-mail to ${settings.to.join(', ')}`,
@@ -123,18 +122,41 @@ export function createEmailChannel(settings: EmailSettings, siteUrl: string): No
         headers: { 'X-Booking-Id': notice.id },
       });
     },
-    sendAlert: async (alert) =>
-      sendToPractice(composeAlert(alert), numberedMessageKey('alert', alert.id, alert.createdAt)),
-    sendDailySummary: (summary) => sendToPractice(summary, summary.key),
-    sendFloodDigest: (digest) =>
-      sendToPractice(digest, numberedMessageKey('flood-digest', digest.id, digest.createdAt)),
-    sendReminder: (reminder) => sendToPractice(reminder, `reminder-${reminder.id}`),
-    sendTest: (test) => sendToPractice(test, `test-${test.id}`),
+    async sendAlert(alert) {
+      await sendToPractice(
+        composeAlert(alert),
+        numberedMessageKey('alert', alert.id, alert.createdAt),
+      );
+    },
+    async sendDailySummary(summary) {
+      await sendToPractice(summary, summary.key);
+    },
+    async sendFloodDigest(digest) {
+      await sendToPractice(digest, numberedMessageKey('flood-digest', digest.id, digest.createdAt));
+    },
+    async sendReminder(reminder) {
+      await sendToPractice(reminder, `reminder-${reminder.id}`);
+    },
+    async sendTest(test) {
+      const { rejected } = await sendToPractice(test, `test-${test.id}`);
+      // A message fails only when the server refuses every recipient: the
+      // set-up check's test names one refused among several, which would never
+      // be told of a request.
+      if (rejected.length > 0) throw new RecipientsRefusedError(rejected);
+    },
     async verify() {
       await transport.verify();
     },
     close: () => transport.close(),
   };
+}
+
+/** Some of the practice's addresses (NOTIFY_TO) that the mail server refused, the others taking the message. */
+export class RecipientsRefusedError extends Error {
+  constructor(readonly addresses: readonly string[]) {
+    super(`the mail server refused ${addresses.join(', ')}`);
+    this.name = 'RecipientsRefusedError';
+  }
 }
 
 /** POSTs `body` as JSON, as the notifier, with `headers` besides, within sendTimeoutMs. */
