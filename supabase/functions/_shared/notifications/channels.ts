@@ -97,7 +97,7 @@ export function createEmailChannel(settings: EmailSettings, siteUrl: string): No
   const from = mailboxOf(settings.from);
   const to = settings.to.map(mailboxOf);
   /** A message to the practice, its id the same at every attempt: a mail client that gets a repeat can tell. */
-  const sendToPractice = async (
+  const mailPractice = (
     { subject, text, html }: { subject: string; text: string; html?: string },
     id: string,
     extra: { replyTo?: Mailbox; headers?: Record<string, string> } = {},
@@ -112,6 +112,9 @@ export function createEmailChannel(settings: EmailSettings, siteUrl: string): No
       signal: AbortSignal.timeout(sendTimeoutMs),
       ...extra,
     });
+  const sendToPractice = async (...message: Parameters<typeof mailPractice>) => {
+    await mailPractice(...message);
+  };
   return {
     name: 'email',
     description: `e-mail to ${settings.to.join(', ')}`,
@@ -122,23 +125,14 @@ export function createEmailChannel(settings: EmailSettings, siteUrl: string): No
         headers: { 'X-Booking-Id': notice.id },
       });
     },
-    async sendAlert(alert) {
-      await sendToPractice(
-        composeAlert(alert),
-        numberedMessageKey('alert', alert.id, alert.createdAt),
-      );
-    },
-    async sendDailySummary(summary) {
-      await sendToPractice(summary, summary.key);
-    },
-    async sendFloodDigest(digest) {
-      await sendToPractice(digest, numberedMessageKey('flood-digest', digest.id, digest.createdAt));
-    },
-    async sendReminder(reminder) {
-      await sendToPractice(reminder, `reminder-${reminder.id}`);
-    },
+    sendAlert: async (alert) =>
+      sendToPractice(composeAlert(alert), numberedMessageKey('alert', alert.id, alert.createdAt)),
+    sendDailySummary: (summary) => sendToPractice(summary, summary.key),
+    sendFloodDigest: (digest) =>
+      sendToPractice(digest, numberedMessageKey('flood-digest', digest.id, digest.createdAt)),
+    sendReminder: (reminder) => sendToPractice(reminder, `reminder-${reminder.id}`),
     async sendTest(test) {
-      const { rejected } = await sendToPractice(test, `test-${test.id}`);
+      const { rejected } = await mailPractice(test, `test-${test.id}`);
       // A message fails only when the server refuses every recipient: the
       // set-up check's test names one refused among several, which would never
       // be told of a request.
