@@ -101,14 +101,25 @@ describe('instagramUrl', () => {
 
 describe('givenInstagram', () => {
   // "I have none": an account of that name is a stranger's.
-  it.each(['None', 'no', '@nil', 'N.A', 'x', 'XXX', '.', '-'])(
-    'takes %j for not given',
-    (typed) => {
-      expect(givenInstagram(typed)).toBeNull();
-    },
-  );
+  it.each([
+    'None',
+    'no',
+    '@nil',
+    'N.A',
+    'N/A',
+    'No.',
+    'x',
+    'XXX',
+    '.',
+    '-',
+    'No instagram',
+    'I don’t have one',
+    'dont use it!',
+  ])('takes %j for not given', (typed) => {
+    expect(givenInstagram(typed)).toBeNull();
+  });
 
-  it.each(['nonewhere', 'amina.k', 'n_a_s'])('keeps %j', (typed) => {
+  it.each(['nonewhere', 'amina.k', 'n_a_s', 'no.account.jo'])('keeps %j', (typed) => {
     expect(givenInstagram(typed)).toBe(typed);
   });
 });

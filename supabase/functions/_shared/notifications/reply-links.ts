@@ -87,7 +87,8 @@ function strictEncode(value: string): string {
  * as not given (booking-notice.ts), never as a name to message, which would
  * send the practitioner's reply, with the booking's details, to a stranger.
  */
-const noAccount = /^@?(?:none|no|nope|nil|null|nothing|n|na|n\.a|x+|[._-]+)$/i;
+const noAccount =
+  /^@?(?:none|no|nope|nil|null|nothing|n|na|n\.a|n\/a|x+|[._-]+|no (?:insta(?:gram)?|ig|account)|(?:i )?(?:don['’]?t|do not) (?:have|use)(?: (?:one|it|any|insta(?:gram)?|ig))?)[.!]*$/i;
 
 /** The Instagram field as given: null when empty, or when it says there is none. */
 export function givenInstagram(stored: string | null): string | null {
