@@ -195,9 +195,14 @@ function waitingLines(
   ];
 }
 
-function answeredLine(booking: BookingNotice, reply: RequestReply | undefined, now: Date): string {
+/** When the request was answered, if it was by `now`. */
+function answeredBy(reply: RequestReply | undefined, now: Date): Date | undefined {
   const answeredAt = reply?.answeredAt;
-  if (!answeredAt || answeredAt.getTime() > now.getTime()) return 'Answered: not yet, waiting';
+  return answeredAt && answeredAt.getTime() <= now.getTime() ? answeredAt : undefined;
+}
+
+function answeredLine(booking: BookingNotice, answeredAt: Date | undefined): string {
+  if (!answeredAt) return 'Answered: not yet, waiting';
   return `Answered: yes, ${formatUkTimeLong(answeredAt)}, ${formatDuration(booking.createdAt, answeredAt)} after it arrived`;
 }
 
@@ -249,13 +254,18 @@ export function composeDailySummary(input: DailySummaryInput) {
     const { listed, unlisted } = capList(requests);
     listed.forEach((request, index) => {
       const { booking } = request;
+      const answeredAt = answeredBy(replies.get(booking.id), now);
+      // How long it has waited, and until when, only while it waits.
+      const waited = answeredAt
+        ? ''
+        : `: has waited ${formatDuration(booking.createdAt, now)}; reply by ${formatUkTimeLong(replyBy(booking.createdAt))}`;
       lines.push(
         '',
         `${index + 1}. ${plainName(booking.fullName)}, ref ${shortReference(booking.id)}`,
-        `   Received ${formatUkTimeLong(booking.createdAt)}: has waited ${formatDuration(booking.createdAt, now)}; reply by ${formatUkTimeLong(replyBy(booking.createdAt))}`,
+        `   Received ${formatUkTimeLong(booking.createdAt)}${waited}`,
         `   ${contactLine(booking, `Phone ${plainText(booking.phone)}`)}`,
         `   ${notifiedLine(request)}`,
-        `   ${answeredLine(booking, replies.get(booking.id), now)}`,
+        `   ${answeredLine(booking, answeredAt)}`,
       );
     });
     if (unlisted > 0) {
