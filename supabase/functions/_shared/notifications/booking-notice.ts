@@ -109,7 +109,7 @@ export function contactLine(notice: BookingNotice, phone = phoneLine(notice.phon
   return [
     phone,
     `e-mail ${plainText(notice.email)}`,
-    ...(notice.instagram === null ? [] : [`Instagram ${plainText(notice.instagram)}`]),
+    ...(notice.instagram === null ? [] : [`Instagram ${instagramShown(notice.instagram)}`]),
   ].join(', ');
 }
 

@@ -11,6 +11,7 @@ import {
 } from './booking-notice.ts';
 import { colours, escapeHtml, fontStack, headingFontStack, plainName } from './email-html.ts';
 import { capList, listCommandFrom, plural } from './message-lists.ts';
+import { instagramShown } from './reply-links.ts';
 
 /**
  * The flood digest: the booking requests that arrived above the site's hourly
@@ -96,7 +97,7 @@ export function composeFloodDigest(input: FloodDigestInput) {
     const contact = [
       notice.phone,
       notice.email,
-      ...(notice.instagram === null ? [] : [`Instagram ${notice.instagram}`]),
+      ...(notice.instagram === null ? [] : [`Instagram ${instagramShown(notice.instagram)}`]),
     ].map(escapeHtml);
     return [
       '<li style="margin:0 0 16px">',
