@@ -177,6 +177,33 @@ describe.each(engines)("the database's limits on $name", (engine) => {
     expect(rows.map((row) => row.kind)).toEqual(['no_client_address']);
   });
 
+  it('refuses many requests in one insert at the second, before checking it, storing nothing', async () => {
+    // The second row's phone breaks a check: the refusal comes first, as it
+    // would for the thousandth row of a long array.
+    expect(
+      await insertAsAnonFrom('203.0.113.90', [
+        booking('many-1@example.com'),
+        booking('many-2@example.com', { phone: 'not a phone' }),
+      ]),
+    ).toBe('PT400');
+    expect(await storedCount()).toBe(0);
+    // One insert after another in one transaction is still one request each.
+    await app.db.transaction(async (tx) => {
+      await tx.query('set local role anon');
+      await tx.query(`select set_config('request.headers', $1, true)`, [
+        JSON.stringify(clientAt('203.0.113.91')),
+      ]);
+      for (const email of ['one-1@example.com', 'one-2@example.com']) {
+        const { id, full_name, phone } = booking(email);
+        await tx.query(
+          'insert into public.bookings (id, full_name, phone, email) values ($1, $2, $3, $4)',
+          [id, full_name, phone, email],
+        );
+      }
+    });
+    expect(await storedCount()).toBe(2);
+  });
+
   it('refuses a fourth request for one e-mail address from one network within the hour, in any letter case', async () => {
     for (const email of ['amina@example.com', 'Amina@example.com', 'AMINA@EXAMPLE.COM']) {
       expect((await from('127.0.0.2', booking(email))).status).toBe(201);
