@@ -8,13 +8,20 @@
 // Writes generated-fonts/ (git-ignored), which src/styles/web-fonts.css imports.
 // Runs before every build and before the dev server.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import subsetFont from 'subset-font';
 
 const printableAscii = Array.from({ length: 95 }, (_, i) => String.fromCharCode(0x20 + i)).join('');
 const typography = '\u00a0‘’“”–—…•·×£€©®™';
-// The page's words and the practice's facts (name, address, phone) it shows.
-const contentFiles = ['src/content/site.ts', 'supabase/functions/_shared/content/practice.ts'];
+// The page's words and the practice's facts (name, address, phone) it shows:
+// every content file, so that a name or a review the practice types in (Zoë,
+// Aïsha) is drawn in the site's fonts.
+const contentFiles = [
+  ...(await readdir('src/content'))
+    .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
+    .map((name) => `src/content/${name}`),
+  'supabase/functions/_shared/content/practice.ts',
+];
 const content = (await Promise.all(contentFiles.map((file) => readFile(file, 'utf8')))).join('');
 const text = [...new Set([...printableAscii, ...typography, ...content])]
   .filter((character) => character >= ' ')
