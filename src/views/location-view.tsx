@@ -66,7 +66,10 @@ export function LocationView() {
             <OpeningHoursTable />
           </Reveal>
           <Reveal className="info-card info-card-wide" step={2}>
-            <h2 className="info-title">{location.gettingHereHeading}</h2>
+            <h2 className="info-title">
+              <Navigation aria-hidden="true" />
+              {location.gettingHereHeading}
+            </h2>
             <ul className="directions">
               {location.gettingHere.map((step) => (
                 <li key={step.text}>
