@@ -171,7 +171,8 @@ export const firstVisit = {
     {
       question: 'How long does a session take?',
       answer: [
-        'About an hour for wet cupping, the talk about your health included. A first visit can take a little longer.',
+        // From the price list, so that the two never disagree.
+        `About ${sessionPrices.sessions[0]!.minutes} minutes for wet cupping, the talk about your health included. A first visit can take a little longer.`,
       ],
     },
     {
