@@ -4,6 +4,7 @@ import { describePeriod, type Period } from '../retention/period.ts';
 import {
   formatDuration,
   formatUkTimeLong,
+  formatUkTimeShort,
   nextUkDay,
   ukClockInstant,
   type UkClockTime,
@@ -30,6 +31,7 @@ import {
 } from './message-lists.ts';
 import type { FailingNotification, NotifiedRequest, RequestReply } from './notification-states.ts';
 import { describeTimeLeft, waitingRequestHtml } from './reminder-message.ts';
+import { telUrl } from './reply-links.ts';
 
 /**
  * The daily summary (the "heartbeat"): once a day at a set UK time, one message
@@ -321,9 +323,31 @@ export function composeDailySummary(input: DailySummaryInput) {
 }
 
 /**
- * The HTML part: the waiting requests first, each a block with its buttons
- * (every way to answer it, then "Mark as answered"), then the rest of the
- * text, paragraph by paragraph.
+ * How many waiting requests the HTML part gives a block with every way to
+ * answer them; the others it lists get a line each. Gmail cuts an e-mail whose
+ * HTML passes 102 KB, and a block is some 5 KB: after a flood, whose requests
+ * wait until deleted, the failing notifications below would be cut off.
+ */
+const waitingInFull = 10;
+
+/** A waiting request in one line: who, its reference, when to reply by, its phone and its Mark as answered link. */
+function waitingLineHtml(notice: BookingNotice, siteUrl: string): string {
+  const link = ({ label, href }: { label: string; href: string }) =>
+    `<a href="${escapeHtml(href)}" style="color:${colours.heading}">${escapeHtml(label)}</a>`;
+  const tel = telUrl(notice.phone);
+  return (
+    [
+      `<p style="margin:0 0 8px;font-size:14px;line-height:20px"><strong>${escapeHtml(notice.fullName)}</strong>, ref ${escapeHtml(shortReference(notice.id))}, reply by ${escapeHtml(formatUkTimeShort(replyBy(notice.createdAt)))}`,
+      tel ? link({ label: notice.phone, href: tel }) : escapeHtml(notice.phone),
+      ...markAnsweredActions(notice, siteUrl).map(link),
+    ].join(' · ') + '</p>'
+  );
+}
+
+/**
+ * The HTML part: the waiting requests first, the first of them each a block
+ * with its buttons (every way to answer it, then "Mark as answered"), then the
+ * rest of the text, paragraph by paragraph.
  */
 function composeHtml(
   subject: string,
@@ -352,10 +376,11 @@ function composeHtml(
         ? []
         : [
             '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 12px;border-collapse:collapse">',
-            ...listed.map((booking) =>
-              waitingRequestHtml(booking, now, replyActions(booking), siteUrl),
-            ),
+            ...listed
+              .slice(0, waitingInFull)
+              .map((booking) => waitingRequestHtml(booking, now, replyActions(booking), siteUrl)),
             '</table>',
+            ...listed.slice(waitingInFull).map((booking) => waitingLineHtml(booking, siteUrl)),
             ...(unlisted > 0
               ? [paragraph(`\u2026 and ${formatCount(unlisted)} more: ${waitingListCommand}`)]
               : []),
