@@ -559,7 +559,7 @@ async function settleRelease100Backup(
   await tx.query(
     `insert into app_private.messages (kind, booking_id, address_key, done_at, outcome)
        select 'acknowledgement', id,
-              extensions.hmac(convert_to(lower(email), 'UTF8'), app_private.answer_link_key(), 'sha256'),
+              app_private.mailbox_key(email),
               $1, 'restored'
          from public.bookings where email is not null and created_at <= $1
      on conflict (kind, booking_id) where booking_id is not null do nothing`,

@@ -72,16 +72,19 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
       [id, at.toISOString()],
     );
 
-  it('acknowledges one request per address in 24 hours', async () => {
+  it('acknowledges one request per mailbox in 24 hours, however its address is spelt', async () => {
     const at = new Date('2026-10-25T00:30:00Z');
-    const first = await storedRequest(new Date(at.getTime() - 10 * 60_000), 'Repeat@Example.com');
-    const second = await storedRequest(new Date(at.getTime() - 5 * 60_000), 'repeat@example.com');
+    const first = await storedRequest(new Date(at.getTime() - 10 * 60_000), 'Re.peat@Gmail.com');
+    const second = await storedRequest(new Date(at.getTime() - 5 * 60_000), 'repeat+1@gmail.com');
 
     expect(await claimAcknowledgement(at)).toBe(first);
-    // The second, same address in other capitals: limited while the first is being sent.
+    // The second, the same mailbox spelt otherwise: limited while the first is being sent.
     expect(await claimAcknowledgement(at)).toBeUndefined();
     await markSent(first, at);
-    const third = await storedRequest(new Date(at.getTime() + 60_000), 'repeat@example.com');
+    const third = await storedRequest(
+      new Date(at.getTime() + 60_000),
+      'r.e.p.e.a.t+x@googlemail.com',
+    );
     expect(await claimAcknowledgement(new Date(at.getTime() + 2 * 60_000))).toBeUndefined();
 
     const { rows } = await database.db.query<{ booking_id: string; state: string }>(
@@ -103,7 +106,7 @@ describe.each(testEngines('claims'))('reminder and acknowledgement claims on $na
 
     // A day later, the same address is acknowledged again.
     const later = new Date(at.getTime() + 25 * hour);
-    const fourth = await storedRequest(new Date(later.getTime() - 60_000), 'repeat@example.com');
+    const fourth = await storedRequest(new Date(later.getTime() - 60_000), 'repeat@gmail.com');
     expect(await claimAcknowledgement(later)).toBe(fourth);
   });
 
