@@ -11,6 +11,7 @@ import {
 } from './daily-summary.ts';
 import { startDailyTimer } from '../../../../server/notifications/daily-timer.ts';
 import { messageListLimit } from './message-lists.ts';
+import { composeDailySummaryPush } from './ntfy-messages.ts';
 import { sampleNotice, withAnswerToken } from '../../../../server/testing/notice-samples.ts';
 import type { RequestReply } from './notification-states.ts';
 import { practice } from '../content/practice.ts';
@@ -199,6 +200,8 @@ describe('a day of 30,000 requests', () => {
     }
     expect(summary.html.match(/>Mark as answered</g)).toHaveLength(messageListLimit);
     expect(summary.html.match(/>Call</g)).toHaveLength(10);
+    // The push, cut to ntfy's size, says what fails before its list.
+    expect(composeDailySummaryPush(summary).message).toContain('30000 notifications are failing');
     expect(summary.html).toContain('\u2026 and 29,950 more: npx hijama list --waiting --limit all');
   });
 });

@@ -183,12 +183,13 @@ export function composeDailySummaryPush(summary: DailySummary): NtfyMessage {
   const urgent = summary.failingCount > 0 || summary.lateCount > 0;
   return {
     title: summary.subject,
+    // What fails before the list, which a push too long for ntfy loses the end of.
     message: fitMessage([
       ...waiting,
+      ...failing,
       ...(lines.length === 0
         ? [`No new requests since ${formatUkTimeShort(summary.since)}.`]
         : lines),
-      ...failing,
       'Every day, with or without requests: a day without it is the alarm.',
     ]),
     priority: urgent ? 4 : 3,
