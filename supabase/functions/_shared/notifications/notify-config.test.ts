@@ -176,6 +176,10 @@ describe('NOTIFY_ACKNOWLEDGE', () => {
     ['switched off by "OFF"', { ...smtp, NOTIFY_ACKNOWLEDGE: 'OFF' }, false],
     ['switched off by " off "', { ...smtp, NOTIFY_ACKNOWLEDGE: ' off ' }, false],
     ['on when said so with e-mail configured', { ...smtp, NOTIFY_ACKNOWLEDGE: 'on' }, true],
+    ['switched off by "false"', { ...smtp, NOTIFY_ACKNOWLEDGE: 'false' }, false],
+    ['switched off by "No"', { ...smtp, NOTIFY_ACKNOWLEDGE: 'No' }, false],
+    ['switched off by "0"', { ...smtp, NOTIFY_ACKNOWLEDGE: '0' }, false],
+    ['on when said "yes"', { ...smtp, NOTIFY_ACKNOWLEDGE: 'yes' }, true],
   ])('is %s', (_, env, on) => {
     expect(loadNotifyConfig(env)?.acknowledge).toBe(on);
   });

@@ -29,6 +29,12 @@ const minOpenTopicLength = 16;
 /** How the practice is told of new booking requests; read from the environment. */
 export type NotifyConfig = NonNullable<ReturnType<typeof loadNotifyConfig>>;
 
+/** What a deployer may write for on and off. */
+const switchWords = new Map<string, 'on' | 'off'>([
+  ...['on', 'yes', 'true', '1'].map((word) => [word, 'on'] as const),
+  ...['off', 'no', 'false', '0'].map((word) => [word, 'off'] as const),
+]);
+
 /**
  * Undefined when no channel is configured: the notifier does not run.
  *
@@ -143,12 +149,15 @@ export function loadNotifyConfig(
     }
   }
   const acknowledgeText = read('NOTIFY_ACKNOWLEDGE')?.toLowerCase();
-  if (acknowledgeText !== undefined && !['on', 'off'].includes(acknowledgeText)) {
+  // The words a deployer may mean by on and off: a mistake here stops every
+  // notice on hosted Supabase, where only the function's log says so.
+  const acknowledgeSwitch = acknowledgeText && switchWords.get(acknowledgeText);
+  if (acknowledgeText !== undefined && !acknowledgeSwitch) {
     problems.push(
       `NOTIFY_ACKNOWLEDGE must be on or off: whether the visitor is e-mailed that the request arrived (got "${read('NOTIFY_ACKNOWLEDGE')}").`,
     );
   }
-  if (acknowledgeText === 'on' && smtpUrl === undefined) {
+  if (acknowledgeSwitch === 'on' && smtpUrl === undefined) {
     problems.push(
       'NOTIFY_ACKNOWLEDGE=on needs SMTP_URL and NOTIFY_TO: the acknowledgement is an e-mail from the practice.',
     );
@@ -195,7 +204,7 @@ export function loadNotifyConfig(
      * Whether the visitor is e-mailed that the request arrived
      * (NOTIFY_ACKNOWLEDGE, on by default): only with e-mail configured.
      */
-    acknowledge: smtpUrl !== undefined && acknowledgeText !== 'off',
+    acknowledge: smtpUrl !== undefined && acknowledgeSwitch !== 'off',
     /** SITE_URL (practice.url when unset): the site every link of the messages opens. */
     siteUrl: siteUrlFrom(siteUrlText),
   };
