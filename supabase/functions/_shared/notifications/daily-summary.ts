@@ -20,7 +20,14 @@ import {
   type BookingNotice,
 } from './booking-notice.ts';
 import { reachedWords, reachedYou } from './channel-names.ts';
-import { colours, emailDocument, escapeHtml, plainName, plainText } from './email-html.ts';
+import {
+  colours,
+  emailDocument,
+  escapeHtml,
+  linkHtml,
+  plainName,
+  plainText,
+} from './email-html.ts';
 import { formatClockTime } from './daily-schedule.ts';
 import {
   capList,
@@ -332,14 +339,11 @@ const waitingInFull = 10;
 
 /** A waiting request in one line: who, its reference, when to reply by, its phone and its Mark as answered link. */
 function waitingLineHtml(notice: BookingNotice, siteUrl: string): string {
-  const link = ({ label, href }: { label: string; href: string }) =>
-    `<a href="${escapeHtml(href)}" style="color:${colours.heading}">${escapeHtml(label)}</a>`;
-  const tel = telUrl(notice.phone);
   return (
     [
       `<p style="margin:0 0 8px;font-size:14px;line-height:20px"><strong>${escapeHtml(notice.fullName)}</strong>, ref ${escapeHtml(shortReference(notice.id))}, reply by ${escapeHtml(formatUkTimeShort(replyBy(notice.createdAt)))}`,
-      tel ? link({ label: notice.phone, href: tel }) : escapeHtml(notice.phone),
-      ...markAnsweredActions(notice, siteUrl).map(link),
+      linkHtml(notice.phone, telUrl(notice.phone)),
+      ...markAnsweredActions(notice, siteUrl).map(({ label, href }) => linkHtml(label, href)),
     ].join(' · ') + '</p>'
   );
 }

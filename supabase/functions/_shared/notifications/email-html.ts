@@ -72,6 +72,13 @@ export const fontStack =
 /** The headings' serif, standing in for the site's Fraunces, which e-mail clients lack. */
 export const headingFontStack = "Georgia,'Times New Roman',serif";
 
+/** A link in an e-mail's text, in the heading's colour; its label alone where it leads nowhere. */
+export function linkHtml(label: string, href: string | undefined): string {
+  return href === undefined
+    ? escapeHtml(label)
+    : `<a href="${escapeHtml(href)}" style="color:${colours.heading}">${escapeHtml(label)}</a>`;
+}
+
 /**
  * A button that holds in mail clients: a block link with padding and a line
  * height (12 + 24 + 12 px, plus the border: 52 px, above the 44 px a finger

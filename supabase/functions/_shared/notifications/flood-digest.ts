@@ -9,7 +9,14 @@ import {
   replyActions,
   type BookingNotice,
 } from './booking-notice.ts';
-import { colours, escapeHtml, fontStack, headingFontStack, plainName } from './email-html.ts';
+import {
+  colours,
+  escapeHtml,
+  fontStack,
+  headingFontStack,
+  linkHtml,
+  plainName,
+} from './email-html.ts';
 import { capList, listCommandFrom, plural } from './message-lists.ts';
 import { instagramShown } from './reply-links.ts';
 
@@ -85,14 +92,10 @@ export function composeFloodDigest(input: FloodDigestInput) {
     '',
   ].join('\n');
 
-  const link = (href: string | undefined, label: string) =>
-    href === undefined
-      ? escapeHtml(label)
-      : `<a href="${escapeHtml(href)}" style="color:${colours.heading}">${escapeHtml(label)}</a>`;
   const entryHtml = (notice: BookingNotice) => {
     // The visitor's preferred way first, as in the e-mail of a single request.
     const actions = [...replyActions(notice), ...markAnsweredActions(notice, input.siteUrl)].map(
-      ({ label, href }) => link(href, label),
+      ({ label, href }) => linkHtml(label, href),
     );
     const contact = [
       notice.phone,

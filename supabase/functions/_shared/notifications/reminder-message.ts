@@ -24,6 +24,7 @@ import {
   colours,
   emailDocument,
   escapeHtml,
+  linkHtml,
   plainName,
 } from './email-html.ts';
 import { capList, formatCount, waitingListCommand } from './message-lists.ts';
@@ -193,10 +194,7 @@ export function waitingRequestHtml(
 ): string {
   const due = replyBy(notice.createdAt);
   const late = isLateByAMinute(due, now);
-  const tel = telUrl(notice.phone);
-  const phoneHtml = tel
-    ? `<a href="${escapeHtml(tel)}" style="color:${colours.heading}">${escapeHtml(notice.phone)}</a>`
-    : escapeHtml(notice.phone);
+  const phoneHtml = linkHtml(notice.phone, telUrl(notice.phone));
   const buttons = [
     ...replies.map((reply, index) => buttonHtml(reply, index === 0)),
     ...markAnsweredActions(notice, siteUrl).map((mark) => buttonHtml(mark, false)),
