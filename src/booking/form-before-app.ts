@@ -98,13 +98,8 @@ function giveBackKeptValues(form: HTMLFormElement): void {
   }
   // Before the app, only the values change: the id of a send is the app's.
   const sent = { requestId: null, sentRequest: null, sentAt: null, ...kept };
-  let keeping = kept !== undefined;
   const keepValues = () => {
-    const values = formValues(form);
-    // Nothing typed, nothing kept: nothing to write.
-    if (adopted || (!keeping && Object.values(values).every((value) => value === ''))) return;
-    keeping = true;
-    keepForm({ ...sent, values });
+    if (!adopted) keepForm({ ...sent, values: formValues(form) });
   };
   // Now too: what was typed before this script came (a slow connection) is kept.
   keepValues();

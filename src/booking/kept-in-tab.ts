@@ -39,18 +39,24 @@ export function readKeptForm(): KeptForm | undefined {
   };
 }
 
-/** Keeps what the form's state holds, or forgets it once sent or when nothing is typed. */
-export function keepState(state: BookingFormState): void {
-  const { values, requestId, sentRequest, sentAt } = state;
-  const typed = Object.values(values).some((value) => value !== '');
-  const kept = state.status !== 'success' && (typed || requestId !== null);
-  keepForm(kept ? { values, requestId, sentRequest, sentAt } : undefined);
+/** Keeps what the form's state holds, or forgets it once sent. */
+export function keepState({
+  status,
+  values,
+  requestId,
+  sentRequest,
+  sentAt,
+}: BookingFormState): void {
+  keepForm(status === 'success' ? undefined : { values, requestId, sentRequest, sentAt });
 }
 
-/** Keeps `form`, or forgets what was kept (undefined). */
+/** Keeps `form`, or forgets what was kept: when undefined, or with nothing typed and no send's id. */
 export function keepForm(form: KeptForm | undefined): void {
+  const worth =
+    form !== undefined &&
+    (form.requestId !== null || Object.values(form.values).some((value) => value !== ''));
   try {
-    if (form) sessionStorage.setItem(storageKey, JSON.stringify(form));
+    if (worth) sessionStorage.setItem(storageKey, JSON.stringify(form));
     else sessionStorage.removeItem(storageKey);
   } catch {
     // Storage off or full: the form works as before, without surviving a reload.
