@@ -76,10 +76,9 @@ export function BookingForm() {
     const held = takeHeldSend();
     if (!held) return;
     heldReply.current = held.reply;
-    const form = formRef.current;
-    // requestSubmit is Safari 16's: before, the submit event it would send.
-    if (typeof form?.requestSubmit === 'function') form.requestSubmit();
-    else form?.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    // The submit event requestSubmit would send: the form is not validated by
+    // the browser, and requestSubmit is Safari's from 16 only.
+    formRef.current?.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
   }, []);
 
   // Thanks seen, then the view left: they do not come back with the view.
