@@ -13,10 +13,16 @@ import {
 /** PostgreSQL's unique violation: the row with this id is already stored, i.e. an earlier try arrived. */
 const alreadyStored = '23505';
 
+/** The REST client's code; a page that cannot have it must be reloaded (PageOutdatedError). */
+const restClient = () =>
+  import('@supabase/postgrest-js').catch((cause: unknown) => {
+    throw new PageOutdatedError({ cause });
+  });
+
 /** Starts downloading the REST client before it is needed, e.g. when the booking view opens. */
 export function preloadBookingClient(): void {
-  void import('@supabase/postgrest-js').catch(() => {
-    // A failed preload is retried by the real submit, which reports its own error.
+  void restClient().catch(() => {
+    // The send that needs it says so.
   });
 }
 
@@ -41,9 +47,7 @@ class BookingRequestError extends Error {
  * sent again, with nothing for the visitor to do.
  */
 export async function sendBookingRequest(row: BookingRow & { website?: string }): Promise<void> {
-  const { PostgrestClient } = await import('@supabase/postgrest-js').catch((cause: unknown) => {
-    throw new PageOutdatedError({ cause });
-  });
+  const { PostgrestClient } = await restClient();
   const { url, key } = restEndpoint();
   const client = new PostgrestClient(url, {
     headers: { apikey: key, Authorization: `Bearer ${key}` },
