@@ -79,6 +79,16 @@ export const practitioner = {
   },
 } as const satisfies Practitioner;
 
+/** The session the first-visit answers speak of. */
+const wetCupping = {
+  name: 'Wet cupping (Hijama)',
+  description: 'The traditional session: cups, small superficial marks, cups again.',
+  /** PLACEHOLDER */
+  minutes: 60,
+  /** PLACEHOLDER */
+  fromPounds: 45,
+} satisfies Session;
+
 export const sessionPrices = {
   heading: 'Sessions and prices',
   intro: 'Every session starts with a talk about your health. Prices are for one person.',
@@ -89,14 +99,7 @@ export const sessionPrices = {
   /** Shown under the list until then, so that no visitor takes an example for a price. */
   placeholderNote: 'PLACEHOLDER: example lengths and prices, not yet the practice\u2019s own.',
   sessions: [
-    {
-      name: 'Wet cupping (Hijama)',
-      description: 'The traditional session: cups, small superficial marks, cups again.',
-      /** PLACEHOLDER */
-      minutes: 60,
-      /** PLACEHOLDER */
-      fromPounds: 45,
-    },
+    wetCupping,
     {
       name: 'Dry cupping',
       description: 'Cups and gentle suction only, with no marks made in the skin.',
@@ -172,7 +175,7 @@ export const firstVisit = {
       question: 'How long does a session take?',
       answer: [
         // From the price list, so that the two never disagree.
-        `About ${sessionPrices.sessions[0]!.minutes} minutes for wet cupping, the talk about your health included. A first visit can take a little longer.`,
+        `About ${wetCupping.minutes} minutes for wet cupping, the talk about your health included. A first visit can take a little longer.`,
       ],
     },
     {
