@@ -44,6 +44,7 @@ import {
 import { ignoredSettings, inTheSettings, loadSettings, readDotEnv } from './settings.ts';
 import { launchPlaceholders } from '../src/content/launch-list.ts';
 import { siteUrlFrom } from '../supabase/functions/_shared/content/site-url.ts';
+import { builtForAnotherSite } from './built-site.ts';
 
 /** How long a stop waits for requests in flight before closing their connections. */
 const shutdownGraceMs = 10_000;
@@ -74,6 +75,8 @@ async function main() {
       `Warning: ${config.distDir} has no index.html; build the site with \`npm run build\`.`,
     );
   }
+  const stale = builtForAnotherSite(config.distDir, process.env.SITE_URL);
+  if (stale) console.warn(`Warning: ${stale}`);
 
   const bookings = createBookingsRepository(database.db);
   const notifications = notifyConfig

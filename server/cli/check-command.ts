@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../../supabase/functions/_shared/config.ts';
-import { siteUrlFrom } from '../../supabase/functions/_shared/content/site-url.ts';
+import { builtForAnotherSite } from '../built-site.ts';
 import { describeError } from '../../supabase/functions/_shared/notifications/notifier.ts';
 import {
   channelSettingsHint,
@@ -88,12 +88,8 @@ export async function check(io: CliIo, content: LaunchContent = shippedContent):
 
   const placeholders = launchPlaceholders(env.SITE_URL, content);
   placeholders.forEach(fail);
-  const builtFor = settings && builtSiteAddress(settings.server.distDir);
-  if (builtFor !== undefined && env.SITE_URL?.trim() && builtFor !== siteUrlFrom(env.SITE_URL)) {
-    fail(
-      `The site in ${settings!.server.distDir} was built for ${builtFor}, not SITE_URL (${siteUrlFrom(env.SITE_URL)}): its canonical link and sitemap name that address. Build it again with SITE_URL set (\`npm run build\`).`,
-    );
-  }
+  const stale = settings && builtForAnotherSite(settings.server.distDir, env.SITE_URL);
+  if (stale) fail(stale);
   if (placeholders.length === 0)
     pass('No placeholder or SAMPLE review is left in the content, and SITE_URL is set.');
 
@@ -196,15 +192,4 @@ async function sendTests(config: NotifyConfig): Promise<Finding[]> {
   } finally {
     for (const channel of channels) channel.close();
   }
-}
-
-/** The address the built page names as its own (its canonical link); undefined when it is not built. */
-function builtSiteAddress(distDir: string): string | undefined {
-  let html: string;
-  try {
-    html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
-  } catch {
-    return undefined;
-  }
-  return /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
 }

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { channelSettingsHint } from '../../supabase/functions/_shared/notifications/notify-config.ts';
 import { launchPlaceholders } from '../../src/content/launch-list.ts';
 import { inTheSettings } from '../settings.ts';
@@ -80,8 +82,18 @@ describe.each(serverEngines())('the server at start, on $name', (engine) => {
     expect(server.stderr()).toBe(placeholders.map((line) => `Warning: ${line}\n`).join(''));
   });
 
-  it('warns that no one will be told of requests when no channel is configured', async () => {
-    const server = await start({});
+  it('warns that no one will be told of requests when no channel is configured, and of a site built for another address than SITE_URL', async () => {
+    const builtElsewhere = path.join(servers.workDir, 'built-elsewhere');
+    mkdirSync(builtElsewhere, { recursive: true });
+    writeFileSync(
+      path.join(builtElsewhere, 'index.html'),
+      '<!doctype html><link rel="canonical" href="https://www.example.org/">',
+    );
+    const server = await start({ SITE_URL: 'https://www.clinic.test/', DIST_DIR: builtElsewhere });
+    await says(
+      server.stderr,
+      'was built for https://www.example.org/, not SITE_URL (https://www.clinic.test/)',
+    );
     const warning =
       'Warning: no notification channel is configured, so no one will be told of booking requests. ' +
       'They are stored, and `npm run bookings` lists them, but nobody is e-mailed. ' +
