@@ -82,6 +82,13 @@ export function createNotifyHandler(
   const retention: Period | undefined = daily.attempt(() => loadRetention(env));
   const schedule: DailySchedule | undefined = daily.attempt(() => loadDailySchedule(env));
   if (daily.problems.length > 0) log.error(`The daily run cannot run: ${daily.problems.join(' ')}`);
+  // Said in every plain call's answer too, so that the check after setting up
+  // (docs/deploy.md, step 5) sees what only the heartbeats, every five minutes,
+  // would answer.
+  const setUpWarnings = {
+    ...(daily.problems.length > 0 ? { daily_run: `cannot run: ${daily.problems.join(' ')}` } : {}),
+    ...(closedSmtpPort ? { email: closedSmtpPort } : {}),
+  };
 
   return async (request) => {
     if (request.method !== 'POST') {
@@ -112,16 +119,7 @@ export function createNotifyHandler(
         if (!schedule || daily.problems.length > 0) return misconfigured(daily.problems.join(' '));
         return done(await heartbeat(databaseUrl, config, schedule, retention, log));
       }
-      const report = await sendDue(databaseUrl, config, log);
-      // Said in every answer too, so that the check after setting up (docs/deploy.md,
-      // step 5) sees what only the heartbeats, every five minutes, would answer.
-      const dailyRun =
-        daily.problems.length > 0 ? `cannot run: ${daily.problems.join(' ')}` : undefined;
-      return done({
-        ...report,
-        ...(dailyRun === undefined ? {} : { daily_run: dailyRun }),
-        ...(closedSmtpPort === undefined ? {} : { email: closedSmtpPort }),
-      });
+      return done({ ...(await sendDue(databaseUrl, config, log)), ...setUpWarnings });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log.error(`Notifications: ${message}`);
@@ -134,7 +132,7 @@ export function createNotifyHandler(
 
 /** What a run answers: notifications sent, failed (to be retried), and not yet sent (`pending`). */
 async function sendDue(databaseUrl: string, config: NotifyConfig, log: NotifierLog) {
-  const db = await openPostgres(databaseUrl);
+  const db = await openPostgres(databaseUrl, { setting: 'SUPABASE_DB_URL' });
   try {
     const outbox = await requireOutbox(db);
     const { notifier } = createConfiguredNotifier(db, config, log);
@@ -162,7 +160,7 @@ async function heartbeat(
   retention: Period | undefined,
   log: NotifierLog,
 ) {
-  const db = await openPostgres(databaseUrl);
+  const db = await openPostgres(databaseUrl, { setting: 'SUPABASE_DB_URL' });
   const channels = createChannels(config);
   try {
     await requireOutbox(db);

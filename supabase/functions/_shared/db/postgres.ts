@@ -21,8 +21,10 @@ const defaultQueryTimeoutMs = 20_000;
 /** Connects to a PostgreSQL server through a small pool; fails fast when it is unreachable. */
 export async function openPostgres(
   connectionString: string,
-  options: { queryTimeoutMs?: number } = {},
+  /** `setting`: the setting that holds the connection string, named when it is refused. */
+  options: { queryTimeoutMs?: number; setting?: string } = {},
 ): Promise<Database> {
+  const { setting = 'DATABASE_URL' } = options;
   const settings: pg.PoolConfig = {
     connectionString,
     max: 10,
@@ -50,7 +52,7 @@ export async function openPostgres(
     await Promise.all([pool.end(), anonPool.end()]).catch(() => {});
     if (error instanceof DatabaseError && DatabaseRefusedError.codes.has(error.code)) {
       throw new DatabaseRefusedError(
-        `DATABASE_URL: ${database.description} refused the connection: ${error.message} (${error.code}). Check the database name, the user and the password in DATABASE_URL.`,
+        `${setting}: ${database.description} refused the connection: ${error.message} (${error.code}). Check the database name, the user and the password in ${setting}.`,
         { cause: error },
       );
     }
