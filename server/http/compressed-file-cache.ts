@@ -37,8 +37,9 @@ export class CompressedFileCache {
       if (this.total <= maxCacheBytes) return;
       // Still being compressed: not counted yet, so not dropped either (its size,
       // counted when it comes, would otherwise never be taken off).
-      if (!this.sizes.has(key)) continue;
-      this.total -= this.sizes.get(key)!;
+      const size = this.sizes.get(key);
+      if (size === undefined) continue;
+      this.total -= size;
       this.sizes.delete(key);
       this.entries.delete(key);
     }
