@@ -151,8 +151,9 @@ export function loadNotifyConfig(
   const acknowledgeText = read('NOTIFY_ACKNOWLEDGE')?.toLowerCase();
   // The words a deployer may mean by on and off: a mistake here stops every
   // notice on hosted Supabase, where only the function's log says so.
-  const acknowledgeSwitch = acknowledgeText && switchWords.get(acknowledgeText);
-  if (acknowledgeText !== undefined && !acknowledgeSwitch) {
+  const acknowledgeSwitch =
+    acknowledgeText === undefined ? undefined : switchWords.get(acknowledgeText);
+  if (acknowledgeText !== undefined && acknowledgeSwitch === undefined) {
     problems.push(
       `NOTIFY_ACKNOWLEDGE must be on or off: whether the visitor is e-mailed that the request arrived (got "${read('NOTIFY_ACKNOWLEDGE')}").`,
     );
