@@ -3,8 +3,9 @@
 -- too, but only after the statement, once every row has passed the checks and
 -- been stored and queued: an array of thousands cost the database seconds and
 -- left thousands of dead rows, charged to no limit. The rows of one statement
--- share its statement_timestamp(), which a second statement of the same
--- transaction does not.
+-- share its statement_timestamp(), the time its client's message came: a
+-- second statement sent alone has another (PostgREST and this project's server
+-- send each insert alone), several sent in one message would share it.
 
 create function app_private.refuse_second_booking_row()
 returns trigger

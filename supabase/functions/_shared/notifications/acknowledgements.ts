@@ -15,10 +15,11 @@ import { recordAcknowledgementRefused, refusesMailbox } from './practice-alerts.
 
 /**
  * The e-mails that tell visitors their request arrived (NOTIFY_ACKNOWLEDGE). The database decides which request is
- * acknowledged and keeps an address to one acknowledgement in
- * `replyWithinHours`, however many requests name it and however many notifiers
- * run, and the site to 20 an hour whatever the addresses
- * (app_private.claim_acknowledgement, 20261202000100_plain_email.sql); this task sends each
+ * acknowledged and keeps a mailbox (however its address is spelt:
+ * app_private.mailbox_key) to one acknowledgement in `replyWithinHours`,
+ * however many requests name it and however many notifiers run, and the site
+ * to 20 an hour whatever the addresses (app_private.claim_acknowledgement,
+ * 20261206000000_acknowledged_mailbox.sql); this task sends each
  * one it is given and records the outcome:
  * - sent: the SMTP server took it;
  * - refused: the server refused the visitor's mailbox for good (5xx to
