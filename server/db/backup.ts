@@ -14,6 +14,7 @@ import {
   appliedMigrations,
   findMigrationsDir,
   hasTable,
+  awaitsSupabasePush,
   madeBySupabasePush,
   listMigrations,
   migrate,
@@ -289,14 +290,6 @@ function notJsonReason(text: string): string {
   return 'is not JSON: it was cut short or damaged (or is not a backup at all). Restore an earlier backup, or copy this one again from where it is kept.';
 }
 
-/** Whether the database has Supabase's Vault, which every Supabase project has and plain PostgreSQL has not. */
-async function hasSupabaseVault(db: Queryable): Promise<boolean> {
-  const { rows } = await db.query<{ found: boolean }>(
-    `select to_regnamespace('vault') is not null as found`,
-  );
-  return rows[0]?.found === true;
-}
-
 /** Reads a backup file's text, checking its shape. */
 export function parseBackup(text: string): Backup {
   let value: unknown;
@@ -406,9 +399,7 @@ export async function restoreBackup(
   const applied = await appliedMigrations(db);
   // The schema made by `supabase db push`, which records its migrations elsewhere.
   const pushed = await madeBySupabasePush(db, applied);
-  if (!pushed && applied === undefined && (await hasSupabaseVault(db))) {
-    // Made here, the tables would be unknown to `supabase db push`, whose next run (the
-    // next upgrade) would fail on every one of them.
+  if (await awaitsSupabasePush(db, applied)) {
     throw new RestoreRefusedError(
       'This is the database of a Supabase project whose tables `supabase db push` has not made yet: run it first (docs/deploy.md, "To PostgreSQL or Supabase, and back"), then restore again. Nothing was changed.',
     );

@@ -88,6 +88,11 @@ export async function migrate(
       if (await madeBySupabasePush(tx, recorded)) {
         throw new MigrationRefusedError(pushedSchemaRefusal(db.description));
       }
+      if (await awaitsSupabasePush(tx, recorded)) {
+        throw new MigrationRefusedError(
+          `${db.description} is the database of a Supabase project whose tables \`supabase db push\` has not made yet: made here, they would make its next push fail on every one. Nothing was changed. Run \`supabase db push\` (docs/deploy.md); on hosted Supabase the notify-bookings function sends the notifications and no server runs.`,
+        );
+      }
       await tx.exec(`
         create schema if not exists app_private;
         create table if not exists app_private.schema_migrations (
@@ -199,6 +204,22 @@ export async function madeBySupabasePush(
   recorded: readonly string[] | undefined,
 ): Promise<boolean> {
   return (recorded ?? []).length === 0 && (await hasTable(db, 'public.bookings'));
+}
+
+/**
+ * Whether `db` is a Supabase project's (it has Vault) whose tables `supabase
+ * db push` has not made yet: tables made by this project's migrations would be
+ * unknown to the push, whose next run would fail on every one.
+ */
+export async function awaitsSupabasePush(
+  db: Queryable,
+  recorded: readonly string[] | undefined,
+): Promise<boolean> {
+  if (recorded !== undefined || (await hasTable(db, 'public.bookings'))) return false;
+  const { rows } = await db.query<{ found: boolean }>(
+    `select to_regnamespace('vault') is not null as found`,
+  );
+  return rows[0]?.found === true;
 }
 
 /** Why the server does not start on such a schema, and what to do instead. */

@@ -11,6 +11,7 @@ import { useScratchPostgres } from '../../../../server/testing/test-database.ts'
 import { bareEngines } from '../../../../server/testing/bare-engines.ts';
 import {
   findMigrationsDir,
+  hasTable,
   migrate,
   MigrationRefusedError,
 } from '../../../../server/db/migrate.ts';
@@ -149,6 +150,15 @@ describe.runIf(testDatabaseUrl)('the bookings schema on PostgreSQL', () => {
       await expect(attempt).rejects.toBeInstanceOf(DatabaseRoleError);
       await expect(attempt).rejects.toThrow(`grant anon to "${user}"`);
     });
+  });
+
+  it("refuses to start on a Supabase project's database before `supabase db push`, changing nothing", async () => {
+    const { db } = await emptyDatabases!.open();
+    await db.exec('create schema vault');
+    const attempt = migrate(db);
+    await expect(attempt).rejects.toBeInstanceOf(MigrationRefusedError);
+    await expect(attempt).rejects.toThrow(/`supabase db push` has not made yet/);
+    expect(await hasTable(db, 'app_private.schema_migrations')).toBe(false);
   });
 
   it('refuses to start as a user that does not own its database, for good, saying so', async () => {
