@@ -1,13 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import {
-  storedValue,
-  type BookingField,
-} from '../supabase/functions/_shared/core/booking-rules.ts';
+import { storedValue } from '../supabase/functions/_shared/core/booking-rules.ts';
 import { site } from '../src/content/site.ts';
 import { practice } from '../supabase/functions/_shared/content/practice.ts';
 import { anonJsonHeaders } from '../server/testing/helpers.ts';
 import {
   bookingPosts,
+  expectBookingForm,
   expectFocusKept,
   fillBookingForm as fillForm,
   holdBack,
@@ -196,8 +194,7 @@ for (const [situation, answer] of failedAnswers) {
     await expect(alert).toHaveAccessibleDescription(
       new RegExp(`^${site.bookingForm.failureFallback} ${site.contactDetails.phone.display}`),
     );
-    for (const [label, value] of Object.entries(typed))
-      await expect(page.getByLabel(labels[label as keyof typeof typed])).toHaveValue(value);
+    await expectBookingForm(page, typed);
     expect(errors.some((text) => text.includes('could not be sent'))).toBe(true);
     expect(await storedBookings(email)).toHaveLength(0);
 
@@ -230,8 +227,7 @@ test('what was typed before the app came is kept when the visitor taps a link to
   await expect(heading).toHaveText(viewHeadings.home);
   await page.goForward();
   await expect(heading).toHaveText(viewHeadings.contact);
-  await expect(page.getByLabel(labels.fullName)).toHaveValue('Typed Early');
-  await expect(page.getByLabel(labels.phone)).toHaveValue('07700 900125');
+  await expectBookingForm(page, { fullName: 'Typed Early', phone: '07700 900125' });
 });
 
 test('a browser without crypto.randomUUID, AbortSignal.timeout and requestSubmit, as iOS 15 is, books a session, sent before the app came', async ({
@@ -287,9 +283,7 @@ test('a retry after a lost answer stores one row, after a reload too, which keep
   // As a phone's browser reloads a tab it had put away: the pre-rendered form, before the app.
   await page.reload();
   await untilInteractive(page);
-  for (const [field, value] of Object.entries(typed) as [BookingField, string][]) {
-    await expect(page.getByLabel(labels[field])).toHaveValue(value);
-  }
+  await expectBookingForm(page, typed);
   await submitButton(page).click();
   await expect(thankYou(page)).toBeVisible();
   expect(posts).toHaveLength(3);
@@ -313,8 +307,7 @@ test("what was typed before the page's first script came is kept across a reload
   await page.unrouteAll();
   await page.reload();
   await untilInteractive(page);
-  await expect(page.getByLabel(labels.fullName)).toHaveValue('Slow Connection');
-  await expect(page.getByLabel(labels.phone)).toHaveValue('07700 900127');
+  await expectBookingForm(page, { fullName: 'Slow Connection', phone: '07700 900127' });
 });
 
 test('what was typed comes back after a reload on another page, in the form the app draws', async ({
@@ -325,9 +318,7 @@ test('what was typed comes back after a reload on another page, in the form the 
   await openView(page, 'home');
   await untilAppAdopted(page);
   await page.locator('.hero').getByRole('link', { name: specifiedWords.bookButton }).click();
-  await expect(page.getByLabel(labels.fullName)).toHaveValue('Kept Across');
-  await expect(page.getByLabel(labels.phone)).toHaveValue('07700 900124');
-  await expect(page.getByLabel(labels.email)).toHaveValue('');
+  await expectBookingForm(page, { fullName: 'Kept Across', phone: '07700 900124', email: '' });
 });
 
 test('a visitor who leaves the booking page while it sends finds the outcome on coming back: the failure with what was typed, then the thanks (and the assistant that sent it its answer), one row stored', async ({
@@ -385,8 +376,7 @@ test('a visitor who leaves the booking page while it sends finds the outcome on 
 
   await sendAndLeave('lost');
   await expect(page.getByRole('alert')).toHaveText(submitFailure);
-  for (const [label, value] of Object.entries(typed))
-    await expect(page.getByLabel(labels[label as keyof typeof typed])).toHaveValue(value);
+  await expectBookingForm(page, typed);
   expect(errors.some((text) => text.includes('could not be sent'))).toBe(true);
 
   await sendAndLeave('through');
@@ -413,8 +403,7 @@ test('a fourth request for one e-mail address within the hour is refused by the 
   await submitButton(page).click();
   expect((await answer).status()).toBe(429);
   await expect(page.getByRole('alert')).toHaveText(site.bookingForm.throttled);
-  await expect(page.getByLabel(labels.fullName)).toHaveValue('Busy Person');
-  await expect(page.getByLabel(labels.email)).toHaveValue(email);
+  await expectBookingForm(page, { fullName: 'Busy Person', email });
   expect(await storedBookings(email)).toHaveLength(3);
 });
 

@@ -256,6 +256,15 @@ export async function fillBookingForm(
     await page.getByLabel(site.bookingForm.labels[field]).fill(value);
 }
 
+/** Expects each booking-form field named in `values` to hold its value. */
+export async function expectBookingForm(
+  page: Page,
+  values: Partial<Record<BookingField, string>>,
+): Promise<void> {
+  for (const [field, value] of Object.entries(values) as [BookingField, string][])
+    await expect(page.getByLabel(site.bookingForm.labels[field])).toHaveValue(value);
+}
+
 /** The booking form's thank-you modal, titled as the specification words it. */
 export function thankYou(page: Page) {
   return page.getByRole('dialog', { name: specifiedWords.thankYouTitle });
