@@ -17,7 +17,12 @@ import { check } from './check-command.ts';
 import type { CliIo } from './cli-io.ts';
 import { runCommand } from '../testing/command-run.ts';
 import { useTempDir } from '../testing/temp-dir.ts';
-import { testDatabaseUrl, withOwnRole } from '../testing/helpers.ts';
+import {
+  createScratchDatabase,
+  testDatabaseUrl,
+  withClient,
+  withOwnRole,
+} from '../testing/helpers.ts';
 
 /**
  * `npx hijama check` and the command's guard of the data directory, with a
@@ -197,6 +202,26 @@ describe('npx hijama check', () => {
       );
     });
   });
+
+  it.runIf(testDatabaseUrl)(
+    "fails on a Supabase project's database before `supabase db push`, making nothing in it",
+    async () => {
+      const scratch = await createScratchDatabase(testDatabaseUrl!);
+      onTestFinished(() => scratch.drop());
+      // Vault, as every Supabase project has it, and none of the project's tables yet.
+      await withClient(scratch.url, (client) => client.query('create schema vault'));
+      writeDotEnv({ DATABASE_URL: scratch.url });
+      const result = await run([], (io) => check(io, filledIn));
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(
+        /^FIX {2}PostgreSQL at .* is the database of a Supabase project whose tables `supabase db push` has not made yet: .* Run `supabase db push` \(docs\/deploy\.md\)/m,
+      );
+      const made = await withClient(scratch.url, (client) =>
+        client.query(`select to_regnamespace('app_private') is not null as found`),
+      );
+      expect(made.rows[0]).toEqual({ found: false });
+    },
+  );
 
   it('names a setting spelt close to one of ours, or beginning as only ours do', async () => {
     writeDotEnv({

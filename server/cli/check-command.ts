@@ -17,7 +17,12 @@ import {
   type Database,
 } from '../../supabase/functions/_shared/db/database.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
-import { hasTable } from '../db/migrate.ts';
+import {
+  appliedMigrations,
+  awaitingPushRefusal,
+  awaitsSupabasePush,
+  hasTable,
+} from '../db/migrate.ts';
 import { checkApiRoles, DatabaseRoleError } from '../db/open-database.ts';
 import { checkDataDirIsPrivate, formatMode, openMode } from '../db/private-data-dir.ts';
 import { describeSmtpFailure } from '../notifications/smtp-check.ts';
@@ -113,7 +118,8 @@ export async function check(io: CliIo, content: LaunchContent = shippedContent):
 /**
  * DATABASE_URL is tried, so that a mistyped one shows here rather than at the
  * server's start; and, once the server has made the tables, whether its user
- * may act as the visitors' role, which the server checks at start too.
+ * may act as the visitors' role, which the server checks at start too; before,
+ * whether it may make them, or must leave them to `supabase db push`.
  */
 async function checkDatabase(url: string): Promise<Finding> {
   let db: Database | undefined;
@@ -122,7 +128,10 @@ async function checkDatabase(url: string): Promise<Finding> {
     // Made by the server's migrations, or by `supabase db push` (hosted Supabase).
     const made = await hasTable(db, 'public.bookings');
     if (made) await checkApiRoles(db);
-    else {
+    else if (await awaitsSupabasePush(db, await appliedMigrations(db))) {
+      // The server would refuse to start on it, rather than make its tables there.
+      return { ok: false, line: awaitingPushRefusal(db.description) };
+    } else {
       const { rows } = await db.query<{ may: boolean; user: string; name: string }>(
         `select has_database_privilege(current_database(), 'CREATE')
                 and has_schema_privilege('public', 'CREATE') as may,

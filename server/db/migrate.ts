@@ -86,12 +86,13 @@ export async function migrate(
       const recorded = await appliedMigrations(tx);
       // Refused before the record is made, so that a restore still finds the schema pushed.
       if (await madeBySupabasePush(tx, recorded)) {
-        throw new MigrationRefusedError(pushedSchemaRefusal(db.description));
+        throw new MigrationRefusedError(
+          `The tables of ${db.description} were made by \`supabase db push\`, which keeps its own record of migrations, so the server would apply them all again: it does not start on it. Nothing was changed. ` +
+            'On hosted Supabase, the notify-bookings function sends the notifications and no server runs (docs/deploy.md); to run the server, give it an empty database of its own, which it sets up itself (`npx hijama restore FILE` loads a backup into it).',
+        );
       }
       if (await awaitsSupabasePush(tx, recorded)) {
-        throw new MigrationRefusedError(
-          `${db.description} is the database of a Supabase project whose tables \`supabase db push\` has not made yet: made here, they would make its next push fail on every one. Nothing was changed. Run \`supabase db push\` (docs/deploy.md); on hosted Supabase the notify-bookings function sends the notifications and no server runs.`,
-        );
+        throw new MigrationRefusedError(awaitingPushRefusal(db.description));
       }
       await tx.exec(`
         create schema if not exists app_private;
@@ -222,12 +223,9 @@ export async function awaitsSupabasePush(
   return rows[0]?.found === true;
 }
 
-/** Why the server does not start on such a schema, and what to do instead. */
-export function pushedSchemaRefusal(database: string): string {
-  return (
-    `The tables of ${database} were made by \`supabase db push\`, which keeps its own record of migrations, so the server would apply them all again: it does not start on it. Nothing was changed. ` +
-    'On hosted Supabase, the notify-bookings function sends the notifications and no server runs (docs/deploy.md); to run the server, give it an empty database of its own, which it sets up itself (`npx hijama restore FILE` loads a backup into it).'
-  );
+/** Why the server does not make its tables in a database that awaits `supabase db push`, for its start and `npx hijama check`. */
+export function awaitingPushRefusal(database: string): string {
+  return `${database} is the database of a Supabase project whose tables \`supabase db push\` has not made yet: made here, they would make its next push fail on every one. Nothing was changed. Run \`supabase db push\` (docs/deploy.md); on hosted Supabase the notify-bookings function sends the notifications and no server runs.`;
 }
 
 /** Whether a table exists, e.g. `public.bookings` (its migration has been applied). */
