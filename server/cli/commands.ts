@@ -22,13 +22,13 @@ export const commandNames = [
 
 export type CommandName = (typeof commandNames)[number];
 
-export interface OptionSpec {
+interface OptionSpec {
   /** A string option takes a value; its placeholder, e.g. `<when>`. */
   value?: string;
   help: string;
 }
 
-export interface CommandSpec {
+interface CommandSpec {
   /** One line, for the list of commands. */
   summary: string;
   /** What follows the command's name in its usage line. */

@@ -38,9 +38,9 @@ import {
  * its own.
  */
 
-export const backupFormat = 'hijama-backup';
+const backupFormat = 'hijama-backup';
 /** 2: the whole state; 1: release 1.0.0's four tables (`settleRelease100Backup`). */
-export const backupVersion = 2;
+const backupVersion = 2;
 const release100Version = 1;
 
 const backedUpSchemas = ['public', 'app_private'];
@@ -352,10 +352,10 @@ export function parseBackup(text: string): Backup {
 }
 
 /** How many rows of each table a restore loaded. */
-export type RestoreReport = Record<string, number>;
+type RestoreReport = Record<string, number>;
 
 /** What the restore of a 1.0.0 backup needs to know of the notifier's settings. */
-export interface Release100Settings {
+interface Release100Settings {
   /** NOTIFY_REMINDER_HOURS, in milliseconds; its default when unset (no channel configured). */
   remindBeforeReplyByMs?: number | undefined;
   /** NOTIFY_DAILY_SUMMARY_AT; its default when unset. */

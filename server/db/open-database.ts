@@ -41,7 +41,6 @@ export class DatabaseRoleError extends Error {
 export async function openDatabase(options: {
   databaseUrl: string | undefined;
   dataDir: string;
-  migrationsDir?: string;
   bookingLimits?: Partial<BookingLimits>;
   migrate?: boolean;
 }): Promise<OpenedDatabase> {
@@ -94,10 +93,10 @@ export async function openDatabase(options: {
 /** Migrates `db`, checks the API's roles on PostgreSQL and sets the booking limits; nothing with `migrate: false`. */
 async function prepare(
   db: Database,
-  options: { migrationsDir?: string; bookingLimits?: Partial<BookingLimits>; migrate?: boolean },
+  options: { bookingLimits?: Partial<BookingLimits>; migrate?: boolean },
 ): Promise<MigrationReport> {
   if (options.migrate === false) return { applied: [], changed: [] };
-  const migrations = await migrate(db, options.migrationsDir);
+  const migrations = await migrate(db);
   if (db.engine === 'postgres') await checkApiRoles(db);
   if (options.bookingLimits) {
     await setBookingLimits(db, options.bookingLimits, { unsetToDefault: true });

@@ -16,14 +16,14 @@ import { contentSecurityPolicyFor, securityHeaders } from './security-headers.ts
 
 export const headersFileName = '_headers';
 
-export interface BuiltFile {
+interface BuiltFile {
   /** The path the file is served at, e.g. `/index.html`. */
   urlPath: string;
   /** Its text, for a page (its <meta> policy); undefined for other files. */
   html?: string;
 }
 
-export function composeHeadersFile(files: readonly BuiltFile[]): string {
+function composeHeadersFile(files: readonly BuiltFile[]): string {
   const rule = (pathPattern: string, headers: Record<string, string>) =>
     [pathPattern, ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`)].join(
       '\n',

@@ -1,7 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 /** The one network of every client whose address is missing or unreadable. */
-export const unknownNetwork = 'unknown';
+const unknownNetwork = 'unknown';
 
 /**
  * The network a per-client limit counts: an IPv4 address alone, the /56 of an

@@ -7,14 +7,14 @@ import { BlockList, isIP } from 'node:net';
  */
 
 /** The shorthand for a proxy on this machine: 127.0.0.0/8 and ::1. */
-export const loopbackEntry = 'loopback';
+const loopbackEntry = 'loopback';
 
 const loopback = new BlockList();
 loopback.addSubnet('127.0.0.0', 8, 'ipv4');
 loopback.addAddress('::1', 'ipv6');
 
 /** Whether `address` is this machine's own (an IPv4 address seen through IPv6 included). */
-export function isLoopback(address: string | undefined): boolean {
+function isLoopback(address: string | undefined): boolean {
   return address !== undefined && matches(loopback, address);
 }
 
