@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
-/** Finding the built file a URL path names. */
+/** Finding the built file a URL path names, and keeping what is made from it. */
 
 export interface SiteFile {
   /** Its real path, symbolic links resolved. */
@@ -36,5 +36,53 @@ export async function findSiteFile(root: string, pathname: string): Promise<Site
     return stats.isFile() ? { path: real, size: stats.size, mtimeMs: stats.mtimeMs } : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * What is made from built files (a page's text, a compressed copy), made once
+ * per version of the file and encoding and kept in memory, at most `maxLength`
+ * of the values' lengths, oldest dropped first; concurrent requests share one
+ * making.
+ */
+export class SiteFileCache<Encoding extends string, Value extends { length: number }> {
+  private readonly entries = new Map<string, Promise<Value>>();
+  private readonly lengths = new Map<string, number>();
+  private total = 0;
+
+  constructor(
+    private readonly make: (file: SiteFile, encoding: Encoding) => Promise<Value>,
+    private readonly maxLength: number,
+  ) {}
+
+  async get(file: SiteFile, encoding: Encoding): Promise<Value> {
+    const key = `${file.path}\0${file.size}\0${file.mtimeMs}\0${encoding}`;
+    const cached = this.entries.get(key);
+    if (cached) return cached;
+    const pending = this.make(file, encoding);
+    this.entries.set(key, pending);
+    try {
+      const value = await pending;
+      this.lengths.set(key, value.length);
+      this.total += value.length;
+      this.evict();
+      return value;
+    } catch (error) {
+      this.entries.delete(key);
+      throw error;
+    }
+  }
+
+  private evict() {
+    for (const key of this.entries.keys()) {
+      if (this.total <= this.maxLength) return;
+      // Still being made: not counted yet, so not dropped either (its length,
+      // counted when it comes, would otherwise never be taken off).
+      const length = this.lengths.get(key);
+      if (length === undefined) continue;
+      this.total -= length;
+      this.lengths.delete(key);
+      this.entries.delete(key);
+    }
   }
 }

@@ -5,13 +5,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { isViewFile } from '../../src/boot/protocol.ts';
 import { fileNotFound, siteMethodNotAllowed, type SiteError } from '../http/api-errors.ts';
-import { CompressedFileCache } from '../http/compressed-file-cache.ts';
-import { chooseEncoding, worthCompressing } from '../http/compression.ts';
+import { chooseEncoding, compress, worthCompressing, type Encoding } from '../http/compression.ts';
 import { etagOf, isFresh, lastModifiedOf } from '../http/conditional-get.ts';
 import { contentTypeFor } from '../http/content-types.ts';
-import { PageTextCache } from '../http/page-text-cache.ts';
 import { contentSecurityPolicyFor, securityHeaders } from '../http/security-headers.ts';
-import { findSiteFile } from '../http/site-file.ts';
+import { findSiteFile, SiteFileCache } from '../http/site-file.ts';
 
 /**
  * The built site (Vite's `dist/`). The site has no URL routes, so a path that
@@ -22,10 +20,24 @@ import { findSiteFile } from '../http/site-file.ts';
 /** Larger files (videos, say) are streamed as they are, neither read whole nor compressed. */
 const maxBufferedBytes = 8 * 1024 * 1024;
 
+/** Most bytes of compressed files kept in memory. */
+const maxCompressedBytes = 64 * 1024 * 1024;
+
+/** Most characters of pages kept in memory (the site has a handful, of some kilobytes). */
+const maxPageCharacters = 16 * 1024 * 1024;
+
 export function createStaticSite(distDir: string) {
   const root = path.resolve(distDir);
-  const compressedFiles = new CompressedFileCache();
-  const pageTexts = new PageTextCache();
+  const compressedFiles = new SiteFileCache(
+    (file, encoding: Encoding) =>
+      readFile(file.path).then((content) => compress(content, encoding)),
+    maxCompressedBytes,
+  );
+  // Pages read for their security policy.
+  const pageTexts = new SiteFileCache(
+    (file, encoding: 'utf8') => readFile(file.path, encoding),
+    maxPageCharacters,
+  );
 
   return async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string) {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -50,7 +62,7 @@ export function createStaticSite(distDir: string) {
       ...securityHeaders,
       'Content-Security-Policy': contentSecurityPolicyFor(
         extension,
-        extension === '.html' && buffered ? await pageTexts.read(file) : undefined,
+        extension === '.html' && buffered ? await pageTexts.get(file, 'utf8') : undefined,
       ),
       // A part of the page, for its script to fetch: not a page to list.
       ...(isViewFile(pathname) ? { 'X-Robots-Tag': 'noindex' } : {}),
