@@ -1,19 +1,21 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { bookingsTable } from '../../supabase/functions/_shared/core/api-defaults.ts';
 import type { BookingsRepository } from '../../supabase/functions/_shared/db/bookings-repository.ts';
 import {
   DatabaseError,
   DatabaseUnavailableError,
 } from '../../supabase/functions/_shared/db/database.ts';
-import { authenticate } from '../http/api-keys.ts';
+import { sameSecret } from '../../supabase/functions/_shared/same-secret.ts';
 import { apiCorsHeaders, apiMethods, preflightHeaders } from '../http/cors.ts';
 import {
   ApiError,
   databaseUnavailable,
   fromDatabaseError,
   internalError,
+  invalidApiKey,
   invalidPath,
   invalidSchema,
+  noApiKey,
   permissionDenied,
   tableNotFound,
   unsupportedMethod,
@@ -83,6 +85,23 @@ export function createRestHandler(deps: RestDeps) {
       else sendApiError(res, apiError, apiCorsHeaders);
     }
   };
+}
+
+/**
+ * Supabase's key check without JWTs: the `apikey` header must be the anon key
+ * (as Supabase's gateway demands), and so must `Authorization: Bearer <key>`
+ * when present. The API serves the page alone, and the page holds only the
+ * anon key: the practice reads and changes requests by SQL (`npx hijama`).
+ */
+function authenticate(headers: IncomingHttpHeaders, anonKey: string): void {
+  const apikey = [headers['apikey']].flat()[0];
+  if (apikey === undefined || apikey === '') throw noApiKey();
+  if (!sameSecret(apikey, anonKey)) throw invalidApiKey();
+
+  const authorization = headers.authorization;
+  if (authorization === undefined) return;
+  const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
+  if (token === undefined || !sameSecret(token, anonKey)) throw invalidApiKey(true);
 }
 
 /** `/rest/v1/<table>`; anything deeper (or the root) is not a path PostgREST serves. */
