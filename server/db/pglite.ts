@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Mutex, PGlite, type Transaction } from '@electric-sql/pglite';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import {
@@ -53,6 +54,13 @@ export class PgliteDatabase implements Database {
     this.direct = queryable(pglite);
   }
 
+  /**
+   * PGlite runs in this thread and hands its lock from one waiting query to the
+   * next in microtasks, so a queue of them would run to the end without letting
+   * the server read a single new request. Waiting for the event loop's next turn
+   * first lets requests arrive meanwhile, and the server see how many are
+   * pending and refuse the excess instead of leaving it unread in the sockets.
+   */
   async query<Row>(sql: string, params: readonly unknown[] = []) {
     await yieldToEventLoop();
     return this.turns.runExclusive(() => this.direct.query<Row>(sql, params));
@@ -117,15 +125,4 @@ function queryable(target: PGlite | Transaction): Queryable {
       }
     },
   };
-}
-
-/**
- * PGlite runs in this thread and hands its lock from one waiting query to the
- * next in microtasks, so a queue of them would run to the end without letting
- * the server read a single new request. Waiting for the event loop's next turn
- * first lets requests arrive meanwhile, and the server see how many are
- * pending and refuse the excess instead of leaving it unread in the sockets.
- */
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
