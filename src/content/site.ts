@@ -156,7 +156,8 @@ export const site = {
 
   home: {
     hero: {
-      eyebrow: 'Traditional cupping therapy · Rochester, Kent',
+      // No-break spaces keep “· Rochester” with “therapy”: a phone breaks before “therapy”, never after the dot.
+      eyebrow: 'Traditional cupping therapy\u00a0·\u00a0Rochester, Kent',
       title: practiceName,
       lead: 'Calm, clean and unhurried Hijama with a trained practitioner, in a private treatment room in Chatham. Sterile single-use cups, time to talk, and aftercare you can follow.',
       reassurance: `Send a request in a minute. We reply within ${replyWithinHours} hours.`,
@@ -341,7 +342,8 @@ export const site = {
       instagram: 'Instagram Username (Optional)',
     },
     hints: {
-      phone: 'A UK mobile or landline, e.g. 07700 900 461.',
+      // No-break spaces: the example number is never split over two lines.
+      phone: 'A UK mobile or landline, e.g. 07700\u00a0900\u00a0461.',
       instagram: 'If you would like us to reply by Instagram message.',
     },
     instagramPlaceholder: '@yourusername',
