@@ -21,7 +21,7 @@ const outDir = 'screenshots';
 /**
  * Scrolls down a screen at a time, a frame apart, so that every lazy image
  * comes into view and is asked for; waits until each has loaded (or failed),
- * then goes back to the top. Runs in the page.
+ * then goes back to the top and waits for what moves to settle. Runs in the page.
  */
 async function scrollThrough(): Promise<void> {
   // No named function inside: tsx would wrap it in a helper the page lacks.
@@ -42,6 +42,10 @@ async function scrollThrough(): Promise<void> {
   );
   window.scrollTo({ top: 0, behavior: 'instant' });
   await new Promise((resolve) => requestAnimationFrame(resolve));
+  // The top bar fading back to its unscrolled look, and a face first needed
+  // further down, would otherwise be caught half-way.
+  await document.fonts.ready;
+  await Promise.all(document.getAnimations().map((animation) => animation.finished));
 }
 
 const server = await startBuiltServer();
