@@ -13,6 +13,7 @@ import {
   openView,
   pageErrors,
   postBooking,
+  scriptFile,
   storedBookings,
   thankYou,
   uniqueEmail,
@@ -208,7 +209,7 @@ test('what was typed before the app came is kept when the visitor taps a link to
   page,
 }) => {
   // The app's code held back: the booking page is on screen from the HTML, shown by the first script.
-  const app = await holdBack(page, /\/assets\/start-app-[\w-]+\.js$/);
+  const app = await holdBack(page, scriptFile('start-app'));
   await openView(page, 'home');
   await page.locator('.hero a.button-primary').click();
   const heading = page.getByRole('heading', { level: 1 });
@@ -240,7 +241,7 @@ test('a browser without crypto.randomUUID, AbortSignal.timeout and requestSubmit
   });
   const email = uniqueEmail('ios15');
   // The send held until the app comes, which makes it then.
-  const app = await holdBack(page, /\/assets\/start-app-[\w-]+\.js$/);
+  const app = await holdBack(page, scriptFile('start-app'));
   await openView(page, 'contact');
   expect(
     await page.evaluate(
@@ -299,7 +300,7 @@ test('a retry after a lost answer stores one row, after a reload too, which keep
 test("what was typed before the page's first script came is kept across a reload", async ({
   page,
 }) => {
-  const firstScript = await holdBack(page, /\/assets\/index-[\w-]+\.js$/);
+  const firstScript = await holdBack(page, scriptFile('index'));
   await page.goto('/#contact', { waitUntil: 'domcontentloaded' });
   await fillForm(page, { fullName: 'Slow Connection', phone: '07700 900127' });
   firstScript.release();

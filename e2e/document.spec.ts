@@ -14,6 +14,7 @@ import {
   openMenu,
   openView,
   pageErrors,
+  scriptFile,
   sendStalledNotice,
   sideMenu,
   storedBookings,
@@ -91,7 +92,7 @@ test.describe('the HTML before any script runs', () => {
     page,
   }) => {
     // The main script never arrives: what is on screen is the pre-rendered page alone.
-    await page.route(/\/assets\/index-[\w-]+\.js$/, (route) => route.abort());
+    await page.route(scriptFile('index'), (route) => route.abort());
     // The page's clock runs as usual, and is moved on instead of waiting out the notice's delay.
     await page.clock.install();
     for (const view of ['benefits', 'testimonials', 'location', 'contact'] as const) {
@@ -117,7 +118,7 @@ test.describe('the HTML before any script runs', () => {
 
   test('a send made while the connection is down is made once it is back', async ({ page }) => {
     const email = uniqueEmail('offline');
-    const isAppCode = (asked: Request) => /\/assets\/start-app-/.test(asked.url());
+    const isAppCode = (asked: Request) => scriptFile('start-app').test(asked.url());
     await loadPage(page, '/#contact');
     await untilInteractive(page);
     // The connection drops before the app's code has come: the visitor's
@@ -138,7 +139,7 @@ test.describe('the HTML before any script runs', () => {
 
   test('a main script that did not come is asked for again at the next touch', async ({ page }) => {
     let asked = 0;
-    await page.route(/\/assets\/index-[\w-]+\.js$/, (route) =>
+    await page.route(scriptFile('index'), (route) =>
       ++asked === 1 ? route.abort() : route.continue(),
     );
     await loadPage(page, '/');
@@ -160,7 +161,7 @@ test.describe('the HTML before any script runs', () => {
     const errors = pageErrors(page);
     for (const [view, title] of Object.entries(viewHeadings)) {
       // The main script waits until the page's heading has been marked.
-      const firstScript = await holdBack(page, /\/assets\/index-[\w-]+\.js$/);
+      const firstScript = await holdBack(page, scriptFile('index'));
       // Not until the load event: the preloaded fonts hold it past the first
       // paint, when the held script is asked for, and it would wait for that.
       await loadPage(page, viewPath(view), { waitUntil: 'domcontentloaded' });

@@ -136,6 +136,15 @@ export async function accessibilityViolations(page: Page) {
 }
 
 /**
+ * A file of the built site's code, by its name before the build's hash:
+ * "index" (the page's first script), "start-app" (the app), a view's or a
+ * library's own file.
+ */
+export function scriptFile(name: string): RegExp {
+  return new RegExp(`/assets/${name}-[\\w-]+\\.js$`);
+}
+
+/**
  * Holds back every request the page makes to an address matching `pattern`
  * until `release` is called, as a slow network would. `wasAsked` tells whether
  * the page has asked for it meanwhile.

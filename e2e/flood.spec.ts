@@ -11,6 +11,7 @@ import {
   openView,
   policyViolations,
   postBooking,
+  scriptFile,
   storedBookings,
   thankYou,
   uniqueEmail,
@@ -91,15 +92,12 @@ for (const { what, route, message } of [
     what: 'a page older than the site, whose proof-of-work code is gone, says to reload',
     // As after an update of the site: the page's own file names are no longer served.
     route: (page: Page) =>
-      page.route(/\/assets\/proof-of-work-solver-[\w-]+\.js$/, (route) =>
-        route.fulfill({ status: 404 }),
-      ),
+      page.route(scriptFile('proof-of-work-solver'), (route) => route.fulfill({ status: 404 })),
     message: copy.outdated,
   },
   {
     what: 'a page whose REST client did not come, the connection having dropped as the booking view opened, says to reload',
-    route: (page: Page) =>
-      page.route(/\/assets\/rest-client-[\w-]+\.js$/, (route) => route.abort()),
+    route: (page: Page) => page.route(scriptFile('rest-client'), (route) => route.abort()),
     message: copy.outdated,
   },
 ]) {

@@ -6,6 +6,7 @@ import {
   fillBookingForm,
   holdBack,
   openView,
+  scriptFile,
   sendStalledNotice,
   storedBookings,
   thankYou,
@@ -128,7 +129,7 @@ test('before the app has come, the booking form takes the keyboard, says when a 
   const email = uniqueEmail('before.app');
   // The app's code held back: the booking page is on screen from the HTML,
   // its form made usable by the page's first script, while the app comes.
-  const app = await holdBack(page, /\/assets\/start-app-[\w-]+\.js$/);
+  const app = await holdBack(page, scriptFile('start-app'));
   // The page's clock runs as usual, and is moved on instead of waiting out the notice's delay.
   await page.clock.install();
   await openView(page, 'home');
@@ -170,7 +171,7 @@ test('a send asked for before the first script of the page has run is made once 
 }) => {
   const email = uniqueEmail('before.script');
   // The first script held back: the booking page is the HTML and the boot script alone.
-  const firstScript = await holdBack(page, /\/assets\/index-[\w-]+\.js$/);
+  const firstScript = await holdBack(page, scriptFile('index'));
   // Not until the load event, which the held script can be part of (see document.spec.ts).
   await page.goto('/#contact', { waitUntil: 'domcontentloaded' });
   await fillBookingForm(page, { fullName: 'Early Sender', phone: '07700 900124', email });

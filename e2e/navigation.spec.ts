@@ -6,6 +6,7 @@ import {
   nextFrameDrawn,
   openMenu,
   openView,
+  scriptFile,
   sideMenu,
   untilAppAdopted,
   viewHeadings,
@@ -162,7 +163,7 @@ test("a view whose code does not arrive says so in its place, keeping the page a
   page,
 }) => {
   // As after a new deployment, which has replaced the file the open page knows.
-  const replaced = /\/assets\/benefits-view-[\w-]+\.js$/;
+  const replaced = scriptFile('benefits-view');
   await page.route(replaced, (route) => route.fulfill({ status: 404 }));
   await openView(page, 'contact');
   await untilAppAdopted(page);
