@@ -11,7 +11,13 @@ import {
 } from '../scripts/lib/built-server.ts';
 import { writeTestPhoto } from '../server/testing/test-photo.ts';
 import { site } from '../src/content/site.ts';
-import { accessibilityViolations, expectViewShown, openView, untilAppAdopted } from './fixtures.ts';
+import {
+  accessibilityViolations,
+  expectViewShown,
+  openView,
+  pageErrors,
+  untilAppAdopted,
+} from './fixtures.ts';
 
 const widths = [390, 1280];
 const hero = (page: Page) => page.locator('.hero-visual picture');
@@ -150,8 +156,7 @@ test.describe("with the practice's photos", () => {
     browser,
   }) => {
     const { page, close } = await openPage(browser, 1280, 'home');
-    const errors: string[] = [];
-    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    const errors = pageErrors(page);
     const image = hero(page).locator('img');
     await image.evaluate(
       (img) => ((img as HTMLImageElement & { original?: boolean }).original = true),
