@@ -6,6 +6,7 @@ import type {
   AnswerMarkedBy,
 } from '../../supabase/functions/_shared/db/booking-answers.ts';
 import {
+  reachedThePractice,
   reachedYou,
   type ChannelName,
 } from '../../supabase/functions/_shared/notifications/channel-names.ts';
@@ -85,7 +86,8 @@ const tableColumns: Column[] = [
     value: ({ notification }) => {
       if (!notification) return '?';
       // Told by one channel while another keeps failing: not the alarm of FAILING.
-      const partly = notification.state === 'failing' && notification.reached_by.length > 0;
+      const partly =
+        notification.state === 'failing' && reachedThePractice(notification.reached_by);
       return partly ? 'partly' : notifiedWords[notification.state];
     },
     field: 'notification',
@@ -157,8 +159,8 @@ export function formatFailingWarning(failing: readonly FailingNotification[]): s
   if (failing.length === 0) return undefined;
   const count = failing.length;
   const latest = [...failing].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]!;
-  const untold = failing.filter((entry) => entry.reachedBy.length === 0);
-  const told = failing.filter((entry) => entry.reachedBy.length > 0);
+  const untold = failing.filter((entry) => !reachedThePractice(entry.reachedBy));
+  const told = failing.filter((entry) => reachedThePractice(entry.reachedBy));
   const whose = [
     ...(untold.length === 0 ? [] : [`the practice has not been told of ${requestRefs(untold)}`]),
     ...(told.length === 0

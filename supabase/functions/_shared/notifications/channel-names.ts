@@ -15,6 +15,14 @@ export const channelWords: Record<ChannelName, string> = {
   ntfy: 'by ntfy push',
 };
 
+/**
+ * Whether some channel has taken the request: the practice was told, even
+ * when another channel keeps failing (`partly`, not the alarm of `FAILING`).
+ */
+export function reachedThePractice(reachedBy: readonly ChannelName[]): boolean {
+  return reachedBy.length > 0;
+}
+
 /** "by e-mail and by ntfy push". */
 export function reachedWords(channels: readonly ChannelName[]): string {
   return channels.map((channel) => channelWords[channel]).join(' and ');
@@ -25,7 +33,7 @@ export function reachedWords(channels: readonly ChannelName[]): string {
  * (the practice was told; another channel fails), or nothing.
  */
 export function reachedYou(channels: readonly ChannelName[]): string {
-  return channels.length === 0 ? '' : `, reached you ${reachedWords(channels)}`;
+  return reachedThePractice(channels) ? `, reached you ${reachedWords(channels)}` : '';
 }
 
 /** The column that records the channel's success: `email_sent_at`. */

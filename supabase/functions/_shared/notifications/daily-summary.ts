@@ -19,7 +19,7 @@ import {
   replyBy,
   type BookingNotice,
 } from './booking-notice.ts';
-import { reachedWords, reachedYou } from './channel-names.ts';
+import { reachedThePractice, reachedWords, reachedYou } from './channel-names.ts';
 import {
   colours,
   emailDocument,
@@ -172,9 +172,9 @@ function notifiedLine({ notification }: NotifiedRequest): string {
       return 'Notified: not yet, being sent';
     case 'failing': {
       const failing = `failing after ${plural(notification.attempts, 'attempt')}: ${notification.lastError ?? ''}`;
-      return notification.reachedBy.length === 0
-        ? `Notified: NO, ${failing}`
-        : `Notified: yes ${reachedWords(notification.reachedBy)}; another channel still ${failing}`;
+      return reachedThePractice(notification.reachedBy)
+        ? `Notified: yes ${reachedWords(notification.reachedBy)}; another channel still ${failing}`
+        : `Notified: NO, ${failing}`;
     }
     case 'none':
       return 'Notified: no (stored before notifications were set up)';

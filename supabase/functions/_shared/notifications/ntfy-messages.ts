@@ -8,7 +8,7 @@ import {
   type BookingNotice,
   type ReplyAction,
 } from './booking-notice.ts';
-import { reachedWords } from './channel-names.ts';
+import { reachedThePractice, reachedWords } from './channel-names.ts';
 import { plainName, plainText } from './email-html.ts';
 import type { DailySummary } from './daily-summary.ts';
 import type { FloodDigestMessage } from './flood-digest.ts';
@@ -160,9 +160,9 @@ export function composeDailySummaryPush(summary: DailySummary): NtfyMessage {
     const state =
       notification.state !== 'failing'
         ? ''
-        : notification.reachedBy.length === 0
-          ? ' (NOT notified: failing)'
-          : ` (notified ${reachedWords(notification.reachedBy)}; another channel failing)`;
+        : reachedThePractice(notification.reachedBy)
+          ? ` (notified ${reachedWords(notification.reachedBy)}; another channel failing)`
+          : ' (NOT notified: failing)';
     const reply = stillWaiting.has(booking.id)
       ? `reply by ${formatUkTimeShort(replyBy(booking.createdAt))}`
       : 'answered';
