@@ -45,8 +45,8 @@ export interface BookingNotice {
   instagram: string | null;
   /**
    * The signed token of the link that marks the request answered
-   * (20261201000200_notifications.sql), made when the notification is
-   * claimed; absent where nothing made one (a digest, a summary).
+   * (20261201000200_notifications.sql), made by the query that reads the
+   * request (noticeWithAnswerTokenSql); absent where it made none.
    */
   answerToken?: string;
 }
@@ -59,7 +59,7 @@ export interface BookingNoticeRow {
   phone: string;
   email: string;
   instagram: string | null;
-  /** app_private.answer_token(b.id), where the query selects it. */
+  /** Where the query selects it (noticeWithAnswerTokenSql). */
   answer_token?: string | null;
 }
 
@@ -74,6 +74,14 @@ export function noticeColumnsSql(alias: string): string {
     `to_json(${alias}.created_at) #>> '{}' as created_at`,
     ...bookingFieldColumns.map((column) => `${alias}.${column}`),
   ].join(', ');
+}
+
+/**
+ * noticeColumnsSql and the token of the request's "Mark as answered" link:
+ * signed by the query, where the key is (app_private.answer_token).
+ */
+export function noticeWithAnswerTokenSql(alias: string): string {
+  return `${noticeColumnsSql(alias)}, app_private.answer_token(${alias}.id) as answer_token`;
 }
 
 export function noticeFromRow(row: BookingNoticeRow): BookingNotice {

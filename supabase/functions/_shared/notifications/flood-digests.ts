@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import {
-  noticeColumnsSql,
   noticeFromRow,
+  noticeWithAnswerTokenSql,
   type BookingNotice,
   type BookingNoticeRow,
 } from './booking-notice.ts';
@@ -86,8 +86,7 @@ export function createFloodDigests(db: Database) {
         }
         if (!digest) return undefined;
         const requests = await tx.query<BookingNoticeRow>(
-          `select ${noticeColumnsSql('b')},
-                  app_private.answer_token(b.id) as answer_token
+          `select ${noticeWithAnswerTokenSql('b')}
              from app_private.messages d
              join public.bookings b on b.id = any(d.booking_ids)
             where d.id = $1::bigint

@@ -4,6 +4,7 @@ import { sentChannels, sentFlagsSql, type ChannelName } from './channel-names.ts
 import {
   noticeColumnsSql,
   noticeFromRow,
+  noticeWithAnswerTokenSql,
   type BookingNotice,
   type BookingNoticeRow,
 } from './booking-notice.ts';
@@ -163,7 +164,7 @@ export function createNotificationStates(db: Queryable) {
     async waiting(now: Date) {
       // With the token of each one's "Mark as answered" link, for the summary's buttons.
       const { rows } = await db.query<BookingNoticeRow>(
-        `select ${noticeColumnsSql('b')}, app_private.answer_token(b.id) as answer_token
+        `select ${noticeWithAnswerTokenSql('b')}
            from public.bookings b
           where b.created_at < $1
             and not exists (

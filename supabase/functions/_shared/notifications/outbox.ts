@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import {
-  noticeColumnsSql,
   noticeFromRow,
+  noticeWithAnswerTokenSql,
   type BookingNotice,
   type BookingNoticeRow,
 } from './booking-notice.ts';
@@ -35,11 +35,9 @@ export function createOutbox(db: Database) {
     async claimNotification(leaseMs: number): Promise<ClaimedNotification | undefined> {
       const message = await queue.claimNext(['notification'], leaseMs);
       if (!message) return undefined;
+      // With the token of the e-mail's "Mark as answered" link.
       const { rows } = await db.query<BookingNoticeRow>(
-        `select ${noticeColumnsSql('b')},
-                -- The e-mail's "Mark as answered" link; signed here, where the key is.
-                app_private.answer_token(b.id) as answer_token
-           from public.bookings b where b.id = $1`,
+        `select ${noticeWithAnswerTokenSql('b')} from public.bookings b where b.id = $1`,
         [message.bookingId],
       );
       const row = rows[0];

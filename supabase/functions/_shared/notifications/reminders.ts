@@ -1,6 +1,10 @@
 import { practice } from '../content/practice.ts';
 import type { Database } from '../db/database.ts';
-import { noticeColumnsSql, noticeFromRow, type BookingNoticeRow } from './booking-notice.ts';
+import {
+  noticeFromRow,
+  noticeWithAnswerTokenSql,
+  type BookingNoticeRow,
+} from './booking-notice.ts';
 import { sendOnceToPractice, type NotifierTask } from './notifier.ts';
 import { createMessageQueue } from './message-queue.ts';
 import { plural } from './message-lists.ts';
@@ -44,12 +48,13 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
   // The age at which a waiting request is due: never negative, whatever is configured.
   const remindAfterMs = Math.max(0, replyWithinMs - options.remindBeforeReplyByMs);
 
-  /** Claims the reminders due at `now` and reads their requests, the first due first. */
+  /**
+   * Claims the reminders due at `now` and reads their requests, with the tokens
+   * of their "Mark as answered" links, the first due first.
+   */
   async function claimDue(claim: string, leaseMs: number, now: Date) {
     const { rows } = await db.query<BookingNoticeRow>(
-      `select ${noticeColumnsSql('b')},
-              -- The "Mark as answered" link of each request; signed here, where the key is.
-              app_private.answer_token(b.id) as answer_token
+      `select ${noticeWithAnswerTokenSql('b')}
          from app_private.claim_due_reminders(
                 $1, make_interval(secs => $2), make_interval(secs => $3), $4, $5) as c
          join public.bookings as b on b.id = c.booking_id
