@@ -2,13 +2,7 @@ import { shortReference } from '../core/booking-reference.ts';
 import { practice } from '../content/practice.ts';
 import type { Database } from '../db/database.ts';
 import { composeAcknowledgement } from './acknowledgement-email.ts';
-import {
-  createMailTransport,
-  mailboxOf,
-  messageIdFor,
-  sendTimeoutMs,
-  type EmailSettings,
-} from './channels.ts';
+import { createMailer, mailboxOf, sendTimeoutMs, type EmailSettings } from './channels.ts';
 import { createMessageQueue } from './message-queue.ts';
 import { describeError, retryDelayMs, withoutAddresses, type NotifierTask } from './notifier.ts';
 import { recordAcknowledgementRefused, refusesMailbox } from './practice-alerts.ts';
@@ -76,10 +70,9 @@ export function permanentRefusalOf(error: unknown, address: string): string | un
 
 export function createAcknowledgementTask(options: AcknowledgementTaskOptions): NotifierTask {
   const { db, email } = options;
-  const transport = createMailTransport(email.smtpUrl);
+  const mailer = createMailer(email);
   const queue = createMessageQueue(db);
   const perAddressWithinMs = practice.replyWithinHours * 3_600_000;
-  const from = mailboxOf(email.from);
   // Replies go to the practice's inbox, whoever the sending account is.
   const replyTo = email.to.map(mailboxOf);
 
@@ -102,8 +95,7 @@ export function createAcknowledgementTask(options: AcknowledgementTaskOptions): 
       fullName: request.full_name,
       createdAt: new Date(request.created_at),
     });
-    await transport.sendMail({
-      from,
+    await mailer.send(`acknowledgement-${request.booking_id}`, {
       // The address alone, as a mailbox: nodemailer never parses it, so no name
       // or list the visitor might have typed reaches a header or the envelope.
       to: { name: '', address: request.email },
@@ -111,13 +103,10 @@ export function createAcknowledgementTask(options: AcknowledgementTaskOptions): 
       subject: message.subject,
       text: message.text,
       html: message.html,
-      // The same id at every attempt: a mail client that gets a repeat can tell.
-      messageId: messageIdFor(`acknowledgement-${request.booking_id}`, email.from),
       headers: {
         // RFC 3834: no out-of-office answer to an automatic message; a person may still reply.
         'Auto-Submitted': 'auto-generated',
       },
-      signal: AbortSignal.timeout(sendTimeoutMs),
     });
   }
 
@@ -175,6 +164,6 @@ export function createAcknowledgementTask(options: AcknowledgementTaskOptions): 
         }
       }
     },
-    close: () => transport.close(),
+    close: mailer.close,
   };
 }

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { composeBookingEmail, composeWebhookBody, type BookingNotice } from './booking-notice.ts';
 import type { ChannelName } from './channel-names.ts';
 import type { DailySummaryMessage } from './daily-summary.ts';
@@ -53,11 +53,6 @@ export function smtpPort(url: URL): string {
   return url.port || (url.protocol === 'smtps:' ? '465' : '587');
 }
 
-/** The SMTP connection of SMTP_URL, with timeouts that keep a dead server from holding a send. */
-export function createMailTransport(smtpUrl: string) {
-  return nodemailer.createTransport({ url: smtpUrl, ...smtpTimeouts });
-}
-
 /** A mailbox as nodemailer takes it whole, never parsing it for names, comments or lists. */
 export interface Mailbox {
   name: string;
@@ -75,9 +70,31 @@ export function mailboxOf(configured: string): Mailbox {
 }
 
 /** `<key@domain of the sender>`: a Message-ID the same at every attempt of one message. */
-export function messageIdFor(key: string, from: string): string {
+function messageIdFor(key: string, from: string): string {
   const domain = from.slice(from.lastIndexOf('@') + 1).replace(/>$/, '');
   return `<${key}@${domain || 'localhost'}>`;
+}
+
+/**
+ * Sends from NOTIFY_FROM through the SMTP connection of SMTP_URL, whose
+ * timeouts keep a dead server from holding a send, each message within
+ * sendTimeoutMs and with the Message-ID of `key`, the same at every attempt:
+ * a mail client that gets a repeat can tell.
+ */
+export function createMailer(settings: EmailSettings) {
+  const transport = nodemailer.createTransport({ url: settings.smtpUrl, ...smtpTimeouts });
+  const from = mailboxOf(settings.from);
+  return {
+    send: (key: string, mail: Omit<SendMailOptions, 'from' | 'messageId' | 'signal'>) =>
+      transport.sendMail({
+        from,
+        ...mail,
+        messageId: messageIdFor(key, settings.from),
+        signal: AbortSignal.timeout(sendTimeoutMs),
+      }),
+    verify: () => transport.verify(),
+    close: () => transport.close(),
+  };
 }
 
 /**
@@ -93,55 +110,53 @@ export function numberedMessageKey(kind: string, id: string, createdAt: Date): s
 }
 
 export function createEmailChannel(settings: EmailSettings, siteUrl: string): NotificationChannel {
-  const transport = createMailTransport(settings.smtpUrl);
-  const from = mailboxOf(settings.from);
+  const mailer = createMailer(settings);
   const to = settings.to.map(mailboxOf);
-  /** A message to the practice, its id the same at every attempt: a mail client that gets a repeat can tell. */
-  const mailPractice = (
+  /** A message to the practice; `key` makes its Message-ID. */
+  const mailPractice = async (
     { subject, text, html }: { subject: string; text: string; html?: string },
-    id: string,
+    key: string,
     extra: { replyTo?: Mailbox; headers?: Record<string, string> } = {},
-  ) =>
-    transport.sendMail({
-      from,
+  ) => {
+    await mailer.send(key, {
       to,
       subject,
       text,
       ...(html === undefined ? {} : { html }),
-      messageId: messageIdFor(id, settings.from),
-      signal: AbortSignal.timeout(sendTimeoutMs),
       ...extra,
     });
-  const sendToPractice = async (...message: Parameters<typeof mailPractice>) => {
-    await mailPractice(...message);
   };
   return {
     name: 'email',
     description: `e-mail to ${settings.to.join(', ')}`,
     async send(notice) {
       const email = composeBookingEmail(notice, siteUrl);
-      await sendToPractice(email, `booking-${notice.id}`, {
+      await mailPractice(email, `booking-${notice.id}`, {
         replyTo: email.replyTo,
         headers: { 'X-Booking-Id': notice.id },
       });
     },
-    sendAlert: async (alert) =>
-      sendToPractice(composeAlert(alert), numberedMessageKey('alert', alert.id, alert.createdAt)),
-    sendDailySummary: (summary) => sendToPractice(summary, summary.key),
+    sendAlert: (alert) =>
+      mailPractice(composeAlert(alert), numberedMessageKey('alert', alert.id, alert.createdAt)),
+    sendDailySummary: (summary) => mailPractice(summary, summary.key),
     sendFloodDigest: (digest) =>
-      sendToPractice(digest, numberedMessageKey('flood-digest', digest.id, digest.createdAt)),
-    sendReminder: (reminder) => sendToPractice(reminder, `reminder-${reminder.id}`),
+      mailPractice(digest, numberedMessageKey('flood-digest', digest.id, digest.createdAt)),
+    sendReminder: (reminder) => mailPractice(reminder, `reminder-${reminder.id}`),
     async sendTest(test) {
-      const { rejected } = await mailPractice(test, `test-${test.id}`);
+      const { rejected } = await mailer.send(`test-${test.id}`, {
+        to,
+        subject: test.subject,
+        text: test.text,
+      });
       // A message fails only when the server refuses every recipient: the
       // set-up check's test names one refused among several, which would never
       // be told of a request.
       if (rejected.length > 0) throw new RecipientsRefusedError(rejected);
     },
     async verify() {
-      await transport.verify();
+      await mailer.verify();
     },
-    close: () => transport.close(),
+    close: mailer.close,
   };
 }
 
