@@ -60,7 +60,7 @@ export function createNotifyHandler(
   const { problems, attempt } = collectConfigProblems();
   // Only a log says what is wrong here: a wrong delay takes its default rather than
   // stopping every notice (a wrong channel, SITE_URL or NOTIFY_ACKNOWLEDGE still does).
-  const config: NotifyConfig | undefined = attempt(() =>
+  const config = attempt(() =>
     loadNotifyConfig(env, {
       forgiveTimingMistakes: (mistakes) =>
         log.error(
@@ -79,8 +79,8 @@ export function createNotifyHandler(
   // A mistake in a setting of the daily run stops that run alone: the
   // notifications of requests go on.
   const daily = collectConfigProblems();
-  const retention: Period | undefined = daily.attempt(() => loadRetention(env));
-  const schedule: DailySchedule | undefined = daily.attempt(() => loadDailySchedule(env));
+  const retention = daily.attempt(() => loadRetention(env));
+  const schedule = daily.attempt(() => loadDailySchedule(env));
   if (daily.problems.length > 0) log.error(`The daily run cannot run: ${daily.problems.join(' ')}`);
   // Said in every plain call's answer too, so that the check after setting up
   // (docs/deploy.md, step 5) sees what only the heartbeats, every five minutes,
@@ -131,21 +131,12 @@ export function createNotifyHandler(
 }
 
 /** What a run answers: notifications sent, failed (to be retried), and not yet sent (`pending`). */
-async function sendDue(databaseUrl: string, config: NotifyConfig, log: NotifierLog) {
-  const db = await openPostgres(databaseUrl, { setting: 'SUPABASE_DB_URL' });
-  try {
-    const outbox = await requireOutbox(db);
+function sendDue(databaseUrl: string, config: NotifyConfig, log: NotifierLog) {
+  return withOutbox(databaseUrl, async (db, outbox) => {
     const { notifier } = createConfiguredNotifier(db, config, log);
-    let report;
-    try {
-      report = await notifier.runOnce({ claimForMs });
-    } finally {
-      await notifier.stop();
-    }
+    const report = await notifier.runOnce({ claimForMs }).finally(() => notifier.stop());
     return { ...report, pending: await outbox.countPending() };
-  } finally {
-    await db.close();
-  }
+  });
 }
 
 /**
@@ -153,47 +144,54 @@ async function sendDue(databaseUrl: string, config: NotifyConfig, log: NotifierL
  * `already done`), its UK day once due, how many requests the purge deleted
  * (null when it did not run), and why it failed.
  */
-async function heartbeat(
+function heartbeat(
   databaseUrl: string,
   config: NotifyConfig,
   schedule: DailySchedule,
   retention: Period | undefined,
   log: NotifierLog,
 ) {
-  const db = await openPostgres(databaseUrl, { setting: 'SUPABASE_DB_URL' });
-  const channels = createChannels(config);
-  try {
-    await requireOutbox(db);
-    const report = await runDaily({
-      db,
-      channels,
-      schedule,
-      retention,
-      retryMs: config.retryMaxMs,
-      siteUrl: config.siteUrl,
-      log,
-    });
-    return {
-      heartbeat: report.outcome,
-      day: report.day ?? null,
-      purged: report.purged ?? null,
-      ...(report.error === undefined ? {} : { error: report.error }),
-    };
-  } finally {
-    for (const channel of channels) channel.close();
-    await db.close();
-  }
+  return withOutbox(databaseUrl, async (db) => {
+    const channels = createChannels(config);
+    try {
+      const report = await runDaily({
+        db,
+        channels,
+        schedule,
+        retention,
+        retryMs: config.retryMaxMs,
+        siteUrl: config.siteUrl,
+        log,
+      });
+      return {
+        heartbeat: report.outcome,
+        day: report.day ?? null,
+        purged: report.purged ?? null,
+        ...(report.error === undefined ? {} : { error: report.error }),
+      };
+    } finally {
+      for (const channel of channels) channel.close();
+    }
+  });
 }
 
-/** The outbox, once the migrations that create it have been applied. */
-async function requireOutbox(db: Database): Promise<Outbox> {
-  const outbox = createOutbox(db);
-  if (!(await outbox.exists())) {
-    throw new Error(
-      'The database has no notification outbox: apply the migrations of supabase/migrations (supabase db push).',
-    );
+/** Does `work` on the database, once the migrations that create the outbox have been applied. */
+async function withOutbox<T>(
+  databaseUrl: string,
+  work: (db: Database, outbox: Outbox) => Promise<T>,
+): Promise<T> {
+  const db = await openPostgres(databaseUrl, { setting: 'SUPABASE_DB_URL' });
+  try {
+    const outbox = createOutbox(db);
+    if (!(await outbox.exists())) {
+      throw new Error(
+        'The database has no notification outbox: apply the migrations of supabase/migrations (supabase db push).',
+      );
+    }
+    return await work(db, outbox);
+  } finally {
+    await db.close();
   }
-  return outbox;
 }
 
 /**
