@@ -121,6 +121,11 @@ export function contactLine(notice: BookingNotice, phone = phoneLine(notice.phon
   ].join(', ');
 }
 
+/** "Amina Khan, ref 5F0C2A8E": how a line of plain text names a request. */
+export function nameAndReference(notice: BookingNotice): string {
+  return `${plainName(notice.fullName)}, ref ${shortReference(notice.id)}`;
+}
+
 /** One way to answer the visitor: a button in the HTML part, a labelled line in the plain text. */
 export interface ReplyAction {
   label: string;

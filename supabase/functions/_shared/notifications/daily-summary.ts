@@ -15,19 +15,13 @@ import {
   contactLine,
   isLate,
   markAnsweredActions,
+  nameAndReference,
   replyActions,
   replyBy,
   type BookingNotice,
 } from './booking-notice.ts';
 import { reachedThePractice, reachedWords, reachedYou } from './channel-names.ts';
-import {
-  colours,
-  emailDocument,
-  escapeHtml,
-  linkHtml,
-  plainName,
-  plainText,
-} from './email-html.ts';
+import { colours, emailDocument, escapeHtml, linkHtml, plainText } from './email-html.ts';
 import { formatClockTime } from './daily-schedule.ts';
 import {
   capList,
@@ -196,7 +190,7 @@ function waitingLines(
   return [
     `${waiting.length === 1 ? '1 request is' : `${formatCount(waiting.length)} requests are`} waiting for a reply${late}, oldest first:`,
     ...listed.flatMap((booking) => [
-      `- ${describeTimeLeft(replyBy(booking.createdAt), now)}: ${plainName(booking.fullName)}, ref ${shortReference(booking.id)}, phone ${plainText(booking.phone)} (reply by ${formatUkTimeLong(replyBy(booking.createdAt))})`,
+      `- ${describeTimeLeft(replyBy(booking.createdAt), now)}: ${nameAndReference(booking)}, phone ${plainText(booking.phone)} (reply by ${formatUkTimeLong(replyBy(booking.createdAt))})`,
       ...markAnsweredActions(booking, siteUrl).map((mark) => `  ${actionLine(mark)}`),
     ]),
     ...(unlisted > 0 ? [`\u2026 and ${formatCount(unlisted)} more: ${waitingListCommand}`] : []),
@@ -270,7 +264,7 @@ export function composeDailySummary(input: DailySummaryInput) {
         : `: has waited ${formatDuration(booking.createdAt, now)}; reply by ${formatUkTimeLong(replyBy(booking.createdAt))}`;
       lines.push(
         '',
-        `${index + 1}. ${plainName(booking.fullName)}, ref ${shortReference(booking.id)}`,
+        `${index + 1}. ${nameAndReference(booking)}`,
         `   Received ${formatUkTimeLong(booking.createdAt)}${waited}`,
         `   ${contactLine(booking, `Phone ${plainText(booking.phone)}`)}`,
         `   ${notifiedLine(request)}`,

@@ -6,17 +6,11 @@ import {
   composeWebhookBody,
   contactLine,
   markAnsweredActions,
+  nameAndReference,
   replyActions,
   type BookingNotice,
 } from './booking-notice.ts';
-import {
-  colours,
-  escapeHtml,
-  fontStack,
-  headingFontStack,
-  linkHtml,
-  plainName,
-} from './email-html.ts';
+import { colours, escapeHtml, fontStack, headingFontStack, linkHtml } from './email-html.ts';
 import { capList, listCommandFrom, plural } from './message-lists.ts';
 import { instagramShown } from './reply-links.ts';
 
@@ -82,7 +76,7 @@ export function composeFloodDigest(input: FloodDigestInput) {
     review,
     '',
     ...listed.flatMap((notice, index) => [
-      `${index + 1}. ${plainName(notice.fullName)}, ref ${shortReference(notice.id)}, received ${formatUkTimeShort(notice.createdAt)}`,
+      `${index + 1}. ${nameAndReference(notice)}, received ${formatUkTimeShort(notice.createdAt)}`,
       `   ${contactLine(notice)}`,
       ...markAnsweredActions(notice, input.siteUrl).map((mark) => `   ${actionLine(mark)}`),
     ]),

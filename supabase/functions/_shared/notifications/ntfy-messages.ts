@@ -3,13 +3,14 @@ import { formatUkTimeShort } from '../uk-time.ts';
 import {
   bookingSubject,
   markAnsweredActions,
+  nameAndReference,
   replyActions,
   replyBy,
   type BookingNotice,
   type ReplyAction,
 } from './booking-notice.ts';
 import { reachedThePractice, reachedWords } from './channel-names.ts';
-import { plainName, plainText } from './email-html.ts';
+import { plainText } from './email-html.ts';
 import type { DailySummary } from './daily-summary.ts';
 import type { FloodDigestMessage } from './flood-digest.ts';
 import { composeAlert, type PracticeAlert } from './practice-alerts.ts';
@@ -166,7 +167,7 @@ export function composeDailySummaryPush(summary: DailySummary): NtfyMessage {
     const reply = stillWaiting.has(booking.id)
       ? `reply by ${formatUkTimeShort(replyBy(booking.createdAt))}`
       : 'answered';
-    return `${plainName(booking.fullName)}, ref ${shortReference(booking.id)}: ${reply}${state}`;
+    return `${nameAndReference(booking)}: ${reply}${state}`;
   });
   const failing =
     summary.failingCount === 0

@@ -12,6 +12,7 @@ import {
   actionLine,
   composeWebhookBody,
   markAnsweredActions,
+  nameAndReference,
   phoneLine,
   replyActions,
   replyBy,
@@ -25,7 +26,6 @@ import {
   emailDocument,
   escapeHtml,
   linkHtml,
-  plainName,
 } from './email-html.ts';
 import { capList, formatCount, waitingListCommand } from './message-lists.ts';
 import { telUrl } from './reply-links.ts';
@@ -120,7 +120,7 @@ export function composeReminder(requests: readonly BookingNotice[], now: Date, s
         ...markAnsweredActions(notice, siteUrl),
       ];
       return [
-        `${index + 1}. ${plainName(notice.fullName)}, ref ${shortReference(notice.id)}`,
+        `${index + 1}. ${nameAndReference(notice)}`,
         `   Reply by ${formatUkTimeShort(due)} (${describeTimeLeft(due, now)})`,
         `   Received ${formatUkTimeShort(notice.createdAt)}`,
         `   ${phoneLine(notice.phone)}`,
@@ -223,5 +223,5 @@ export function waitingRequestHtml(
 /** "Amina Khan, ref 5F0C2A8E: reply by Thu 26 Nov 2026 18:40 (3 h 20 min left)", for a push. */
 export function reminderLine(notice: BookingNotice, now: Date): string {
   const due = replyBy(notice.createdAt);
-  return `${plainName(notice.fullName)}, ref ${shortReference(notice.id)}: reply by ${formatUkTimeShort(due)} (${describeTimeLeft(due, now)})`;
+  return `${nameAndReference(notice)}: reply by ${formatUkTimeShort(due)} (${describeTimeLeft(due, now)})`;
 }
