@@ -11,6 +11,7 @@ import {
   type BookingNotice,
 } from './booking-notice.ts';
 import { colours, escapeHtml, fontStack, headingFontStack, linkHtml } from './email-html.ts';
+import type { ClaimedFloodDigest } from './flood-digests.ts';
 import { capList, listCommandFrom, plural } from './message-lists.ts';
 import { instagramShown } from './reply-links.ts';
 
@@ -25,18 +26,14 @@ import { instagramShown } from './reply-links.ts';
 /** At most one digest in this long, however many requests wait. */
 export const floodDigestIntervalMs = 15 * 60_000;
 
-export interface FloodDigestInput {
-  /** The digest's number, which makes its Message-ID and Idempotency-Key. */
-  id: string;
-  /** When it was opened. */
-  createdAt: Date;
-  /** The requests it carries, oldest first. */
-  requests: readonly BookingNotice[];
-  /** The site's hourly threshold (booking_limits.site_per_hour) when the digest was opened. */
-  threshold: number;
-  /** SITE_URL, the site its links open. */
+/**
+ * The digest as flood-digests.ts claims it: its number, which makes its
+ * Message-ID and Idempotency-Key, when it was opened, its requests and the
+ * site's hourly threshold then; and SITE_URL, the site its links open.
+ */
+type FloodDigestInput = Pick<ClaimedFloodDigest, 'id' | 'createdAt' | 'requests' | 'threshold'> & {
   siteUrl: string;
-}
+};
 
 /** "the last 15 minutes", "the last minute", "the last 3 hours": from the oldest request to `now`. */
 function describeSpan(oldest: Date, now: Date): string {

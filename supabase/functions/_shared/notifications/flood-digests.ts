@@ -22,7 +22,7 @@ import { createMessageQueue, type ClaimedMessage } from './message-queue.ts';
 export interface ClaimedFloodDigest extends ClaimedMessage {
   /** The requests it carries, oldest first. */
   requests: BookingNotice[];
-  /** The site's hourly threshold (0 when off). */
+  /** The site's hourly threshold (booking_limits.site_per_hour) when it was opened; 0 when off. */
   threshold: number;
 }
 
