@@ -124,6 +124,12 @@ export function medianOf(values: readonly number[]): number | undefined {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+/** When the request was answered, if it was by `now`. */
+function answeredBy(reply: RequestReply | undefined, now: Date): Date | undefined {
+  const answeredAt = reply?.answeredAt;
+  return answeredAt && answeredAt.getTime() <= now.getTime() ? answeredAt : undefined;
+}
+
 /** The record of `replies` at `now`: answers recorded after `now` are not known yet. */
 export function replyRecordOf(replies: readonly RequestReply[], now: Date): ReplyRecord {
   const replyWithinMs = replyWithinHours * 3_600_000;
@@ -131,11 +137,11 @@ export function replyRecordOf(replies: readonly RequestReply[], now: Date): Repl
   let decided = 0;
   let answeredInTime = 0;
   for (const reply of replies) {
-    const answered = reply.answeredAt !== null && reply.answeredAt.getTime() <= now.getTime();
-    if (answered) {
+    const answeredAt = answeredBy(reply, now);
+    if (answeredAt) {
       // An answer recorded before the request's own time (a clock off between
       // machines) took no time, rather than a negative one.
-      const tookMs = Math.max(0, reply.answeredAt!.getTime() - reply.createdAt.getTime());
+      const tookMs = Math.max(0, answeredAt.getTime() - reply.createdAt.getTime());
       decided += 1;
       answerTimes.push(tookMs);
       if (tookMs <= replyWithinMs) answeredInTime += 1;
@@ -196,12 +202,6 @@ function waitingLines(
     ...(unlisted > 0 ? [`\u2026 and ${formatCount(unlisted)} more: ${waitingListCommand}`] : []),
     afterAnswering,
   ];
-}
-
-/** When the request was answered, if it was by `now`. */
-function answeredBy(reply: RequestReply | undefined, now: Date): Date | undefined {
-  const answeredAt = reply?.answeredAt;
-  return answeredAt && answeredAt.getTime() <= now.getTime() ? answeredAt : undefined;
 }
 
 function answeredLine(booking: BookingNotice, answeredAt: Date | undefined): string {
