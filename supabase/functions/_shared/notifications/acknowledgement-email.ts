@@ -15,7 +15,7 @@ import { telUrl } from './reply-links.ts';
  * rest of the name, nor a "first name" that is a web address or an advert.
  */
 
-export interface AcknowledgementRequest {
+interface AcknowledgementRequest {
   bookingId: string;
   fullName: string;
   createdAt: Date;

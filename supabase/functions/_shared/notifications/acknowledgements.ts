@@ -26,7 +26,7 @@ import { recordAcknowledgementRefused, refusesMailbox } from './practice-alerts.
  * later, from the visitor's mail server, also reaches the practice.
  */
 
-export interface AcknowledgementTaskOptions {
+interface AcknowledgementTaskOptions {
   db: Database;
   email: EmailSettings;
   /** The notifier's backoff (NOTIFY_RETRY_SECONDS, NOTIFY_RETRY_MAX_SECONDS). */
@@ -56,7 +56,7 @@ interface ClaimedAcknowledgement {
  * RCPT TO (a 5xx about the mailbox: refusesMailbox), else undefined: every
  * other failure may pass, the practice's own server denying a relay included.
  */
-export function permanentRefusalOf(error: unknown, address: string): string | undefined {
+function permanentRefusalOf(error: unknown, address: string): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { responseCode, command, rejected, response } = error as Record<string, unknown>;
   const refusedForGood = typeof responseCode === 'number' && responseCode >= 500;

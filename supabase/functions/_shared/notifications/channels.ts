@@ -54,7 +54,7 @@ export function smtpPort(url: URL): string {
 }
 
 /** A mailbox as nodemailer takes it whole, never parsing it for names, comments or lists. */
-export interface Mailbox {
+interface Mailbox {
   name: string;
   address: string;
 }

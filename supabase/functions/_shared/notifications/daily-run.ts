@@ -33,9 +33,9 @@ import { describeError, sendOnceToPractice, type NotifierLog } from './notifier.
  * - `not due`: the UK clock has not reached today's time yet;
  * - `already done`: today's run was done, or is being done, elsewhere.
  */
-export type DailyRunOutcome = 'sent' | 'done' | 'failed' | 'not due' | 'already done';
+type DailyRunOutcome = 'sent' | 'done' | 'failed' | 'not due' | 'already done';
 
-export interface DailyRunReport {
+interface DailyRunReport {
   outcome: DailyRunOutcome;
   /** The UK day of the run, once due. */
   day?: UkDay;

@@ -107,7 +107,7 @@ export interface DailySummaryInput {
  * within its reply-by time and unanswered may yet be answered in time, so it
  * is left for a later summary.
  */
-export interface ReplyRecord {
+interface ReplyRecord {
   /** Requests whose outcome is known. */
   decided: number;
   /** Of those, the ones answered within replyWithinHours of arriving. */

@@ -126,7 +126,7 @@ export function emailOpening(title: string, preheader: string): string[] {
 export const emailClosing = ['</td></tr></table>', '</td></tr></table>', '</body></html>', ''];
 
 /** What an e-mail to the practice puts in the shared frame of emailDocument. */
-export interface EmailFrame {
+interface EmailFrame {
   /** The document's title, and the heading's large line. */
   title: string;
   /** The line an inbox shows beside the subject. */

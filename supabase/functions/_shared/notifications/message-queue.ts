@@ -19,7 +19,7 @@ export const alertKinds = [
   'acknowledgement_refused',
 ] as const;
 
-export type AlertKind = (typeof alertKinds)[number];
+type AlertKind = (typeof alertKinds)[number];
 
 export const isAlertKind = (kind: unknown): kind is AlertKind =>
   alertKinds.some((alert) => alert === kind);
@@ -32,7 +32,7 @@ export type MessageKind =
  * no longer true when it could go; and for an acknowledgement `limited`,
  * `refused`, `expired` or `restored` (the table's comments say when).
  */
-export type MessageOutcome =
+type MessageOutcome =
   'sent' | 'done' | 'withdrawn' | 'limited' | 'refused' | 'expired' | 'restored';
 
 /**

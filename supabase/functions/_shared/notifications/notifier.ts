@@ -37,7 +37,7 @@ export interface NotifierTask {
   close?(): void;
 }
 
-export interface NotifierTaskContext {
+interface NotifierTaskContext {
   channels: readonly NotificationChannel[];
   /** The notifier's clock (the real one, except in tests). */
   now: Date;
@@ -51,7 +51,7 @@ export interface NotifierTaskContext {
   log: NotifierLog;
 }
 
-export interface NotifierOptions {
+interface NotifierOptions {
   /** The one queue of messages, which every kind is claimed from and settled in. */
   outbox: Outbox;
   channels: readonly NotificationChannel[];
@@ -88,7 +88,7 @@ export interface NotifierOptions {
 }
 
 /** Requests the practice was told of, and not (to be retried); a digest counts its requests. */
-export interface RunReport {
+interface RunReport {
   sent: number;
   failed: number;
 }

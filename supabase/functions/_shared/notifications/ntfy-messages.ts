@@ -27,10 +27,10 @@ import { waitingListCommand } from './message-lists.ts';
  */
 
 /** ntfy's priorities: 1 (min) to 5 (max); 3 is the default, 4 makes the phone insist. */
-export type NtfyPriority = 1 | 2 | 3 | 4 | 5;
+type NtfyPriority = 1 | 2 | 3 | 4 | 5;
 
 /** A button that opens a link (ntfy's `view` action); `clear` dismisses the push once tapped. */
-export interface NtfyViewAction {
+interface NtfyViewAction {
   action: 'view';
   label: string;
   url: string;

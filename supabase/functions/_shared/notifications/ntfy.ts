@@ -17,7 +17,7 @@ import {
  * (Zoë, Łucja), and the buttons as a plain array.
  */
 
-export interface NtfySettings {
+interface NtfySettings {
   /** The topic's address, `https://ntfy.sh/<topic>` (NOTIFY_NTFY_URL). */
   topicUrl: string;
   /** An access token of the ntfy server, sent as `Authorization: Bearer` (NOTIFY_NTFY_TOKEN). */

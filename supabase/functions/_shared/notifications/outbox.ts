@@ -16,7 +16,7 @@ import { createMessageQueue, type ClaimedMessage } from './message-queue.ts';
  * connection's user, which owns the queue; the API roles have no access to it.
  */
 
-export interface ClaimedNotification extends ClaimedMessage {
+interface ClaimedNotification extends ClaimedMessage {
   booking: BookingNotice;
 }
 

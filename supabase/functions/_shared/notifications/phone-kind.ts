@@ -17,7 +17,7 @@ import { compactPhone, whatsAppUrl } from './reply-links.ts';
  *   text;
  * - anything else (no country code and no UK trunk zero): call only.
  */
-export type PhoneKind = 'uk mobile' | 'uk other' | 'outside the uk' | 'unknown';
+type PhoneKind = 'uk mobile' | 'uk other' | 'outside the uk' | 'unknown';
 
 /** The country code and number of one written with an international prefix, `+` or `00`. */
 function international(phone: string): string | undefined {

@@ -31,13 +31,13 @@ import { capList, formatCount, listCommandFrom } from './message-lists.ts';
  */
 
 /** What the database records with a flood alert. */
-export interface FloodDetails {
+interface FloodDetails {
   /** The site's hourly threshold that was passed (booking_limits.site_per_hour). */
   threshold: number;
 }
 
 /** A notification reported as failing: no personal data, only the booking's id. */
-export interface FailingNotificationDetail {
+interface FailingNotificationDetail {
   booking_id: string;
   /** When the request arrived, ISO 8601. */
   received_at: string;
@@ -47,7 +47,7 @@ export interface FailingNotificationDetail {
   unsent: ChannelName[];
 }
 
-export interface FailingNotificationsDetails {
+interface FailingNotificationsDetails {
   after_minutes: number;
   notifications: FailingNotificationDetail[];
 }
@@ -57,7 +57,7 @@ export interface FailingNotificationsDetails {
  * the mail server's reply, with the address itself taken out of it, so that
  * nothing the visitor typed is repeated (ntfy and webhooks included).
  */
-export interface AcknowledgementRefusedDetails {
+interface AcknowledgementRefusedDetails {
   booking_id: string;
   /** When the request arrived, ISO 8601. */
   received_at: string;
@@ -256,7 +256,7 @@ function escapeRegExp(text: string): string {
 }
 
 /** An alert claimed from the queue for sending. */
-export type ClaimedAlert = PracticeAlert & { message: ClaimedMessage };
+type ClaimedAlert = PracticeAlert & { message: ClaimedMessage };
 
 /** Why a `notification_failing` alert was settled without being sent. */
 export const allDeliveredNote =

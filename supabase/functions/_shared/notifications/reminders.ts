@@ -26,7 +26,7 @@ import { composeReminder } from './reminder-message.ts';
  * When no channel took it, it is given back and tried again `retryMs` later.
  */
 
-export interface ReminderTaskOptions {
+interface ReminderTaskOptions {
   db: Database;
   /** NOTIFY_REMINDER_HOURS, in ms: 0 reminds at the reply-by time, the whole promise at once. */
   remindBeforeReplyByMs: number;

@@ -104,7 +104,7 @@ const impossibleName = /^\.|\.$|\.\./;
  * or a profile's address. Undefined when it is not a user name, so that
  * nothing else ever becomes a link.
  */
-export function instagramHandle(stored: string | null): string | undefined {
+function instagramHandle(stored: string | null): string | undefined {
   if (stored === null) return undefined;
   const handle = normaliseInstagram(stored.trim());
   return instagramUserName.test(handle) && !impossibleName.test(handle) ? handle : undefined;
