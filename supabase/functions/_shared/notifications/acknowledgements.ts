@@ -5,6 +5,7 @@ import { composeAcknowledgement } from './acknowledgement-email.ts';
 import { createMailer, mailboxOf, sendTimeoutMs, type EmailSettings } from './channels.ts';
 import { createMessageQueue } from './message-queue.ts';
 import { describeError, retryDelayMs, withoutAddresses, type NotifierTask } from './notifier.ts';
+import type { NotifyConfig } from './notify-config.ts';
 import { recordAcknowledgementRefused, refusesMailbox } from './practice-alerts.ts';
 
 /**
@@ -26,12 +27,10 @@ import { recordAcknowledgementRefused, refusesMailbox } from './practice-alerts.
  * later, from the visitor's mail server, also reaches the practice.
  */
 
-interface AcknowledgementTaskOptions {
+/** With the notifier's backoff. */
+interface AcknowledgementTaskOptions extends Pick<NotifyConfig, 'retryBaseMs' | 'retryMaxMs'> {
   db: Database;
   email: EmailSettings;
-  /** The notifier's backoff (NOTIFY_RETRY_SECONDS, NOTIFY_RETRY_MAX_SECONDS). */
-  retryBaseMs: number;
-  retryMaxMs: number;
 }
 
 /** A late "we have your request" helps no one: older requests get none. */

@@ -2,6 +2,7 @@ import { sendTimeoutMs, type NotificationChannel } from './channels.ts';
 import { composeFloodDigest, floodDigestIntervalMs } from './flood-digest.ts';
 import type { FloodDigests } from './flood-digests.ts';
 import type { ClaimedMessage, Held, MessageQueue } from './message-queue.ts';
+import type { NotifyConfig } from './notify-config.ts';
 import type { Outbox } from './outbox.ts';
 import type { AlertStore } from './practice-alerts.ts';
 
@@ -51,15 +52,13 @@ interface NotifierTaskContext {
   log: NotifierLog;
 }
 
-interface NotifierOptions {
+interface NotifierOptions extends Pick<
+  NotifyConfig,
+  'siteUrl' | 'pollIntervalMs' | 'retryBaseMs' | 'retryMaxMs'
+> {
   /** The one queue of messages, which every kind is claimed from and settled in. */
   outbox: Outbox;
   channels: readonly NotificationChannel[];
-  /** SITE_URL, the site the messages' links open. */
-  siteUrl: string;
-  pollIntervalMs: number;
-  retryBaseMs: number;
-  retryMaxMs: number;
   /**
    * No other notifier can use this database (the embedded one, locked by this
    * process): claims left by a previous process that was killed are released

@@ -8,6 +8,7 @@ import {
 import { sendOnceToPractice, type NotifierTask } from './notifier.ts';
 import { createMessageQueue } from './message-queue.ts';
 import { plural } from './message-lists.ts';
+import type { NotifyConfig } from './notify-config.ts';
 import { composeReminder } from './reminder-message.ts';
 
 /**
@@ -26,14 +27,10 @@ import { composeReminder } from './reminder-message.ts';
  * When no channel took it, it is given back and tried again `retryMs` later.
  */
 
-interface ReminderTaskOptions {
+interface ReminderTaskOptions extends Pick<NotifyConfig, 'remindBeforeReplyByMs' | 'siteUrl'> {
   db: Database;
-  /** NOTIFY_REMINDER_HOURS, in ms: 0 reminds at the reply-by time, the whole promise at once. */
-  remindBeforeReplyByMs: number;
   /** How long a reminder that no channel took waits before it is tried again. */
   retryMs: number;
-  /** SITE_URL, the site the reminder's links open. */
-  siteUrl: string;
 }
 
 /**
