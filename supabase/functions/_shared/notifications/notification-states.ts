@@ -37,14 +37,11 @@ export interface NotificationStatus {
 }
 
 /** A booking request whose notification keeps failing. */
-export interface FailingNotification {
+export interface FailingNotification extends Pick<NotificationStatus, 'attempts' | 'reachedBy'> {
   bookingId: string;
   /** When the request arrived. */
   createdAt: Date;
-  attempts: number;
   lastError: string;
-  /** The channels that have taken it: the practice was told by these. */
-  reachedBy: ChannelName[];
 }
 
 /** A booking request with the state of its notification. */
