@@ -3,12 +3,13 @@ import {
   type Database,
   type Queryable,
 } from '../../supabase/functions/_shared/db/database.ts';
-import { practice } from '../../supabase/functions/_shared/content/practice.ts';
 import {
   dailyRunDue,
   defaultDailyTime,
 } from '../../supabase/functions/_shared/notifications/daily-schedule.ts';
+import { replyWithinMs } from '../../supabase/functions/_shared/notifications/booking-notice.ts';
 import { defaultRemindBeforeReplyByMs } from '../../supabase/functions/_shared/notifications/notify-config.ts';
+import { remindAfterMs } from '../../supabase/functions/_shared/notifications/reminders.ts';
 import type { UkClockTime } from '../../supabase/functions/_shared/uk-time.ts';
 import {
   appliedMigrations,
@@ -531,8 +532,6 @@ async function settleRelease100Backup(
     dailyAt = defaultDailyTime,
   }: Release100Settings = {},
 ) {
-  const replyWithinMs = practice.replyWithinHours * 3_600_000;
-  const remindAfterMs = Math.max(0, replyWithinMs - remindBeforeReplyByMs);
   const at = takenAt.toISOString();
   const olderThan = (ms: number) => new Date(takenAt.getTime() - ms).toISOString();
   await tx.query(
@@ -545,7 +544,7 @@ async function settleRelease100Backup(
     `insert into app_private.messages (kind, booking_id, done_at, outcome)
        select 'reminder', id, $1, 'restored' from public.bookings where created_at <= $2
      on conflict (kind, booking_id) where booking_id is not null do nothing`,
-    [at, olderThan(remindAfterMs)],
+    [at, olderThan(remindAfterMs(remindBeforeReplyByMs))],
   );
   await tx.query(
     `insert into app_private.messages (kind, booking_id, address_key, done_at, outcome)

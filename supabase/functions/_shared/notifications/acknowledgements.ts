@@ -1,7 +1,7 @@
 import { shortReference } from '../core/booking-reference.ts';
-import { practice } from '../content/practice.ts';
 import type { Database } from '../db/database.ts';
 import { composeAcknowledgement } from './acknowledgement-email.ts';
+import { replyWithinMs } from './booking-notice.ts';
 import { createMailer, mailboxOf, sendTimeoutMs, type EmailSettings } from './channels.ts';
 import { createMessageQueue } from './message-queue.ts';
 import { describeError, retryDelayMs, withoutAddresses, type NotifierTask } from './notifier.ts';
@@ -71,7 +71,6 @@ export function createAcknowledgementTask(options: AcknowledgementTaskOptions): 
   const { db, email } = options;
   const mailer = createMailer(email);
   const queue = createMessageQueue(db);
-  const perAddressWithinMs = practice.replyWithinHours * 3_600_000;
   // Replies go to the practice's inbox, whoever the sending account is.
   const replyTo = email.to.map(mailboxOf);
 
@@ -83,7 +82,7 @@ export function createAcknowledgementTask(options: AcknowledgementTaskOptions): 
          from app_private.claim_acknowledgement(
                 $1, make_interval(secs => $2), make_interval(secs => $3),
                 make_interval(secs => $4), $5)`,
-      [claim, leaseMs / 1000, maxAgeMs / 1000, perAddressWithinMs / 1000, asOf.toISOString()],
+      [claim, leaseMs / 1000, maxAgeMs / 1000, replyWithinMs / 1000, asOf.toISOString()],
     );
     return rows[0];
   }

@@ -96,9 +96,12 @@ export function noticeFromRow(row: BookingNoticeRow): BookingNotice {
   };
 }
 
+/** The site's promise, practice.replyWithinHours, in milliseconds. */
+export const replyWithinMs = practice.replyWithinHours * 3_600_000;
+
 /** When the site's promise runs out: the request's arrival plus the promised hours (elapsed time, across clock changes). */
 export function replyBy(createdAt: Date): Date {
-  return new Date(createdAt.getTime() + practice.replyWithinHours * 3_600_000);
+  return new Date(createdAt.getTime() + replyWithinMs);
 }
 
 /** Whether a request received at `createdAt`, still waiting at `now`, is past its reply-by time. */

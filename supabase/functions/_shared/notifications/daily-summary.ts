@@ -18,6 +18,7 @@ import {
   nameAndReference,
   replyActions,
   replyBy,
+  replyWithinMs,
   type BookingNotice,
 } from './booking-notice.ts';
 import { reachedThePractice, reachedWords, reachedYou } from './channel-names.ts';
@@ -132,7 +133,6 @@ function answeredBy(reply: RequestReply | undefined, now: Date): Date | undefine
 
 /** The record of `replies` at `now`: answers recorded after `now` are not known yet. */
 export function replyRecordOf(replies: readonly RequestReply[], now: Date): ReplyRecord {
-  const replyWithinMs = replyWithinHours * 3_600_000;
   const answerTimes: number[] = [];
   let decided = 0;
   let answeredInTime = 0;

@@ -1,8 +1,8 @@
-import { practice } from '../content/practice.ts';
 import type { Database } from '../db/database.ts';
 import {
   noticeFromRow,
   noticeWithAnswerTokenSql,
+  replyWithinMs,
   type BookingNoticeRow,
 } from './booking-notice.ts';
 import { sendOnceToPractice, type NotifierTask } from './notifier.ts';
@@ -39,11 +39,14 @@ interface ReminderTaskOptions extends Pick<NotifyConfig, 'remindBeforeReplyByMs'
  */
 const maxRequestsPerReminder = 1000;
 
+/** The age at which a waiting request is due its reminder: never negative, whatever is configured. */
+export function remindAfterMs(remindBeforeReplyByMs: number): number {
+  return Math.max(0, replyWithinMs - remindBeforeReplyByMs);
+}
+
 export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
   const { db, retryMs } = options;
-  const replyWithinMs = practice.replyWithinHours * 3_600_000;
-  // The age at which a waiting request is due: never negative, whatever is configured.
-  const remindAfterMs = Math.max(0, replyWithinMs - options.remindBeforeReplyByMs);
+  const remindAfter = remindAfterMs(options.remindBeforeReplyByMs);
 
   /**
    * Claims the reminders due at `now` and reads their requests, with the tokens
@@ -56,7 +59,7 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
                 $1, make_interval(secs => $2), make_interval(secs => $3), $4, $5) as c
          join public.bookings as b on b.id = c.booking_id
         order by b.created_at, b.id`,
-      [claim, leaseMs / 1000, remindAfterMs / 1000, maxRequestsPerReminder, now.toISOString()],
+      [claim, leaseMs / 1000, remindAfter / 1000, maxRequestsPerReminder, now.toISOString()],
     );
     return rows.map(noticeFromRow);
   }
