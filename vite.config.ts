@@ -1,3 +1,4 @@
+import { Features } from 'lightningcss';
 import { defineConfig, loadEnv } from 'vite';
 import react from '@vitejs/plugin-react';
 import { clinicUtcOffsets } from './src/lib/clinic-utc-offsets.ts';
@@ -27,6 +28,10 @@ export default defineConfig(({ mode }) => {
       __SUNNAH_DAYS__: JSON.stringify(sunnahDaysForBuild()),
       __SITE_URL__: JSON.stringify(siteUrlFrom(siteUrl)),
     },
+    // The site is light only (base.css: color-scheme: light) and uses no light-dark():
+    // without this, the minifier adds that function's stand-in variables to the
+    // style sheet inlined in every page, which has no bytes to spare.
+    css: { lightningcss: { exclude: Features.LightDark } },
     build: {
       target: 'es2022',
       assetsInlineLimit: 0,
