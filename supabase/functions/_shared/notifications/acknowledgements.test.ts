@@ -42,12 +42,13 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
     return notifier;
   }
 
-  const store = (email: string, full_name = 'Amina Khan') =>
+  const store = (email: string, created_at?: string) =>
     storeWaitingRequest(harness.db, {
       email,
-      full_name,
+      full_name: 'Amina Khan',
       phone: '07700 900 456',
       instagram: 'amina.k',
+      ...(created_at ? { created_at } : {}),
     });
 
   const toVisitors = (peer: SmtpPeer) =>
@@ -66,8 +67,13 @@ describe.each(testEngines('acknowledgements'))('acknowledgements on $name', (eng
   it('sends at most 20 in an hour in all, and records the rest limited', async () => {
     const peer = await smtpPeer();
     const ids: string[] = [];
-    for (let index = 0; index < 25; index += 1)
-      ids.push(await store(`visitor${index}@example.com`));
+    // A second apart: PGlite's clock counts milliseconds, and requests stored
+    // in one would tie, their order then the ids'.
+    const firstAt = Date.now() - 60_000;
+    for (let index = 0; index < 25; index += 1) {
+      const createdAt = new Date(firstAt + index * 1000).toISOString();
+      ids.push(await store(`visitor${index}@example.com`, createdAt));
+    }
     // The practice has heard of them: only the acknowledgements are left to send.
     await harness.db.query(
       `update app_private.messages set attempts = 1, email_sent_at = now(), done_at = now(), outcome = 'sent'
