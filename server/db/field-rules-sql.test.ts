@@ -63,6 +63,8 @@ const instagramExamples = [
   `https://www.instagram.com/amina.k/?igsh=${'x'.repeat(80)}`,
   'https://www.instagram.com/amina.k/?igsh=a\u200bb\nc',
   'instagram.com/@amina.k',
+  'https://www.instagram.com/Amina.K/profilecard/?igsh=MXZwNGd2Zmdlb2Q5MQ==',
+  'instagram.com/amina.k/profilecard',
   'https://www.instagram.com/',
   'https://www.instagram.com/amina.k/reels/',
   'https://evil.example/amina.k',

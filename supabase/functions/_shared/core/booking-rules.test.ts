@@ -175,6 +175,7 @@ describe('the Instagram field', () => {
     ['instagram.com/Amina.K?igsh=MWQ1ZGUxMzBkMA==', 'amina.k'],
     ['http://m.instagram.com/amina.k#top', 'amina.k'],
     ['instagram.com/@amina.k', 'amina.k'],
+    ['https://www.instagram.com/amina.k/profilecard/?igsh=MXZwNGd2Zmdlb2Q5MQ==', 'amina.k'],
     ['@', '@'],
     ['Amina K', 'Amina K'],
     ['https://evil.example/amina.k', 'https://evil.example/amina.k'],

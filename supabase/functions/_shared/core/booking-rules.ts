@@ -128,12 +128,13 @@ export const instagramUserName = /^[A-Za-z0-9._]{1,30}$/;
 
 /**
  * A profile's address as visitors paste it from the app: with or without the
- * scheme and `www.`, a trailing slash, and a query such as `?igsh=…` (the
- * share tracker). `[\s\S]` rather than `.` so that the query may hold any
- * character, as in SQL, where `.` matches line breaks too.
+ * scheme and `www.`, the app's "share profile" `/profilecard`, a trailing
+ * slash, and a query such as `?igsh=…` (the share tracker). `[\s\S]` rather
+ * than `.` so that the query may hold any character, as in SQL, where `.`
+ * matches line breaks too.
  */
 const instagramProfileAddress =
-  /^(?:https?:\/\/)?(?:www\.|m\.)?instagram\.com\/([^/?#]+)\/?(?:[?#][\s\S]*)?$/i;
+  /^(?:https?:\/\/)?(?:www\.|m\.)?instagram\.com\/([^/?#]+)(?:\/profilecard)?\/?(?:[?#][\s\S]*)?$/i;
 
 /**
  * The Instagram field as stored: a profile's address reduced to its user
@@ -141,7 +142,7 @@ const instagramProfileAddress =
  * names are case-insensitive), so that `@Amina.K`, `amina.k` and
  * `https://www.instagram.com/amina.k/` are one value. Anything else is kept as
  * typed. The database does the same (app_private.instagram_handle, in
- * supabase/migrations/20261201000000_bookings.sql).
+ * supabase/migrations/20261208000000_instagram_profile_card.sql).
  */
 export function normaliseInstagram(trimmed: string): string {
   let handle = instagramProfileAddress.exec(trimmed)?.[1] ?? trimmed;
