@@ -57,6 +57,8 @@ test('a visitor books a session: exactly the request hosted Supabase accepts, Su
   answer.release();
   const modal = thankYou(page);
   await expect(modal).toBeVisible();
+  // What a screen reader says on opening, focus being on Close: the reply's promise too.
+  await expect(modal).toHaveAccessibleDescription(site.bookingForm.success.paragraphs.join(' '));
 
   // A POST to /rest/v1/bookings (bookingPosts), with no query.
   expect(posts).toHaveLength(1);

@@ -6,6 +6,8 @@ interface DialogProps {
   onClose: () => void;
   /** The id of the element that names the dialog (its title). */
   labelledBy: string;
+  /** The id of the element a screen reader reads on opening, after the name. */
+  describedBy?: string;
   className: string;
   children: ReactNode;
 }
@@ -41,7 +43,14 @@ function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>): void {
  * it. This wrapper keeps it in step with React state, closes it on a click on
  * the backdrop and locks the page's scroll while it is open.
  */
-export function Dialog({ isOpen, onClose, labelledBy, className, children }: DialogProps) {
+export function Dialog({
+  isOpen,
+  onClose,
+  labelledBy,
+  describedBy,
+  className,
+  children,
+}: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const openedAt = useRef(0);
   // The page's scroll is locked while it is open (src/lib/body-scroll-lock.ts).
@@ -62,6 +71,7 @@ export function Dialog({ isOpen, onClose, labelledBy, className, children }: Dia
       ref={ref}
       className={className}
       aria-labelledby={labelledBy}
+      aria-describedby={describedBy}
       // Escape: let React state decide, so the closing path is always the same.
       onCancel={(event) => {
         event.preventDefault();

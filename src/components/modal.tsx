@@ -17,6 +17,10 @@ interface ModalProps {
  */
 export function Modal({ isOpen, onClose, title, icon, children }: ModalProps) {
   const titleId = useId();
+  // Read out on opening: focus lands on Close, and the body would otherwise go
+  // unread. Only while open: the pre-rendered page has no bytes to spare.
+  const bodyId = useId();
+  const describedBy = isOpen ? bodyId : undefined;
 
   // A modal left open must not come back when the visitor returns to the page.
   useEffect(() => {
@@ -26,13 +30,21 @@ export function Modal({ isOpen, onClose, title, icon, children }: ModalProps) {
   }, [isOpen, onClose]);
 
   return (
-    <Dialog isOpen={isOpen} onClose={onClose} labelledBy={titleId} className="modal">
+    <Dialog
+      isOpen={isOpen}
+      onClose={onClose}
+      labelledBy={titleId}
+      describedBy={describedBy}
+      className="modal"
+    >
       <div className="modal-card">
         {icon}
         <h2 id={titleId} className="modal-title">
           {title}
         </h2>
-        <div className="modal-body">{children}</div>
+        <div id={describedBy} className="modal-body">
+          {children}
+        </div>
         <button type="button" className="button button-secondary modal-close" onClick={onClose}>
           {site.chrome.closeDialog}
         </button>
