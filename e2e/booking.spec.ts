@@ -405,7 +405,12 @@ test('a fourth request for one e-mail address within the hour is refused by the 
   const answer = page.waitForResponse((response) => response.url().endsWith('/rest/v1/bookings'));
   await submitButton(page).click();
   expect((await answer).status()).toBe(429);
-  await expect(page.getByRole('alert')).toHaveText(site.bookingForm.throttled);
+  const alert = page.getByRole('alert');
+  await expect(alert).toHaveText(site.bookingForm.throttled);
+  // The number to call, as a link a phone dials, read out with the refusal.
+  await expect(alert).toHaveAccessibleDescription(
+    new RegExp(`^${site.bookingForm.failureFallback} ${site.contactDetails.phone.display}`),
+  );
   await expectBookingForm(page, { fullName: 'Busy Person', email });
   expect(await storedBookings(email)).toHaveLength(3);
 });

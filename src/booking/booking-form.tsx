@@ -62,7 +62,6 @@ export function BookingForm() {
   /** The assistant that asked for a send before the app had adopted the form, to be answered. */
   const heldReply = useRef<((reply: string) => void) | null>(null);
   const submitting = state.status === 'submitting';
-  const throttled = state.failureReason === 'throttled';
   // Pre-rendered, the form works as plain HTML before the app adopts it
   // (form-before-app.ts): a visitor types into it, and a browser assistant
   // fills it in as a tool. Adopted, it keeps what was typed: its values become
@@ -230,20 +229,18 @@ export function BookingForm() {
               role="alert"
               tabIndex={-1}
               ref={failureRef}
-              aria-describedby={throttled ? undefined : failureFallbackId}
+              aria-describedby={failureFallbackId}
             >
               <CircleAlert aria-hidden="true" className="form-failure-icon" />
               {failureMessages[state.failureReason]}
             </p>
-            {throttled ? null : (
-              <p className="form-failure-fallback" id={failureFallbackId}>
-                {copy.failureFallback}{' '}
-                <a className="inline-link" href={`tel:${phone.international}`}>
-                  {phone.display}
-                </a>
-                .
-              </p>
-            )}
+            <p className="form-failure-fallback" id={failureFallbackId}>
+              {copy.failureFallback}{' '}
+              <a className="inline-link" href={`tel:${phone.international}`}>
+                {phone.display}
+              </a>
+              .
+            </p>
           </>
         ) : null}
 

@@ -368,7 +368,7 @@ export const site = {
     outdated:
       'Part of this page did not load: the site has just been updated, or the connection dropped. Please reload the page (what you typed is kept), then send again.',
     /** When too many requests came in a short time (from this visitor, or from robots). */
-    throttled: `Too many requests have come from your connection in a short time. Please try again later, or call us on ${phone.display}. Every request that reached us gets a reply within ${replyWithinHours} hours.`,
+    throttled: `Too many requests have come from your connection in a short time. Please try again later. Every request that reached us gets a reply within ${replyWithinHours} hours.`,
     /** The hidden field that only robots fill (a honeypot); people never see it. */
     trap: {
       label: 'Website',
