@@ -105,6 +105,10 @@ test('shows the messages of the specification beside their fields and sends noth
   await expect(name).toHaveAttribute('aria-invalid', 'true');
   await expect(name).toHaveAccessibleDescription(literally(fieldMessages.fullNameRequired));
   await expect(page.getByRole('status')).toHaveText(site.bookingForm.fixFieldsAnnouncement(3));
+  // Not read out again at each correction, over the typing: the refused send's count stays.
+  await name.fill('Aisha');
+  await expect(page.getByText(fieldMessages.fullNameRequired)).toBeHidden();
+  await expect(page.getByRole('status')).toHaveText(site.bookingForm.fixFieldsAnnouncement(3));
 
   await fillForm(page, { fullName: 'Aisha', phone: 'abc1234567', email: 'foo@bar' });
   await expect(page.getByText(fieldMessages.fullNameRequired)).toBeHidden();

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, type FormEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { CircleAlert } from '../components/icons/circle-alert.ts';
 import { CircleCheck } from '../components/icons/circle-check.ts';
 import {
@@ -128,10 +128,16 @@ export function BookingForm() {
   };
 
   const failureCount = Object.keys(state.failures).length;
+  // The count as the refused send found it: a live count would be read out
+  // again at each correction, over the visitor's typing.
+  const [refused, setRefused] = useState({ submits: 0, count: 0 });
+  if (refused.submits !== state.refusedSubmits) {
+    setRefused({ submits: state.refusedSubmits, count: failureCount });
+  }
   const announcement = submitting
     ? copy.sendingAnnouncement
     : failureCount > 0
-      ? copy.fixFieldsAnnouncement(failureCount)
+      ? copy.fixFieldsAnnouncement(refused.count)
       : '';
 
   return (

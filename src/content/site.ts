@@ -353,8 +353,8 @@ export const site = {
     sendingAnnouncement: 'Sending your booking request.',
     fixFieldsAnnouncement: (count: number) =>
       count === 1
-        ? 'Please correct the highlighted field.'
-        : `Please correct the ${count} highlighted fields.`,
+        ? 'Please correct the field with an error.'
+        : `Please correct the ${count} fields with errors.`,
     failure: 'There was an error submitting your request. Please try again.',
     /** Under the failure, so that a request that cannot be sent still reaches the practice; the phone number follows. */
     failureFallback: 'If it keeps failing, call or text us on',
