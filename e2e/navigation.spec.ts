@@ -51,6 +51,11 @@ test.describe('side menu', () => {
       await expect(page, 'title forward').toHaveTitle(viewTitles[id]);
       from = id;
     }
+    // Back with the menu open (iOS's swipe back): the menu goes with its view.
+    await openMenu(page);
+    await page.goBack();
+    await expect(h1).toHaveText(viewHeadings[menuEntries.at(-2)!.id]);
+    await expect(sideMenu(page)).toBeHidden();
   });
 
   test('each page of the menu has its own title on arrival', async ({ page }) => {

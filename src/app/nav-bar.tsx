@@ -4,6 +4,7 @@ import { menuButtonClass, navBarClass, scrolledAttribute } from '../boot/protoco
 import { site } from '../content/site.ts';
 import { BookButton } from '../components/book-button.tsx';
 import { CupMark } from '../components/cup-mark.tsx';
+import { useNavigation } from '../navigation/navigation.ts';
 import { PageLink } from '../navigation/page-link.tsx';
 import { SideMenu } from './side-menu.tsx';
 import { useScrolledPast } from './use-scrolled-past.ts';
@@ -16,6 +17,14 @@ import { preloadAllViews } from './views.ts';
 export function NavBar({ menuOpen = false }: { menuOpen?: boolean }) {
   const scrolled = useScrolledPast();
   const [isMenuOpen, setMenuOpen] = useState(menuOpen);
+  // Back or Forward with the menu open (iOS's swipe back) shows another view:
+  // the menu closes with the view it was opened on.
+  const { pageName } = useNavigation();
+  const [menuPage, setMenuPage] = useState(pageName);
+  if (menuPage !== pageName) {
+    setMenuPage(pageName);
+    setMenuOpen(false);
+  }
 
   return (
     <header className={navBarClass} {...{ [scrolledAttribute]: scrolled }}>
