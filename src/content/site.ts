@@ -224,7 +224,8 @@ export const site = {
       heading: 'Get in Touch',
       /** The intro reads before, then the link to the booking view, then after. */
       intro: {
-        before: 'Questions before you book? Call, e-mail or ',
+        // A word joiner after the hyphen: a phone broke the line inside “e-mail”.
+        before: 'Questions before you book? Call, e-\u2060mail or ',
         link: 'send a booking request',
         after: ' and we will get back to you.',
       },
