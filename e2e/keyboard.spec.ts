@@ -1,13 +1,15 @@
 import { storedValue } from '../supabase/functions/_shared/core/booking-rules.ts';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { site } from '../src/content/site.ts';
 import { sendStalledAfterMs } from '../src/boot/protocol.ts';
 import {
   fillBookingForm,
   holdBack,
+  openMenu,
   openView,
   scriptFile,
   sendStalledNotice,
+  sideMenu,
   storedBookings,
   thankYou,
   uniqueEmail,
@@ -79,6 +81,27 @@ test('focus is always visible on the controls a keyboard reaches', async ({ page
     });
     expect(ring.outline !== 'none' || ring.shadow !== 'none', JSON.stringify(ring)).toBe(true);
   }
+});
+
+test('the focus ring is gold on the dark top bar and the footer, and stays blue on the light menu opened from the dark bar', async ({
+  page,
+}) => {
+  await openView(page, 'contact');
+  await page.evaluate(() => window.scrollTo(0, 600));
+  await expect(page.locator('header.nav-bar')).toHaveAttribute('data-scrolled', 'true');
+  // The ring's colour (base.css: outline in var(--focus)) where each control sits.
+  const ringOf = (control: Locator) =>
+    control.evaluate((element) => getComputedStyle(element).getPropertyValue('--focus').trim());
+  const token = (name: string) =>
+    page.evaluate(
+      (property) => getComputedStyle(document.body).getPropertyValue(property).trim(),
+      name,
+    );
+  const [blue, gold] = [await token('--focus'), await token('--gold-300')];
+  expect(await ringOf(page.getByRole('button', { name: site.chrome.openMenu }))).toBe(gold);
+  expect(await ringOf(page.locator('footer a').first())).toBe(gold);
+  await openMenu(page);
+  expect(await ringOf(sideMenu(page).getByRole('link').first())).toBe(blue);
 });
 
 test('on a phone, what the keyboard focuses is never hidden under the top bar or the fixed Book button, forwards or back', async ({
