@@ -379,7 +379,7 @@ export const site = {
      * The privacy notice under the form: what is kept, why, for how long, and how
      * to ask for deletion. The period is `retentionMonths`, which the purge follows.
      */
-    privacy: `We keep your name, phone number, e-mail address and Instagram username only to reply and arrange your session, and delete them after ${retentionMonths} months. We never share them or add you to a mailing list. Your connection's address is kept a day at most, to stop abuse. To see or delete them sooner, e-mail ${email}. Until it is sent, what you type stays in this tab alone.`,
+    privacy: `We keep your name, phone number, e-mail address and Instagram username only to reply and arrange your session, and delete them after ${retentionMonths} months. We never share them or add you to a mailing list. To see or delete them sooner, e-mail ${email}. Your IP address is kept a day at most, to stop abuse. Until it is sent, what you type stays in this tab alone.`,
     /**
      * The form as a tool for browser assistants (WebMCP, declarative): its name,
      * what it does, what each field means, and what the assistant is told back.
