@@ -11,7 +11,7 @@ import {
 } from '../db/backup.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import { createPrivateFile } from '../db/private-data-dir.ts';
-import { appliedMigrations, madeBySupabasePush } from '../db/migrate.ts';
+import { appliedMigrations, supabasePushState } from '../db/migrate.ts';
 import { openDatabase } from '../db/open-database.ts';
 import type { Settings } from '../settings.ts';
 import { formatUkTimeLong } from '../../supabase/functions/_shared/uk-time.ts';
@@ -82,7 +82,7 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
   );
   let pushed: boolean;
   try {
-    pushed = await madeBySupabasePush(opened.db, await appliedMigrations(opened.db));
+    pushed = (await supabasePushState(opened.db, await appliedMigrations(opened.db))) === 'made';
     await restoreBackup(opened.db, snapshot, {
       release100: {
         remindBeforeReplyByMs: settings.notify?.remindBeforeReplyByMs,

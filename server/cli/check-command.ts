@@ -20,8 +20,8 @@ import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 import {
   appliedMigrations,
   awaitingPushRefusal,
-  awaitsSupabasePush,
   hasTable,
+  supabasePushState,
 } from '../db/migrate.ts';
 import { checkApiRoles, DatabaseRoleError } from '../db/open-database.ts';
 import { checkDataDirIsPrivate, formatMode, openMode } from '../db/private-data-dir.ts';
@@ -128,7 +128,7 @@ async function checkDatabase(url: string): Promise<Finding> {
     // Made by the server's migrations, or by `supabase db push` (hosted Supabase).
     const made = await hasTable(db, 'public.bookings');
     if (made) await checkApiRoles(db);
-    else if (await awaitsSupabasePush(db, await appliedMigrations(db))) {
+    else if ((await supabasePushState(db, await appliedMigrations(db))) === 'awaited') {
       // The server would refuse to start on it, rather than make its tables there.
       return { ok: false, line: awaitingPushRefusal(db.description) };
     } else {

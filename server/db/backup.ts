@@ -15,8 +15,7 @@ import {
   appliedMigrations,
   findMigrationsDir,
   hasTable,
-  awaitsSupabasePush,
-  madeBySupabasePush,
+  supabasePushState,
   listMigrations,
   migrate,
   unknownMigrations,
@@ -399,8 +398,9 @@ export async function restoreBackup(
   await refuseUnlessEmpty(db);
   const applied = await appliedMigrations(db);
   // The schema made by `supabase db push`, which records its migrations elsewhere.
-  const pushed = await madeBySupabasePush(db, applied);
-  if (await awaitsSupabasePush(db, applied)) {
+  const push = await supabasePushState(db, applied);
+  const pushed = push === 'made';
+  if (push === 'awaited') {
     throw new RestoreRefusedError(
       'This is the database of a Supabase project whose tables `supabase db push` has not made yet: run it first (docs/deploy.md, "To PostgreSQL or Supabase, and back"), then restore again. Nothing was changed.',
     );

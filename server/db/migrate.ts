@@ -85,13 +85,14 @@ export async function migrate(
       await takeMigrationLock(tx);
       const recorded = await appliedMigrations(tx);
       // Refused before the record is made, so that a restore still finds the schema pushed.
-      if (await madeBySupabasePush(tx, recorded)) {
+      const push = await supabasePushState(tx, recorded);
+      if (push === 'made') {
         throw new MigrationRefusedError(
           `The tables of ${db.description} were made by \`supabase db push\`, which keeps its own record of migrations, so the server would apply them all again: it does not start on it. Nothing was changed. ` +
             'On hosted Supabase, the notify-bookings function sends the notifications and no server runs (docs/deploy.md); to run the server, give it an empty database of its own, which it sets up itself (`npx hijama restore FILE` loads a backup into it).',
         );
       }
-      if (await awaitsSupabasePush(tx, recorded)) {
+      if (push === 'awaited') {
         throw new MigrationRefusedError(awaitingPushRefusal(db.description));
       }
       await tx.exec(`
@@ -195,32 +196,27 @@ export async function appliedMigrations(db: Queryable): Promise<string[] | undef
 }
 
 /**
- * Whether the schema was made by `supabase db push` (hosted Supabase), which
- * records the migrations it applied in a table of its own: the tables are
- * there, and `recorded`, this project's record of them (appliedMigrations),
- * is not (or is empty).
+ * What `supabase db push` has to do with the schema, given `recorded`, this
+ * project's record of its migrations (appliedMigrations):
+ * - `made`: the push made it (hosted Supabase). It records the migrations it
+ *   applied in a table of its own: the tables are there, and this project's
+ *   record is not (or is empty).
+ * - `awaited`: a Supabase project's database (it has Vault) whose tables the
+ *   push has not made yet. Made by this project's migrations, they would be
+ *   unknown to the push, whose next run would fail on every one.
+ * - undefined: neither; the schema is this project's to make or has been.
  */
-export async function madeBySupabasePush(
+export async function supabasePushState(
   db: Queryable,
   recorded: readonly string[] | undefined,
-): Promise<boolean> {
-  return (recorded ?? []).length === 0 && (await hasTable(db, 'public.bookings'));
-}
-
-/**
- * Whether `db` is a Supabase project's (it has Vault) whose tables `supabase
- * db push` has not made yet: tables made by this project's migrations would be
- * unknown to the push, whose next run would fail on every one.
- */
-export async function awaitsSupabasePush(
-  db: Queryable,
-  recorded: readonly string[] | undefined,
-): Promise<boolean> {
-  if (recorded !== undefined || (await hasTable(db, 'public.bookings'))) return false;
+): Promise<'made' | 'awaited' | undefined> {
+  if ((recorded ?? []).length > 0) return undefined;
+  if (await hasTable(db, 'public.bookings')) return 'made';
+  if (recorded !== undefined) return undefined;
   const { rows } = await db.query<{ found: boolean }>(
     `select to_regnamespace('vault') is not null as found`,
   );
-  return rows[0]?.found === true;
+  return rows[0]?.found === true ? 'awaited' : undefined;
 }
 
 /** Why the server does not make its tables in a database that awaits `supabase db push`, for its start and `npx hijama check`. */
