@@ -20,7 +20,7 @@ import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 import {
   appliedMigrations,
   awaitingPushRefusal,
-  hasTable,
+  ownershipRemedy,
   supabasePushState,
 } from '../db/migrate.ts';
 import { checkApiRoles, DatabaseRoleError } from '../db/open-database.ts';
@@ -126,9 +126,11 @@ async function checkDatabase(url: string): Promise<Finding> {
   try {
     db = await openPostgres(url);
     // Made by the server's migrations, or by `supabase db push` (hosted Supabase).
-    const made = await hasTable(db, 'public.bookings');
+    const recorded = await appliedMigrations(db);
+    const push = await supabasePushState(db, recorded);
+    const made = push === 'made' || (recorded ?? []).length > 0;
     if (made) await checkApiRoles(db);
-    else if ((await supabasePushState(db, await appliedMigrations(db))) === 'awaited') {
+    else if (push === 'awaited') {
       // The server would refuse to start on it, rather than make its tables there.
       return { ok: false, line: awaitingPushRefusal(db.description) };
     } else {
@@ -141,7 +143,7 @@ async function checkDatabase(url: string): Promise<Finding> {
       if (!may) {
         return {
           ok: false,
-          line: `DATABASE_URL's user ${user} may not make the server's tables in the database ${name}: make it the database's owner (as a superuser: alter database ${name} owner to ${user}).`,
+          line: `DATABASE_URL's user ${user} may not make the server's tables in the database ${name}: make it the database's owner (${ownershipRemedy(user, name)}).`,
         };
       }
     }

@@ -52,11 +52,16 @@ function migrationFailed(what: string, error: unknown): MigrationError {
   const said = `${what} failed: ${error instanceof Error ? error.message : String(error)}`;
   if (isNotPermitted(error)) {
     return new MigrationRefusedError(
-      `${said}. DATABASE_URL's user lacks a right the server needs: it must own its database (as a superuser: alter database <name> owner to <user>, or create it with createdb -O <user> <name>), and act as anon (docs/configuration.md, DATABASE_URL).`,
+      `${said}. DATABASE_URL's user lacks a right the server needs: it must own its database (${ownershipRemedy()}), and act as anon (docs/configuration.md, DATABASE_URL).`,
       { cause: error },
     );
   }
   return new MigrationError(said, { cause: error });
+}
+
+/** How DATABASE_URL's user comes to own its database, for the server's refusal and `npx hijama check`. */
+export function ownershipRemedy(user = '<user>', name = '<name>'): string {
+  return `as a superuser: alter database ${name} owner to ${user}, or create it with createdb -O ${user} ${name}`;
 }
 
 // Any constant works; it only has to be the same for every server of this project.
