@@ -81,6 +81,7 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
     },
   );
   let pushed: boolean;
+  let answered: number;
   try {
     pushed = (await supabasePushState(opened.db, await appliedMigrations(opened.db))) === 'made';
     await restoreBackup(opened.db, snapshot, {
@@ -89,6 +90,12 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
         dailyAt: settings.daily.at,
       },
     });
+    // Counted as restored: a backup of release 1.0.0 holds no answers, and the
+    // restore takes those older than the reply window as answered.
+    const { rows } = await opened.db.query<{ count: number }>(
+      'select count(*)::integer as count from app_private.booking_answers',
+    );
+    answered = rows[0]!.count;
   } catch (error) {
     throw namingFile(file, error);
   } finally {
@@ -100,7 +107,7 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
       ? 'Start the server with this DATABASE_URL.'
       : `Start the server with DATA_DIR=${dataDir}.`;
   await io.out(
-    `Restored ${describeContent(snapshot)} from ${file} (taken ${formatUkTimeLong(new Date(snapshot.createdAt))}) into ${opened.db.description}. ${next}\n`,
+    `Restored ${describeContent(snapshot, answered)} from ${file} (taken ${formatUkTimeLong(new Date(snapshot.createdAt))}) into ${opened.db.description}. ${next}\n`,
   );
   return 0;
 }
@@ -110,8 +117,11 @@ function namingFile(file: string, error: unknown): unknown {
   return error instanceof BackupFileError ? new BackupFileError(`${file} ${error.message}`) : error;
 }
 
-/** "12 booking requests (9 answered), 12 notifications (1 not yet sent), 0 alerts and 6 other tables" */
-function describeContent(snapshot: Backup): string {
+/**
+ * "12 booking requests (9 answered), 12 notifications (1 not yet sent), 0 alerts and 6 other tables";
+ * after a restore, the answered as the restored database counts them.
+ */
+function describeContent(snapshot: Backup, answeredAfterRestore?: number): string {
   // Each table read here is described; the others are counted.
   const described = new Set<string>();
   const rows = (table: string) => {
@@ -124,7 +134,8 @@ function describeContent(snapshot: Backup): string {
     ...rows('app_private.messages').filter((row) => row.kind === 'notification'),
   ];
   const pending = notifications.filter((row) => row.done_at === null).length;
-  const answered = rows('app_private.booking_answers').length;
+  const answersInFile = rows('app_private.booking_answers').length;
+  const answered = answeredAfterRestore ?? answersInFile;
   const alerts = [
     ...rows('app_private.booking_alerts'),
     ...rows('app_private.messages').filter((row) => isAlertKind(row.kind)),
