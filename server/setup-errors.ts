@@ -41,7 +41,7 @@ export function plainMessage(
       error.code === '53100'
         ? 'free space on its disk'
         : 'wait a moment, or free memory or connections';
-    return `The database could not do it: ${error.message} (${error.code}). ${remedy[0]!.toUpperCase()}${remedy.slice(1)}, then run the command again.`;
+    return `The database could not do it: ${error.message} (${error.code}). ${remedy[0]!.toUpperCase()}${remedy.slice(1)}, then try again.`;
   }
   return undefined;
 }

@@ -373,7 +373,7 @@ it('says plainly that the database ran out of disk, keeping the stack of any oth
       error('53100', 'could not write to file "pg_wal/xlogtemp.42": No space left on device'),
     ),
   ).toBe(
-    'The database could not do it: could not write to file "pg_wal/xlogtemp.42": No space left on device (53100). Free space on its disk, then run the command again.',
+    'The database could not do it: could not write to file "pg_wal/xlogtemp.42": No space left on device (53100). Free space on its disk, then try again.',
   );
   expect(plainMessage(error('42P01', 'relation "x" does not exist'))).toBeUndefined();
 });
