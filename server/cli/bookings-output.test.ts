@@ -56,9 +56,9 @@ describe('csvCell', () => {
 });
 
 describe('formatCsv', () => {
-  it('writes a header and one quoted, formula-safe line per request, with CRLF', () => {
+  it('writes a byte order mark, a header and one quoted, formula-safe line per request, with CRLF', () => {
     expect(formatCsv(records)).toBe(
-      '"id","created_at","received_uk","full_name","phone","email","instagram"\r\n' +
+      '\uFEFF"id","created_at","received_uk","full_name","phone","email","instagram"\r\n' +
         `"00000000-0000-4000-8000-000000000002","2026-07-01T13:05:00.000Z","Wednesday 1 July 2026, 14:05 BST","Smith, ""Jo""","'+44 1634 123456","jo@example.com","'@jo"\r\n` +
         `"00000000-0000-4000-8000-000000000001","2026-01-15T09:05:00.000Z","Thursday 15 January 2026, 09:05 GMT","'=HYPERLINK(""http://evil.example"")","01634 123456","a@b.co",""\r\n`,
     );

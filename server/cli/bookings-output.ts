@@ -229,7 +229,8 @@ const csvHeader = ['id', 'created_at', 'received_uk', ...bookingFieldColumns] as
  * spreadsheet would run as a formula (starting with = + - @, a tab or a
  * carriage return) is prefixed with an apostrophe, inside the quotes (OWASP's
  * advice against formula injection): a phone number `+44 1634…` reads
- * `'+44 1634…`.
+ * `'+44 1634…`. It starts with a byte order mark: without one, Excel reads the
+ * file as Windows-1252, and a name such as Zoë or أمينة comes out garbled.
  */
 export function formatCsv(records: readonly BookingRecord[]): string {
   const rows = records.map((record) => [
@@ -238,7 +239,8 @@ export function formatCsv(records: readonly BookingRecord[]): string {
     formatUkTimeLong(new Date(record.created_at)),
     ...bookingFieldColumns.map((column) => record[column] ?? ''),
   ]);
-  return [csvHeader, ...rows].map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
+  const lines = [csvHeader, ...rows].map((row) => `${row.map(csvCell).join(',')}\r\n`);
+  return `\uFEFF${lines.join('')}`;
 }
 
 // C0 controls, DEL and the C1 controls: a terminal or a spreadsheet may act on them.
