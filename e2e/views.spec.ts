@@ -230,6 +230,31 @@ function smallTapTargets(page: Page) {
   );
 }
 
+/**
+ * Each "e-mail" of the visible text that the line breaks after its hyphen, with
+ * the words around it: "e-" at a line's end reads as a typo.
+ */
+async function splitEMails(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const split: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node as Text;
+      for (const match of text.data.matchAll(/e-\u2060?mail/gi)) {
+        const range = document.createRange();
+        range.setStart(text, match.index);
+        range.setEnd(text, match.index + match[0].length);
+        const lines = new Set(
+          [...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => rect.top),
+        );
+        if (lines.size > 1)
+          split.push(text.data.slice(Math.max(0, match.index - 20), match.index + 30));
+      }
+    }
+    return split;
+  });
+}
+
 test.describe('every view', () => {
   // Home's hero button is keyboard.spec.ts's: a visitor follows it there, by keyboard.
   for (const [view, button] of [
@@ -249,7 +274,7 @@ test.describe('every view', () => {
   }
 
   for (const width of [320, 375, 768, 1280, 1920]) {
-    test(`has no horizontal scroll at ${width} px, shows the menu button, ${width === 375 ? 'gives every button and link a tap target of at least 44 px, ' : ''}and runs under the security policy without a violation to its end`, async ({
+    test(`has no horizontal scroll at ${width} px, shows the menu button, never splits “e-mail” over two lines, ${width === 375 ? 'gives every button and link a tap target of at least 44 px, ' : ''}and runs under the security policy without a violation to its end`, async ({
       page,
     }) => {
       const violations = policyViolations(page);
@@ -268,6 +293,7 @@ test.describe('every view', () => {
         ).toBeVisible();
         if (width === 375)
           expect(await smallTapTargets(page), `small tap targets on ${view}`).toEqual([]);
+        expect(await splitEMails(page), `"e-mail" split over two lines on ${view}`).toEqual([]);
         await scrollToEnd(page);
       }
       expect(violations).toEqual([]);

@@ -64,6 +64,13 @@ const {
 const viewTitle = (heading: string): string => `${heading} · ${practiceName}`;
 
 /**
+ * “e-mail” as the page shows it: a word joiner after the hyphen keeps the word
+ * on one line (a line ending in “e-” reads as a typo). Not a no-break hyphen:
+ * the fonts' subset has no glyph for it.
+ */
+const eMail = 'e-\u2060mail';
+
+/**
  * How long booking requests are kept, as the privacy notice under the form
  * says (supabase/functions/_shared/content/practice.ts).
  */
@@ -103,7 +110,7 @@ export const site = {
     email,
     /** The short location line of the contact blocks. */
     location: 'Rochester, United Kingdom',
-    replyPromise: `We reply within ${replyWithinHours} hours by e-mail or Instagram message.`,
+    replyPromise: `We reply within ${replyWithinHours} hours by ${eMail} or Instagram message.`,
     instagram: { text: `@${instagram}`, url: `https://www.instagram.com/${instagram}/` },
     /** Linked only where the practice has set a WhatsApp number. */
     whatsapp: whatsapp
@@ -224,8 +231,7 @@ export const site = {
       heading: 'Get in Touch',
       /** The intro reads before, then the link to the booking view, then after. */
       intro: {
-        // A word joiner after the hyphen: a phone broke the line inside “e-mail”.
-        before: 'Questions before you book? Call, e-\u2060mail or ',
+        before: `Questions before you book? Call, ${eMail} or `,
         link: 'send a booking request',
         after: ' and we will get back to you.',
       },
@@ -330,7 +336,7 @@ export const site = {
 
   contact: {
     heading: 'Book Your Session',
-    intro: `Send us a request and we will get back to you within ${replyWithinHours} hours by e-mail or Instagram message to agree a time. A request is not yet a confirmed appointment.`,
+    intro: `Send us a request and we will get back to you within ${replyWithinHours} hours by ${eMail} or Instagram message to agree a time. A request is not yet a confirmed appointment.`,
     detailsHeading: 'Contact details',
   },
 
@@ -379,7 +385,7 @@ export const site = {
      * The privacy notice under the form: what is kept, why, for how long, and how
      * to ask for deletion. The period is `retentionMonths`, which the purge follows.
      */
-    privacy: `We keep your name, phone number, e-mail address and Instagram username only to reply and arrange your session, and delete them after ${retentionMonths} months. We never share them or add you to a mailing list. To see or delete them sooner, e-mail ${email}. Your IP address is kept a day at most, to stop abuse. Until it is sent, what you type stays in this tab alone.`,
+    privacy: `We keep your name, phone number, ${eMail} address and Instagram username only to reply and arrange your session, and delete them after ${retentionMonths} months. We never share them or add you to a mailing list. To see or delete them sooner, ${eMail} ${email}. Your IP address is kept a day at most, to stop abuse. Until it is sent, what you type stays in this tab alone.`,
     /**
      * The form as a tool for browser assistants (WebMCP, declarative): its name,
      * what it does, what each field means, and what the assistant is told back.
@@ -407,7 +413,7 @@ export const site = {
       title: 'Thank You!',
       paragraphs: [
         'Your booking request has been submitted.',
-        'Please keep an eye on your e-mail and your Instagram direct messages.',
+        `Please keep an eye on your ${eMail} and your Instagram direct messages.`,
         `We will reach out within ${replyWithinHours} hours to confirm your session.`,
       ],
     },
