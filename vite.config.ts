@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { clinicUtcOffsets } from './src/lib/clinic-utc-offsets.ts';
 import { sunnahDaysForBuild } from './src/lib/sunnah-days.ts';
 import { photosPlugin } from './scripts/lib/photos.ts';
+import { inlinedStyleSheetPlugin } from './scripts/lib/inlined-style-sheet.ts';
 import { siteUrlFrom, siteUrlProblem } from './supabase/functions/_shared/content/site-url.ts';
 
 export default defineConfig(({ mode }) => {
@@ -19,8 +20,9 @@ export default defineConfig(({ mode }) => {
   const siteUrlMistake = siteUrlProblem(siteUrl);
   if (siteUrlMistake) throw new Error(siteUrlMistake);
   return {
-    // The practice's photographs from photos/ (scripts/lib/photos.ts).
-    plugins: [react(), photosPlugin()],
+    // The practice's photographs from photos/ (scripts/lib/photos.ts); the page's
+    // style sheet, inlined, never fetched again (scripts/lib/inlined-style-sheet.ts).
+    plugins: [react(), photosPlugin(), inlinedStyleSheetPlugin()],
     // The clinic's clock changes and the Sunnah days' dates, so the page needs no
     // Intl to tell its time or the Hijri date (src/lib/utc-offsets.ts, src/lib/sunnah-days.ts).
     define: {
@@ -35,12 +37,6 @@ export default defineConfig(({ mode }) => {
     build: {
       target: 'es2022',
       assetsInlineLimit: 0,
-      // The page's style sheet is inlined in the HTML (scripts/prerender.ts):
-      // a chunk fetched later must not link it again (a second copy to fetch
-      // and a restyle of the whole page when the visitor acts).
-      modulePreload: {
-        resolveDependencies: (_file, deps) => deps.filter((dep) => !dep.endsWith('.css')),
-      },
       // Read by scripts/prerender.ts for the files' names; removed after.
       manifest: true,
       rollupOptions: {

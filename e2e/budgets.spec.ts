@@ -59,7 +59,7 @@ const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
 const total = (files: Loaded[], type: string) =>
   files.filter((file) => file.type === type).reduce((sum, file) => sum + file.gzipBytes, 0);
 
-test('home: the page, with home and the booking page pre-rendered, fits the first round trip; at most 80 KiB of gzipped JavaScript, no REST client, at most 15 KiB of style sheets, inlined or linked, and the web manifest once the visitor acts', async ({
+test('home: the page, with home and the booking page pre-rendered, fits the first round trip; at most 80 KiB of gzipped JavaScript, no REST client, at most 15 KiB of style sheets, inlined, never fetched, and the web manifest once the visitor acts', async ({
   page,
 }) => {
   const files = await load(page, '/');
@@ -92,6 +92,20 @@ test('home: the page, with home and the booking page pre-rendered, fits the firs
   await untilInteractive(page);
   await page.locator('main h1').first().click();
   await expect(page.locator('link[rel="manifest"]')).toHaveCount(1);
+  // Nor when the app brings a view's code, which never waits for the inlined
+  // style sheet to come again (scripts/lib/inlined-style-sheet.ts).
+  const styleSheets: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'stylesheet') styleSheets.push(request.url());
+  });
+  for (const view of ['benefits', 'contact']) {
+    const code = page.waitForResponse((response) => response.url().includes(`/${view}-view-`));
+    await page.evaluate((hash) => (location.hash = hash), view);
+    await code;
+    await expectViewShown(page, view);
+  }
+  await page.waitForLoadState('networkidle');
+  expect(styleSheets).toEqual([]);
   await expect(page.locator('link[rel="stylesheet"]')).toHaveCount(0);
 });
 
