@@ -402,6 +402,16 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       });
     });
 
+    it('says in its answer that an SMTP_URL of port 465 needs smtps://, not smtp://', async () => {
+      const url = await startFunction({ SMTP_URL: 'smtp://user:pass@127.0.0.1:465' });
+      expect((await call(url)).body).toMatchObject({
+        email: expect.stringMatching(/^SMTP_URL uses port 465 with smtp:\/\/.*Write smtps:\/\//),
+      });
+      // The right URL says nothing.
+      const right = await startFunction({ SMTP_URL: 'smtps://user:pass@127.0.0.1:465' });
+      expect((await call(right)).body).not.toHaveProperty('email');
+    });
+
     it('goes on sending notifications with the default of a wrong reminder or retry setting, keeping the right ones', async () => {
       const { peer, url } = await functionWithSmtp({
         NOTIFY_REMINDER_HOURS: '4h',

@@ -197,9 +197,15 @@ async function withOutbox<T>(
 /**
  * Supabase's Edge Functions may not connect to ports 25 and 587: every e-mail
  * to such an SMTP_URL waits for its timeout and fails, however right the rest.
+ * Port 465 speaks TLS from the first byte: with smtp:// (a URL for 587 whose
+ * port alone was changed) the function waits for a greeting that never comes.
  */
 function closedPortWarning(smtpUrl: string): string | undefined {
-  const port = smtpPort(new URL(smtpUrl));
+  const url = new URL(smtpUrl);
+  const port = smtpPort(url);
+  if (port === '465' && url.protocol === 'smtp:') {
+    return `SMTP_URL uses port 465 with smtp://, which waits for a greeting that port never sends (it speaks TLS from the first byte): no e-mail can leave. Write smtps://…:465 (docs/notifications.md, "The e-mail account: implicit TLS on port 465").`;
+  }
   if (port !== '25' && port !== '587') return undefined;
   return `SMTP_URL uses port ${port}, which Supabase's Edge Functions may not connect to: no e-mail can leave. Use the mail server's port 465 (smtps://…:465; docs/notifications.md, "The e-mail account: implicit TLS on port 465").`;
 }
