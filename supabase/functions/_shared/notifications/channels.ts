@@ -168,12 +168,37 @@ export class RecipientsRefusedError extends Error {
   }
 }
 
+/**
+ * An address's user and password as an Authorization header, and the address
+ * without them: Node's fetch refuses an address that holds them ("Request
+ * cannot be constructed from a URL that includes credentials"), which Deno's
+ * sends so.
+ */
+function credentialsAsHeader(url: string): {
+  address: string;
+  authorization: Record<string, string>;
+} {
+  const parsed = new URL(url);
+  if (parsed.username === '' && parsed.password === '') return { address: url, authorization: {} };
+  const credentials = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+  parsed.username = '';
+  parsed.password = '';
+  const bytes = String.fromCharCode(...new TextEncoder().encode(credentials));
+  return { address: parsed.href, authorization: { Authorization: `Basic ${btoa(bytes)}` } };
+}
+
 /** POSTs `body` as JSON, as the notifier, with `headers` besides, within sendTimeoutMs. */
 export async function postJson(url: string, body: unknown, headers: Record<string, string>) {
+  const { address, authorization } = credentialsAsHeader(url);
   try {
-    return await fetch(url, {
+    return await fetch(address, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'User-Agent': 'hijama-notifier', ...headers },
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': 'hijama-notifier',
+        ...authorization,
+        ...headers,
+      },
       body: JSON.stringify(body),
       // A redirect would turn the POST into a GET: report it instead.
       redirect: 'manual',
@@ -185,7 +210,8 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
     // said of a failure goes into logs, alerts and the daily summary.
     if (error instanceof Error) {
       const { href, origin } = new URL(url);
-      error.message = error.message.replaceAll(href, origin).replaceAll(url, origin);
+      for (const named of [href, url, address])
+        error.message = error.message.replaceAll(named, origin);
     }
     throw error;
   }

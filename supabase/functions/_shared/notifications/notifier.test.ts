@@ -224,6 +224,22 @@ describe.each(engines)('the notifier on $name', (engine) => {
     await silent.close();
   });
 
+  it("sends the webhook address's user and password as Basic authorisation", async () => {
+    const hook = await harness.webhookReceiver();
+    const url = new URL(hook.url);
+    url.username = 'practice';
+    url.password = encodeURIComponent('pa:ss wörd');
+    const notifier = startNotifier([createWebhookChannel(url.href)]);
+    expect((await post(booking())).status).toBe(201);
+
+    await waitFor(() => hook.requests.length === 1, 'the webhook');
+    await notifier.runs(1);
+    expect(hook.requests[0]!.url).toBe('/hooks/booking?token=secret');
+    expect(hook.requests[0]!.headers.authorization).toBe(
+      `Basic ${Buffer.from('practice:pa:ss wörd').toString('base64')}`,
+    );
+  });
+
   it('posts the booking as JSON to the webhook, retrying it without sending the e-mail again', async () => {
     const peer = await smtpPeer();
     const hook = await harness.webhookReceiver([500, 503]);
