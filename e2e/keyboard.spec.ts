@@ -146,7 +146,7 @@ test('on a phone, what the keyboard focuses is never hidden under the top bar or
   }
 });
 
-test('before the app has come, the booking form takes the keyboard, says when a send waits too long, and the app sends what was typed', async ({
+test('before the app has come, the booking form takes the keyboard, looks busy once sent, says when a send waits too long, and the app sends what was typed', async ({
   page,
 }) => {
   const email = uniqueEmail('before.app');
@@ -176,6 +176,9 @@ test('before the app has come, the booking form takes the keyboard, says when a 
   // The browser did not send the form itself: the address is as it was.
   await expect(page).toHaveURL(/\/#contact$/);
   await expect(thankYou(page)).toHaveCount(0);
+  // The form looks as while the app sends: nothing to tap twice.
+  await expect(page.getByRole('button', { name: site.bookingForm.submit })).toBeDisabled();
+  await expect(page.getByLabel(fullName)).toBeDisabled();
   // A send that waits too long for the app says so.
   await page.clock.fastForward(sendStalledAfterMs);
   await expect(sendStalledNotice(page)).toBeVisible();

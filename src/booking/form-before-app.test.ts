@@ -20,7 +20,7 @@ async function freshModule(): Promise<FormBeforeApp> {
 function pageWithForm() {
   const window = new Window({ url: 'https://clinic.example/#contact' });
   const document = window.document as unknown as Document;
-  document.body.innerHTML = `<main><form class="${bookingFormClass}"><input name="fullName"><button type="submit">Send</button></form></main>`;
+  document.body.innerHTML = `<main><form class="${bookingFormClass}"><fieldset><input name="fullName"></fieldset><button type="submit">Send</button></form></main>`;
   const form = document.querySelector('form')!;
   const send = (agent?: { respondWith: (reply: Promise<string>) => void }): boolean => {
     const event = new document.defaultView!.Event('submit', { bubbles: true, cancelable: true });
@@ -46,9 +46,14 @@ describe('the booking form before the app', () => {
     expect(send()).toBe(true);
     expect(asked).toHaveBeenCalledTimes(1);
 
+    // It looks as while the app sends, until the app takes the send.
+    const waiting = [...document.querySelectorAll('fieldset, button')] as HTMLButtonElement[];
+    expect(waiting.map((element) => element.disabled)).toEqual([true, true]);
+
     // Sent twice before the app: still one send for it to make.
     send();
     expect(module.takeHeldSend()).toEqual({ reply: null });
+    expect(waiting.map((element) => element.disabled)).toEqual([false, false]);
   });
 
   it('hands nothing to the app when nothing was sent, and leaves later sends to it', () => {

@@ -35,6 +35,21 @@ interface HeldSend {
 
 let adopted = false;
 let held: HeldSend | null = null;
+/** What a held send disabled, as the app does while it sends, for the app to enable. */
+let waiting: (HTMLFieldSetElement | HTMLButtonElement)[] = [];
+
+/**
+ * The form looks as it does while the app sends: on a slow connection the
+ * app's code may take seconds, and a button that did nothing would be tapped
+ * again. Enabled again when the app takes the send (`takeHeldSend`), since a
+ * send the app refuses (a field to correct) never disables them.
+ */
+function showSendWaiting(form: HTMLFormElement): void {
+  waiting = [
+    ...form.querySelectorAll<HTMLFieldSetElement | HTMLButtonElement>('fieldset, [type="submit"]'),
+  ];
+  for (const element of waiting) element.disabled = true;
+}
 
 /**
  * Holds a send of the pre-rendered booking form on screen, if any, until the
@@ -54,12 +69,14 @@ export function holdSendsForApp(document: Document, onSendAsked: () => void): vo
       event.respondWith(new Promise<string>((resolve) => (send.reply = resolve)));
     }
     noticeIfSendStalls(document);
+    showSendWaiting(form);
     onSendAsked();
   });
   const html = document.documentElement;
   if (html.hasAttribute(sendAskedAttribute)) {
     html.removeAttribute(sendAskedAttribute);
     held ??= { reply: null };
+    showSendWaiting(form);
     onSendAsked();
   }
 }
@@ -70,6 +87,8 @@ export function holdSendsForApp(document: Document, onSendAsked: () => void): vo
  */
 export function takeHeldSend(): HeldSend | null {
   adopted = true;
+  for (const element of waiting) element.disabled = false;
+  waiting = [];
   const send = held;
   held = null;
   return send;
