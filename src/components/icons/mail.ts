@@ -1,6 +1,5 @@
 import { lucideIcon } from './lucide-icon.tsx';
 
 export const Mail = lucideIcon(
-  'mail',
   '<path d="m22 7-8.991 5.727a2 2 0 0 1-2.009 0L2 7"></path><rect x="2" y="4" width="20" height="16" rx="2"></rect>',
 );

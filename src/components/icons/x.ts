@@ -1,3 +1,3 @@
 import { lucideIcon } from './lucide-icon.tsx';
 
-export const X = lucideIcon('x', '<path d="M18 6 6 18"></path><path d="m6 6 12 12"></path>');
+export const X = lucideIcon('<path d="M18 6 6 18"></path><path d="m6 6 12 12"></path>');
