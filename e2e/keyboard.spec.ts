@@ -182,6 +182,11 @@ test('before the app has come, the booking form takes the keyboard, looks busy o
   // A send that waits too long for the app says so.
   await page.clock.fastForward(sendStalledAfterMs);
   await expect(sendStalledNotice(page)).toBeVisible();
+  const { phone } = site.contactDetails;
+  await expect(sendStalledNotice(page).getByRole('link', { name: phone.display })).toHaveAttribute(
+    'href',
+    `tel:${phone.international}`,
+  );
 
   // The app comes, adopts the form as it is, and sends it.
   app.release();

@@ -254,7 +254,13 @@ export function BookingForm() {
             send waits too long for the app (src/boot/send-stalled.ts). */}
         <p className="form-failure form-send-stalled" role="alert">
           <CircleAlert aria-hidden="true" className="form-failure-icon" />
-          {copy.sendStalled}
+          <span>
+            {copy.sendStalled}{' '}
+            <a className="inline-link" href={`tel:${phone.international}`}>
+              {phone.display}
+            </a>
+            .
+          </span>
         </p>
 
         <button type="submit" className="button button-primary button-block" disabled={submitting}>

@@ -368,9 +368,11 @@ export const site = {
     /**
      * When a send has waited too long for the page's code (src/boot/send-stalled.ts).
      * It promises nothing of what was typed: before the page's first script has
-     * come nothing keeps it, and Safari empties the form on a reload.
+     * come nothing keeps it, and Safari empties the form on a reload. The phone
+     * number follows, as a link.
      */
-    sendStalled: `This page has not finished loading: your request is not sent yet. If this lasts, check your connection and reload the page, or call us on ${phone.display}.`,
+    sendStalled:
+      'This page has not finished loading: your request is not sent yet. If this lasts, check your connection and reload the page, or call us on',
     /** When the page's code for the send did not come: the site was updated since the page loaded, or the connection dropped. */
     outdated:
       'Part of this page did not load: the site has just been updated, or the connection dropped. Please reload the page (what you typed is kept), then send again.',
