@@ -72,14 +72,18 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
   }
 
   const { databaseUrl, dataDir } = settings.server;
-  const opened = await openDatabase({ databaseUrl, dataDir, migrate: false }).catch(
-    (error: unknown) => {
-      if (!(error instanceof DataDirLockedError)) throw error;
-      throw new CliError(
-        `A server is running on ${dataDir}. Restore into a new folder instead (set DATA_DIR to it), then start the server on that folder.`,
-      );
-    },
-  );
+  const opened = await openDatabase({
+    databaseUrl,
+    dataDir,
+    migrate: false,
+    lockHolder: 'command',
+  }).catch((error: unknown) => {
+    if (!(error instanceof DataDirLockedError)) throw error;
+    if (error.owner.holder === 'command') throw new CliError(error.message);
+    throw new CliError(
+      `A server is running on ${dataDir}. Restore into a new folder instead (set DATA_DIR to it), then start the server on that folder.`,
+    );
+  });
   let pushed: boolean;
   let answered: number;
   try {

@@ -79,10 +79,15 @@ async function openForCommand(
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       migrate: config.databaseUrl ? false : options.migrate,
+      lockHolder: 'command',
     });
     return { db, description: db.description, throughServer: false, close };
   } catch (error) {
-    if (error instanceof DataDirLockedError) return openServersSocket(config.dataDir);
+    if (error instanceof DataDirLockedError) {
+      // Another command (a restore, a backup) has the database open itself: no server shares it.
+      if (error.owner.holder === 'command') throw new CliError(error.message);
+      return openServersSocket(config.dataDir);
+    }
     throw error;
   }
 }

@@ -25,15 +25,15 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
-/** Another process holding the lock, as a second server would. */
-async function lockInChild(): Promise<ChildProcess> {
+/** Another process holding the lock, as a second server would, or an `npx hijama` command. */
+async function lockInChild(holder: 'server' | 'command' = 'server'): Promise<ChildProcess> {
   const script = path.join(dataDir, 'hold-lock.mjs');
   writeFileSync(
     script,
     `import { lockDataDir } from ${JSON.stringify(lockModule)};\n` +
-      `lockDataDir(process.argv[2]);\nconsole.log('locked');\nsetInterval(() => {}, 1000);\n`,
+      `lockDataDir(process.argv[2], process.argv[3]);\nconsole.log('locked');\nsetInterval(() => {}, 1000);\n`,
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', script, dataDir], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, dataDir, holder], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
@@ -97,6 +97,39 @@ describe('lockDataDir', () => {
     expect(lockHolder(dataDir)).toBe(process.pid);
     lock.release();
   });
+
+  it.runIf(hasProc)(
+    'says which process holds the lock, and never to delete the lock of a process seen running',
+    async () => {
+      const server = await lockInChild('server');
+      const refusal = () => {
+        try {
+          lockDataDir(dataDir);
+        } catch (error) {
+          return (error as Error).message;
+        }
+        throw new Error('The lock was taken');
+      };
+      expect(refusal()).toMatch(
+        new RegExp(
+          `^The data directory .* is in use by another server \\(process ${server.pid} on .*hold-lock\\.mjs .*\\)\\. Stop that server first, or set DATA_DIR to another directory\\. ` +
+            `Do not delete .*${lockFileName} while process ${server.pid} runs: two processes writing the database at once damage it\\.$`,
+        ),
+      );
+      server.kill('SIGKILL');
+      await once(server, 'exit');
+
+      // A restore or a backup run while the server is stopped: no server to stop, and
+      // deleting its lock would have the server write the database beside it.
+      const command = await lockInChild('command');
+      expect(refusal()).toMatch(
+        new RegExp(
+          `^The data directory .* is in use by an \`npx hijama\` command \\(process ${command.pid} on .*\\), such as a restore or a backup: wait for it to finish, then try again\\. Do not delete `,
+        ),
+      );
+      expect(refusal()).not.toMatch(/If no such/);
+    },
+  );
 
   it('takes the lock of a copy of the folder made while its server runs, and leaves the original locked', async () => {
     const child = await lockInChild();

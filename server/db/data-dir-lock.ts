@@ -46,14 +46,36 @@ interface LockOwner {
   startedAt: string;
   /** `<device>:<inode>` of the data directory the lock was taken in. */
   directory?: string;
+  /** What took it: a server, or an `npx hijama` command (absent from the locks of earlier versions, all servers'). */
+  holder?: LockHolder;
+  /** The owner's command line, read from /proc when the lock is refused; never written. */
+  commandLine?: string;
 }
 
+/** What holds a data directory: a server, or an `npx hijama` command that opened the database itself. */
+export type LockHolder = 'server' | 'command';
+
 export class DataDirLockedError extends Error {
-  constructor(dataDir: string, lockPath: string, owner: LockOwner) {
+  constructor(
+    dataDir: string,
+    lockPath: string,
+    readonly owner: LockOwner,
+  ) {
+    const holding = `process ${owner.pid} on ${owner.hostname}${owner.commandLine ? `, ${owner.commandLine}` : ''}, started ${owner.startedAt}`;
+    // Seen running on this machine, start time and all: its lock is not stale, and
+    // deleting it would let a second process write the database's files at once.
+    const seenRunning =
+      owner.hostname === hostname() &&
+      owner.startTime !== undefined &&
+      owner.commandLine !== undefined;
+    const deleting = seenRunning
+      ? `Do not delete ${lockPath} while process ${owner.pid} runs: two processes writing the database at once damage it.`
+      : `If no such ${owner.holder === 'command' ? 'command' : 'server'} is running, delete ${lockPath}.`;
     super(
-      `The data directory ${dataDir} is in use by another server (process ${owner.pid} on ${owner.hostname}, started ${owner.startedAt}). ` +
-        `Stop that server first, or set DATA_DIR to another directory. ` +
-        `If no such server is running, delete ${lockPath}.`,
+      owner.holder === 'command'
+        ? `The data directory ${dataDir} is in use by an \`npx hijama\` command (${holding}), such as a restore or a backup: wait for it to finish, then try again. ${deleting}`
+        : `The data directory ${dataDir} is in use by another server (${holding}). ` +
+            `Stop that server first, or set DATA_DIR to another directory. ${deleting}`,
     );
     this.name = 'DataDirLockedError';
   }
@@ -61,7 +83,7 @@ export class DataDirLockedError extends Error {
 
 const heldByThisProcess = new Set<string>();
 
-export function lockDataDir(dataDir: string) {
+export function lockDataDir(dataDir: string, holder: LockHolder = 'server') {
   // Private from the start (private-data-dir.ts): the database's files are created in it next.
   try {
     mkdirSync(dataDir, { recursive: true, mode: privateDirMode });
@@ -69,8 +91,12 @@ export function lockDataDir(dataDir: string) {
     throw unusableDataDir(dataDir, error);
   }
   const lockPath = path.join(realpathSync(dataDir), lockFileName);
-  const me = { ...describeThisProcess(), directory: identifyDirectory(dataDir) };
-  if (heldByThisProcess.has(lockPath)) throw new DataDirLockedError(dataDir, lockPath, me);
+  const me: LockOwner = { ...describeThisProcess(), directory: identifyDirectory(dataDir), holder };
+  if (heldByThisProcess.has(lockPath)) {
+    // As its file says: this process took it, perhaps as the other kind of holder.
+    const held = parseOwner(readIfExists(lockPath) ?? '');
+    throw new DataDirLockedError(dataDir, lockPath, held ?? me);
+  }
   const content = `${JSON.stringify(me)}\n`;
 
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -82,7 +108,12 @@ export function lockDataDir(dataDir: string) {
     const found = readIfExists(lockPath);
     if (found === undefined) continue; // released meanwhile
     const owner = parseOwner(found);
-    if (owner && isRunning(owner, me)) throw new DataDirLockedError(dataDir, lockPath, owner);
+    if (owner && isRunning(owner, me)) {
+      throw new DataDirLockedError(dataDir, lockPath, {
+        ...owner,
+        commandLine: commandLineOf(owner),
+      });
+    }
     setStaleLockAside(lockPath, found);
   }
   throw new Error(`Could not take the lock ${lockPath}: other servers keep starting; try again.`);
@@ -150,6 +181,14 @@ function describeThisProcess(): LockOwner {
   };
 }
 
+/** The running owner's command line, from /proc (Linux), when it is the process that took the lock. */
+function commandLineOf(owner: LockOwner): string | undefined {
+  if (owner.hostname !== hostname() || owner.startTime === undefined) return undefined;
+  if (readProcessStatus(owner.pid)?.startTime !== owner.startTime) return undefined;
+  const words = readProcFile(`/proc/${owner.pid}/cmdline`)?.split('\0').filter(Boolean);
+  return words && words.length > 0 ? words.join(' ').slice(0, 200) : undefined;
+}
+
 /** From /proc/<pid>/stat (Linux); undefined elsewhere or once the process is gone. */
 function readProcessStatus(pid: number) {
   const stat = readProcFile(`/proc/${pid}/stat`);
@@ -171,6 +210,7 @@ function parseOwner(text: string): LockOwner | undefined {
       hostname: typeof owner.hostname === 'string' ? owner.hostname : 'an unknown host',
       startedAt: typeof owner.startedAt === 'string' ? owner.startedAt : 'at an unknown time',
       directory: typeof owner.directory === 'string' ? owner.directory : undefined,
+      holder: owner.holder === 'command' ? 'command' : 'server',
     };
   } catch {
     return undefined;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { setBookingLimits, type BookingLimits } from './booking-limits.ts';
 import { DatabaseError, type Database } from '../../supabase/functions/_shared/db/database.ts';
-import { lockDataDir } from './data-dir-lock.ts';
+import { lockDataDir, type LockHolder } from './data-dir-lock.ts';
 import { migrate, type MigrationReport } from './migrate.ts';
 import { openPglite, type PgliteDatabase } from './pglite.ts';
 import { commandSocketPath, socketPathFits, type SharedSocket } from './pglite-socket.ts';
@@ -43,6 +43,8 @@ export async function openDatabase(options: {
   dataDir: string;
   bookingLimits?: Partial<BookingLimits>;
   migrate?: boolean;
+  /** What the data directory's lock says holds it: the server, or an `npx hijama` command. */
+  lockHolder?: LockHolder;
 }): Promise<OpenedDatabase> {
   if (options.databaseUrl) {
     const db = await openPostgres(options.databaseUrl);
@@ -55,7 +57,7 @@ export async function openDatabase(options: {
     }
   }
 
-  const lock = lockDataDir(options.dataDir);
+  const lock = lockDataDir(options.dataDir, options.lockHolder);
   let db: PgliteDatabase | undefined;
   let socket: SharedSocket | undefined;
   try {
