@@ -102,7 +102,8 @@ function statIfPresent(target: string): Stats | undefined {
 }
 
 /**
- * Throws DataDirOwnerError if `dataDir` is another user's. Judged by owner,
+ * Throws DataDirOwnerError if `dataDir` is another user's, DataDirUnusableError
+ * if it is a file. Judged by owner,
  * not by trying: root may write anywhere, and would leave files its server,
  * run later as the folder's owner, cannot read.
  */
@@ -112,6 +113,10 @@ export function checkDataDirOwner(dataDir: string): void {
     stat = statIfPresent(dataDir);
   } catch (error) {
     throw unusableDataDir(dataDir, error);
+  }
+  // A file where the folder should be: no chmod or chown makes it one.
+  if (stat && !stat.isDirectory()) {
+    throw unusableDataDir(dataDir, Object.assign(new Error('not a folder'), { code: 'ENOTDIR' }));
   }
   const uid = process.getuid?.();
   if (stat && uid !== undefined && stat.uid !== uid) throw new DataDirOwnerError(dataDir, stat.uid);
