@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBackup, type Backup } from '../db/backup.ts';
@@ -176,6 +176,15 @@ describe('backup and restore, refusing with a plain message', () => {
     );
     expect(run.code).toBe(1);
   }, 60_000);
+
+  it('says a folder given for a file is not a backup, as a copy of the data folder is put back', async () => {
+    mkdirSync(path.join(workDir(), 'hijama-data-20261123-0315'));
+    const run = await hijama(['restore', 'hijama-data-20261123-0315']);
+    expect(run.stderr).toBe(
+      'hijama-data-20261123-0315 is a folder, not a backup made by `hijama backup`: a copy of the data folder is put back as a folder, with the server stopped (docs/deploy.md, "Upgrade"), not with this command.\n',
+    );
+    expect(run.code).toBe(1);
+  });
 
   // That nothing is loaded, and no row printed, is server/db/backup.test.ts's ("refuses a backup holding a malformed uuid").
   it('refuses a backup holding a value the database refuses, naming the file and the table', async () => {

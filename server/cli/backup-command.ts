@@ -62,6 +62,11 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
   try {
     text = readFileSync(path.resolve(io.cwd, file), 'utf8');
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EISDIR') {
+      throw new CliError(
+        `${file} is a folder, not a backup made by \`hijama backup\`: a copy of the data folder is put back as a folder, with the server stopped (docs/deploy.md, "Upgrade"), not with this command.`,
+      );
+    }
     throw new CliError(`Could not read ${file}: ${(error as Error).message}`);
   }
   let snapshot: Backup;

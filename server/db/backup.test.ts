@@ -593,6 +593,18 @@ describe('parseBackup', () => {
   });
 
   it.each([
+    [
+      'in its custom format',
+      asRead(Buffer.from('PGDMP\u0001\u000e\u0000\u0004\u0008\u0001\u0001')),
+    ],
+    ['in SQL', '--\n-- PostgreSQL database dump\n--\n\nSET statement_timeout = 0;\n'],
+  ])('says a dump pg_dump made %s is loaded with pg_restore, not that it is damaged', (_, text) => {
+    expect(() => parseBackup(text)).toThrow(
+      /^is a dump made by pg_dump, not a backup made by `hijama backup`: it is loaded with pg_restore \(or psql, for a dump in SQL\) into a new, empty PostgreSQL database/,
+    );
+  });
+
+  it.each([
     ['not JSON', 'hello', notJson],
     ['a file cut short', formatBackup(valid).slice(0, 60), notJson],
     ['an empty file', '', notJson],

@@ -269,6 +269,10 @@ function notJsonReason(text: string): string {
   const start = text.slice(0, 40);
   const undoFirst = (what: string, how: string) =>
     `${what}: ${how}, then restore the file that gives.`;
+  // The dump docs/deploy.md has a deployer take before an upgrade: whole, but not ours to load.
+  if (start.startsWith('PGDMP') || /^--\r?\n-- PostgreSQL database dump/.test(start)) {
+    return 'is a dump made by pg_dump, not a backup made by `hijama backup`: it is loaded with pg_restore (or psql, for a dump in SQL) into a new, empty PostgreSQL database (docs/deploy.md, "Upgrade"), not with this command.';
+  }
   if (start.startsWith('\u001f\uFFFD')) {
     return undoFirst('is compressed with gzip', 'decompress it first (`gunzip -k FILE`)');
   }
