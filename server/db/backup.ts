@@ -426,11 +426,15 @@ export async function restoreBackup(
         `The backup holds a table that this version's schema does not have (${unknownTable}): restore it with the version that made it.`,
       );
     }
-    // Made here up to the backup's migrations, the schema is the one the backup was
-    // read from, which wrote every table, empty or not (a database already migrated
-    // further has tables a backup of an earlier release never had).
+    // Made here up to the backup's migrations, or made by them before (a service
+    // started on it first), the schema is the one the backup was read from, which
+    // wrote every table, empty or not (a database already migrated further has
+    // tables a backup of an earlier release never had).
     const missingTable =
-      backup.version === backupVersion && last && applied === undefined && !pushed
+      backup.version === backupVersion &&
+      last &&
+      (applied ?? []).every((name) => name <= last) &&
+      !pushed
         ? tables.find((table) => !(table.name in backup.tables))
         : undefined;
     if (missingTable) {
