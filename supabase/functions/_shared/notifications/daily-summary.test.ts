@@ -200,7 +200,14 @@ describe('a day of 30,000 requests', () => {
     }
     expect(summary.html.match(/>Mark as answered</g)).toHaveLength(messageListLimit);
     expect(summary.html.match(/>Call</g)).toHaveLength(10);
-    // The push, cut to ntfy's size, says what fails before its list.
+    // What fails comes first, in the e-mail as in the push cut to ntfy's size:
+    // below the waiting requests, Gmail would cut it from a longer summary.
+    for (const part of [summary.text, summary.html]) {
+      expect(part.indexOf('30,000 notifications are failing')).toBeGreaterThan(0);
+      expect(part.indexOf('30,000 notifications are failing')).toBeLessThan(
+        part.indexOf('requests are waiting for a reply'),
+      );
+    }
     expect(composeDailySummaryPush(summary).message).toContain('30000 notifications are failing');
     expect(summary.html).toContain('\u2026 and 29,950 more: npx hijama list --waiting --limit all');
   });

@@ -37,10 +37,10 @@ import { telUrl } from './reply-links.ts';
 
 /**
  * The daily summary (the "heartbeat"): once a day at a set UK time, one message
- * to the practice listing first every request still waiting for a reply, with
- * the time left before its reply-by time or how late it is, then the week's
- * record of replies, then the requests since the day before's summary, and the
- * notifications that keep failing. In the e-mail's HTML part each waiting
+ * to the practice listing first the notifications that keep failing, if any,
+ * then every request still waiting for a reply, with the time left before its
+ * reply-by time or how late it is, then the week's record of replies, then the
+ * requests since the day before's summary. In the e-mail's HTML part each waiting
  * request comes with the buttons that answer it and mark it answered, so that
  * the whole day is run from a phone. It is sent when there is
  * nothing to report too, so that a morning without it is itself the alarm.
@@ -169,7 +169,7 @@ function notifiedLine({ notification }: NotifiedRequest): string {
     case 'sent':
       return 'Notified: yes';
     case 'pending':
-      return 'Notified: not yet, being sent';
+      return 'Notified: not yet';
     case 'failing': {
       const failing = `failing after ${plural(notification.attempts, 'attempt')}: ${notification.lastError ?? ''}`;
       return reachedThePractice(notification.reachedBy)
@@ -277,11 +277,14 @@ export function composeDailySummary(input: DailySummaryInput) {
   }
 
   lines.push('');
+  // Failing notifications lead, when there are any: a request the practice may not
+  // have heard of, and a channel to mend. Last, Gmail would cut them from a long summary.
+  const failingFirst: string[] = [];
   if (failing.length === 0) {
-    lines.push('No notification is failing.');
+    lines.push('No notification is failing.', '');
   } else {
     const { listed, unlisted } = capList(failing);
-    lines.push(
+    failingFirst.push(
       `${failing.length === 1 ? 'This notification is' : `These ${formatCount(failing.length)} notifications are`} failing (retried until ${failing.length === 1 ? 'it gets' : 'they get'} through):`,
       ...listed.map(
         (entry) =>
@@ -291,11 +294,11 @@ export function composeDailySummary(input: DailySummaryInput) {
         ? [`  \u2026 and ${formatCount(unlisted)} more: ${listCommandFrom(listed[0]!.createdAt)}`]
         : []),
       'What to check: docs/notifications.md, \u201cWhen a notification fails\u201d.',
+      '',
     );
   }
 
   lines.push(
-    '',
     retentionLine(input.retention),
     '',
     `This summary comes every day at ${formatClockTime(input.at)} UK time, with or without requests. If one day it does not come, notifications may have stopped: check that the server is running (on hosted Supabase, the notify-bookings function's logs), and run \`npm run bookings\`.`,
@@ -307,8 +310,8 @@ export function composeDailySummary(input: DailySummaryInput) {
   return {
     day: input.day,
     subject,
-    text: [...waitingPart, '', ...lines].join('\n'),
-    html: composeHtml(subject, waitingPart, waiting, lines, now, input.siteUrl),
+    text: [...failingFirst, ...waitingPart, '', ...lines].join('\n'),
+    html: composeHtml(subject, failingFirst, waitingPart, waiting, lines, now, input.siteUrl),
     /** The requests it lists, for a channel that says less than the text (a push), and since when. */
     requests,
     since,
@@ -349,6 +352,7 @@ function waitingLineHtml(notice: BookingNotice, siteUrl: string): string {
  */
 function composeHtml(
   subject: string,
+  failingFirst: readonly string[],
   waitingPart: readonly string[],
   waiting: readonly BookingNotice[],
   rest: readonly string[],
@@ -359,16 +363,18 @@ function composeHtml(
   const paragraph = (text: string, style = '') =>
     `<p style="margin:0 0 12px${style}">${text.split('\n').map(escapeHtml).join('<br>')}</p>`;
   const muted = `;font-size:14px;line-height:20px;color:${colours.muted}`;
-  const restParagraphs = rest
-    .join('\n')
-    .split(/\n{2,}/)
-    .filter((block) => block.trim() !== '')
-    .map((block) => paragraph(block.trimEnd()));
+  const paragraphs = (lines: readonly string[]) =>
+    lines
+      .join('\n')
+      .split(/\n{2,}/)
+      .filter((block) => block.trim() !== '')
+      .map((block) => paragraph(block.trimEnd()));
   return emailDocument({
     title: subject,
-    preheader: waitingPart[0]!,
+    preheader: failingFirst[0] ?? waitingPart[0]!,
     kind: 'Daily summary',
     content: [
+      ...paragraphs(failingFirst),
       paragraph(waitingPart[0]!, ';font-weight:bold'),
       ...(listed.length === 0
         ? []
@@ -385,7 +391,7 @@ function composeHtml(
             paragraph(afterAnswering, muted),
           ]),
       `<hr style="margin:8px 0 16px;border:0;border-top:1px solid ${colours.border}">`,
-      ...restParagraphs,
+      ...paragraphs(rest),
     ],
   });
 }
