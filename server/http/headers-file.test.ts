@@ -79,6 +79,24 @@ describe('dist/_headers', () => {
     }
   });
 
+  it.each([
+    ['/assets/view-benefits-9b1c.html', ['cache-control', 'x-robots-tag']],
+    ['/assets/index-4f2a9c.js', ['cache-control']],
+  ])('gives %s the caching and indexing headers the server sends', async (urlPath, names) => {
+    const rules = parseHeadersFile(readFileSync(path.join(dist, '_headers'), 'utf8'));
+    const applied = new Map(
+      rules
+        .filter((rule) => matches(rule.pattern, urlPath))
+        .flatMap((r) => r.headers)
+        .map(([name, value]) => [name.toLowerCase(), value]),
+    );
+    const response = await fetch(`${server.baseUrl}${urlPath}`);
+    for (const name of names) {
+      expect(response.headers.get(name)).not.toBeNull();
+      expect(`${name}: ${applied.get(name)}`).toBe(`${name}: ${response.headers.get(name)}`);
+    }
+  });
+
   it("holds the page's own policy, with frame-ancestors, which a meta tag cannot carry", () => {
     const text = readFileSync(path.join(dist, '_headers'), 'utf8');
     expect(text).toContain(

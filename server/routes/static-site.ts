@@ -9,6 +9,7 @@ import { chooseEncoding, compress, worthCompressing, type Encoding } from '../ht
 import { etagOf, isFresh, lastModifiedOf } from '../http/conditional-get.ts';
 import { contentTypeFor } from '../http/content-types.ts';
 import { contentSecurityPolicyFor, securityHeaders } from '../http/security-headers.ts';
+import { cacheControlFor } from '../http/site-caching.ts';
 import { findSiteFile, SiteFileCache } from '../http/site-file.ts';
 
 /**
@@ -54,9 +55,7 @@ export function createStaticSite(distDir: string) {
     const buffered = file.size <= maxBufferedBytes;
     const headers: Record<string, string> = {
       'Content-Type': contentTypeFor(extension),
-      'Cache-Control': pathname.startsWith('/assets/')
-        ? 'public, max-age=31536000, immutable' // file names carry a content hash
-        : 'no-cache',
+      'Cache-Control': cacheControlFor(pathname),
       ETag: etagOf(file),
       'Last-Modified': lastModifiedOf(file),
       ...securityHeaders,
