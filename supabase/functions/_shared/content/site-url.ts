@@ -19,7 +19,11 @@ export function siteUrlProblem(text: string | undefined): string | undefined {
       !url.search &&
       !url.hash
     ) {
-      return undefined;
+      // The site's files and its booking API are at the root of its address
+      // (/assets/…, /rest/v1/): a path would lead the e-mails' links, and the
+      // sitemap, somewhere the site is not.
+      if (url.pathname.replace(/\/+$/, '') === '') return undefined;
+      return `SITE_URL must be the address of the site itself, without a path: the site is served at the root of its domain (e.g. https://www.example.co.uk/, got "${value}").`;
     }
   } catch {
     // Reported below.

@@ -153,6 +153,10 @@ describe('loadNotifyConfig', () => {
       /SITE_URL must be the site's address/,
     ],
     [
+      { NOTIFY_WEBHOOK_URL: 'https://x', SITE_URL: 'https://www.clinic.test/index.html' },
+      /SITE_URL must be the address of the site itself, without a path/,
+    ],
+    [
       { NOTIFY_WEBHOOK_URL: 'https://x', NOTIFY_ACKNOWLEDGE: 'on' },
       /NOTIFY_ACKNOWLEDGE=on needs SMTP_URL and NOTIFY_TO/,
     ],
