@@ -43,6 +43,11 @@ describe('composeFloodDigest', () => {
     );
     expect(digest.html).toContain('<strong>Yusuf Ali</strong>');
     expect(digest.html).toContain('<a href="tel:07700900123"');
+    // When it was made; not its row in the queue, which would read as a count of digests.
+    for (const part of [digest.text, digest.html]) {
+      expect(part).toContain('Digest made Wednesday 1 July 2026, 14:20 BST.');
+      expect(part).not.toMatch(/Digest 7\b/);
+    }
   });
 
   it('lists the first of 30,000 requests and counts the rest, in parts under 100 KB', () => {

@@ -79,7 +79,8 @@ export function composeFloodDigest(input: FloodDigestInput) {
     ]),
     ...(unlisted > 0 ? ['', more] : []),
     '',
-    `Digest ${input.id}, ${formatUkTimeLong(createdAt)}.`,
+    // The time alone: the id is the queue's row, not a count of digests.
+    `Digest made ${formatUkTimeLong(createdAt)}.`,
     '',
   ].join('\n');
 
@@ -114,7 +115,7 @@ export function composeFloodDigest(input: FloodDigestInput) {
     ...listed.map(entryHtml),
     '</ol>',
     ...(unlisted > 0 ? [`<p style="margin:0 0 16px">${escapeHtml(more)}</p>`] : []),
-    `<p style="margin:0;font-size:14px;color:${colours.muted}">Digest ${escapeHtml(input.id)}, ${escapeHtml(formatUkTimeLong(createdAt))}.</p>`,
+    `<p style="margin:0;font-size:14px;color:${colours.muted}">Digest made ${escapeHtml(formatUkTimeLong(createdAt))}.</p>`,
     '</body></html>',
     '',
   ].join('\n');
