@@ -12,15 +12,20 @@ export interface SiteFile {
 
 /** The built file a URL path names, or undefined: no directories, no dot-files, nothing outside the root. */
 export async function findSiteFile(root: string, pathname: string): Promise<SiteFile | undefined> {
-  let decoded: string;
+  // Split before decoding: an encoded slash (`/assets%2F…`) is no folder's, or
+  // the rules read from the path as sent (caching, noindex) would miss the file.
+  let segments: string[];
   try {
-    decoded = decodeURIComponent(pathname === '/' ? '/index.html' : pathname);
+    segments = (pathname === '/' ? '/index.html' : pathname)
+      .split('/')
+      .slice(1)
+      .map(decodeURIComponent);
   } catch {
     return undefined;
   }
-  const segments = decoded.split('/').slice(1);
   const acceptable = (segment: string) =>
     segment !== '' &&
+    !segment.includes('/') &&
     !segment.includes('\\') &&
     !segment.includes('\0') &&
     (!segment.startsWith('.') || segment === '.well-known');

@@ -82,6 +82,7 @@ describe('the static site', () => {
     '/assets/../../outside.txt',
     '/%2e%2e/outside.txt',
     '/assets/..%2f..%2foutside.txt',
+    '/assets%2Fview-benefits-9b1c.html',
     '/index.html%00',
     '/auth/v1/token',
   ])('answers %s with a plain 404, never the page', async (pathname) => {
