@@ -6,7 +6,7 @@ const boot: BootManifest = {
   mainScript: '/assets/index-a1.js',
   afterFirstPaint: { manifest: '/manifest.webmanifest' },
   inPageViews: ['contact'],
-  viewFiles: { benefits: '/assets/view-benefits-d4.html' },
+  viewFiles: { benefits: '/assets/view-benefits-d4.htm' },
   viewChunks: {},
 };
 
@@ -78,7 +78,7 @@ describe("a view's control", () => {
     const file = '<main data-view="benefits"><p>Benefits</p></main>';
     const control = controlPage(page, 'benefits', file);
     expect(control).toContain(`<div id="root">${file}</div>`);
-    expect(() => controlPage(page, 'benefits')).toThrow(/needs \/assets\/view-benefits-d4.html/);
+    expect(() => controlPage(page, 'benefits')).toThrow(/needs \/assets\/view-benefits-d4.htm/);
   });
 
   it('has none for a view that only the script renders', () => {

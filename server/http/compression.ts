@@ -8,6 +8,7 @@ export type Encoding = 'br' | 'gzip';
 /** Text and the binary formats that are not compressed already. */
 const compressible = new Set([
   '.html',
+  '.htm',
   '.js',
   '.mjs',
   '.css',

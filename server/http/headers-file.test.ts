@@ -42,7 +42,7 @@ beforeAll(async () => {
     path.join(dist, 'index.html'),
     `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'sha256-abc='" /></head><body></body></html>`,
   );
-  writeFileSync(path.join(dist, 'assets', 'view-benefits-9b1c.html'), '<main></main>');
+  writeFileSync(path.join(dist, 'assets', 'view-benefits-9b1c.htm'), '<main></main>');
   writeFileSync(path.join(dist, 'assets', 'index-4f2a9c.js'), 'export {};');
   writeFileSync(path.join(dist, 'robots.txt'), 'User-agent: *\n');
   writeFileSync(path.join(dist, 'og-image.png'), Buffer.alloc(64, 1));
@@ -57,7 +57,7 @@ describe('dist/_headers', () => {
   it.each([
     '/',
     '/index.html',
-    '/assets/view-benefits-9b1c.html',
+    '/assets/view-benefits-9b1c.htm',
     '/assets/index-4f2a9c.js',
     '/robots.txt',
     '/og-image.png',
@@ -80,7 +80,7 @@ describe('dist/_headers', () => {
   });
 
   it.each([
-    ['/assets/view-benefits-9b1c.html', ['cache-control', 'x-robots-tag']],
+    ['/assets/view-benefits-9b1c.htm', ['cache-control', 'x-robots-tag']],
     ['/assets/index-4f2a9c.js', ['cache-control']],
   ])('gives %s the caching and indexing headers the server sends', async (urlPath, names) => {
     const rules = parseHeadersFile(readFileSync(path.join(dist, '_headers'), 'utf8'));

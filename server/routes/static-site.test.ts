@@ -21,7 +21,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'assets', 'index-4f2a9c.js'), script);
   writeFileSync(path.join(dist, 'assets', 'logo-77aa01.png'), Buffer.alloc(4096, 1));
   writeFileSync(
-    path.join(dist, 'assets', 'view-benefits-9b1c.html'),
+    path.join(dist, 'assets', 'view-benefits-9b1c.htm'),
     '<main><h1>Benefits</h1></main>',
   );
   writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
@@ -51,7 +51,7 @@ describe('the static site', () => {
     // Hashed assets, cached for a year.
     ['/assets/index-4f2a9c.js', 'text/javascript; charset=utf-8', year, script],
     ['/assets/logo-77aa01.png', 'image/png', year, Buffer.alloc(4096, 1).toString()],
-    ['/assets/view-benefits-9b1c.html', 'text/html; charset=utf-8', year, undefined],
+    ['/assets/view-benefits-9b1c.htm', 'text/html; charset=utf-8', year, undefined],
   ])('serves %s as %s, %s', async (pathname, type, cacheControl, body) => {
     const response = await get(pathname);
     expect(response.status).toBe(200);
@@ -61,7 +61,7 @@ describe('the static site', () => {
   });
 
   it('serves a pre-rendered view as a part of the page: loading nothing, not indexed', async () => {
-    const response = await get('/assets/view-benefits-9b1c.html');
+    const response = await get('/assets/view-benefits-9b1c.htm');
     expect(response.headers['content-security-policy']).toBe(
       "default-src 'none'; frame-ancestors 'none'",
     );
@@ -82,7 +82,7 @@ describe('the static site', () => {
     '/assets/../../outside.txt',
     '/%2e%2e/outside.txt',
     '/assets/..%2f..%2foutside.txt',
-    '/assets%2Fview-benefits-9b1c.html',
+    '/assets%2Fview-benefits-9b1c.htm',
     '/index.html%00',
     '/auth/v1/token',
   ])('answers %s with a plain 404, never the page', async (pathname) => {

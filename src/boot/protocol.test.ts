@@ -14,4 +14,8 @@ describe("the page's DOM contract", () => {
     expect(isViewFile('/assets/index-jc3QA4sn.js')).toBe(false);
     expect(isViewFile('/assets/index-bWdPlhqa.css')).toBe(false);
   });
+
+  it('names the view files other than .html, which Cloudflare Pages redirects to the name without it', () => {
+    expect(viewFilePath('benefits', 'K5_XddrEzu')).toBe('/assets/view-benefits-K5_XddrEzu.htm');
+  });
 });

@@ -144,9 +144,13 @@ export function inPageTemplateId(pageName: string): string {
   return `view-${pageName}`;
 }
 
-/** Where the pre-rendered file of a page goes, named by its content's hash. */
+/**
+ * Where the pre-rendered file of a page goes, named by its content's hash.
+ * `.htm`, not `.html`: Cloudflare Pages answers a `.html` address with a
+ * redirect to the address without it, a round trip more before the page shows.
+ */
 export function viewFilePath(pageName: string, contentHash: string): string {
-  return `/assets/view-${pageName}-${contentHash}.html`;
+  return `/assets/view-${pageName}-${contentHash}.htm`;
 }
 
 /**
@@ -155,7 +159,7 @@ export function viewFilePath(pageName: string, contentHash: string): string {
  * search engines not to list it.
  */
 export function isViewFile(pathname: string): boolean {
-  return pathname.startsWith('/assets/') && pathname.toLowerCase().endsWith('.html');
+  return pathname.startsWith('/assets/') && pathname.toLowerCase().endsWith('.htm');
 }
 
 /** How long the boot script waits for a page's file before the script renders the page. */

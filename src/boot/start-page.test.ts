@@ -30,9 +30,9 @@ const manifest: BootManifest = {
   afterFirstPaint: { manifest: '/manifest.webmanifest' },
   inPageViews: ['contact'],
   viewFiles: {
-    benefits: '/assets/view-benefits-abc.html',
-    location: '/assets/view-location-abc.html',
-    testimonials: '/assets/view-testimonials-abc.html',
+    benefits: '/assets/view-benefits-abc.htm',
+    location: '/assets/view-location-abc.htm',
+    testimonials: '/assets/view-testimonials-abc.htm',
   },
   viewChunks: {
     benefits: ['/assets/benefits-view-abc.js', '/assets/page-header-abc.js'],
