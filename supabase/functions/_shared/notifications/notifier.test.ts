@@ -39,6 +39,12 @@ describe('describeError', () => {
     expect(describeError('bounced for amina.k+test@mail.example.co.uk, twice')).toBe(
       'bounced for an address, twice',
     );
+    // An apostrophe belongs to the address: none of its local part is left.
+    expect(
+      describeError(
+        "Can't send mail - all recipients were rejected: 550 5.1.1 <sean.o'neil@example.com>: User unknown",
+      ),
+    ).toBe("Can't send mail - all recipients were rejected: 550 5.1.1 <an address>: User unknown");
   });
 });
 

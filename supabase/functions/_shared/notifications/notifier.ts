@@ -430,9 +430,13 @@ export function describeError(error: unknown): string {
   return withoutAddresses(String(error));
 }
 
-/** `text` with every e-mail address (anything@anything) replaced. */
+/**
+ * `text` with every e-mail address (anything@anything) replaced. An apostrophe
+ * is part of an address (`o'neil@…`, which the booking form accepts), so it
+ * does not end one: otherwise `<sean.o'neil@…>` would keep `sean.o'`.
+ */
 export function withoutAddresses(text: string): string {
-  return text.replace(/[^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+/g, 'an address');
+  return text.replace(/[^\s<>"(),;:[\]]+@[^\s<>"(),;:[\]]+/g, 'an address');
 }
 
 function formatDelay(ms: number): string {
