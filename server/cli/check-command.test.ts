@@ -35,7 +35,7 @@ const topic = 'check-test-topic-0123456789';
 /** The launch content once the practice has filled it in: its own facts, no PLACEHOLDER text, the prices confirmed, no SAMPLE review. */
 const filledIn: LaunchContent = {
   facts: {
-    phone: { international: '+441634000111' },
+    phone: { display: '01634 000 111', international: '+441634000111' },
     email: 'hello@clinic.test',
     instagram: 'clinic.test',
     skinPiercingRegistration: null,

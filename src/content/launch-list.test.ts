@@ -44,6 +44,21 @@ describe('the launch list', () => {
     ).not.toContainEqual(expect.stringContaining('council registration'));
   });
 
+  it('lists a phone number shown on the page that is not the one its links dial', () => {
+    const replaced = { ...practice, phone: { ...practice.phone, international: '+441632960461' } };
+    expect(placeholdersLeft(replaced, 'https://clinic.test/')).toContainEqual(
+      expect.stringMatching(
+        /^The practice's phone number is shown as "07700 900 123" but its links dial \+441632960461: make phone\.display and phone\.international/,
+      ),
+    );
+    for (const display of ['01632 960461', '+44 1632 960461', '(01632) 960-461']) {
+      const same = { ...practice, phone: { display, international: '+441632960461' } };
+      expect(placeholdersLeft(same, 'https://clinic.test/'), display).not.toContainEqual(
+        expect.stringContaining('phone number'),
+      );
+    }
+  });
+
   it("lists each of the practitioner's texts still marked PLACEHOLDER, and the prices until confirmed", () => {
     const left = beforeBookingPlaceholdersLeft({
       practitioner: {

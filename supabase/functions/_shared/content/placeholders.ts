@@ -9,7 +9,7 @@ import { siteUrlFrom, siteUrlProblem } from './site-url.ts';
 
 /** The facts of practice.ts that ship as examples. */
 export interface PracticeFacts {
-  phone: { international: string };
+  phone: { display: string; international: string };
   email: string;
   instagram: string;
   skinPiercingRegistration: string | null;
@@ -80,6 +80,15 @@ const placeholderFacts: readonly PlaceholderFact[] = [
   },
 ];
 
+/**
+ * The digits a number dials, in international form without the '+': a UK
+ * number written from its leading 0 ('07700 900 123') becomes '447700900123'.
+ */
+function dialledDigits(number: string): string {
+  const digits = number.replace(/\D/g, '');
+  return number.trim().startsWith('+') ? digits : digits.replace(/^0/, '44');
+}
+
 /** The `.example` domain is reserved: no site is ever published there. */
 function isExampleUrl(url: string): boolean {
   return /\.example$/i.test(new URL(url).hostname);
@@ -103,6 +112,14 @@ export function placeholdersLeft(
       (fact) =>
         `The practice's ${fact.name} is still the example "${fact.current(facts)}": replace ${fact.where}, then rebuild (npm run build).`,
     );
+  // The page, the footer and the visitor's e-mail show `display`; their links dial
+  // `international`. One replaced without the other shows one number and rings another.
+  const { display, international } = facts.phone;
+  if (dialledDigits(display) !== dialledDigits(international)) {
+    lines.push(
+      `The practice's phone number is shown as "${display}" but its links dial ${international}: make phone.display and phone.international in ${practiceFile} the same number, then rebuild (npm run build).`,
+    );
+  }
   const setting = siteUrlSetting?.trim() || undefined;
   const stillExample =
     setting !== undefined && !siteUrlProblem(setting) && isExampleUrl(siteUrlFrom(setting));
