@@ -22,6 +22,16 @@ describe('site content', () => {
     },
   );
 
+  // CAP Code 12.1: citing research implies evidence of efficacy, which cupping does not have.
+  it.each([
+    ['who-can-benefit card', site.home.whoCanBenefit.cards],
+    ['benefit', site.benefits.cards],
+  ] as const)('never cites studies or research in a %s', (_, cards) => {
+    for (const card of cards) {
+      expect(card.description, card.title).not.toMatch(/\b(stud(y|ies)|research|proven)\b/i);
+    }
+  });
+
   it("gives the phone field an example that is not the clinic's own number", () => {
     expect(site.bookingForm.hints.phone).not.toContain(site.contactDetails.phone.display);
   });

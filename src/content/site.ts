@@ -208,7 +208,7 @@ export const site = {
           icon: 'moon-star',
           title: 'People with Stress or Anxiety',
           description:
-            'A quiet hour of care, time to breathe and talk. Many clients describe feeling calmer and sleeping better.',
+            'Quiet, unhurried time to breathe and talk. Many clients say they leave feeling calm and relaxed. If anxiety affects your daily life, please talk to your GP.',
         },
         {
           icon: 'zap',
@@ -244,7 +244,7 @@ export const site = {
     /** Questions a first-timer asks, after the cards (src/content/before-booking.ts). */
     firstVisit,
     intro:
-      'What our clients most often tell us after their sessions. Everyone is different, and results vary from person to person.',
+      'What our clients most often tell us, and what Hijama can and cannot do. Everyone is different, and results vary from person to person.',
     cards: [
       {
         icon: 'waves',
@@ -256,19 +256,19 @@ export const site = {
         icon: 'heart-pulse',
         title: 'Lower Blood Pressure',
         description:
-          'Some small studies have looked at cupping and blood pressure. It is never a replacement for prescribed medication; keep taking yours.',
+          'Hijama does not treat high blood pressure, and it never replaces prescribed medication: keep taking yours, and tell us about it before your session.',
       },
       {
         icon: 'droplets',
         title: 'Remove Deoxygenated Blood',
         description:
-          'In the traditional understanding of Hijama, wet cupping draws out stagnant blood from just beneath the skin.',
+          'In the traditional understanding of Hijama, wet cupping draws out stagnant blood from just beneath the skin. This is a belief of the tradition, not a medical finding.',
       },
       {
         icon: 'brain',
         title: 'Relieve Headaches',
         description:
-          'Clients who get tension headaches often tell us they feel relief in the days after a session on the neck and shoulders.',
+          'Many clients tell us their neck and shoulders feel looser and lighter after a session. If you get frequent or severe headaches, please see your GP first.',
       },
       {
         icon: 'activity',
@@ -280,19 +280,19 @@ export const site = {
         icon: 'leaf',
         title: 'Soothe Eczema',
         description:
-          'Some clients with eczema report calmer skin. We never cup over broken or inflamed skin, and we ask you to keep seeing your GP.',
+          'Hijama is not a treatment for eczema. If you have it, keep following your GP\u2019s advice and tell us before your session: we never cup over broken or inflamed skin.',
       },
       {
         icon: 'flame',
         title: 'Reduce Inflammation',
         description:
-          'Cupping is traditionally used for aches and swelling; clients with joint stiffness describe easier movement afterwards.',
+          'Cupping is traditionally used for aches and stiffness, and many clients say they move more easily afterwards. For swollen or painful joints, please see your GP first.',
       },
       {
         icon: 'shield',
         title: 'Boost Immune System',
         description:
-          'Many clients book seasonal sessions and say they feel refreshed and more resilient. Evidence here is limited.',
+          'Many clients book a seasonal session as part of looking after themselves, and say they feel refreshed. There is no good evidence that cupping boosts the immune system.',
       },
     ] satisfies Card<BenefitIconName>[],
   },
