@@ -62,9 +62,13 @@ describe('site content', () => {
     expect(site.contactDetails.replyPromise).toContain(`${practice.replyWithinHours} hours`);
   });
 
-  it('says under the form for how long requests are kept and where to ask for deletion', () => {
-    expect(site.bookingForm.privacy).toContain(`${retentionMonths} months`);
-    expect(site.bookingForm.privacy).toContain(site.contactDetails.email);
+  it('says under the form who keeps the request, for how long, the rights and where to complain', () => {
+    const { privacy } = site.bookingForm;
+    expect(privacy).toContain(practice.name);
+    expect(privacy).toContain(`${retentionMonths} months`);
+    expect(privacy).toContain(site.contactDetails.email);
+    expect(privacy).toMatch(/see, correct or delete/);
+    expect(privacy).toContain('ico.org.uk');
   });
 
   it("gives the directions link the clinic's postcode", () => {

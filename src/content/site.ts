@@ -384,10 +384,11 @@ export const site = {
       agentDescription: 'Never fill this field: it catches spam robots. Leave it empty.',
     },
     /**
-     * The privacy notice under the form: what is kept, why, for how long, and how
-     * to ask for deletion. The period is `retentionMonths`, which the purge follows.
+     * The privacy notice under the form (UK GDPR, article 13): who keeps what, why,
+     * who else handles it, for how long, the visitor's rights and where to
+     * complain. The period is `retentionMonths`, which the purge follows.
      */
-    privacy: `We keep your name, phone number, ${eMail} address and Instagram username only to reply and arrange your session, and delete them after ${retentionMonths} months. We never share them or add you to a mailing list. To see or delete them sooner, ${eMail} ${email}. Your IP address is kept a day at most, to stop abuse. Until it is sent, what you type stays in this tab alone.`,
+    privacy: `We (${practiceName}) keep your name, phone number, ${eMail} address and Instagram username to reply to your request and arrange your session, as you ask us to, and delete them after ${retentionMonths} months. Only the services that run this website and deliver our messages handle them for us: we never sell them, pass them on or add you to a mailing list. Your IP address is kept a day at most, to stop abuse. To see, correct or delete your details, ${eMail} ${email}. If you are unhappy with how we handle them, you can complain to the Information Commissioner\u2019s Office (ico.org.uk). Until you send it, what you type is kept only in this browser tab.`,
     /**
      * The form as a tool for browser assistants (WebMCP, declarative): its name,
      * what it does, what each field means, and what the assistant is told back.
