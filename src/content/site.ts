@@ -417,7 +417,7 @@ export const site = {
       paragraphs: [
         'Your booking request has been submitted.',
         `Please keep an eye on your ${eMail} and your Instagram direct messages.`,
-        `We will reach out within ${replyWithinHours} hours to confirm your session.`,
+        `We will reach out within ${replyWithinHours} hours to agree a time for your session.`,
       ],
     },
   },
