@@ -274,7 +274,7 @@ export const site = {
         icon: 'activity',
         title: 'Improve Blood Flow',
         description:
-          'Suction brings blood to the surface of the treated area, which is why cupping leaves its round marks for a few days.',
+          'Suction brings blood to the surface of the treated area, which is why cupping leaves round marks that usually fade within a few days to a week.',
       },
       {
         icon: 'leaf',
