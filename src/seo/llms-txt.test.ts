@@ -17,8 +17,14 @@ describe('llmsTxt', () => {
       expect(text).toContain(`- ${label}: ${formatTime(opens)} - ${formatTime(closes)}`);
     }
     expect(text).toContain(site.address.postcode);
-    expect(text).toContain(site.contactDetails.replyPromise);
+    expect(text).toContain(site.contactDetails.replyPromise.replaceAll('\u2060', ''));
     expect(text).toContain(site.disclaimer);
+  });
+
+  it('writes “e-mail” as plain text, without the page’s invisible word joiner', () => {
+    expect(site.contactDetails.replyPromise).toContain('e-\u2060mail');
+    expect(llmsTxt(site)).not.toContain('\u2060');
+    expect(llmsTxt(site)).toContain('by e-mail or Instagram message.');
   });
 
   it('lists the fields the form asks for, each once, saying whether it is required', () => {

@@ -4,6 +4,13 @@ import { formatTime } from '../lib/opening-hours.ts';
 import { absoluteUrl } from './html.ts';
 
 /**
+ * The invisible character the page puts after the hyphen of “e-mail” (site.ts)
+ * so that a line never ends in “e-”: plain text has no lines to break, and an
+ * assistant reading it would get “e-\u2060mail”, not “e-mail”.
+ */
+const wordJoiner = '\u2060';
+
+/**
  * /llms.txt (llmstxt.org): what the practice offers, where and when, and how to
  * book, for assistants that read the site on a visitor's behalf. Built from the
  * content file, so it always says what the page says.
@@ -47,5 +54,7 @@ export function llmsTxt(site: SiteContent): string {
     `- [${site.testimonials.heading}](${link('/#testimonials')}): ${site.testimonials.intro}`,
     `- [${site.location.heading}](${link('/#location')}): address, opening hours and how to get here (${site.location.gettingHere.map((step) => step.text).join('; ')}).`,
     '',
-  ].join('\n');
+  ]
+    .join('\n')
+    .replaceAll(wordJoiner, '');
 }
