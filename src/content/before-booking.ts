@@ -206,7 +206,8 @@ export const firstVisit = {
     {
       question: 'Who should not have Hijama?',
       answer: [
-        'Hijama is not suitable for everyone. We do not treat during pregnancy, and we may not treat, or may ask you to check with your GP first, if you take blood thinners, have anaemia, a bleeding disorder, diabetes, a heart condition or a pacemaker, are unwell or have a fever, or have broken or inflamed skin where the cups would go.',
+        'Hijama is not suitable for everyone. We do not treat during pregnancy.',
+        'We may not treat you, or may ask you to check with your GP first, if you take blood thinners or have anaemia, a bleeding disorder, diabetes, a heart condition or a pacemaker. The same goes if you are unwell or have a fever, or have broken or inflamed skin where the cups would go.',
         'We will ask about your health first, before anything begins.',
       ],
     },

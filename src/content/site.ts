@@ -330,7 +330,7 @@ export const site = {
       heading: 'The Next Sunnah Days',
       intro:
         'Many of our clients choose the Sunnah days for Hijama: the 17th, 19th and 21st of the Islamic month.',
-      note: 'Umm al-Qura calendar dates, expected — may move a day with the moon sighting.',
+      note: 'Expected dates, from the Umm al-Qura calendar: each may move by a day with the moon sighting.',
     },
   },
 
