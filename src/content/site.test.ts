@@ -107,9 +107,10 @@ describe('the reply promise', () => {
     },
   );
 
-  it('gives every sentence that states a number of hours the promise of practice.ts', () => {
+  // "within N hours" is the promise; other hours are other facts (the aftercare's "for 24 hours").
+  it('gives every sentence that promises a reply within hours the promise of practice.ts', () => {
     const stated = [...stringsOf(site), ...stringsOf(visitorEmails)].flatMap((text) =>
-      [...text.matchAll(/(\d+) hours/g)].map((match) => Number(match[1])),
+      [...text.matchAll(/within (\d+) hours/g)].map((match) => Number(match[1])),
     );
     expect(stated.length).toBeGreaterThan(5);
     expect(new Set(stated)).toEqual(new Set([practice.replyWithinHours]));
