@@ -89,7 +89,7 @@ export const reviews: readonly Testimonial[] = [
     rating: 5,
     source: { kind: 'SAMPLE' },
     content:
-      'Desk job, stiff neck, headaches by Thursday. A colleague recommended this place.\n\nI did not know what to expect, but I left feeling relaxed and the aftercare advice was clear.',
+      'Desk job, and a stiff neck by Thursday. A colleague recommended this place.\n\nI did not know what to expect, but I left feeling relaxed and the aftercare advice was clear.',
   },
   {
     name: 'Yusuf A.',

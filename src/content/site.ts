@@ -399,7 +399,7 @@ export const site = {
       fields: {
         fullName: 'The full name of the person who wants the session, e.g. Aisha Khan.',
         phone:
-          'A phone number the practice can call or text, e.g. 07700 900461 or +44 1634 123456.',
+          'A phone number the practice can call or text, e.g. 07700 900461 or +44 1632 960461.',
         email: 'The e-mail address the practice should reply to, e.g. aisha@example.com.',
         instagram:
           'Only if the visitor would like a reply by Instagram message: their username, e.g. @aisha.k.',
