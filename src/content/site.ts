@@ -388,7 +388,7 @@ export const site = {
      * who else handles it, for how long, the visitor's rights and where to
      * complain. The period is `retentionMonths`, which the purge follows.
      */
-    privacy: `We (${practiceName}) keep your name, phone number, ${eMail} address and Instagram username to reply to your request and arrange your session, as you ask us to, and delete them after ${retentionMonths} months. Only the services that run this website and deliver our messages handle them for us: we never sell them, pass them on or add you to a mailing list. Your IP address is kept a day at most, to stop abuse. To see, correct or delete your details, ${eMail} ${email}. If you are unhappy with how we handle them, you can complain to the Information Commissioner\u2019s Office (ico.org.uk). Until you send it, what you type is kept only in this browser tab.`,
+    privacy: `We (${practiceName}) keep your name, phone number, ${eMail} address and Instagram username to reply to your request and arrange your session, as you ask us to, and delete them after ${retentionMonths} months. Only the services that run this site and deliver our messages handle them for us: we never sell them or add you to a mailing list. Your IP address is kept a day at most, to stop abuse. To see, correct or delete your details, ${eMail} ${email}; to complain, contact the Information Commissioner (ico.org.uk). Until you send it, what you type stays in this tab alone.`,
     /**
      * The form as a tool for browser assistants (WebMCP, declarative): its name,
      * what it does, what each field means, and what the assistant is told back.
