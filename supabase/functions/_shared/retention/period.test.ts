@@ -47,6 +47,13 @@ describe('periodBefore', () => {
     expect(periodBefore(now, parsePeriod(text)!).toISOString()).toBe(expected);
   });
 
+  it.each(['9999y', '9999mo', '7000y'])(
+    'reaches back no further than 1970 for %s, a time PostgreSQL takes',
+    (text) => {
+      expect(periodBefore(now, parsePeriod(text)!).toISOString()).toBe('1970-01-01T00:00:00.000Z');
+    },
+  );
+
   it('counts calendar months into a leap February', () => {
     expect(
       periodBefore(new Date('2028-03-30T00:00:00Z'), { count: 1, unit: 'mo' }).toISOString(),

@@ -57,8 +57,20 @@ export function describePeriod({ count, unit }: Period): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/** The instant `period` before `now`. */
-export function periodBefore(now: Date, { count, unit }: Period): Date {
+/**
+ * The earliest instant a period reaches back to. No booking request is older,
+ * and PostgreSQL takes no time before 4713 BC: `9999y` (meant as "for ever")
+ * would otherwise make the purge, and with it the daily summary, fail.
+ */
+export const earliestCutoff = new Date(0);
+
+/** The instant `period` before `now`, never before `earliestCutoff`. */
+export function periodBefore(now: Date, period: Period): Date {
+  const before = instantBefore(now, period);
+  return before.getTime() < earliestCutoff.getTime() ? new Date(earliestCutoff) : before;
+}
+
+function instantBefore(now: Date, { count, unit }: Period): Date {
   const dayMs = 24 * 60 * 60 * 1000;
   switch (unit) {
     case 'd':
