@@ -2,10 +2,12 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import {
   chmodSync,
+  closeSync,
   cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -250,6 +252,25 @@ describe('hijama on the embedded database, no server running', () => {
     expect([code, stderr]).toEqual([0, expect.not.stringContaining('Error')]);
     expect(existsSync(path.join(env.DATA_DIR, lockFileName))).toBe(false);
   });
+
+  it.runIf(existsSync('/dev/full'))(
+    'says plainly, with exit code 1, that its output could not be written (a full disk)',
+    async () => {
+      const [command, ...args] = entryPointCommand(hijamaEntry, ['export']);
+      const full = openSync('/dev/full', 'w');
+      const run = spawn(command!, args, { cwd: workDir(), env, stdio: ['ignore', full, 'pipe'] });
+      closeSync(full);
+      let stderr = '';
+      run.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const [code] = (await once(run, 'exit')) as [number];
+      expect(code).toBe(1);
+      expect(stderr).toContain(
+        'Could not write the output: ENOSPC: no space left on device, write. What was written is incomplete. Free space on that disk',
+      );
+      expect(stderr).not.toMatch(/^\s+at /m);
+      expect(existsSync(path.join(env.DATA_DIR, lockFileName))).toBe(false);
+    },
+  );
 
   it('writes JSON with every column, each request with its notification, the warnings on standard error', async () => {
     // A misspelt setting, said as the server says it at its start.
