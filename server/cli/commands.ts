@@ -42,7 +42,8 @@ interface CommandSpec {
 
 const whenHelp =
   'only those received since: a number of minutes, hours, days, weeks, months or years ' +
-  '(15min, 12h, 7d, 2w, 6mo, 1y), or a day (23/11/2026 or 2026-11-23, from midnight UK time)';
+  '(15min, 12h, 7d, 2w, 6mo, 1y), a day (23/11/2026 or 2026-11-23, from midnight UK time), ' +
+  'or a date and time with its offset (2026-11-23T09:00:00Z)';
 
 export const commands: Record<CommandName, CommandSpec> = {
   list: {

@@ -316,7 +316,10 @@ describe('hijama on the embedded database, no server running', () => {
   // Each command line, as words split at spaces, and what it is told.
   const refusals: Record<string, string> = {
     '--since yesterday':
-      '--since takes a number of minutes, hours, days, weeks, months or years (15min, 12h, 7d, 2w, 6mo, 1y) or a day (23/11/2026 or 2026-11-23), not "yesterday".',
+      '--since takes a number of minutes, hours, days, weeks, months or years (15min, 12h, 7d, 2w, 6mo, 1y), a day (23/11/2026 or 2026-11-23), or a date and time with its offset (2026-11-23T09:00:00Z), not "yesterday".',
+    // A time without its offset would be read in the machine's zone: the message says what to add.
+    '--since 2026-11-23T09:00':
+      '--since takes a number of minutes, hours, days, weeks, months or years (15min, 12h, 7d, 2w, 6mo, 1y), a day (23/11/2026 or 2026-11-23), or a date and time with its offset (2026-11-23T09:00:00Z), not "2026-11-23T09:00".',
     '--since 5m':
       '--since "5m" could mean minutes or months: write 5min for minutes or 5mo for months.',
     '--limit 0': '--limit takes a whole number above 0, or all, not "0".',

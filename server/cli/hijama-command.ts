@@ -156,7 +156,7 @@ function readSince(values: Values, now: Date): Date | undefined {
   const since = parseSinceArgument(values.since, now);
   if (!since) {
     throw new UsageError(
-      `--since takes a number of minutes, hours, days, weeks, months or years (15min, 12h, 7d, 2w, 6mo, 1y) or a day (23/11/2026 or 2026-11-23), not "${values.since}".`,
+      `--since takes a number of minutes, hours, days, weeks, months or years (15min, 12h, 7d, 2w, 6mo, 1y), a day (23/11/2026 or 2026-11-23), or a date and time with its offset (2026-11-23T09:00:00Z), not "${values.since}".`,
     );
   }
   return since;
