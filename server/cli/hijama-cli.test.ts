@@ -309,6 +309,8 @@ describe('hijama on the embedded database, no server running', () => {
   it.each([
     ['--since 7d', /^2 requests since \w+ \d+ \w+ \d{4}, \d{2}:\d{2} (GMT|BST), from PGlite in /],
     ['--limit 1', /^1 request \(the 1 most recent; --limit all shows every one\), from PGlite in /],
+    // As many as the limit, and no more: the list is whole.
+    ['--since 7d --limit 2', /^2 requests since [^(]*, from PGlite in /],
   ])('says what the table of "%s" holds: since when, or cut short', async (line, header) => {
     expect((await runCli(line.split(' '), env)).stderr).toMatch(header);
   });

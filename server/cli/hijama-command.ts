@@ -205,11 +205,14 @@ async function list(
   // Whether a request was answered is known only beside it: every request of
   // the period is read, and the waiting ones kept.
   if (query.waiting) await requireTable(db, 'app_private.booking_answers');
-  const records = query.waiting
+  // One more than the limit, to tell a list cut short from one that is whole.
+  const read = query.limit === undefined ? undefined : query.limit + 1;
+  const found = query.waiting
     ? (await listRequests(db, { since: query.since, oldestFirst: true }))
         .filter((record) => record.answer === null)
-        .slice(0, query.limit)
-    : await listRequests(db, query);
+        .slice(0, read)
+    : await listRequests(db, { ...query, limit: read });
+  const records = found.slice(0, query.limit);
   const failing = await failingNotifications(db);
   if (format === 'csv') await io.out(formatCsv(records));
   else if (format === 'json') await io.out(formatJson(records));
@@ -217,7 +220,7 @@ async function list(
     await io.out(formatTable(records, failing, now));
     const scope = query.since ? ` since ${formatUkTimeLong(query.since)}` : '';
     const more =
-      query.limit !== undefined && records.length === query.limit
+      found.length > records.length
         ? ` (the ${query.limit} ${query.oldestFirst ? 'oldest' : 'most recent'}; --limit all shows every one)`
         : '';
     const late = records.filter((record) => isLate(new Date(record.created_at), now)).length;
