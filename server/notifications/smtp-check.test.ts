@@ -86,6 +86,14 @@ describe('the SMTP check', () => {
     );
   });
 
+  it('says, when smtp:// on port 465 waits in vain, to write smtps://', () => {
+    // What the transport above reports of a greeting that never comes.
+    const timedOut = Object.assign(new Error('Greeting never received'), { code: 'ETIMEDOUT' });
+    expect(describeSmtpFailure(timedOut, 'smtp://u:p@mail.clinic.example:465')).toBe(
+      'mail.clinic.example:465 did not answer in time. Port 465 speaks TLS from the first byte, so smtp:// waits for a greeting it never sends: write smtps://…:465 in SMTP_URL.',
+    );
+  });
+
   it('says when smtps:// meets a server without TLS from the first byte', async () => {
     expect(await check(`smtps://u:p@127.0.0.1:${peer.port}`)).toBe(
       `TLS failed at 127.0.0.1:${peer.port}: the server does not speak TLS from the first byte on this port. ` +

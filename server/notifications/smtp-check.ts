@@ -1,4 +1,7 @@
-import { smtpPort } from '../../supabase/functions/_shared/notifications/channels.ts';
+import {
+  isPlainSmtpOnTlsPort,
+  smtpPort,
+} from '../../supabase/functions/_shared/notifications/channels.ts';
 import {
   describeError,
   withoutAddresses,
@@ -60,8 +63,9 @@ export function describeSmtpFailure(error: unknown, smtpUrl: string): string {
     check = `Check the host and the port in SMTP_URL: 465 with smtps://, 587 with smtp://.`;
   } else if (code === 'ETIMEDOUT' || /timed? ?out/i.test(message)) {
     what = `${at} did not answer in time`;
-    check =
-      'Check the host and the port in SMTP_URL, and that this machine may connect out to that port (many hosts and networks block port 25, some 587).';
+    check = isPlainSmtpOnTlsPort(new URL(smtpUrl))
+      ? 'Port 465 speaks TLS from the first byte, so smtp:// waits for a greeting it never sends: write smtps://…:465 in SMTP_URL.'
+      : 'Check the host and the port in SMTP_URL, and that this machine may connect out to that port (many hosts and networks block port 25, some 587).';
   } else if (/wrong version number|packet length too long|ssl3_get_record/i.test(message)) {
     what = `TLS failed at ${at}: ${secure ? 'the server does not speak TLS from the first byte on this port' : 'the server expected TLS from the first byte'}`;
     check = secure

@@ -22,7 +22,7 @@ import { runDaily } from '../_shared/notifications/daily-run.ts';
 import { loadDailySchedule, type DailySchedule } from '../_shared/notifications/daily-schedule.ts';
 import { createOutbox, type Outbox } from '../_shared/notifications/outbox.ts';
 import { createChannels, createConfiguredNotifier } from '../_shared/notifications/setup.ts';
-import { smtpPort } from '../_shared/notifications/channels.ts';
+import { isPlainSmtpOnTlsPort, smtpPort } from '../_shared/notifications/channels.ts';
 import type { Period } from '../_shared/retention/period.ts';
 import { loadRetention } from '../_shared/retention/retention.ts';
 import { sameSecret } from '../_shared/same-secret.ts';
@@ -196,14 +196,13 @@ async function withOutbox<T>(
 
 /**
  * Supabase's Edge Functions may not connect to ports 25 and 587: every e-mail
- * to such an SMTP_URL waits for its timeout and fails, however right the rest.
- * Port 465 speaks TLS from the first byte: with smtp:// (a URL for 587 whose
- * port alone was changed) the function waits for a greeting that never comes.
+ * to such an SMTP_URL waits for its timeout and fails, however right the rest;
+ * nor may any e-mail leave by smtp:// on port 465 (isPlainSmtpOnTlsPort).
  */
 function closedPortWarning(smtpUrl: string): string | undefined {
   const url = new URL(smtpUrl);
   const port = smtpPort(url);
-  if (port === '465' && url.protocol === 'smtp:') {
+  if (isPlainSmtpOnTlsPort(url)) {
     return `SMTP_URL uses port 465 with smtp://, which waits for a greeting that port never sends (it speaks TLS from the first byte): no e-mail can leave. Write smtps://…:465 (docs/notifications.md, "The e-mail account: implicit TLS on port 465").`;
   }
   if (port !== '25' && port !== '587') return undefined;

@@ -53,6 +53,15 @@ export function smtpPort(url: URL): string {
   return url.port || (url.protocol === 'smtps:' ? '465' : '587');
 }
 
+/**
+ * smtp:// on port 465 (a URL for 587 whose port alone was changed): 465 speaks
+ * TLS from the first byte, so a client that waits for the server's greeting
+ * waits until its timeout, on the server and in the Edge Function alike.
+ */
+export function isPlainSmtpOnTlsPort(url: URL): boolean {
+  return url.protocol === 'smtp:' && smtpPort(url) === '465';
+}
+
 /** A mailbox as nodemailer takes it whole, never parsing it for names, comments or lists. */
 interface Mailbox {
   name: string;
