@@ -23,6 +23,13 @@ import { takeHeldSend, type AgentSubmitEvent } from './form-before-app.ts';
 
 const copy = site.bookingForm;
 const { phone } = site.contactDetails;
+
+/** The practice's number, to dial with a tap when a send fails or waits too long. */
+const phoneLink = (
+  <a className="inline-link" href={`tel:${phone.international}`}>
+    {phone.display}
+  </a>
+);
 const failureFallbackId = 'booking-failure-fallback';
 
 /** What the form says of a failed send, by its reason (submission.ts). */
@@ -241,11 +248,7 @@ export function BookingForm() {
               {failureMessages[state.failureReason]}
             </p>
             <p className="form-failure-fallback" id={failureFallbackId}>
-              {copy.failureFallback}{' '}
-              <a className="inline-link" href={`tel:${phone.international}`}>
-                {phone.display}
-              </a>
-              .
+              {copy.failureFallback} {phoneLink}.
             </p>
           </>
         ) : null}
@@ -255,11 +258,7 @@ export function BookingForm() {
         <p className="form-failure form-send-stalled" role="alert">
           <CircleAlert aria-hidden="true" className="form-failure-icon" />
           <span>
-            {copy.sendStalled}{' '}
-            <a className="inline-link" href={`tel:${phone.international}`}>
-              {phone.display}
-            </a>
-            .
+            {copy.sendStalled} {phoneLink}.
           </span>
         </p>
 
