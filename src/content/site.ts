@@ -64,11 +64,14 @@ const {
 const viewTitle = (heading: string): string => `${heading} · ${practiceName}`;
 
 /**
- * “e-mail” as the page shows it: a word joiner after the hyphen keeps the word
- * on one line (a line ending in “e-” reads as a typo). Not a no-break hyphen:
- * the fonts' subset has no glyph for it.
+ * The invisible character after the hyphen of “e-mail” as the page shows it
+ * (`eMail`): it keeps the word on one line (a line ending in “e-” reads as a
+ * typo). Not a no-break hyphen: the fonts' subset has no glyph for it. Plain
+ * text, which has no lines to break, goes without it (llms-txt.ts).
  */
-const eMail = 'e-\u2060mail';
+export const wordJoiner = '\u2060';
+
+const eMail = `e-${wordJoiner}mail`;
 
 /**
  * How long booking requests are kept, as the privacy notice under the form

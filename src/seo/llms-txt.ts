@@ -1,14 +1,7 @@
 import { bookingFields, isRequired } from '../../supabase/functions/_shared/core/booking-rules.ts';
-import type { SiteContent } from '../content/site.ts';
+import { wordJoiner, type SiteContent } from '../content/site.ts';
 import { formatTime } from '../lib/opening-hours.ts';
 import { absoluteUrl } from './html.ts';
-
-/**
- * The invisible character the page puts after the hyphen of “e-mail” (site.ts)
- * so that a line never ends in “e-”: plain text has no lines to break, and an
- * assistant reading it would get “e-\u2060mail”, not “e-mail”.
- */
-const wordJoiner = '\u2060';
 
 /**
  * /llms.txt (llmstxt.org): what the practice offers, where and when, and how to
