@@ -58,16 +58,13 @@ export function describePeriod({ count, unit }: Period): string {
 }
 
 /**
- * The earliest instant a period reaches back to. No booking request is older,
- * and PostgreSQL takes no time before 4713 BC: `9999y` (meant as "for ever")
- * would otherwise make the purge, and with it the daily summary, fail.
+ * The instant `period` before `now`, never before 1970: no booking request is
+ * older, and PostgreSQL takes no time before 4713 BC, so that `9999y` (meant
+ * as "for ever") would otherwise make the purge, and with it the daily
+ * summary, fail.
  */
-export const earliestCutoff = new Date(0);
-
-/** The instant `period` before `now`, never before `earliestCutoff`. */
 export function periodBefore(now: Date, period: Period): Date {
-  const before = instantBefore(now, period);
-  return before.getTime() < earliestCutoff.getTime() ? new Date(earliestCutoff) : before;
+  return new Date(Math.max(0, instantBefore(now, period).getTime()));
 }
 
 function instantBefore(now: Date, { count, unit }: Period): Date {
