@@ -379,20 +379,39 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       expect(peer.mails).toHaveLength(2);
     });
 
-    it('goes on sending notifications when a setting of the daily run is wrong, which stops that run alone', async () => {
-      const { peer, url } = await functionWithSmtp({ NOTIFY_DAILY_SUMMARY_AT: '25:00' });
+    it('goes on with the daily run when its settings are wrong, without the purge, its summary saying what to mend', async () => {
+      const { peer, url } = await functionWithSmtp({ RETENTION: '12 months' });
       await insertAsVisitor([bookingWithId()]);
       // Said in the answer of the call that the set-up's check reads, too.
       expect((await call(url)).body).toEqual({
         sent: 1,
         failed: 0,
         pending: 0,
-        daily_run: expect.stringMatching(/^cannot run: NOTIFY_DAILY_SUMMARY_AT must be/),
+        daily_run: expect.stringMatching(/^runs with safe defaults: RETENTION must be/),
       });
+      const longAgo = new Date(Date.now() - 400 * 86_400_000).toISOString();
+      await storeWaitingRequest(db, { created_at: longAgo, full_name: 'Long Ago' });
+
+      // Due all day, so that the test does not depend on the hour it runs at.
+      const dueAllDay = await functionWithSmtp({
+        RETENTION: '12 months',
+        NOTIFY_DAILY_SUMMARY_AT: '00:00',
+      });
+      const heartbeat = await call(dueAllDay.url, { body: JSON.stringify({ task: 'heartbeat' }) });
+      expect(heartbeat.body).toMatchObject({ heartbeat: 'sent', purged: null });
+      const summary = dueAllDay.peer.mails[0]!.parsed;
+      expect(summary.subject).toMatch(/, a setting to mend$/);
+      expect(summary.text).toMatch(/^A setting is wrong .*\n {2}RETENTION must be/);
+      expect(summary.text).toContain('Retention: no request is deleted until RETENTION is mended');
+      expect(
+        (await db.query(`select 1 from public.bookings where full_name = 'Long Ago'`)).rows,
+      ).toHaveLength(1);
+
+      // A wrong time: the run keeps the default, 07:00, rather than stopping.
+      const wrongTime = await functionWithSmtp({ NOTIFY_DAILY_SUMMARY_AT: '25:00' });
+      const answer = await call(wrongTime.url, { body: JSON.stringify({ task: 'heartbeat' }) });
+      expect(answer.status).toBe(200);
       expect(peer.mails).toHaveLength(1);
-      const heartbeat = await call(url, { body: JSON.stringify({ task: 'heartbeat' }) });
-      expect(heartbeat.status).toBe(500);
-      expect(heartbeat.body.error).toMatch(/NOTIFY_DAILY_SUMMARY_AT/);
     });
 
     it('says in its answer that an SMTP_URL on port 587 cannot reach its server from Supabase', async () => {

@@ -18,12 +18,11 @@ import {
   loadNotifyConfig,
   type NotifyConfig,
 } from '../_shared/notifications/notify-config.ts';
-import { runDaily } from '../_shared/notifications/daily-run.ts';
-import { loadDailySchedule, type DailySchedule } from '../_shared/notifications/daily-schedule.ts';
+import { runDaily, type DailyRunOptions } from '../_shared/notifications/daily-run.ts';
+import { defaultDailyTime, loadDailySchedule } from '../_shared/notifications/daily-schedule.ts';
 import { createOutbox, type Outbox } from '../_shared/notifications/outbox.ts';
 import { createChannels, createConfiguredNotifier } from '../_shared/notifications/setup.ts';
 import { isPlainSmtpOnTlsPort, smtpPort } from '../_shared/notifications/channels.ts';
-import type { Period } from '../_shared/retention/period.ts';
 import { loadRetention } from '../_shared/retention/retention.ts';
 import { sameSecret } from '../_shared/same-secret.ts';
 
@@ -76,17 +75,27 @@ export function createNotifyHandler(
   if (problems.length > 0) log.error(`Notifications cannot be sent: ${problems.join(' ')}`);
   const closedSmtpPort = config?.email && closedPortWarning(config.email.smtpUrl);
   if (closedSmtpPort) log.error(closedSmtpPort);
-  // A mistake in a setting of the daily run stops that run alone: the
-  // notifications of requests go on.
-  const daily = collectConfigProblems();
-  const retention = daily.attempt(() => loadRetention(env));
-  const schedule = daily.attempt(() => loadDailySchedule(env));
-  if (daily.problems.length > 0) log.error(`The daily run cannot run: ${daily.problems.join(' ')}`);
+  // A mistake in a setting of the daily run stops neither the notifications of
+  // requests nor the run: it runs without the purge (RETENTION), or at the
+  // default time (NOTIFY_DAILY_SUMMARY_AT), and its summary says what to mend.
+  const retentionSetting = collectConfigProblems();
+  const retention = retentionSetting.attempt(() => loadRetention(env));
+  const scheduleSetting = collectConfigProblems();
+  const schedule = scheduleSetting.attempt(() => loadDailySchedule(env)) ?? {
+    at: defaultDailyTime,
+    summary: true,
+  };
+  const settingProblems = {
+    retention: retentionSetting.problems.join(' ') || undefined,
+    schedule: scheduleSetting.problems.join(' ') || undefined,
+  };
+  const dailyProblems = [...retentionSetting.problems, ...scheduleSetting.problems].join(' ');
+  if (dailyProblems) log.error(`The daily run goes on with safe defaults: ${dailyProblems}`);
   // Said in every plain call's answer too, so that the check after setting up
   // (docs/deploy.md, step 5) sees what only the heartbeats, every five minutes,
   // would answer.
   const setUpWarnings = {
-    ...(daily.problems.length > 0 ? { daily_run: `cannot run: ${daily.problems.join(' ')}` } : {}),
+    ...(dailyProblems ? { daily_run: `runs with safe defaults: ${dailyProblems}` } : {}),
     ...(closedSmtpPort ? { email: closedSmtpPort } : {}),
   };
 
@@ -116,8 +125,9 @@ export function createNotifyHandler(
     }
     try {
       if (task === 'heartbeat') {
-        if (!schedule || daily.problems.length > 0) return misconfigured(daily.problems.join(' '));
-        return done(await heartbeat(databaseUrl, config, schedule, retention, log));
+        return done(
+          await heartbeat(databaseUrl, config, { schedule, retention, settingProblems }, log),
+        );
       }
       return done({ ...(await sendDue(databaseUrl, config, log)), ...setUpWarnings });
     } catch (error) {
@@ -147,8 +157,7 @@ function sendDue(databaseUrl: string, config: NotifyConfig, log: NotifierLog) {
 function heartbeat(
   databaseUrl: string,
   config: NotifyConfig,
-  schedule: DailySchedule,
-  retention: Period | undefined,
+  settings: Pick<DailyRunOptions, 'schedule' | 'retention' | 'settingProblems'>,
   log: NotifierLog,
 ) {
   return withOutbox(databaseUrl, async (db) => {
@@ -157,8 +166,7 @@ function heartbeat(
       const report = await runDaily({
         db,
         channels,
-        schedule,
-        retention,
+        ...settings,
         retryMs: config.retryMaxMs,
         siteUrl: config.siteUrl,
         log,

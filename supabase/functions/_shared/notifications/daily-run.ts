@@ -51,6 +51,13 @@ export interface DailyRunOptions {
   schedule: DailySchedule;
   /** RETENTION; undefined when off. */
   retention: Period | undefined;
+  /**
+   * Why RETENTION or NOTIFY_DAILY_SUMMARY_AT could not be read, on hosted
+   * Supabase, where such a mistake stops no notice: the run goes on without
+   * the purge, or at the default time, and its summary says what to mend,
+   * which otherwise only the function's log would.
+   */
+  settingProblems?: { retention?: string; schedule?: string };
   /** SITE_URL: where the summary's links go. */
   siteUrl: string;
   /** A summary that no channel took is tried again after this long. */
@@ -83,10 +90,14 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
 
   let retention: RetentionReport = { kind: 'off' };
   let purged: number | undefined;
-  const tooShort = options.retention && retentionTooShort(options.retention);
-  if (tooShort) {
+  const { settingProblems = {} } = options;
+  const notPurging =
+    settingProblems.retention === undefined
+      ? options.retention && retentionTooShort(options.retention)
+      : `no request is deleted until RETENTION is mended (above).`;
+  if (notPurging) {
     // A setting to change, not a failure to retry: the summary says what to set.
-    retention = { kind: 'too short', reason: tooShort };
+    retention = { kind: 'not purging', reason: notPurging };
   } else if (options.retention) {
     try {
       purged = await purgeOldRequests({ db, period: options.retention, now, log });
@@ -118,6 +129,9 @@ export async function runDaily(options: DailyRunOptions): Promise<DailyRunReport
     waiting: await states.waiting(now),
     replies: await states.repliesBetween(new Date(now.getTime() - recordWindowMs), now),
     retention,
+    settingProblems: [settingProblems.retention, settingProblems.schedule].filter(
+      (problem) => problem !== undefined,
+    ),
     siteUrl: options.siteUrl,
     emailed: channels.some((channel) => channel.name === 'email'),
   });

@@ -52,7 +52,7 @@ import { telUrl } from './reply-links.ts';
 export type RetentionReport =
   | { kind: 'purged'; period: Period; deleted: number }
   | { kind: 'off' }
-  | { kind: 'too short'; reason: string }
+  | { kind: 'not purging'; reason: string }
   | { kind: 'failed'; error: string };
 
 /**
@@ -100,6 +100,8 @@ export interface DailySummaryInput {
    */
   replies: readonly RequestReply[];
   retention: RetentionReport;
+  /** Settings of the daily run that could not be read (hosted only), each a sentence saying what is wrong. */
+  settingProblems?: readonly string[];
 }
 
 /**
@@ -217,7 +219,7 @@ function retentionLine(report: RetentionReport): string {
         : `Retention: ${plural(report.deleted, 'request')} older than ${describePeriod(report.period)} ${report.deleted === 1 ? 'was' : 'were'} deleted, as the privacy notice promises.`;
     case 'off':
       return `Retention: old requests are not deleted automatically (RETENTION=off), although the privacy notice promises it: delete them with \`npx hijama purge --older-than ${practice.retentionMonths}mo\`.`;
-    case 'too short':
+    case 'not purging':
       return `Retention: ${report.reason}`;
     case 'failed':
       return `Retention: the deletion of old requests failed: ${report.error}. It is tried again tomorrow; the server's log (or the function's) says more.`;
@@ -245,6 +247,10 @@ export function composeDailySummary(input: DailySummaryInput) {
     requests.length === 0 ? 'no new requests' : plural(requests.length, 'new booking request');
   const failingPart =
     failing.length === 0 ? '' : `, ${plural(failing.length, 'notification')} failing`;
+  const settingProblems = input.settingProblems ?? [];
+  const settingsWrong = settingProblems.length;
+  const settingsPart =
+    settingsWrong === 0 ? '' : `, ${settingsWrong === 1 ? 'a setting' : 'settings'} to mend`;
   const waitingPart = waitingLines(waiting, now, late, input.siteUrl);
   const lines: string[] = [replyRecordLine(replyRecordOf(input.replies, now)), ''];
 
@@ -277,14 +283,22 @@ export function composeDailySummary(input: DailySummaryInput) {
   }
 
   lines.push('');
-  // Failing notifications lead, when there are any: a request the practice may not
-  // have heard of, and a channel to mend. Last, Gmail would cut them from a long summary.
-  const failingFirst: string[] = [];
+  // What to mend leads, when there is any: a setting of the daily run, then failing
+  // notifications (a request the practice may not have heard of, and a channel to
+  // mend). Last, Gmail would cut them from a long summary.
+  const mendFirst: string[] = [];
+  if (settingsWrong > 0) {
+    mendFirst.push(
+      `${settingsWrong === 1 ? 'A setting is' : 'Settings are'} wrong (docs/configuration.md; on hosted Supabase, set ${settingsWrong === 1 ? 'it' : 'them'} again with \`supabase secrets set\`):`,
+      ...settingProblems.map((problem) => `  ${problem}`),
+      '',
+    );
+  }
   if (failing.length === 0) {
     lines.push('No notification is failing.', '');
   } else {
     const { listed, unlisted } = capList(failing);
-    failingFirst.push(
+    mendFirst.push(
       `${failing.length === 1 ? 'This notification is' : `These ${formatCount(failing.length)} notifications are`} failing (retried until ${failing.length === 1 ? 'it gets' : 'they get'} through):`,
       ...listed.map(
         (entry) =>
@@ -306,12 +320,12 @@ export function composeDailySummary(input: DailySummaryInput) {
   );
 
   // What needs doing first: the requests waiting, then what is new.
-  const subject = `Daily summary: ${waitingCount}${newRequests}${failingPart}`;
+  const subject = `Daily summary: ${waitingCount}${newRequests}${failingPart}${settingsPart}`;
   return {
     day: input.day,
     subject,
-    text: [...failingFirst, ...waitingPart, '', ...lines].join('\n'),
-    html: composeHtml(subject, failingFirst, waitingPart, waiting, lines, now, input.siteUrl),
+    text: [...mendFirst, ...waitingPart, '', ...lines].join('\n'),
+    html: composeHtml(subject, mendFirst, waitingPart, waiting, lines, now, input.siteUrl),
     /** The requests it lists, for a channel that says less than the text (a push), and since when. */
     requests,
     since,
@@ -352,7 +366,7 @@ function waitingLineHtml(notice: BookingNotice, siteUrl: string): string {
  */
 function composeHtml(
   subject: string,
-  failingFirst: readonly string[],
+  mendFirst: readonly string[],
   waitingPart: readonly string[],
   waiting: readonly BookingNotice[],
   rest: readonly string[],
@@ -371,10 +385,10 @@ function composeHtml(
       .map((block) => paragraph(block.trimEnd()));
   return emailDocument({
     title: subject,
-    preheader: failingFirst[0] ?? waitingPart[0]!,
+    preheader: mendFirst[0] ?? waitingPart[0]!,
     kind: 'Daily summary',
     content: [
-      ...paragraphs(failingFirst),
+      ...paragraphs(mendFirst),
       paragraph(waitingPart[0]!, ';font-weight:bold'),
       ...(listed.length === 0
         ? []
