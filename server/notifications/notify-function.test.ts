@@ -85,6 +85,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
           NOTIFY_FUNCTION_SECRET: secret,
           NOTIFY_TO: practice,
           NOTIFY_FROM: 'Rochester Hijama <bookings@rochester-hijama.example>',
+          SITE_URL: 'https://clinic.test/',
           NOTIFY_RETRY_SECONDS: '1',
           NOTIFY_RETRY_MAX_SECONDS: '1',
           // The tests count the practice's messages; the visitor's acknowledgement has tests of its own.
@@ -429,6 +430,17 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
       // The right URL says nothing.
       const right = await startFunction({ SMTP_URL: 'smtps://user:pass@127.0.0.1:465' });
       expect((await call(right)).body).not.toHaveProperty('email');
+    });
+
+    it('says in its answer that SITE_URL is not set, or still the example, whose links lead nowhere', async () => {
+      for (const SITE_URL of ['', 'https://www.rochester-hijama.example/']) {
+        const url = await startFunction({ SMTP_URL: 'smtp://127.0.0.1:2525', SITE_URL });
+        expect((await call(url)).body).toMatchObject({
+          site_url: expect.stringMatching(
+            /^SITE_URL is (not set|still the example).*leads nowhere/,
+          ),
+        });
+      }
     });
 
     it('goes on sending notifications with the default of a wrong reminder or retry setting, keeping the right ones', async () => {

@@ -23,6 +23,7 @@ import { defaultDailyTime, loadDailySchedule } from '../_shared/notifications/da
 import { createOutbox, type Outbox } from '../_shared/notifications/outbox.ts';
 import { createChannels, createConfiguredNotifier } from '../_shared/notifications/setup.ts';
 import { isPlainSmtpOnTlsPort, smtpPort } from '../_shared/notifications/channels.ts';
+import { siteUrlLeft } from '../_shared/content/placeholders.ts';
 import { loadRetention } from '../_shared/retention/retention.ts';
 import { sameSecret } from '../_shared/same-secret.ts';
 
@@ -75,6 +76,8 @@ export function createNotifyHandler(
   if (problems.length > 0) log.error(`Notifications cannot be sent: ${problems.join(' ')}`);
   const closedSmtpPort = config?.email && closedPortWarning(config.email.smtpUrl);
   if (closedSmtpPort) log.error(closedSmtpPort);
+  const siteUrl = config && siteUrlLeft(env.SITE_URL);
+  if (siteUrl) log.error(siteUrl);
   // A mistake in a setting of the daily run stops neither the notifications of
   // requests nor the run: it runs without the purge (RETENTION), or at the
   // default time (NOTIFY_DAILY_SUMMARY_AT), and its summary says what to mend.
@@ -97,6 +100,7 @@ export function createNotifyHandler(
   const setUpWarnings = {
     ...(dailyProblems ? { daily_run: `runs with safe defaults: ${dailyProblems}` } : {}),
     ...(closedSmtpPort ? { email: closedSmtpPort } : {}),
+    ...(siteUrl ? { site_url: siteUrl } : {}),
   };
 
   return async (request) => {

@@ -120,13 +120,16 @@ export function placeholdersLeft(
       `The practice's phone number is shown as "${display}" but its links dial ${international}: make phone.display and phone.international in ${practiceFile} the same number, then rebuild (npm run build).`,
     );
   }
+  const siteUrl = siteUrlLeft(siteUrlSetting);
+  if (siteUrl) lines.push(siteUrl);
+  return lines;
+}
+
+/** What to do while SITE_URL is unset or still an example address (the Edge Function says it too). */
+export function siteUrlLeft(siteUrlSetting: string | undefined): string | undefined {
   const setting = siteUrlSetting?.trim() || undefined;
   const stillExample =
     setting !== undefined && !siteUrlProblem(setting) && isExampleUrl(siteUrlFrom(setting));
-  if (setting === undefined || stillExample) {
-    lines.push(
-      `SITE_URL is ${setting === undefined ? 'not set' : `still the example ${siteUrlFrom(setting)}`}: set it to the site's address (e.g. SITE_URL=https://www.your-practice.co.uk/) for the server, the Edge Function's secrets and the build, or every link in the e-mails and pushes leads nowhere.`,
-    );
-  }
-  return lines;
+  if (setting !== undefined && !stillExample) return undefined;
+  return `SITE_URL is ${setting === undefined ? 'not set' : `still the example ${siteUrlFrom(setting)}`}: set it to the site's address (e.g. SITE_URL=https://www.your-practice.co.uk/) for the server, the Edge Function's secrets and the build, or every link in the e-mails and pushes leads nowhere.`;
 }
