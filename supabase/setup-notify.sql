@@ -27,10 +27,12 @@ do $$
 begin
   if (
     select count(distinct name) from vault.decrypted_secrets
-    where name in ('notify_bookings_url', 'notify_bookings_secret')
+    where name in ('notify_bookings_url', 'notify_bookings_secret') and trim(decrypted_secret) <> ''
   ) < 2 then
-    raise exception 'The Vault secrets notify_bookings_url and notify_bookings_secret are missing'
-      using hint = 'Store them with vault.create_secret first (see the top of supabase/setup-notify.sql).';
+    raise exception 'The Vault secrets notify_bookings_url and notify_bookings_secret are missing or empty'
+      using hint = 'Store them with vault.create_secret first (see the top of supabase/setup-notify.sql). '
+        'An empty one (a new shell, where $secret was unset) is mended with vault.update_secret, '
+        'the secret the same as the function''s NOTIFY_FUNCTION_SECRET (docs/notifications.md, "A new secret").';
   end if;
 end
 $$;

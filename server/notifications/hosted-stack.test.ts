@@ -222,6 +222,18 @@ describe.runIf(existsSync(path.join(stackDir, 'start.sh')))(
       );
     }, 60_000);
 
+    it('refuses to set up with an empty secret in Vault, as a new shell stores an unset $secret', async () => {
+      const setUp = await readFile(path.join(root, 'supabase', 'setup-notify.sql'), 'utf8');
+      await expect(
+        db!.transaction(async (tx) => {
+          await tx.query(
+            `select vault.update_secret(id, '') from vault.secrets where name = 'notify_bookings_secret'`,
+          );
+          await tx.exec(setUp);
+        }),
+      ).rejects.toThrow(/missing or empty/);
+    });
+
     it("keeps a week of pg_cron's runs, with a job that deletes the older ones", async () => {
       const { rows: jobs } = await db!.query<{ jobid: number; command: string }>(
         `select jobid, command from cron.job where jobname = 'notify-bookings-history'`,
