@@ -286,7 +286,7 @@ describe('the notify-bookings function under Deno, from a copy of supabase/ alon
         const answer = await call(url, { headers });
         expect(answer.status).toBe(401);
         expect(answer.type).toBe('application/json');
-        expect(answer.body).toEqual({ error: expect.any(String) });
+        expect(answer.body).toEqual({ error: expect.stringMatching(/notify_bookings_secret/) });
       }
       for (const method of ['GET', 'PUT', 'DELETE']) {
         const answer = await call(url, { method, body: method === 'GET' ? null : '{}' });

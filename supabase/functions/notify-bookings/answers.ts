@@ -20,7 +20,12 @@ export const done = (result: unknown) => json(200, result);
 
 export const methodNotAllowed = () => error(405, 'Use POST.', { Allow: 'POST' });
 
-export const unauthorized = () => error(401, 'Unauthorized.', { 'WWW-Authenticate': 'Bearer' });
+export const unauthorized = () =>
+  error(
+    401,
+    "Unauthorized: the call's Authorization is not Bearer <NOTIFY_FUNCTION_SECRET>. The database sends the Vault secret notify_bookings_secret, which must be the same value.",
+    { 'WWW-Authenticate': 'Bearer' },
+  );
 
 export const bodyNotJson = () => error(400, 'The body must be JSON: {} or {"task": "heartbeat"}.');
 
