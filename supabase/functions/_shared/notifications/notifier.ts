@@ -86,7 +86,12 @@ interface NotifierOptions extends Pick<
   log: NotifierLog;
 }
 
-/** Requests the practice was told of, and not (to be retried); a digest counts its requests. */
+/**
+ * Requests the practice was told of, and not (to be retried); a digest counts
+ * its requests. A step that could not run at all (the outbox unreadable, a task
+ * failing) counts as one failed, so that the function's answer and
+ * `notify --once`'s exit code show it, not the log alone.
+ */
 interface RunReport {
   sent: number;
   failed: number;
@@ -242,7 +247,7 @@ export function createNotifier(options: NotifierOptions) {
     }
   }
 
-  async function runTasks(claiming: () => boolean) {
+  async function runTasks(claiming: () => boolean, report: RunReport) {
     for (const task of options.tasks ?? []) {
       if (!claiming()) return;
       try {
@@ -255,6 +260,7 @@ export function createNotifier(options: NotifierOptions) {
         });
       } catch (error) {
         log.error(`Notifications: the ${task.name} failed: ${describeError(error)}`);
+        report.failed += 1;
       }
     }
   }
@@ -290,7 +296,7 @@ export function createNotifier(options: NotifierOptions) {
       }
       await sendAlerts(claiming);
       if (claiming()) await sendDigest(report);
-      await runTasks(claiming);
+      await runTasks(claiming, report);
       lastOutboxError = undefined;
     } catch (error) {
       const message = describeError(error);

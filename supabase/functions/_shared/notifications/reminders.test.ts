@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { shortReference } from '../core/booking-reference.ts';
 import { practice } from '../content/practice.ts';
 import type { Database } from '../db/database.ts';
@@ -184,6 +184,22 @@ describe.each(testEngines('reminders'))('reminders on $name', (engine) => {
       expect.stringMatching(/^The reminder .* could not be sent: .*503.*Next attempt in 600 s\.$/),
       // Taken by the push: done, the e-mail's failure only logged.
       expect.stringMatching(/^The reminder .* did not go through every channel: e-mail/),
+    ]);
+  });
+
+  it('counts a step of reminders that cannot run as failed, so that the run does not report all well', async () => {
+    // As after an old migration pasted again: a claim function that cannot run.
+    const claim = 'app_private.claim_due_reminders(uuid, interval, interval, integer, timestamptz)';
+    await harness.db.query(`alter function ${claim} rename to claim_due_reminders_gone`);
+    onTestFinished(async () => {
+      await harness.db.query(
+        `alter function ${claim.replace('reminders', 'reminders_gone')} rename to claim_due_reminders`,
+      );
+    });
+    const notifier = harness.notifier({ now: at('2026-07-02T05:00:00Z') });
+    expect(await notifier.runOnce()).toEqual({ sent: 0, failed: 1 });
+    expect(harness.errors).toEqual([
+      expect.stringMatching(/^Notifications: the reminders failed: .*claim_due_reminders/),
     ]);
   });
 
