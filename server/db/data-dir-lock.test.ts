@@ -3,9 +3,20 @@ import { cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'no
 import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useTempDir } from '../testing/temp-dir.ts';
 import { DataDirLockedError, lockDataDir, lockFileName } from './data-dir-lock.ts';
+
+/** Set to an error code: this process's writes into its data folder fail so (a full disk). */
+let writesFail: string | undefined;
+vi.mock('node:fs', async (original) => {
+  const fs = await original<typeof import('node:fs')>();
+  const writeFileSync: typeof fs.writeFileSync = (...args) => {
+    if (writesFail) throw Object.assign(new Error(writesFail), { code: writesFail });
+    fs.writeFileSync(...args);
+  };
+  return { ...fs, default: { ...fs, writeFileSync }, writeFileSync };
+});
 
 const hasProc = existsSync('/proc/self/stat');
 const lockModule = fileURLToPath(new URL('./data-dir-lock.ts', import.meta.url));
@@ -130,6 +141,22 @@ describe('lockDataDir', () => {
       expect(refusal()).not.toMatch(/If no such/);
     },
   );
+
+  it("on a full disk, tells a running server's lock apart from a folder it cannot use", async () => {
+    const server = await lockInChild();
+    writesFail = 'ENOSPC';
+    try {
+      // A command then reads the database on the server's socket.
+      expect(() => lockDataDir(dataDir, 'command')).toThrow(DataDirLockedError);
+      server.kill('SIGKILL');
+      await once(server, 'exit');
+      expect(() => lockDataDir(dataDir, 'command')).toThrow(
+        `DATA_DIR: ${dataDir} cannot be used: its disk is full.`,
+      );
+    } finally {
+      writesFail = undefined;
+    }
+  });
 
   it('takes the lock of a copy of the folder made while its server runs, and leaves the original locked', async () => {
     const child = await lockInChild();

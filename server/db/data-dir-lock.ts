@@ -98,22 +98,33 @@ export function lockDataDir(dataDir: string, holder: LockHolder = 'server') {
     throw new DataDirLockedError(dataDir, lockPath, held ?? me);
   }
   const content = `${JSON.stringify(me)}\n`;
-
-  for (let attempt = 0; attempt < 5; attempt++) {
-    if (createPrivateFile(lockPath, content)) {
-      heldByThisProcess.add(lockPath);
-      // Removes the lock if this process still holds it; safe to call more than once.
-      return { release: () => release(lockPath, content) };
-    }
-    const found = readIfExists(lockPath);
-    if (found === undefined) continue; // released meanwhile
-    const owner = parseOwner(found);
+  const refuseIfRunning = (found: string | undefined) => {
+    const owner = parseOwner(found ?? '');
     if (owner && isRunning(owner, me)) {
       throw new DataDirLockedError(dataDir, lockPath, {
         ...owner,
         commandLine: commandLineOf(owner),
       });
     }
+  };
+
+  for (let attempt = 0; attempt < 5; attempt++) {
+    let created: boolean;
+    try {
+      created = createPrivateFile(lockPath, content);
+    } catch (error) {
+      // A full or read-only disk: a running server's lock still sends a command to its socket.
+      refuseIfRunning(readIfExists(lockPath));
+      throw unusableDataDir(dataDir, error);
+    }
+    if (created) {
+      heldByThisProcess.add(lockPath);
+      // Removes the lock if this process still holds it; safe to call more than once.
+      return { release: () => release(lockPath, content) };
+    }
+    const found = readIfExists(lockPath);
+    if (found === undefined) continue; // released meanwhile
+    refuseIfRunning(found);
     setStaleLockAside(lockPath, found);
   }
   throw new Error(`Could not take the lock ${lockPath}: other servers keep starting; try again.`);

@@ -82,6 +82,8 @@ export function unusableDataDir(dataDir: string, error: unknown): unknown {
     ENOTDIR: inTheWay,
     EEXIST: inTheWay,
     EROFS: 'its file system is read-only. Set DATA_DIR to a folder on a writable disk.',
+    ENOSPC:
+      'its disk is full. Free space on it (or move DATA_DIR to a larger disk), then try again.',
     EACCES: `${user}, who runs this, may not reach or make it. Run this as the user the folder is for, or set DATA_DIR to a folder ${user} may write.`,
   };
   const reason = why[code === 'EPERM' ? 'EACCES' : code];
