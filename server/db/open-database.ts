@@ -6,7 +6,7 @@ import { migrate, type MigrationReport } from './migrate.ts';
 import { openPglite, type PgliteDatabase } from './pglite.ts';
 import { commandSocketPath, socketPathFits, type SharedSocket } from './pglite-socket.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
-import { makeContentsPrivate } from './private-data-dir.ts';
+import { makeContentsPrivate, unusableDataDir } from './private-data-dir.ts';
 
 export interface OpenedDatabase {
   db: Database;
@@ -88,6 +88,11 @@ export async function openDatabase(options: {
   } catch (error) {
     await db?.close().catch(() => {});
     lock.release();
+    // PGlite's file-system error carries a number alone (Emscripten's ErrnoError): 51, a full disk.
+    const cause = (error as Error).cause as { name?: string; errno?: number } | undefined;
+    if (cause?.name === 'ErrnoError' && cause.errno === 51) {
+      throw unusableDataDir(options.dataDir, { code: 'ENOSPC' });
+    }
     throw error;
   }
 }
