@@ -111,7 +111,9 @@ test('benefits shows the notice before eight cards, staggered as they appear tog
 
   const summaries = page.locator('details.question summary');
   await expect(summaries).toHaveText(firstVisit.questions.map((question) => question.question));
-  for (const [index, { answer }] of firstVisit.questions.entries()) {
+  for (const [index, { question, answer }] of firstVisit.questions.entries()) {
+    // The plus drawn after the question is not read as part of its name.
+    await expect(summaries.nth(index)).toHaveAccessibleName(question);
     await summaries.nth(index).focus();
     await page.keyboard.press('Enter');
     await expect(page.locator('details.question').nth(index)).toHaveAttribute('open', '');
