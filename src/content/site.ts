@@ -181,7 +181,7 @@ export const site = {
       heading: 'What is Hijama Cupping?',
       statements: [
         'Hijama, or wet cupping, is a traditional therapy practised for centuries across the Middle East, Asia and Europe. Cups placed on the skin create gentle suction over chosen points.',
-        'After a few minutes, small superficial marks are made with a sterile blade and the cups are placed again to draw out a little blood. Everything that touches the skin is single-use.',
+        'After a few minutes, small superficial marks are made with a sterile blade and the cups are placed again to draw out a little blood. Every cup and blade is used once, then thrown away.',
         'Many clients come for relaxation and relief from tension, and many as a Sunnah practice. We talk through your health first, and we may ask you to check with your GP.',
       ],
     },
