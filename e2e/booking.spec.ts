@@ -124,12 +124,14 @@ test('shows the messages of the specification beside their fields and sends noth
   expect(posts).toHaveLength(0);
 });
 
-test('a double click sends one request and stores one row, its Instagram handle normalised (no @, lower case), and the thanks close with Escape', async ({
+test('a double click sends one request and stores one row, its Instagram handle normalised (no @, lower case) and never autocorrected, and the thanks close with Escape', async ({
   page,
 }) => {
   const posts = bookingPosts(page);
   const email = uniqueEmail('double');
   await openView(page, 'contact');
+  // A phone's keyboard does not turn a handle such as "amd" into "and".
+  await expect(page.locator('#booking-instagram')).toHaveAttribute('autocorrect', 'off');
   await fillForm(page, {
     fullName: 'Double Click',
     phone: '07700 900123',

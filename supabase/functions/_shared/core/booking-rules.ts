@@ -35,6 +35,8 @@ export interface FieldInput {
   type: 'text' | 'tel' | 'email';
   autoComplete: string;
   inputMode?: 'tel' | 'email';
+  /** For a user name: a phone's keyboard does not "correct" it into a word. */
+  autoCorrect?: 'off';
 }
 
 /** One field of the table. */
@@ -242,7 +244,7 @@ export const bookingFieldRules = {
     required: false,
     maxLength: 60,
     normalise: normaliseInstagram,
-    input: { type: 'text', autoComplete: 'off' },
+    input: { type: 'text', autoComplete: 'off', autoCorrect: 'off' },
   },
 } as const satisfies Record<BookingField, FieldRule>;
 
