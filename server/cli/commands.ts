@@ -120,7 +120,9 @@ export const commands: Record<CommandName, CommandSpec> = {
     summary: 'sends the pending notifications of booking requests',
     usage: '[--once]',
     options: {
-      once: { help: 'send what is due and exit (for cron); exit code 1 if a send failed' },
+      once: {
+        help: 'send what is due and exit (for cron); exit code 1 if a send or a step failed',
+      },
     },
     details:
       'Uses SMTP_URL, NOTIFY_TO and NOTIFY_FROM, NOTIFY_WEBHOOK_URL or NOTIFY_NTFY_URL;\n' +
