@@ -3,7 +3,6 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBackup, type Backup } from '../db/backup.ts';
-import { openDatabase } from '../db/open-database.ts';
 import { everyLimitLifted } from '../limits/limits-config.ts';
 import {
   createScratchDatabase,
@@ -16,6 +15,7 @@ import { runCommand } from '../testing/command-run.ts';
 import { useServerRuns } from '../testing/server-runs.ts';
 import { bookingWithId, postBooking } from '../testing/booking-samples.ts';
 import { useTempDir } from '../testing/temp-dir.ts';
+import { seedPglite } from '../testing/pglite-template.ts';
 import type { BookingRecord } from './bookings-output.ts';
 
 /**
@@ -163,11 +163,7 @@ describe('backup and restore, refusing with a plain message', () => {
   it('says so, in one line, when the file cannot be written', async () => {
     // Its draft's name is past the 255 bytes a file name may have: the way EACCES takes, which root cannot meet.
     const file = `${'a'.repeat(240)}.json`;
-    const opened = await openDatabase({
-      databaseUrl: undefined,
-      dataDir: path.join(workDir(), 'data'),
-    });
-    await opened.close();
+    await seedPglite(path.join(workDir(), 'data'));
     const run = await hijama(['backup', file]);
     expect(run.stderr).toMatch(
       new RegExp(
@@ -195,6 +191,8 @@ describe('backup and restore, refusing with a plain message', () => {
       path.join(workDir(), 'damaged.json'),
       JSON.stringify({ ...backup, migrations: null, tables }),
     );
+    // Into a migrated, empty database: a restore that makes one is the first test's.
+    await seedPglite(path.join(workDir(), 'data'));
     const refused = await hijama(['restore', 'damaged.json']);
     expect(refused.stderr).toBe(
       'damaged.json is damaged: the database refused its rows of public.bookings (invalid input syntax for type uuid: "not-a-uuid"), so nothing was restored; restore an earlier backup.\n',
