@@ -18,6 +18,7 @@ import {
   DataDirOwnerError,
 } from './db/private-data-dir.ts';
 import { listeningUrl } from './testing/processes.ts';
+import { seedPglite } from './testing/pglite-template.ts';
 import { underUmask, useServerRuns } from './testing/server-runs.ts';
 import { postBooking } from './testing/booking-samples.ts';
 
@@ -105,6 +106,8 @@ describe('the data folder', () => {
       { path: '.', mode: '700' },
       { path: 'notes.txt', mode: '600' },
     ]);
+    // With a migrated database copied in: the server making one, private, is the test above.
+    await seedPglite(dataDir);
     await listeningUrl(startServer(dataDir));
   });
 
