@@ -31,6 +31,7 @@ import { commandNames } from './commands.ts';
 import { plainMessage } from '../setup-errors.ts';
 import { runCommand } from '../testing/command-run.ts';
 import { storeWaitingRequest } from '../testing/answer-fixtures.ts';
+import { seedPglite } from '../testing/pglite-template.ts';
 import {
   formatUnsentWarning,
   type BookingRecord,
@@ -157,6 +158,7 @@ function useCopyOfTemplate(): { DATA_DIR: string } {
 
 beforeAll(async () => {
   template = path.join(workDir(), 'template');
+  await seedPglite(template);
   seeded = await withServerDatabase({ DATA_DIR: template }, seed);
 });
 
