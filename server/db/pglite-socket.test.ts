@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../supabase/functions/_shared/db/database.ts';
 import { openPostgres } from '../../supabase/functions/_shared/db/postgres.ts';
 import { useTempDir } from '../testing/temp-dir.ts';
+import { seedPglite } from '../testing/pglite-template.ts';
 import { openPglite, type PgliteDatabase } from './pglite.ts';
 import { commandSocketPath, type SharedSocket } from './pglite-socket.ts';
 
@@ -21,6 +22,7 @@ describe('PGlite shared on a Unix socket', () => {
 
   beforeAll(async () => {
     dir = socketDir();
+    await seedPglite(dir, { empty: true });
     server = await openPglite(path.join(dir, 'pgdata'));
     shared = await server.shareOnSocket(commandSocketPath(dir), { maxHoldMs });
     connection = `postgres://postgres@localhost/postgres?host=${encodeURIComponent(dir)}`;

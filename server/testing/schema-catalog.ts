@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Queryable } from '../../supabase/functions/_shared/db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { openPglite } from '../db/pglite.ts';
+import { seedPglite } from './pglite-template.ts';
 
 /**
  * What the migrations made in public and app_private, read from the catalog as sorted
@@ -29,7 +30,9 @@ export async function readSchemaCatalog(db: Queryable): Promise<string[]> {
  */
 export async function readNewPgliteCatalog(): Promise<string[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hijama-schema-'));
-  const pglite = await openPglite(dataDir);
+  // A new cluster, copied rather than made by initdb again (pglite-template.ts).
+  await seedPglite(dataDir, { empty: true });
+  const pglite = await openPglite(path.join(dataDir, 'pgdata'));
   try {
     await migrate(pglite);
     return await readSchemaCatalog(pglite);
