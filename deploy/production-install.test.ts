@@ -157,7 +157,7 @@ describe.each(serverEngines())('the installed server on $name', (engine) => {
     // A group of its own: npm does not pass SIGTERM on to the server it
     // started, so the whole group is stopped at the end.
     server = startInApp('npm', ['start'], serverEnv, { detached: true });
-    url = await listeningUrl(server, 60_000);
+    url = await listeningUrl(server);
     expect(server.stdout() + server.stderr()).not.toMatch(/Building the/);
     env.PORT = new URL(url).port;
     for (const id of ids) {

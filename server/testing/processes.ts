@@ -88,8 +88,11 @@ export function spawnChild(
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
-/** The URL of the server's start line, once it is printed. */
-export async function listeningUrl(server: ChildRun, timeoutMs = 30_000): Promise<string> {
+/**
+ * The URL of the server's start line, once it is printed: a minute, for a
+ * server that makes its embedded database on a busy machine.
+ */
+export async function listeningUrl(server: ChildRun, timeoutMs = 60_000): Promise<string> {
   const printed = () => /Listening on (http:\/\/\S+)/.exec(server.stdout())?.[1];
   // Each chunk of output is read as it comes (spawnChild's listener runs first),
   // until the line is there, the process ends or the time is up.

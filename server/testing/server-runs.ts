@@ -73,7 +73,7 @@ export function useServerRuns(label: string, engine?: ServerEngine) {
     async listen(env?: Record<string, string>) {
       const run = start(env);
       // A busy machine may take a while to migrate PostgreSQL or copy PGlite.
-      return { run, url: await listeningUrl(run, 60_000) };
+      return { run, url: await listeningUrl(run) };
     },
   };
 }

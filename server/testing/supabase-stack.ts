@@ -104,7 +104,7 @@ export async function startEdgeFunction(options: {
       await run.exited;
     };
     try {
-      await listeningUrl(run, 60_000);
+      await listeningUrl(run);
       return { url: `http://127.0.0.1:${port}/`, run, stop };
     } catch (error) {
       await stop();
