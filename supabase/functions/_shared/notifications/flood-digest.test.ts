@@ -41,6 +41,12 @@ describe('composeFloodDigest', () => {
         '2. Yusuf Ali, ref 9A1B2C3D, received Wed 01 Jul 2026 14:05',
       ].join('\n'),
     );
+    // Each word of the command whole on a phone, never wrapped at one of its hyphens.
+    expect(digest.html).toContain(
+      ['npx', 'hijama', 'list', '--since', '2026-07-01', '--limit', 'all']
+        .map((word) => `<span style="white-space:nowrap">${word}</span>`)
+        .join(' '),
+    );
     expect(digest.html).toContain('<strong>Yusuf Ali</strong>');
     expect(digest.html).toContain('<a href="tel:07700900123"');
     // When it was made; not its row in the queue, which would read as a count of digests.
