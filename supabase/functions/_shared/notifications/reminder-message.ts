@@ -102,7 +102,7 @@ export function composeReminder(requests: readonly BookingNotice[], now: Date, s
   const { replyWithinHours } = practice;
   const intro = `The site promises a reply within ${replyWithinHours} hours, by e-mail or Instagram message. ${ordered.length === 1 ? 'This request is' : `These ${ordered.length} requests are`} not marked as answered yet.`;
   const afterAnswering =
-    'Once you have answered one, tap its \u201cMark as answered\u201d: the daily summary then stops listing it as waiting. This is the only reminder.';
+    'Once you have answered a request, tap its \u201cMark as answered\u201d: the daily summary then stops listing it as waiting. This is the only reminder.';
   const footer = `Reminder ${id}, ${formatUkTimeLong(now)}.`;
   const { listed, unlisted } = capList(ordered);
   const more = `\u2026and ${formatCount(unlisted)} more, not listed here: see them all with ${waitingListCommand}`;
