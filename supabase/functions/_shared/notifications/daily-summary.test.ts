@@ -326,6 +326,17 @@ describe("the week's record of replies", () => {
     expect(replyRecordLine(record)).toBe(line);
   });
 
+  it('shows a command to type in code type in its HTML, whole on its line, not between backticks', () => {
+    const { text, html } = summaryAt('2026-11-29T07:00:00Z', {
+      retention: { kind: 'off' },
+      settingProblems: ['RETENTION must be a number followed by d, w, mo or y, or off.'],
+    });
+    expect(text).toContain('`npx hijama purge --older-than 12mo`');
+    expect(html).not.toContain('`');
+    expect(html).toContain('<span style="white-space:nowrap">--older-than</span>');
+    expect(html).toContain('<span style="white-space:nowrap">secrets</span>');
+  });
+
   it('does not know of an answer recorded after the summary is composed', () => {
     const later = replyOf(now, 2 * hour, 3 * hour);
     expect(replyRecordOf([later], now).decided).toBe(0);

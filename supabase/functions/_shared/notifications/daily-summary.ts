@@ -22,7 +22,14 @@ import {
   type BookingNotice,
 } from './booking-notice.ts';
 import { reachedThePractice, reachedWords, reachedYou } from './channel-names.ts';
-import { colours, emailDocument, escapeHtml, linkHtml, plainText } from './email-html.ts';
+import {
+  colours,
+  emailDocument,
+  escapeHtml,
+  linkHtml,
+  plainText,
+  textLineHtml,
+} from './email-html.ts';
 import { formatClockTime } from './daily-schedule.ts';
 import {
   capList,
@@ -315,7 +322,7 @@ export function composeDailySummary(input: DailySummaryInput) {
   lines.push(
     retentionLine(input.retention),
     '',
-    `This summary comes every day at ${formatClockTime(input.at)} UK time, with or without requests. If one day it does not come, notifications may have stopped: check that the server is running (on hosted Supabase, the notify-bookings function's logs), and run \`npm run bookings\`.`,
+    `This summary comes every day at ${formatClockTime(input.at)} UK time, with or without requests. If one day it does not come, notifications may have stopped: check that the server is running (on hosted Supabase, the notify-bookings function's logs), and run \`npx hijama list\`.`,
     '',
   );
 
@@ -375,7 +382,7 @@ function composeHtml(
 ): string {
   const { listed, unlisted } = capList(waiting);
   const paragraph = (text: string, style = '') =>
-    `<p style="margin:0 0 12px${style}">${text.split('\n').map(escapeHtml).join('<br>')}</p>`;
+    `<p style="margin:0 0 12px${style}">${text.split('\n').map(textLineHtml).join('<br>')}</p>`;
   const muted = `;font-size:14px;line-height:20px;color:${colours.muted}`;
   const paragraphs = (lines: readonly string[]) =>
     lines
@@ -385,7 +392,8 @@ function composeHtml(
       .map((block) => paragraph(block.trimEnd()));
   return emailDocument({
     title: subject,
-    preheader: mendFirst[0] ?? waitingPart[0]!,
+    // The inbox's preview line shows no backticks.
+    preheader: (mendFirst[0] ?? waitingPart[0]!).replaceAll('`', ''),
     kind: 'Daily summary',
     content: [
       ...paragraphs(mendFirst),

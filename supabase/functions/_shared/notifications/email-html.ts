@@ -72,6 +72,25 @@ export const fontStack =
 /** The headings' serif, standing in for the site's Fraunces, which e-mail clients lack. */
 export const headingFontStack = "Georgia,'Times New Roman',serif";
 
+/**
+ * A command to type, in code type, each word whole on its line: a phone wraps
+ * after any hyphen, and "--limit" would read as "-" and "-limit".
+ */
+export function commandHtml(command: string): string {
+  const words = command
+    .split(' ')
+    .map((word) => `<span style="white-space:nowrap">${escapeHtml(word)}</span>`);
+  return `<code style="background-color:${colours.quiet};padding:2px 4px">${words.join(' ')}</code>`;
+}
+
+/** A line of an e-mail's plain text as HTML: a `command` in backticks shown as commandHtml. */
+export function textLineHtml(line: string): string {
+  return line
+    .split('`')
+    .map((part, index) => (index % 2 === 1 ? commandHtml(part) : escapeHtml(part)))
+    .join('');
+}
+
 /** A link in an e-mail's text, in the heading's colour; its label alone where it leads nowhere. */
 export function linkHtml(label: string, href: string | undefined): string {
   return href === undefined

@@ -10,7 +10,14 @@ import {
   replyActions,
   type BookingNotice,
 } from './booking-notice.ts';
-import { colours, escapeHtml, fontStack, headingFontStack, linkHtml } from './email-html.ts';
+import {
+  colours,
+  commandHtml,
+  escapeHtml,
+  fontStack,
+  headingFontStack,
+  linkHtml,
+} from './email-html.ts';
 import type { ClaimedFloodDigest } from './flood-digests.ts';
 import { capList, listCommandFrom, plural } from './message-lists.ts';
 import { instagramShown } from './reply-links.ts';
@@ -110,11 +117,7 @@ export function composeFloodDigest(input: FloodDigestInput) {
     `<body style="margin:0;padding:16px;background-color:${colours.page};color:${colours.ink};font-family:${fontStack};font-size:16px;line-height:24px;overflow-wrap:anywhere">`,
     `<h1 style="margin:0 0 12px;font-family:${headingFontStack};font-size:24px;font-weight:normal;line-height:30px;color:${colours.heading}">${escapeHtml(subject)}</h1>`,
     ...intro.map((paragraph) => `<p style="margin:0 0 12px">${escapeHtml(paragraph)}</p>`),
-    `<p style="margin:0 0 16px">Review them, with everything each visitor typed: <code style="background-color:${colours.quiet};padding:2px 4px">${reviewCommand
-      .split(' ')
-      // A phone wraps a line after any hyphen: "--limit" would read as "-" and "-limit".
-      .map((word) => `<span style="white-space:nowrap">${escapeHtml(word)}</span>`)
-      .join(' ')}</code></p>`,
+    `<p style="margin:0 0 16px">Review them, with everything each visitor typed: ${commandHtml(reviewCommand)}</p>`,
     '<ol style="margin:0 0 16px;padding-left:24px">',
     ...listed.map(entryHtml),
     '</ol>',

@@ -195,7 +195,7 @@ export function composeAlert(alert: PracticeAlert): { subject: string; text: str
             : []),
           ...failed.map((name) => `- ${channelAdvice[name]}`),
           '',
-          'See the requests and the state of their notifications with `npm run bookings` (the Notified column), or in the table editor of Supabase (table bookings, by id).',
+          'See the requests and the state of their notifications with `npx hijama list` (the Notified column), or in the table editor of Supabase (table bookings, by id).',
           'docs/notifications.md, \u201cWhen a notification fails\u201d, goes through it step by step.',
           '',
         ].join('\n'),
