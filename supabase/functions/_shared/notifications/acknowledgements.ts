@@ -4,7 +4,13 @@ import { composeAcknowledgement } from './acknowledgement-email.ts';
 import { replyWithinMs } from './booking-notice.ts';
 import { createMailer, mailboxOf, sendTimeoutMs, type EmailSettings } from './channels.ts';
 import { createMessageQueue } from './message-queue.ts';
-import { describeError, retryDelayMs, withoutAddresses, type NotifierTask } from './notifier.ts';
+import {
+  describeError,
+  formatDelay,
+  retryDelayMs,
+  withoutAddresses,
+  type NotifierTask,
+} from './notifier.ts';
 import type { NotifyConfig } from './notify-config.ts';
 import { recordAcknowledgementRefused, refusesMailbox } from './practice-alerts.ts';
 
@@ -148,7 +154,7 @@ export function createAcknowledgementTask(options: AcknowledgementTaskOptions): 
           const delayMs = retryDelayMs(request.attempts, options.retryBaseMs, options.retryMaxMs);
           await queue.retryLater({ claim }, delayMs, reason, clock());
           log.error(
-            `The acknowledgement of request ${reference} failed (attempt ${request.attempts}): ${reason}. Next attempt in ${Math.round(delayMs / 1000)} s.`,
+            `The acknowledgement of request ${reference} failed (attempt ${request.attempts}): ${reason}. Next attempt in ${formatDelay(delayMs)}.`,
           );
           // Most likely the SMTP server's failure, not this visitor's: the others wait for the next run.
           return;

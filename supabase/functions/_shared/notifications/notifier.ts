@@ -445,7 +445,8 @@ export function withoutAddresses(text: string): string {
   return text.replace(/[^\s<>"(),;:[\]]+@[^\s<>"(),;:[\]]+/g, 'an address');
 }
 
-function formatDelay(ms: number): string {
+/** "200 ms", "30 s", "10 min": how long until a next attempt, in every log line that says it. */
+export function formatDelay(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
   if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
   return `${Math.round(ms / 60_000)} min`;

@@ -5,7 +5,7 @@ import {
   replyWithinMs,
   type BookingNoticeRow,
 } from './booking-notice.ts';
-import { sendOnceToPractice, type NotifierTask } from './notifier.ts';
+import { formatDelay, sendOnceToPractice, type NotifierTask } from './notifier.ts';
 import { createMessageQueue } from './message-queue.ts';
 import { plural } from './message-lists.ts';
 import type { NotifyConfig } from './notify-config.ts';
@@ -86,7 +86,7 @@ export function createReminderTask(options: ReminderTaskOptions): NotifierTask {
         send: (channel) => channel.sendReminder(reminder),
         sent: (by) => `Reminded the practice of ${size} by ${by}.`,
         failed: (error) =>
-          `The ${what} could not be sent: ${error}. Next attempt in ${Math.round(retryMs / 1000)} s.`,
+          `The ${what} could not be sent: ${error}. Next attempt in ${formatDelay(retryMs)}.`,
         partly: (error) => `The ${what} did not go through every channel: ${error}.`,
       });
       // Fewer than claimed when a claim expired during the send.
