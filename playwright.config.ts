@@ -31,7 +31,9 @@ export default defineConfig({
     ? undefined
     : {
         // A fresh embedded database for every run: the tests count the rows they store.
-        command: `rm -rf "${e2eDataDir}" && node dist-server/server/index.js`,
+        // Copied from a migrated one (pglite-template.ts): the server's first start,
+        // which migrates, takes seconds more, and no test can start meanwhile.
+        command: `rm -rf "${e2eDataDir}" && node --import tsx -e "import('./server/testing/pglite-template.ts').then((m) => m.seedPglite(process.argv[1]))" "${e2eDataDir}" && node dist-server/server/index.js`,
         url: baseURL,
         reuseExistingServer: false,
         timeout: 60_000,
