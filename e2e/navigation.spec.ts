@@ -32,6 +32,8 @@ test.describe('side menu', () => {
     let from = menuEntries.at(-1)!.id;
     await openView(page, from);
     for (const { id, label, heading, hash } of menuEntries) {
+      // The first with the menu's slide and the smooth scroll, the others at once.
+      if (id !== menuEntries[0]!.id) await page.emulateMedia({ reducedMotion: 'reduce' });
       await page.evaluate(() => window.scrollTo(0, 400));
       await openMenu(page);
       await sideMenu(page).getByRole('link', { name: label, exact: true }).click();
@@ -52,6 +54,7 @@ test.describe('side menu', () => {
       from = id;
     }
     // Back with the menu open (iOS's swipe back): the menu goes with its view.
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
     await openMenu(page);
     await page.goBack();
     await expect(h1).toHaveText(viewHeadings[menuEntries.at(-2)!.id]);
