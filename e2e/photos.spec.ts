@@ -14,10 +14,15 @@ import { site } from '../src/content/site.ts';
 import {
   accessibilityViolations,
   expectViewShown,
+  fillBookingForm,
   openView,
   pageErrors,
+  storedBookings,
+  thankYou,
+  uniqueEmail,
   untilAppAdopted,
 } from './fixtures.ts';
+import { specifiedWords } from './specified-words.ts';
 
 const widths = [390, 1280];
 const hero = (page: Page) => page.locator('.hero-visual picture');
@@ -48,26 +53,38 @@ async function expectPhotoMarkup(picture: Locator, name: string, width: number, 
   await expect(img).toHaveAttribute('height', String(height));
 }
 
-test.describe("with the practice's photos", () => {
+const anonKey = 'cross-origin-anon-key';
+
+/**
+ * One build for every test here, its seconds spent once: with the practice's
+ * photos, and for a separate booking backend (the Supabase mode), to which
+ * VITE_SUPABASE_URL sends the bookings; a second server stands in for it.
+ */
+test.describe("with the practice's photos, built for a separate booking backend", () => {
   test.describe.configure({ mode: 'serial', timeout: 60_000 });
 
   let photosDir: string;
   let siteDir: string;
+  let api: RunningServer;
   let server: RunningServer;
 
   test.beforeAll(async () => {
-    // One build for every test here: the photos are made, then the site built with them.
     test.setTimeout(180_000);
     photosDir = await mkdtemp(join(tmpdir(), 'hijama-photos-'));
     await writeTestPhoto(join(photosDir, 'room.jpg'), 1200, 1500);
     await writeTestPhoto(join(photosDir, 'practitioner.png'), 600, 600);
     await writeTestPhoto(join(photosDir, 'kit.webp'), 900, 675);
-    siteDir = await buildSiteInto({ PHOTOS_DIR: photosDir });
+    api = await startBuiltServer({ ANON_KEY: anonKey });
+    siteDir = await buildSiteInto({
+      PHOTOS_DIR: photosDir,
+      VITE_SUPABASE_URL: api.url,
+      VITE_SUPABASE_ANON_KEY: anonKey,
+    });
     server = await startBuiltServer({ DIST_DIR: siteDir });
   });
 
   test.afterAll(async () => {
-    await server?.stop();
+    await Promise.all([api?.stop(), server?.stop()]);
     await Promise.all(
       [photosDir, siteDir].map((dir) => dir && rm(dir, { recursive: true, force: true })),
     );
@@ -179,6 +196,22 @@ test.describe("with the practice's photos", () => {
     await expect(hero(plain).locator('img')).toBeVisible();
     expect(await chosenFile(hero(plain))).toMatch(/room-[\w-]+-416\.avif$/);
     await withoutScripts.close();
+  });
+
+  test('stores the booking on the other origin, through CORS, with its key', async ({ page }) => {
+    test.setTimeout(90_000);
+    const email = uniqueEmail('cross');
+    const posts: string[] = [];
+    page.on('request', (r) => r.method() === 'POST' && posts.push(r.url()));
+    await openView(page, 'contact', server.url);
+    await fillBookingForm(page, { fullName: 'Cross Origin', phone: '07700 900123', email });
+    await page.getByRole('button', { name: specifiedWords.bookButton }).click();
+    await expect(thankYou(page)).toBeVisible();
+
+    expect(posts).toEqual([`${api.url}/rest/v1/bookings`]);
+    const read = (of: RunningServer) => storedBookings(email, 'full_name,email', of.dataDir);
+    expect(await read(api)).toEqual([{ full_name: 'Cross Origin', email }]);
+    expect(await read(server)).toEqual([]);
   });
 
   test('the photos are served as files cached for good', async ({ request }) => {
