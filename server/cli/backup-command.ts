@@ -83,8 +83,8 @@ export async function restore(io: CliIo, settings: Settings, file: string): Prom
     migrate: false,
     lockHolder: 'command',
   }).catch((error: unknown) => {
-    if (!(error instanceof DataDirLockedError)) throw error;
-    if (error.owner.holder === 'command') throw new CliError(error.message);
+    // Another command's lock says, as it stands, to wait for that command.
+    if (!(error instanceof DataDirLockedError) || error.owner.holder === 'command') throw error;
     throw new CliError(
       `A server is running on ${dataDir}. Restore into a new folder instead (set DATA_DIR to it), then start the server on that folder.`,
     );

@@ -83,9 +83,9 @@ async function openForCommand(
     });
     return { db, description: db.description, throughServer: false, close };
   } catch (error) {
-    if (error instanceof DataDirLockedError) {
-      // Another command (a restore, a backup) has the database open itself: no server shares it.
-      if (error.owner.holder === 'command') throw new CliError(error.message);
+    // Another command (a restore, a backup) that has the database open itself shares
+    // no socket: its lock's own message says to wait for it.
+    if (error instanceof DataDirLockedError && error.owner.holder !== 'command') {
       return openServersSocket(config.dataDir);
     }
     throw error;

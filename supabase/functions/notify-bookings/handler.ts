@@ -19,7 +19,7 @@ import {
   type NotifyConfig,
 } from '../_shared/notifications/notify-config.ts';
 import { runDaily, type DailyRunOptions } from '../_shared/notifications/daily-run.ts';
-import { defaultDailyTime, loadDailySchedule } from '../_shared/notifications/daily-schedule.ts';
+import { loadDailySchedule } from '../_shared/notifications/daily-schedule.ts';
 import { createOutbox, type Outbox } from '../_shared/notifications/outbox.ts';
 import { createChannels, createConfiguredNotifier } from '../_shared/notifications/setup.ts';
 import { isPlainSmtpOnTlsPort, smtpPort } from '../_shared/notifications/channels.ts';
@@ -84,10 +84,8 @@ export function createNotifyHandler(
   const retentionSetting = collectConfigProblems();
   const retention = retentionSetting.attempt(() => loadRetention(env));
   const scheduleSetting = collectConfigProblems();
-  const schedule = scheduleSetting.attempt(() => loadDailySchedule(env)) ?? {
-    at: defaultDailyTime,
-    summary: true,
-  };
+  // Wrong, it is read as if unset: 07:00, the summary on.
+  const schedule = scheduleSetting.attempt(() => loadDailySchedule(env)) ?? loadDailySchedule({});
   const settingProblems = {
     retention: retentionSetting.problems.join(' ') || undefined,
     schedule: scheduleSetting.problems.join(' ') || undefined,
